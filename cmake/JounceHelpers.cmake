@@ -1,0 +1,28 @@
+# jounce_require(<Package> <debian-package> [find_package args...])
+# find_package that, when the package is missing, stops with the apt-get line to fix it.
+macro(jounce_require pkg debian)
+  find_package(${pkg} ${ARGN} QUIET)
+  if(NOT ${pkg}_FOUND)
+    message(FATAL_ERROR "Jounce needs ${pkg}: install it with\n  apt-get install ${debian}\n(or run ./jounce setup)")
+  endif()
+endmacro()
+
+# jounce_require_pkgconfig(<prefix> <module> <debian-package>) -> PkgConfig::<prefix>
+macro(jounce_require_pkgconfig prefix module debian)
+  find_package(PkgConfig QUIET)
+  if(NOT PkgConfig_FOUND)
+    message(FATAL_ERROR "Jounce needs pkg-config: install it with\n  apt-get install pkg-config")
+  endif()
+  pkg_check_modules(${prefix} QUIET IMPORTED_TARGET ${module})
+  if(NOT ${prefix}_FOUND)
+    message(FATAL_ERROR "Jounce needs ${module}: install it with\n  apt-get install ${debian}\n(or run ./jounce setup)")
+  endif()
+endmacro()
+
+# Warnings, the no-contraction rule for reproducible floating point, Werror in CI.
+function(jounce_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -ffp-contract=off)
+  if(JOUNCE_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()

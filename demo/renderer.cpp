@@ -1,0 +1,252 @@
+#include "renderer.hpp"
+
+#include "background.hpp"
+#include "shaders.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+namespace jounce::demo {
+namespace {
+
+using Float3 = std::array<float, 3>;
+using scenes::Primitive;
+
+// A fixed sun, high and slightly behind the default camera, so the tops and the
+// camera-facing sides of shapes read differently.
+const Eigen::Vector3f kLightDirection = Eigen::Vector3f(0.35f, 1.0f, 0.55f).normalized();
+
+// Grid: lines per side of the centre, and every how many lines one is brighter.
+constexpr int kGridHalfLines = 40;
+constexpr int kGridMajorEvery = 10;
+constexpr Float3 kGridMinor{0.035f, 0.037f, 0.042f};
+constexpr Float3 kGridMajor{0.09f, 0.095f, 0.105f};
+constexpr Float3 kAxisX{0.45f, 0.06f, 0.06f};
+constexpr Float3 kAxisZ{0.06f, 0.12f, 0.5f};
+
+// A zero scale would divide the normal by zero in the vertex shader.
+constexpr float kMinScale = 1e-4f;
+
+Float3 toFloat3(const Vec3& v) {
+    return {static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z())};
+}
+
+std::array<float, 4> toFloat4(const Quat& q) {
+    Eigen::Vector4f c = q.coeffs().cast<float>(); // x, y, z, w
+    const float norm = c.norm();
+    if (!(norm > 0)) return {0, 0, 0, 1};
+    c /= norm; // the shader's rotation assumes a unit quaternion
+    return {c.x(), c.y(), c.z(), c.w()};
+}
+
+Float3 safeScale(float x, float y, float z) {
+    const auto guard = [](float s) { return std::max(std::abs(s), kMinScale); };
+    return {guard(x), guard(y), guard(z)};
+}
+
+void setInstanceAttribute(GLuint location, GLint components, std::size_t stride,
+                          std::size_t offset) {
+    glEnableVertexAttribArray(location);
+    glVertexAttribPointer(location, components, GL_FLOAT, GL_FALSE, static_cast<GLsizei>(stride),
+                          reinterpret_cast<const void*>(offset));
+    glVertexAttribDivisor(location, 1);
+}
+
+void setVertexAttribute(GLuint location, std::size_t stride, std::size_t offset) {
+    glEnableVertexAttribArray(location);
+    glVertexAttribPointer(location, 3, GL_FLOAT, GL_FALSE, static_cast<GLsizei>(stride),
+                          reinterpret_cast<const void*>(offset));
+}
+
+template <typename T> void streamArray(GLenum target, const std::vector<T>& data) {
+    // Re-specifying the whole store each frame lets the driver hand out fresh memory
+    // instead of waiting for the previous frame's draw to finish reading.
+    glBufferData(target, static_cast<GLsizeiptr>(data.size() * sizeof(T)), data.data(),
+                 GL_STREAM_DRAW);
+}
+
+// Grid spacing in metres: 1, 10, 100... so about the same number of lines is on
+// screen at any zoom.
+float gridSpacing(float distance) {
+    return std::pow(10.0f, std::floor(std::log10(std::max(distance, 0.3f) / 3.0f)));
+}
+
+} // namespace
+
+Renderer::Renderer()
+    : meshProgram_(makeProgram("mesh", shaders::kMeshVertex, shaders::kMeshFragment)),
+      meshViewProjection_(uniformLocation(meshProgram_, "uViewProjection")),
+      meshEye_(uniformLocation(meshProgram_, "uEye")),
+      meshLightDirection_(uniformLocation(meshProgram_, "uLightDirection")),
+      lineProgram_(makeProgram("line", shaders::kLineVertex, shaders::kLineFragment)),
+      lineViewProjection_(uniformLocation(lineProgram_, "uViewProjection")),
+      lineVao_(makeVertexArray()), lineBuffer_(makeBuffer()) {
+    meshes_[kBox] = upload(makeBox());
+    meshes_[kSphere] = upload(makeSphere(16, 32));
+    // Particles can number in the thousands and are small on screen.
+    meshes_[kParticle] = upload(makeSphere(6, 10));
+    meshes_[kCylinder] = upload(makeCylinder(32));
+    meshes_[kPlane] = upload(makePlane());
+
+    glBindVertexArray(lineVao_.get());
+    glBindBuffer(GL_ARRAY_BUFFER, lineBuffer_.get());
+    setVertexAttribute(0, sizeof(LineVertex), offsetof(LineVertex, position));
+    setVertexAttribute(1, sizeof(LineVertex), offsetof(LineVertex, colour));
+    glBindVertexArray(0);
+}
+
+Renderer::GpuMesh Renderer::upload(const MeshData& data) {
+    GpuMesh mesh;
+    mesh.vao = makeVertexArray();
+    mesh.vertices = makeBuffer();
+    mesh.indices = makeBuffer();
+    mesh.instances = makeBuffer();
+    mesh.indexCount = static_cast<GLsizei>(data.indices.size());
+
+    glBindVertexArray(mesh.vao.get());
+    glBindBuffer(GL_ARRAY_BUFFER, mesh.vertices.get());
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.vertices.size() * sizeof(Vertex)),
+                 data.vertices.data(), GL_STATIC_DRAW);
+    setVertexAttribute(0, sizeof(Vertex), offsetof(Vertex, position));
+    setVertexAttribute(1, sizeof(Vertex), offsetof(Vertex, normal));
+
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.indices.get());
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+                 static_cast<GLsizeiptr>(data.indices.size() * sizeof(std::uint32_t)),
+                 data.indices.data(), GL_STATIC_DRAW);
+
+    glBindBuffer(GL_ARRAY_BUFFER, mesh.instances.get());
+    setInstanceAttribute(2, 3, sizeof(Instance), offsetof(Instance, position));
+    setInstanceAttribute(3, 4, sizeof(Instance), offsetof(Instance, orientation));
+    setInstanceAttribute(4, 3, sizeof(Instance), offsetof(Instance, scale));
+    setInstanceAttribute(5, 3, sizeof(Instance), offsetof(Instance, colour));
+    glBindVertexArray(0);
+    return mesh;
+}
+
+void Renderer::draw(const scenes::DrawList& list, const OrbitCamera& camera, int width,
+                    int height) {
+    for (auto& mesh : meshes_) mesh.batch.clear();
+    for (const auto& item : list.items) collect(item);
+    collectLines(list, camera);
+
+    glViewport(0, 0, width, height);
+    glClearColor(kBackground[0] / 255.0f, kBackground[1] / 255.0f, kBackground[2] / 255.0f, 1);
+    glClearDepth(1);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    // ImGui leaves blending and scissoring on; planes need both faces.
+    glDisable(GL_BLEND);
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+
+    const float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
+    const Eigen::Matrix4f viewProjection = camera.projection(aspect) * camera.view();
+    drawMeshes(viewProjection, camera.eye());
+    drawLines(viewProjection);
+}
+
+void Renderer::collect(const scenes::DrawItem& item) {
+    const Float3 position = toFloat3(item.transform.position);
+    const auto orientation = toFloat4(item.transform.orientation);
+    const Float3 size = toFloat3(item.size);
+    const Float3& colour = item.colour;
+    const float r = size[0];
+
+    switch (item.shape) {
+    case Primitive::Box:
+        meshes_[kBox].batch.push_back({position, orientation, safeScale(size[0], size[1], size[2]), colour});
+        break;
+    case Primitive::Sphere:
+        meshes_[kSphere].batch.push_back({position, orientation, safeScale(r, r, r), colour});
+        break;
+    case Primitive::Particle:
+        meshes_[kParticle].batch.push_back({position, orientation, safeScale(r, r, r), colour});
+        break;
+    case Primitive::Cylinder:
+        meshes_[kCylinder].batch.push_back({position, orientation, safeScale(r, size[1], r), colour});
+        break;
+    case Primitive::Capsule: {
+        // A capsule is its straight part plus a sphere at each end of the body y axis.
+        meshes_[kCylinder].batch.push_back({position, orientation, safeScale(r, size[1], r), colour});
+        const Vec3 halfAxis = item.transform.orientation.normalized() * Vec3(0, item.size.y(), 0);
+        for (const Vec3& end : {Vec3(item.transform.position + halfAxis),
+                                Vec3(item.transform.position - halfAxis)}) {
+            meshes_[kSphere].batch.push_back({toFloat3(end), orientation, safeScale(r, r, r), colour});
+        }
+        break;
+    }
+    case Primitive::Plane:
+        meshes_[kPlane].batch.push_back({position, orientation, safeScale(size[0], 1, size[2]), colour});
+        break;
+    }
+}
+
+void Renderer::addLine(const Float3& a, const Float3& b, const Float3& colour) {
+    lines_.push_back({a, colour});
+    lines_.push_back({b, colour});
+}
+
+void Renderer::collectLines(const scenes::DrawList& list, const OrbitCamera& camera) {
+    lines_.clear();
+    addGrid(camera);
+    for (const auto& line : list.lines) addLine(toFloat3(line.a), toFloat3(line.b), line.colour);
+}
+
+void Renderer::addGrid(const OrbitCamera& camera) {
+    const float spacing = gridSpacing(camera.distance());
+    // Centre on the target, snapped to a major line so lines do not crawl when panning.
+    const float major = spacing * kGridMajorEvery;
+    const long cx = std::lround(camera.target().x() / major) * kGridMajorEvery;
+    const long cz = std::lround(camera.target().z() / major) * kGridMajorEvery;
+    const float extent = spacing * kGridHalfLines;
+
+    for (long k = -kGridHalfLines; k <= kGridHalfLines; ++k) {
+        const long ix = cx + k; // grid index of a line of constant x
+        const long iz = cz + k; // ... and of constant z
+        const float x = static_cast<float>(ix) * spacing;
+        const float z = static_cast<float>(iz) * spacing;
+        const float x0 = static_cast<float>(cx) * spacing - extent;
+        const float z0 = static_cast<float>(cz) * spacing - extent;
+        const Float3& zLineColour = ix == 0 ? kAxisZ : (ix % kGridMajorEvery == 0 ? kGridMajor : kGridMinor);
+        const Float3& xLineColour = iz == 0 ? kAxisX : (iz % kGridMajorEvery == 0 ? kGridMajor : kGridMinor);
+        addLine({x, 0, z0}, {x, 0, z0 + 2 * extent}, zLineColour);
+        addLine({x0, 0, z}, {x0 + 2 * extent, 0, z}, xLineColour);
+    }
+}
+
+void Renderer::drawMeshes(const Eigen::Matrix4f& viewProjection, const Eigen::Vector3f& eye) {
+    glUseProgram(meshProgram_.get());
+    glUniformMatrix4fv(meshViewProjection_, 1, GL_FALSE, viewProjection.data());
+    glUniform3fv(meshEye_, 1, eye.data());
+    glUniform3fv(meshLightDirection_, 1, kLightDirection.data());
+    // Push filled surfaces back a little so grid lines lying on a ground plane at
+    // y = 0 win the depth test instead of flickering.
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1, 1);
+    for (auto& mesh : meshes_) {
+        if (mesh.batch.empty()) continue;
+        glBindVertexArray(mesh.vao.get());
+        glBindBuffer(GL_ARRAY_BUFFER, mesh.instances.get());
+        streamArray(GL_ARRAY_BUFFER, mesh.batch);
+        glDrawElementsInstanced(GL_TRIANGLES, mesh.indexCount, GL_UNSIGNED_INT, nullptr,
+                                static_cast<GLsizei>(mesh.batch.size()));
+    }
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    glBindVertexArray(0);
+}
+
+void Renderer::drawLines(const Eigen::Matrix4f& viewProjection) {
+    if (lines_.empty()) return;
+    glUseProgram(lineProgram_.get());
+    glUniformMatrix4fv(lineViewProjection_, 1, GL_FALSE, viewProjection.data());
+    glBindVertexArray(lineVao_.get());
+    glBindBuffer(GL_ARRAY_BUFFER, lineBuffer_.get());
+    streamArray(GL_ARRAY_BUFFER, lines_);
+    glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(lines_.size()));
+    glBindVertexArray(0);
+}
+
+} // namespace jounce::demo

@@ -1,0 +1,12 @@
+#pragma once
+/// \file jounce.hpp
+/// Everything a game needs: include this, link jounce::jounce.
+
+#include <jounce/config.hpp>
+#include <jounce/physics/body.hpp>
+#include <jounce/physics/error.hpp>
+#include <jounce/physics/force_generators.hpp>
+#include <jounce/physics/handle.hpp>
+#include <jounce/physics/mass_properties.hpp>
+#include <jounce/physics/math.hpp>
+#include <jounce/physics/world.hpp>

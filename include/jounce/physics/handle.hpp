@@ -1,0 +1,84 @@
+#pragma once
+/// \file handle.hpp
+/// Generational handles (index + generation) into the world's arrays, and the slot
+/// array that hands them out. Generation 0 never names a live object, so a
+/// default-constructed handle is always invalid. A slot's generation is bumped when
+/// its object is destroyed, so an old handle to a reused slot is detected as stale.
+
+#include <cstdint>
+#include <vector>
+
+namespace jounce {
+
+template <typename Tag> struct Handle {
+    std::uint32_t index = 0;
+    std::uint32_t generation = 0; ///< 0: the null handle
+
+    bool isNull() const { return generation == 0; }
+    friend bool operator==(Handle, Handle) = default;
+    friend auto operator<=>(Handle, Handle) = default;
+};
+
+struct BodyTag;
+struct ForceGeneratorTag;
+using BodyId = Handle<BodyTag>;
+using ForceGeneratorId = Handle<ForceGeneratorTag>;
+
+/// Objects in a flat vector addressed by handles. Freed slots are reused last-in
+/// first-out, which is deterministic. Iteration is by index, never by address.
+template <typename T, typename Tag> class SlotArray {
+public:
+    using Id = Handle<Tag>;
+
+    Id insert(T value) {
+        std::uint32_t index;
+        if (!free_.empty()) {
+            index = free_.back();
+            free_.pop_back();
+            items_[index] = std::move(value);
+        } else {
+            index = static_cast<std::uint32_t>(items_.size());
+            items_.push_back(std::move(value));
+            generations_.push_back(1);
+            alive_.push_back(0);
+        }
+        alive_[index] = 1;
+        ++count_;
+        return Id{index, generations_[index]};
+    }
+
+    void erase(Id id) {
+        alive_[id.index] = 0;
+        ++generations_[id.index];
+        if (generations_[id.index] == 0) generations_[id.index] = 1; // skip the null generation
+        free_.push_back(id.index);
+        --count_;
+    }
+
+    bool contains(Id id) const {
+        return id.generation != 0 && id.index < items_.size() && alive_[id.index] &&
+               generations_[id.index] == id.generation;
+    }
+
+    T& operator[](Id id) { return items_[id.index]; }
+    const T& operator[](Id id) const { return items_[id.index]; }
+
+    /// Slot-level access for stages that sweep every live object in index order.
+    std::size_t slotCount() const { return items_.size(); }
+    bool isAlive(std::size_t slot) const { return alive_[slot] != 0; }
+    Id idOf(std::size_t slot) const {
+        return Id{static_cast<std::uint32_t>(slot), generations_[slot]};
+    }
+    T& atSlot(std::size_t slot) { return items_[slot]; }
+    const T& atSlot(std::size_t slot) const { return items_[slot]; }
+    std::size_t size() const { return count_; }
+
+private:
+    std::vector<T> items_;
+    std::vector<std::uint32_t> generations_;
+    std::vector<std::uint8_t> alive_;
+    std::vector<std::uint32_t> free_;
+    std::size_t count_ = 0;
+};
+
+} // namespace jounce

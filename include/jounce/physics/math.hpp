@@ -1,0 +1,43 @@
+#pragma once
+/// \file math.hpp
+/// The engine's math types are plain Eigen types; there is no hand-written vector
+/// class. A rigid transform is a position plus a unit quaternion.
+
+#include <jounce/config.hpp>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include <cmath>
+
+namespace jounce {
+
+using Vec3 = Eigen::Matrix<real, 3, 1>;
+using Mat3 = Eigen::Matrix<real, 3, 3>;
+using Quat = Eigen::Quaternion<real>;
+
+/// A rigid transform: rotate by `orientation`, then translate by `position`.
+struct Transform {
+    Vec3 position = Vec3::Zero();
+    Quat orientation = Quat::Identity();
+
+    Vec3 toWorld(const Vec3& local) const { return orientation * local + position; }
+    Vec3 toLocal(const Vec3& world) const { return orientation.conjugate() * (world - position); }
+    Vec3 directionToWorld(const Vec3& local) const { return orientation * local; }
+    Vec3 directionToLocal(const Vec3& world) const { return orientation.conjugate() * world; }
+};
+
+/// The cross-product matrix: skew(a) * b == a.cross(b).
+inline Mat3 skew(const Vec3& a) {
+    Mat3 m;
+    m << 0, -a.z(), a.y(), a.z(), 0, -a.x(), -a.y(), a.x(), 0;
+    return m;
+}
+
+inline bool isFinite(real x) { return std::isfinite(x); }
+template <typename Derived> bool isFinite(const Eigen::MatrixBase<Derived>& m) {
+    return m.allFinite();
+}
+inline bool isFinite(const Quat& q) { return q.coeffs().allFinite(); }
+
+} // namespace jounce

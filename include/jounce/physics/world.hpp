@@ -1,0 +1,136 @@
+#pragma once
+/// \file world.hpp
+/// The world owns every body and force generator and runs the step. Nothing in
+/// Jounce is global: two worlds run side by side, and a test builds one in a line.
+///
+/// Every public call validates its input first and throws jounce::Error (naming the
+/// field and the value) before changing anything: after a throw the world is
+/// exactly as it was.
+
+#include <jounce/physics/body.hpp>
+#include <jounce/physics/error.hpp>
+#include <jounce/physics/force_generators.hpp>
+#include <jounce/physics/handle.hpp>
+#include <jounce/physics/math.hpp>
+
+#include <cstddef>
+#include <vector>
+
+namespace jounce {
+
+/// How the rotational part of the Newton-Euler equations is integrated
+/// (docs/physics.md compares them).
+enum class GyroscopicMode : std::uint8_t {
+    /// Default. Integrates dL/dt = tau, which is eq. 3 of seeds/000 written for the
+    /// world angular momentum L = I w: L += h tau, the body turns with w = I^-1 L,
+    /// then w = I'^-1 L in the new orientation. The gyroscopic term is then exact, so
+    /// a torque-free body keeps L to round-off and the intermediate-axis flip appears.
+    ConserveMomentum,
+    /// The survey's symplectic Euler, w += h I^-1 (tau - w x I w). Explicit in the
+    /// gyroscopic term: |L| grows by about (1 + h^2 |w x L|^2/|L|^2)^(1/2) each step.
+    Explicit,
+    /// Millington's book: w += h I^-1 tau, no gyroscopic term. Wrong for any body whose
+    /// principal moments differ; kept so a learner can see the difference.
+    None,
+};
+
+/// World settings. Millington's hard-coded values are the defaults.
+struct WorldSettings {
+    Vec3 gravity = Vec3(0, real(-9.81), 0);          ///< [m/s^2]
+    GyroscopicMode gyroscopic = GyroscopicMode::ConserveMomentum;
+    real minTimeStep = real(1e-6);  ///< step(dt) rejects dt below this [s]
+    real maxTimeStep = 1;           ///< step(dt) rejects dt above this [s]
+    int maxSubsteps = 1024;         ///< step(dt, n) rejects n above this
+};
+
+/// Milliseconds spent in each stage of the last step (summed over its substeps).
+/// Stages not built yet stay 0; the names follow the step in docs/architecture.md.
+struct Profile {
+    double forces = 0;
+    double integrate = 0;
+    double broadPhase = 0;
+    double narrowPhase = 0;
+    double group = 0;
+    double resolve = 0;
+    double finish = 0;
+    double sleep = 0;
+    double report = 0;
+    double total = 0;
+};
+
+/// The per-substep values every stage needs, passed explicitly.
+struct StepContext {
+    real h = 0;            ///< substep length [s]
+    int substep = 0;       ///< 0-based index within the step
+    Vec3 gravity = Vec3::Zero();
+    GyroscopicMode gyroscopic = GyroscopicMode::ConserveMomentum;
+};
+
+class World {
+public:
+    explicit World(const WorldSettings& settings = {});
+
+    // ---- Bodies ------------------------------------------------------------------
+    BodyId createBody(const BodyDesc& desc);
+    void destroyBody(BodyId id);          ///< also removes generators attached to it
+    bool contains(BodyId id) const { return bodies_.contains(id); }
+    const Body& body(BodyId id) const;    ///< throws for a stale or null handle
+    std::size_t bodyCount() const { return bodies_.size(); }
+    /// Live bodies in index order (the order every stage uses).
+    std::vector<BodyId> bodyIds() const;
+
+    void setPosition(BodyId id, const Vec3& position);
+    void setOrientation(BodyId id, const Quat& orientation);
+    void setLinearVelocity(BodyId id, const Vec3& velocity);
+    void setAngularVelocity(BodyId id, const Vec3& velocity);
+    void setDamping(BodyId id, real linear, real angular);
+    void setGravityScale(BodyId id, real scale);
+    void setMassProperties(BodyId id, real mass, const Mat3& inertia);
+    void setAwake(BodyId id, bool awake);
+    void setUserData(BodyId id, std::uint64_t data);
+
+    /// Forces through the API act for the whole next step() and wake the body.
+    void applyForce(BodyId id, const Vec3& force);
+    /// A force at a world point also adds the torque (p - x) x f.
+    void applyForceAtPoint(BodyId id, const Vec3& force, const Vec3& worldPoint);
+    void applyTorque(BodyId id, const Vec3& torque);
+    /// Instant change of momentum at a world point: dv = J/m, dw = I^-1 (r x J).
+    void applyImpulse(BodyId id, const Vec3& impulse, const Vec3& worldPoint);
+
+    // ---- Force generators --------------------------------------------------------
+    ForceGeneratorId addForceGenerator(const ForceGenerator& generator);
+    void setForceGenerator(ForceGeneratorId id, const ForceGenerator& generator);
+    void removeForceGenerator(ForceGeneratorId id);
+    bool contains(ForceGeneratorId id) const { return generators_.contains(id); }
+    const ForceGenerator& forceGenerator(ForceGeneratorId id) const;
+    std::vector<ForceGeneratorId> forceGeneratorIds() const;
+
+    // ---- Settings and the step ---------------------------------------------------
+    const WorldSettings& settings() const { return settings_; }
+    void setSettings(const WorldSettings& settings);
+
+    /// Advance by dt seconds in `substeps` equal substeps. dt must lie in
+    /// [minTimeStep, maxTimeStep] and 1 <= substeps <= maxSubsteps. If a step would
+    /// produce a non-finite state (overflow from absurd forces), the world is
+    /// restored to its state before the call and jounce::Error names the body.
+    void step(real dt, int substeps = 1);
+
+    const Profile& profile() const { return profile_; }
+    std::uint64_t stepCount() const { return stepCount_; }
+    /// World-space point of an attachment (bodies' points move with them).
+    Vec3 attachmentPoint(const Attachment& a) const;
+
+private:
+    void substep(const StepContext& ctx);
+    void validateGenerator(const ForceGenerator& g, const char* field) const;
+    Body& checkedBody(BodyId id, const char* field);
+
+    WorldSettings settings_;
+    SlotArray<Body, BodyTag> bodies_;
+    SlotArray<ForceGenerator, ForceGeneratorTag> generators_;
+    SlotArray<Body, BodyTag> backup_; ///< state before the step, for the all-or-nothing rule
+    Profile profile_;
+    std::uint64_t stepCount_ = 0;
+};
+
+} // namespace jounce

@@ -1,0 +1,25 @@
+#pragma once
+// The stages of World::step that live in physics/. Only the world calls them, in
+// the order of docs/architecture.md; each works on the world's plain arrays.
+
+#include <jounce/physics/world.hpp>
+
+namespace jounce::detail {
+
+using BodyArray = SlotArray<Body, BodyTag>;
+using GeneratorArray = SlotArray<ForceGenerator, ForceGeneratorTag>;
+
+/// Stage 1: gravity, API forces and every force generator into each awake dynamic
+/// body's forceAccum and torqueAccum.
+void applyForces(BodyArray& bodies, const GeneratorArray& generators, const StepContext& ctx);
+
+/// Stage 2: semi-implicit Euler for every moving body (see GyroscopicMode).
+void integrate(BodyArray& bodies, const StepContext& ctx);
+
+/// q += h/2 [0, w] q, renormalised (seeds/000 eq. 4 under symplectic Euler).
+Quat integrateOrientation(const Quat& q, const Vec3& w, real h);
+
+/// R I^-1 R^T for the body's current orientation.
+Mat3 worldInverseInertia(const Body& b);
+
+} // namespace jounce::detail

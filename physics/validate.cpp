@@ -1,0 +1,36 @@
+#include "physics/validate.hpp"
+
+#include <cmath>
+#include <type_traits>
+
+namespace jounce::detail {
+
+void requireFinite(real x, const char* field) {
+    if (!std::isfinite(x)) throw Error(field, toText(x), "must be a finite number");
+}
+
+void requireFinite(const Vec3& v, const char* field) {
+    if (!v.allFinite()) throw Error(field, toText(v), "every component must be finite");
+}
+
+void requirePositive(real x, const char* field) {
+    if (!std::isfinite(x) || !(x > 0)) throw Error(field, toText(x), "must be finite and > 0");
+}
+
+void requireNonNegative(real x, const char* field) {
+    if (!std::isfinite(x) || !(x >= 0)) throw Error(field, toText(x), "must be finite and >= 0");
+}
+
+void requireInRange(real x, real lo, real hi, const char* field) {
+    if (!std::isfinite(x) || x < lo || x > hi)
+        throw Error(field, toText(x), "must lie in [" + toText(lo) + ", " + toText(hi) + "]");
+}
+
+void requireUnit(const Quat& q, const char* field) {
+    constexpr real tolerance = std::is_same_v<real, double> ? real(1e-6) : real(1e-3);
+    if (!q.coeffs().allFinite()) throw Error(field, toText(q), "every component must be finite");
+    if (std::abs(q.norm() - 1) > tolerance)
+        throw Error(field, toText(q), "must be a unit quaternion (|q| = " + toText(q.norm()) + ")");
+}
+
+} // namespace jounce::detail

@@ -1,0 +1,421 @@
+// The world: owns the arrays, validates every call, and runs the step as a short
+// list of named stages (docs/architecture.md). Only this file knows their order.
+
+#include <jounce/physics/world.hpp>
+
+#include <jounce/physics/mass_properties.hpp>
+
+#include "physics/stages.hpp"
+#include "physics/validate.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <type_traits>
+#include <variant>
+#include <string>
+
+namespace jounce {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string handleText(std::uint32_t index, std::uint32_t generation) {
+    return "{index " + std::to_string(index) + ", generation " + std::to_string(generation) + "}";
+}
+
+void validateDamping(real linear, real angular, const char* linearField, const char* angularField) {
+    detail::requireInRange(linear, 0, 1, linearField);
+    detail::requireInRange(angular, 0, 1, angularField);
+}
+
+void validateBodyDesc(const BodyDesc& d) {
+    if (d.type != BodyType::Static && d.type != BodyType::Kinematic && d.type != BodyType::Dynamic)
+        throw Error("BodyDesc.type", std::to_string(static_cast<int>(d.type)), "not a BodyType");
+    detail::requireFinite(d.position, "BodyDesc.position");
+    detail::requireUnit(d.orientation, "BodyDesc.orientation");
+    detail::requireFinite(d.linearVelocity, "BodyDesc.linearVelocity");
+    detail::requireFinite(d.angularVelocity, "BodyDesc.angularVelocity");
+    validateDamping(d.linearDamping, d.angularDamping, "BodyDesc.linearDamping", "BodyDesc.angularDamping");
+    detail::requireFinite(d.gravityScale, "BodyDesc.gravityScale");
+    if (d.type == BodyType::Static) {
+        if (!d.linearVelocity.isZero(0)) throw Error("BodyDesc.linearVelocity", toText(d.linearVelocity), "must be zero for a static body");
+        if (!d.angularVelocity.isZero(0)) throw Error("BodyDesc.angularVelocity", toText(d.angularVelocity), "must be zero for a static body");
+    }
+    if (d.type == BodyType::Dynamic) {
+        if (!std::isfinite(d.mass) || !(d.mass > 0))
+            throw Error("BodyDesc.mass", toText(d.mass), "must be finite and > 0 for a dynamic body");
+        validateInertia(d.inertia, "BodyDesc.inertia");
+    }
+}
+
+void setMass(Body& b, real mass, const Mat3& inertia) {
+    const Mat3 symmetric = (inertia + inertia.transpose()) / 2;
+    b.inertiaBody = symmetric;
+    if (b.isDynamic()) {
+        b.inverseMass = 1 / mass;
+        b.inverseInertiaBody = symmetric.inverse();
+    } else {
+        b.inverseMass = 0;
+        b.inverseInertiaBody.setZero();
+    }
+    b.inverseInertiaWorld = detail::worldInverseInertia(b);
+}
+
+bool isFiniteState(const Body& b) {
+    return b.position.allFinite() && b.orientation.coeffs().allFinite() && b.linearVelocity.allFinite() &&
+           b.angularVelocity.allFinite();
+}
+
+const char* typeName(BodyType t) {
+    switch (t) {
+    case BodyType::Static: return "static";
+    case BodyType::Kinematic: return "kinematic";
+    case BodyType::Dynamic: return "dynamic";
+    }
+    return "?";
+}
+
+/// Adding `delta` to `sum` must stay finite (a finite input can still overflow it).
+void requireAccumulates(const Vec3& sum, const Vec3& delta, const char* field) {
+    if (!(sum + delta).allFinite())
+        throw Error(field, toText(delta), "would overflow the body's accumulated value " + toText(sum));
+}
+
+} // namespace
+
+World::World(const WorldSettings& settings) { setSettings(settings); }
+
+void World::setSettings(const WorldSettings& s) {
+    detail::requireFinite(s.gravity, "WorldSettings.gravity");
+    if (s.gyroscopic != GyroscopicMode::ConserveMomentum && s.gyroscopic != GyroscopicMode::Explicit &&
+        s.gyroscopic != GyroscopicMode::None)
+        throw Error("WorldSettings.gyroscopic", std::to_string(static_cast<int>(s.gyroscopic)), "not a GyroscopicMode");
+    detail::requirePositive(s.minTimeStep, "WorldSettings.minTimeStep");
+    detail::requirePositive(s.maxTimeStep, "WorldSettings.maxTimeStep");
+    if (s.maxTimeStep < s.minTimeStep)
+        throw Error("WorldSettings.maxTimeStep", toText(s.maxTimeStep), "must be >= minTimeStep " + toText(s.minTimeStep));
+    if (s.maxSubsteps < 1) throw Error("WorldSettings.maxSubsteps", std::to_string(s.maxSubsteps), "must be >= 1");
+    settings_ = s;
+}
+
+// ---- Bodies --------------------------------------------------------------------------
+
+BodyId World::createBody(const BodyDesc& d) {
+    validateBodyDesc(d);
+    Body b;
+    b.type = d.type;
+    b.position = d.position;
+    b.orientation = d.orientation.normalized();
+    b.linearVelocity = d.type == BodyType::Static ? Vec3::Zero() : d.linearVelocity;
+    b.angularVelocity = d.type == BodyType::Static ? Vec3::Zero() : d.angularVelocity;
+    b.linearDamping = d.linearDamping;
+    b.angularDamping = d.angularDamping;
+    b.gravityScale = d.gravityScale;
+    b.canSleep = d.canSleep;
+    b.awake = d.awake;
+    b.userData = d.userData;
+    setMass(b, d.mass, d.type == BodyType::Dynamic ? d.inertia : Mat3::Identity());
+    return bodies_.insert(b);
+}
+
+Body& World::checkedBody(BodyId id, const char* field) {
+    if (!bodies_.contains(id))
+        throw Error(field, handleText(id.index, id.generation), "not a live body of this world (stale or null handle)");
+    return bodies_[id];
+}
+
+const Body& World::body(BodyId id) const {
+    return const_cast<World*>(this)->checkedBody(id, "body.id");
+}
+
+void World::destroyBody(BodyId id) {
+    checkedBody(id, "destroyBody.id");
+    for (std::size_t i = 0; i < generators_.slotCount(); ++i) {
+        if (!generators_.isAlive(i)) continue;
+        bool refers = false;
+        std::visit(
+            [&](const auto& g) {
+                using G = std::decay_t<decltype(g)>;
+                if constexpr (std::is_same_v<G, Spring> || std::is_same_v<G, Bungee>)
+                    refers = g.a.body == id || g.b.body == id;
+                else
+                    refers = g.body == id;
+            },
+            generators_.atSlot(i));
+        if (refers) generators_.erase(generators_.idOf(i));
+    }
+    bodies_.erase(id);
+}
+
+std::vector<BodyId> World::bodyIds() const {
+    std::vector<BodyId> ids;
+    ids.reserve(bodies_.size());
+    for (std::size_t i = 0; i < bodies_.slotCount(); ++i)
+        if (bodies_.isAlive(i)) ids.push_back(bodies_.idOf(i));
+    return ids;
+}
+
+void World::setPosition(BodyId id, const Vec3& p) {
+    Body& b = checkedBody(id, "setPosition.id");
+    detail::requireFinite(p, "setPosition.position");
+    b.position = p;
+    b.awake = true;
+}
+
+void World::setOrientation(BodyId id, const Quat& q) {
+    Body& b = checkedBody(id, "setOrientation.id");
+    detail::requireUnit(q, "setOrientation.orientation");
+    b.orientation = q.normalized();
+    b.inverseInertiaWorld = detail::worldInverseInertia(b);
+    b.awake = true;
+}
+
+void World::setLinearVelocity(BodyId id, const Vec3& v) {
+    Body& b = checkedBody(id, "setLinearVelocity.id");
+    detail::requireFinite(v, "setLinearVelocity.velocity");
+    if (b.type == BodyType::Static && !v.isZero(0))
+        throw Error("setLinearVelocity.velocity", toText(v), "a static body cannot move");
+    b.linearVelocity = v;
+    b.awake = true;
+}
+
+void World::setAngularVelocity(BodyId id, const Vec3& w) {
+    Body& b = checkedBody(id, "setAngularVelocity.id");
+    detail::requireFinite(w, "setAngularVelocity.velocity");
+    if (b.type == BodyType::Static && !w.isZero(0))
+        throw Error("setAngularVelocity.velocity", toText(w), "a static body cannot move");
+    b.angularVelocity = w;
+    b.awake = true;
+}
+
+void World::setDamping(BodyId id, real linear, real angular) {
+    Body& b = checkedBody(id, "setDamping.id");
+    validateDamping(linear, angular, "setDamping.linear", "setDamping.angular");
+    b.linearDamping = linear;
+    b.angularDamping = angular;
+}
+
+void World::setGravityScale(BodyId id, real scale) {
+    Body& b = checkedBody(id, "setGravityScale.id");
+    detail::requireFinite(scale, "setGravityScale.scale");
+    b.gravityScale = scale;
+}
+
+void World::setMassProperties(BodyId id, real mass, const Mat3& inertia) {
+    Body& b = checkedBody(id, "setMassProperties.id");
+    if (!b.isDynamic())
+        throw Error("setMassProperties.id", handleText(id.index, id.generation),
+                    std::string("mass applies to dynamic bodies; this one is ") + typeName(b.type));
+    if (!std::isfinite(mass) || !(mass > 0)) throw Error("setMassProperties.mass", toText(mass), "must be finite and > 0");
+    validateInertia(inertia, "setMassProperties.inertia");
+    setMass(b, mass, inertia);
+}
+
+void World::setAwake(BodyId id, bool awake) {
+    Body& b = checkedBody(id, "setAwake.id");
+    b.awake = awake;
+    if (awake) b.motion = 0;
+}
+
+void World::setUserData(BodyId id, std::uint64_t data) { checkedBody(id, "setUserData.id").userData = data; }
+
+// Forces on static and kinematic bodies are accepted and ignored, so a game can push
+// everything in a blast radius without sorting bodies first.
+void World::applyForce(BodyId id, const Vec3& f) {
+    Body& b = checkedBody(id, "applyForce.id");
+    detail::requireFinite(f, "applyForce.force");
+    if (!b.isDynamic()) return;
+    requireAccumulates(b.userForce, f, "applyForce.force");
+    b.userForce += f;
+    b.awake = true;
+}
+
+void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) {
+    Body& b = checkedBody(id, "applyForceAtPoint.id");
+    detail::requireFinite(f, "applyForceAtPoint.force");
+    detail::requireFinite(p, "applyForceAtPoint.point");
+    if (!b.isDynamic()) return;
+    const Vec3 torque = (p - b.position).cross(f);
+    requireAccumulates(b.userForce, f, "applyForceAtPoint.force");
+    requireAccumulates(b.userTorque, torque, "applyForceAtPoint.force");
+    b.userForce += f;
+    b.userTorque += torque;
+    b.awake = true;
+}
+
+void World::applyTorque(BodyId id, const Vec3& t) {
+    Body& b = checkedBody(id, "applyTorque.id");
+    detail::requireFinite(t, "applyTorque.torque");
+    if (!b.isDynamic()) return;
+    requireAccumulates(b.userTorque, t, "applyTorque.torque");
+    b.userTorque += t;
+    b.awake = true;
+}
+
+void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) {
+    Body& b = checkedBody(id, "applyImpulse.id");
+    detail::requireFinite(j, "applyImpulse.impulse");
+    detail::requireFinite(p, "applyImpulse.point");
+    if (!b.isDynamic()) return;
+    const Vec3 dv = j * b.inverseMass;
+    const Vec3 dw = b.inverseInertiaWorld * (p - b.position).cross(j);
+    requireAccumulates(b.linearVelocity, dv, "applyImpulse.impulse");
+    requireAccumulates(b.angularVelocity, dw, "applyImpulse.impulse");
+    b.linearVelocity += dv;
+    b.angularVelocity += dw;
+    b.awake = true;
+}
+
+// ---- Force generators ------------------------------------------------------------
+
+void World::validateGenerator(const ForceGenerator& generator, const char* field) const {
+    const std::string f = field;
+    auto requireBody = [&](BodyId id, const std::string& name) {
+        if (!bodies_.contains(id))
+            throw Error(f + name, handleText(id.index, id.generation), "not a live body of this world");
+    };
+    auto requireAttachment = [&](const Attachment& a, const std::string& name) {
+        detail::requireFinite(a.point, (f + name + ".point").c_str());
+        if (!a.body.isNull()) requireBody(a.body, name + ".body");
+    };
+    auto requireSpringLike = [&](const auto& s, const char* kind) {
+        requireAttachment(s.a, std::string(".") + kind + ".a");
+        requireAttachment(s.b, std::string(".") + kind + ".b");
+        if (s.a.body.isNull() && s.b.body.isNull())
+            throw Error(f + "." + kind + ".a.body", "null", "at least one end must be on a body");
+        if (!s.a.body.isNull() && s.a.body == s.b.body)
+            throw Error(f + "." + kind + ".b.body", handleText(s.b.body.index, s.b.body.generation),
+                        "both ends on one body exert no net force");
+        detail::requireNonNegative(s.stiffness, (f + "." + kind + ".stiffness").c_str());
+        detail::requireNonNegative(s.restLength, (f + "." + kind + ".restLength").c_str());
+        detail::requireNonNegative(s.damping, (f + "." + kind + ".damping").c_str());
+    };
+    std::visit(
+        [&](const auto& g) {
+            using G = std::decay_t<decltype(g)>;
+            if constexpr (std::is_same_v<G, GravityForce>) {
+                requireBody(g.body, ".GravityForce.body");
+                detail::requireFinite(g.acceleration, (f + ".GravityForce.acceleration").c_str());
+            } else if constexpr (std::is_same_v<G, Spring>) {
+                requireSpringLike(g, "Spring");
+            } else if constexpr (std::is_same_v<G, Bungee>) {
+                requireSpringLike(g, "Bungee");
+            } else if constexpr (std::is_same_v<G, Buoyancy>) {
+                requireBody(g.body, ".Buoyancy.body");
+                detail::requireFinite(g.centreOfBuoyancy, (f + ".Buoyancy.centreOfBuoyancy").c_str());
+                detail::requirePositive(g.maxDepth, (f + ".Buoyancy.maxDepth").c_str());
+                detail::requirePositive(g.volume, (f + ".Buoyancy.volume").c_str());
+                detail::requireFinite(g.waterHeight, (f + ".Buoyancy.waterHeight").c_str());
+                detail::requirePositive(g.liquidDensity, (f + ".Buoyancy.liquidDensity").c_str());
+            } else if constexpr (std::is_same_v<G, Aero>) {
+                requireBody(g.body, ".Aero.body");
+                detail::requireFinite(g.point, (f + ".Aero.point").c_str());
+                detail::requireFinite(g.wind, (f + ".Aero.wind").c_str());
+                for (const auto* m : {&g.tensor, &g.tensorMin, &g.tensorMax})
+                    if (!m->allFinite()) throw Error(f + ".Aero.tensor", toText(*m), "every entry must be finite");
+                detail::requireInRange(g.control, -1, 1, (f + ".Aero.control").c_str());
+            } else if constexpr (std::is_same_v<G, Drag>) {
+                requireBody(g.body, ".Drag.body");
+                detail::requireNonNegative(g.k1, (f + ".Drag.k1").c_str());
+                detail::requireNonNegative(g.k2, (f + ".Drag.k2").c_str());
+            } else if constexpr (std::is_same_v<G, FakeSpring>) {
+                requireBody(g.body, ".FakeSpring.body");
+                detail::requireFinite(g.anchor, (f + ".FakeSpring.anchor").c_str());
+                detail::requirePositive(g.stiffness, (f + ".FakeSpring.stiffness").c_str());
+                detail::requireNonNegative(g.damping, (f + ".FakeSpring.damping").c_str());
+            }
+        },
+        generator);
+}
+
+ForceGeneratorId World::addForceGenerator(const ForceGenerator& g) {
+    validateGenerator(g, "addForceGenerator");
+    return generators_.insert(g);
+}
+
+void World::setForceGenerator(ForceGeneratorId id, const ForceGenerator& g) {
+    if (!generators_.contains(id))
+        throw Error("setForceGenerator.id", handleText(id.index, id.generation), "not a live force generator of this world");
+    validateGenerator(g, "setForceGenerator");
+    generators_[id] = g;
+}
+
+void World::removeForceGenerator(ForceGeneratorId id) {
+    if (!generators_.contains(id))
+        throw Error("removeForceGenerator.id", handleText(id.index, id.generation), "not a live force generator of this world");
+    generators_.erase(id);
+}
+
+const ForceGenerator& World::forceGenerator(ForceGeneratorId id) const {
+    if (!generators_.contains(id))
+        throw Error("forceGenerator.id", handleText(id.index, id.generation), "not a live force generator of this world");
+    return generators_[id];
+}
+
+std::vector<ForceGeneratorId> World::forceGeneratorIds() const {
+    std::vector<ForceGeneratorId> ids;
+    for (std::size_t i = 0; i < generators_.slotCount(); ++i)
+        if (generators_.isAlive(i)) ids.push_back(generators_.idOf(i));
+    return ids;
+}
+
+Vec3 World::attachmentPoint(const Attachment& a) const {
+    if (a.body.isNull()) return a.point;
+    return body(a.body).transform().toWorld(a.point);
+}
+
+// ---- The step ----------------------------------------------------------------------
+
+void World::step(real dt, int substeps) {
+    if (!std::isfinite(dt) || dt < settings_.minTimeStep || dt > settings_.maxTimeStep)
+        throw Error("step.dt", toText(dt),
+                    "must lie in [minTimeStep " + toText(settings_.minTimeStep) + ", maxTimeStep " +
+                        toText(settings_.maxTimeStep) + "] seconds");
+    if (substeps < 1 || substeps > settings_.maxSubsteps)
+        throw Error("step.substeps", std::to_string(substeps),
+                    "must lie in [1, maxSubsteps " + std::to_string(settings_.maxSubsteps) + "]");
+
+    const auto start = Clock::now();
+    backup_ = bodies_; // all or nothing: restored if the step overflows
+    profile_ = Profile{};
+    StepContext ctx;
+    ctx.h = dt / static_cast<real>(substeps);
+    ctx.gravity = settings_.gravity;
+    ctx.gyroscopic = settings_.gyroscopic;
+    for (int s = 0; s < substeps; ++s) {
+        ctx.substep = s;
+        substep(ctx);
+    }
+
+    for (std::size_t i = 0; i < bodies_.slotCount(); ++i) {
+        if (!bodies_.isAlive(i)) continue;
+        if (!isFiniteState(bodies_.atSlot(i))) {
+            const BodyId bad = bodies_.idOf(i);
+            bodies_ = backup_;
+            throw Error("step", "body " + handleText(bad.index, bad.generation),
+                        "the step overflowed to a non-finite state; the world was restored (check forces "
+                        "and generators on this body)");
+        }
+        Body& b = bodies_.atSlot(i);
+        b.userForce.setZero();
+        b.userTorque.setZero();
+    }
+    ++stepCount_;
+    profile_.total = millisecondsSince(start);
+}
+
+void World::substep(const StepContext& ctx) {
+    auto t = Clock::now();
+    detail::applyForces(bodies_, generators_, ctx);
+    profile_.forces += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::integrate(bodies_, ctx);
+    profile_.integrate += millisecondsSince(t);
+}
+
+} // namespace jounce

@@ -1,0 +1,99 @@
+#pragma once
+/// \file scene.hpp
+/// Scenes shared by the demo, the tests and jounce-bench: all three build the same
+/// worlds from this module (STYLE.md 14). A scene owns a World, may run game-side
+/// logic before each step (firing rounds, spawning fireworks), and describes what to
+/// draw as a plain DrawList, so the renderer never touches physics internals.
+
+#include <jounce/jounce.hpp>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace jounce::scenes {
+
+enum class Primitive { Box, Sphere, Capsule, Cylinder, Plane, Particle };
+
+using Colour = std::array<float, 3>; ///< linear RGB in [0, 1]
+
+/// How to draw one body. `size`: Box half extents; Sphere and Particle (radius, -, -);
+/// Capsule and Cylinder (radius, half height of the straight part, -), axis = body y;
+/// Plane (half size x, -, half size z), normal = body y.
+struct Visual {
+    BodyId body{};
+    Primitive shape = Primitive::Box;
+    Vec3 size = Vec3::Constant(real(0.5));
+    Colour colour{0.8f, 0.8f, 0.8f};
+};
+
+struct DrawItem {
+    Primitive shape = Primitive::Box;
+    Transform transform;
+    Vec3 size = Vec3::Zero();
+    Colour colour{};
+};
+
+struct DrawLine {
+    Vec3 a = Vec3::Zero();
+    Vec3 b = Vec3::Zero();
+    Colour colour{};
+};
+
+struct DrawList {
+    std::vector<DrawItem> items;
+    std::vector<DrawLine> lines;
+    void clear() {
+        items.clear();
+        lines.clear();
+    }
+};
+
+class Scene {
+public:
+    virtual ~Scene() = default;
+
+    virtual const char* name() const = 0;
+    virtual const char* description() const = 0;
+    virtual real timeStep() const { return real(1) / 60; }
+    virtual int substeps() const { return 1; }
+
+    /// Game-side logic run before each world step (h = timeStep()).
+    virtual void update(real /*h*/) {}
+    /// Named actions a user can trigger from the demo panel (fire, reset a spin...).
+    virtual std::vector<std::string> actions() const { return {}; }
+    virtual void act(std::size_t /*action*/) {}
+
+    /// One fixed step: update() then world().step(timeStep(), substeps()).
+    void step();
+
+    /// Appends what to draw: one item per visual, plus a line per spring or bungee.
+    virtual void draw(DrawList& out) const;
+
+    /// Where the demo camera starts looking, and from how far [m].
+    virtual Vec3 cameraTarget() const { return Vec3(0, 2, 0); }
+    virtual real cameraDistance() const { return 20; }
+
+    World& world() { return world_; }
+    const World& world() const { return world_; }
+    const std::vector<Visual>& visuals() const { return visuals_; }
+
+    /// Creates a body and the visual that draws it (visual.body is filled in).
+    BodyId addBody(const BodyDesc& desc, const Visual& visual);
+    void removeBody(BodyId id);
+    /// A static plane drawn at y = 0 (nothing collides with it before collision/ lands).
+    BodyId addGround(real halfSize);
+
+protected:
+    World world_;
+    std::vector<Visual> visuals_;
+};
+
+/// Names of every built-in scene, in menu order.
+std::vector<std::string> sceneNames();
+/// Builds a scene by name; throws jounce::Error naming "scene" for an unknown name.
+std::unique_ptr<Scene> makeScene(std::string_view name);
+
+} // namespace jounce::scenes

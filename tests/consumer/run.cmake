@@ -1,0 +1,33 @@
+# Configures, builds and runs tests/consumer as a game would, in one of two modes:
+#   MODE=subdirectory  the game adds Jounce's source with add_subdirectory
+#   MODE=package       Jounce is installed from JOUNCE_BINARY, the game uses find_package
+# Extra: CONSUMER_FLAGS (e.g. sanitizer flags matching the installed library).
+set(src ${CMAKE_CURRENT_LIST_DIR})
+file(REMOVE_RECURSE ${WORK})
+set(args -S ${src} -B ${WORK}/build -DCMAKE_BUILD_TYPE=Release)
+if(CONSUMER_FLAGS)
+  list(APPEND args "-DCMAKE_CXX_FLAGS=${CONSUMER_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}")
+endif()
+if(MODE STREQUAL "subdirectory")
+  list(APPEND args -DJOUNCE_SOURCE=${JOUNCE_SOURCE})
+else()
+  execute_process(COMMAND ${CMAKE_COMMAND} --install ${JOUNCE_BINARY} --prefix ${WORK}/prefix
+                  RESULT_VARIABLE rc)
+  if(rc)
+    message(FATAL_ERROR "cmake --install failed: ${rc}")
+  endif()
+  list(APPEND args -DCMAKE_PREFIX_PATH=${WORK}/prefix)
+endif()
+foreach(step IN ITEMS configure build run)
+  if(step STREQUAL "configure")
+    set(cmd ${CMAKE_COMMAND} ${args})
+  elseif(step STREQUAL "build")
+    set(cmd ${CMAKE_COMMAND} --build ${WORK}/build -j2)
+  else()
+    set(cmd ${WORK}/build/tiny_game)
+  endif()
+  execute_process(COMMAND ${cmd} RESULT_VARIABLE rc)
+  if(rc)
+    message(FATAL_ERROR "consumer ${MODE}: ${step} failed (${rc})")
+  endif()
+endforeach()

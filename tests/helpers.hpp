@@ -1,0 +1,70 @@
+#pragma once
+// Shared test helpers: precision-aware tolerances and a bitwise hash of world state.
+
+#include <jounce/jounce.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace testing {
+
+using jounce::real;
+constexpr bool isDouble = std::is_same_v<real, double>;
+
+/// `inDouble` in double builds, `inFloat` in float builds.
+constexpr real tol(double inDouble, double inFloat) { return static_cast<real>(isDouble ? inDouble : inFloat); }
+
+/// FNV-1a over the bytes of every live body's state, in handle order. Equal hashes
+/// mean bit-identical positions, orientations, velocities and accumulators.
+inline std::uint64_t stateHash(const jounce::World& world) {
+    std::uint64_t h = 1469598103934665603ull;
+    auto mix = [&h](const void* data, std::size_t n) {
+        const auto* p = static_cast<const unsigned char*>(data);
+        for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    };
+    for (const jounce::BodyId id : world.bodyIds()) {
+        const jounce::Body& b = world.body(id);
+        mix(&id, sizeof id);
+        mix(b.position.data(), sizeof(real) * 3);
+        mix(b.orientation.coeffs().data(), sizeof(real) * 4);
+        mix(b.linearVelocity.data(), sizeof(real) * 3);
+        mix(b.angularVelocity.data(), sizeof(real) * 3);
+        mix(b.userForce.data(), sizeof(real) * 3);
+        mix(b.userTorque.data(), sizeof(real) * 3);
+        mix(&b.inverseMass, sizeof(real));
+        mix(b.inertiaBody.data(), sizeof(real) * 9);
+        mix(&b.linearDamping, sizeof(real));
+        mix(&b.angularDamping, sizeof(real));
+        mix(&b.gravityScale, sizeof(real));
+        mix(&b.awake, sizeof(bool));
+        mix(&b.userData, sizeof b.userData);
+    }
+    const auto generators = world.forceGeneratorIds();
+    const std::size_t n = generators.size();
+    mix(&n, sizeof n);
+    for (const auto id : generators) mix(&id, sizeof id);
+    const auto step = world.stepCount();
+    mix(&step, sizeof step);
+    const auto& s = world.settings();
+    mix(s.gravity.data(), sizeof(real) * 3);
+    return h;
+}
+
+/// A dynamic body with the mass properties of a solid box.
+inline jounce::BodyDesc boxDesc(const jounce::Vec3& halfExtents, real density, const jounce::Vec3& at = jounce::Vec3::Zero()) {
+    jounce::BodyDesc d;
+    const jounce::MassProperties mp = jounce::solidBox(halfExtents, density);
+    d.mass = mp.mass;
+    d.inertia = mp.inertia;
+    d.position = at;
+    return d;
+}
+
+inline jounce::World worldWithoutGravity() {
+    jounce::WorldSettings s;
+    s.gravity.setZero();
+    return jounce::World(s);
+}
+
+} // namespace testing

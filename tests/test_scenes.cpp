@@ -1,0 +1,91 @@
+// The shared scenes, run as the demo and jounce-bench run them.
+
+#include "helpers.hpp"
+#include "scenes/scene.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace jounce;
+using jounce::scenes::makeScene;
+
+namespace {
+
+bool allFinite(const World& w) {
+    for (const BodyId id : w.bodyIds()) {
+        const Body& b = w.body(id);
+        if (!b.position.allFinite() || !b.linearVelocity.allFinite() || !b.angularVelocity.allFinite()) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("every scene runs 600 steps with finite state and draws something", "[physics][scene]") {
+    for (const std::string& name : scenes::sceneNames()) {
+        CAPTURE(name);
+        auto scene = makeScene(name);
+        for (int i = 0; i < 600; ++i) scene->step();
+        CHECK(allFinite(scene->world()));
+        scenes::DrawList list;
+        scene->draw(list);
+        CHECK(list.items.size() > 1);
+    }
+    CHECK_THROWS_WITH(makeScene("no-such-scene"), Catch::Contains("unknown scene"));
+}
+
+TEST_CASE("scenes are deterministic: two runs hash equal at every step", "[physics][scene]") {
+    for (const char* name : {"fireworks", "springs", "ballistic"}) {
+        CAPTURE(name);
+        auto a = makeScene(name), b = makeScene(name);
+        for (int i = 0; i < 300; ++i) {
+            a->step();
+            b->step();
+            REQUIRE(testing::stateHash(a->world()) == testing::stateHash(b->world()));
+        }
+    }
+}
+
+TEST_CASE("ballistic rounds fly with the book's accelerations", "[physics][scene]") {
+    auto scene = makeScene("ballistic");
+    scene->act(4); // auto fire off
+    scene->act(1); // artillery: (0, 30, 40) m/s, -20 m/s^2, damping 0.99
+    const BodyId round = scene->visuals().back().body;
+    const real h = scene->timeStep();
+    const Vec3 v0 = scene->world().body(round).linearVelocity;
+    CHECK(v0.isApprox(Vec3(0, 30, 40)));
+    scene->step();
+    const Vec3 v1 = scene->world().body(round).linearVelocity;
+    CHECK(v1.y() == Approx((30 - 20 * h) * std::pow(real(0.99), h)).epsilon(testing::tol(1e-12, 1e-5)));
+    CHECK(v1.z() == Approx(40 * std::pow(real(0.99), h)).epsilon(testing::tol(1e-12, 1e-5)));
+}
+
+TEST_CASE("the spinning scene shows the intermediate-axis flip", "[physics][scene]") {
+    auto scene = makeScene("spinning");
+    const auto& v = scene->visuals();
+    REQUIRE(v.size() == 3);
+    real minMiddle = 1, minMajor = 1;
+    for (int i = 0; i < 600; ++i) {
+        scene->step();
+        const Body& major = scene->world().body(v[0].body);
+        const Body& middle = scene->world().body(v[1].body);
+        const Vec3 wm = middle.orientation.conjugate() * middle.angularVelocity;
+        const Vec3 wM = major.orientation.conjugate() * major.angularVelocity;
+        minMiddle = std::min(minMiddle, wm.y() / wm.norm());
+        minMajor = std::min(minMajor, wM.x() / wM.norm());
+    }
+    CHECK(minMiddle < real(-0.9));
+    CHECK(minMajor > real(0.99));
+}
+
+TEST_CASE("fireworks spawn payloads and retire them", "[physics][scene]") {
+    auto scene = makeScene("fireworks");
+    std::size_t most = 0;
+    for (int i = 0; i < 600; ++i) {
+        scene->step();
+        most = std::max(most, scene->world().bodyCount());
+    }
+    CHECK(most > 30);                              // bursts happened (a rocket alone is 1 body)
+    CHECK(scene->world().bodyCount() < most);      // and burnt-out fireworks were removed
+}

@@ -1,0 +1,226 @@
+// Every public entry point rejects bad input with jounce::Error naming the field,
+// and leaves the world bit-for-bit as it was.
+
+#include "helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <limits>
+
+using namespace jounce;
+
+namespace {
+
+const real kNaN = std::numeric_limits<real>::quiet_NaN();
+const real kInf = std::numeric_limits<real>::infinity();
+
+struct Fixture {
+    World world;
+    BodyId box, anchorBody, stale;
+    ForceGeneratorId spring, staleGenerator;
+    Fixture() {
+        box = world.createBody(testing::boxDesc(Vec3(real(0.5), 1, real(1.5)), 200, Vec3(0, 3, 0)));
+        BodyDesc s;
+        s.type = BodyType::Static;
+        anchorBody = world.createBody(s);
+        stale = world.createBody({});
+        world.destroyBody(stale);
+        spring = world.addForceGenerator(Spring{{box, Vec3::Zero()}, {BodyId{}, Vec3(0, 5, 0)}, 10, 1, 0});
+        staleGenerator = world.addForceGenerator(Drag{box, 1, 0});
+        world.removeForceGenerator(staleGenerator);
+        world.applyForce(box, Vec3(1, 2, 3)); // pending user force is state too
+        world.step(real(1) / 60);
+        world.applyForce(box, Vec3(1, 2, 3));
+    }
+};
+
+/// Runs `call`, requires a jounce::Error whose field() contains `field`, and requires
+/// the world's state hash unchanged.
+void requireRejected(Fixture& f, const std::string& field, const std::function<void(World&)>& call) {
+    CAPTURE(field);
+    const std::uint64_t before = testing::stateHash(f.world);
+    bool threw = false;
+    try {
+        call(f.world);
+    } catch (const Error& e) {
+        threw = true;
+        CAPTURE(e.what());
+        CHECK(e.field().find(field) != std::string::npos);
+        CHECK(std::string(e.what()).find(e.value()) != std::string::npos);
+    }
+    CHECK(threw);
+    CHECK(testing::stateHash(f.world) == before);
+}
+
+} // namespace
+
+TEST_CASE("createBody rejects bad descriptions", "[physics]") {
+    Fixture f;
+    auto withDesc = [&](const std::string& field, const std::function<void(BodyDesc&)>& edit) {
+        requireRejected(f, field, [&](World& w) {
+            BodyDesc d;
+            edit(d);
+            w.createBody(d);
+        });
+    };
+    withDesc("BodyDesc.mass", [](BodyDesc& d) { d.mass = 0; });
+    withDesc("BodyDesc.mass", [](BodyDesc& d) { d.mass = -1; });
+    withDesc("BodyDesc.mass", [](BodyDesc& d) { d.mass = kNaN; });
+    withDesc("BodyDesc.mass", [](BodyDesc& d) { d.mass = kInf; });
+    withDesc("BodyDesc.position", [](BodyDesc& d) { d.position.x() = kNaN; });
+    withDesc("BodyDesc.position", [](BodyDesc& d) { d.position.z() = -kInf; });
+    withDesc("BodyDesc.linearVelocity", [](BodyDesc& d) { d.linearVelocity.y() = kInf; });
+    withDesc("BodyDesc.angularVelocity", [](BodyDesc& d) { d.angularVelocity.y() = kNaN; });
+    withDesc("BodyDesc.orientation", [](BodyDesc& d) { d.orientation = Quat(0, 0, 0, 0); });
+    withDesc("BodyDesc.orientation", [](BodyDesc& d) { d.orientation = Quat(2, 0, 0, 0); });
+    withDesc("BodyDesc.orientation", [](BodyDesc& d) { d.orientation = Quat(kNaN, 0, 0, 0); });
+    withDesc("BodyDesc.inertia", [](BodyDesc& d) { d.inertia = Mat3::Zero(); });
+    withDesc("BodyDesc.inertia", [](BodyDesc& d) { d.inertia = -Mat3::Identity(); });
+    withDesc("BodyDesc.inertia", [](BodyDesc& d) { d.inertia(0, 1) = 1; });
+    withDesc("BodyDesc.inertia", [](BodyDesc& d) { d.inertia = Vec3(1, 1, 5).asDiagonal(); });
+    withDesc("BodyDesc.linearDamping", [](BodyDesc& d) { d.linearDamping = real(1.5); });
+    withDesc("BodyDesc.angularDamping", [](BodyDesc& d) { d.angularDamping = -1; });
+    withDesc("BodyDesc.gravityScale", [](BodyDesc& d) { d.gravityScale = kNaN; });
+    withDesc("BodyDesc.type", [](BodyDesc& d) { d.type = static_cast<BodyType>(7); });
+    withDesc("BodyDesc.linearVelocity", [](BodyDesc& d) {
+        d.type = BodyType::Static;
+        d.linearVelocity = Vec3(1, 0, 0);
+    });
+    SECTION("mass and inertia are not checked for bodies that do not use them") {
+        BodyDesc d;
+        d.type = BodyType::Static;
+        d.mass = -5;
+        CHECK_NOTHROW(f.world.createBody(d));
+    }
+}
+
+TEST_CASE("body setters reject bad values and stale handles", "[physics]") {
+    Fixture f;
+    const BodyId box = f.box;
+    const BodyId stale = f.stale;
+    requireRejected(f, "setPosition.position", [&](World& w) { w.setPosition(box, Vec3(kNaN, 0, 0)); });
+    requireRejected(f, "setPosition.id", [&](World& w) { w.setPosition(stale, Vec3::Zero()); });
+    requireRejected(f, "setOrientation.orientation", [&](World& w) { w.setOrientation(box, Quat(0, 0, 0, 0)); });
+    requireRejected(f, "setOrientation.orientation", [&](World& w) { w.setOrientation(box, Quat(1, 1, 0, 0)); });
+    requireRejected(f, "setOrientation.id", [&](World& w) { w.setOrientation(BodyId{}, Quat::Identity()); });
+    requireRejected(f, "setLinearVelocity.velocity", [&](World& w) { w.setLinearVelocity(box, Vec3(0, kInf, 0)); });
+    requireRejected(f, "setLinearVelocity.velocity", [&](World& w) { w.setLinearVelocity(f.anchorBody, Vec3(1, 0, 0)); });
+    requireRejected(f, "setLinearVelocity.id", [&](World& w) { w.setLinearVelocity(stale, Vec3::Zero()); });
+    requireRejected(f, "setAngularVelocity.velocity", [&](World& w) { w.setAngularVelocity(box, Vec3(0, 0, kNaN)); });
+    requireRejected(f, "setAngularVelocity.id", [&](World& w) { w.setAngularVelocity(stale, Vec3::Zero()); });
+    requireRejected(f, "setDamping.linear", [&](World& w) { w.setDamping(box, kNaN, 1); });
+    requireRejected(f, "setDamping.angular", [&](World& w) { w.setDamping(box, 1, 2); });
+    requireRejected(f, "setDamping.id", [&](World& w) { w.setDamping(stale, 1, 1); });
+    requireRejected(f, "setGravityScale.scale", [&](World& w) { w.setGravityScale(box, kInf); });
+    requireRejected(f, "setGravityScale.id", [&](World& w) { w.setGravityScale(stale, 1); });
+    requireRejected(f, "setMassProperties.mass", [&](World& w) { w.setMassProperties(box, 0, Mat3::Identity()); });
+    requireRejected(f, "setMassProperties.mass", [&](World& w) { w.setMassProperties(box, -3, Mat3::Identity()); });
+    requireRejected(f, "setMassProperties.inertia", [&](World& w) { w.setMassProperties(box, 1, Mat3::Zero()); });
+    requireRejected(f, "setMassProperties.id", [&](World& w) { w.setMassProperties(f.anchorBody, 1, Mat3::Identity()); });
+    requireRejected(f, "setAwake.id", [&](World& w) { w.setAwake(stale, true); });
+    requireRejected(f, "setUserData.id", [&](World& w) { w.setUserData(stale, 1); });
+    requireRejected(f, "destroyBody.id", [&](World& w) { w.destroyBody(stale); });
+    requireRejected(f, "body.id", [&](World& w) { (void)w.body(stale); });
+}
+
+TEST_CASE("forces, torques and impulses reject non-finite input", "[physics]") {
+    Fixture f;
+    const BodyId box = f.box;
+    requireRejected(f, "applyForce.force", [&](World& w) { w.applyForce(box, Vec3(kNaN, 0, 0)); });
+    requireRejected(f, "applyForce.id", [&](World& w) { w.applyForce(f.stale, Vec3::Zero()); });
+    requireRejected(f, "applyForceAtPoint.force", [&](World& w) { w.applyForceAtPoint(box, Vec3(kInf, 0, 0), Vec3::Zero()); });
+    requireRejected(f, "applyForceAtPoint.point", [&](World& w) { w.applyForceAtPoint(box, Vec3::Zero(), Vec3(0, kNaN, 0)); });
+    requireRejected(f, "applyTorque.torque", [&](World& w) { w.applyTorque(box, Vec3(0, 0, -kInf)); });
+    requireRejected(f, "applyTorque.id", [&](World& w) { w.applyTorque(BodyId{}, Vec3::Zero()); });
+    requireRejected(f, "applyImpulse.impulse", [&](World& w) { w.applyImpulse(box, Vec3(kNaN, 0, 0), Vec3::Zero()); });
+    requireRejected(f, "applyImpulse.point", [&](World& w) { w.applyImpulse(box, Vec3::Zero(), Vec3(kInf, 0, 0)); });
+    requireRejected(f, "applyImpulse.id", [&](World& w) { w.applyImpulse(f.stale, Vec3::Zero(), Vec3::Zero()); });
+}
+
+TEST_CASE("force generators are validated when added or replaced", "[physics]") {
+    Fixture f;
+    const BodyId box = f.box, stale = f.stale;
+    auto add = [&](const std::string& field, const ForceGenerator& g) {
+        requireRejected(f, field, [&](World& w) { w.addForceGenerator(g); });
+        requireRejected(f, field, [&](World& w) { w.setForceGenerator(f.spring, g); });
+    };
+    add("Spring.a.body", Spring{{stale, Vec3::Zero()}, {BodyId{}, Vec3::Zero()}, 1, 1, 0});
+    add("Spring.a.body", Spring{{BodyId{}, Vec3::Zero()}, {BodyId{}, Vec3::Zero()}, 1, 1, 0});
+    add("Spring.b.body", Spring{{box, Vec3::Zero()}, {box, Vec3::Zero()}, 1, 1, 0});
+    add("Spring.stiffness", Spring{{box, Vec3::Zero()}, {BodyId{}, Vec3::Zero()}, -1, 1, 0});
+    add("Spring.restLength", Spring{{box, Vec3::Zero()}, {BodyId{}, Vec3::Zero()}, 1, kNaN, 0});
+    add("Spring.damping", Spring{{box, Vec3::Zero()}, {BodyId{}, Vec3::Zero()}, 1, 1, -2});
+    add("Spring.b.point", Spring{{box, Vec3::Zero()}, {BodyId{}, Vec3(kInf, 0, 0)}, 1, 1, 0});
+    add("Bungee.stiffness", Bungee{{box, Vec3::Zero()}, {BodyId{}, Vec3::Zero()}, kInf, 1, 0});
+    add("GravityForce.acceleration", GravityForce{box, Vec3(kNaN, 0, 0)});
+    add("GravityForce.body", GravityForce{stale, Vec3::Zero()});
+    Buoyancy b;
+    b.body = box;
+    b.maxDepth = 0;
+    add("Buoyancy.maxDepth", b);
+    b.maxDepth = 1;
+    b.volume = -1;
+    add("Buoyancy.volume", b);
+    b.volume = 1;
+    b.liquidDensity = 0;
+    add("Buoyancy.liquidDensity", b);
+    Aero a = aeroSurface(box, Mat3::Identity(), Vec3::Zero(), Vec3::Zero());
+    a.control = 2;
+    add("Aero.control", a);
+    a.control = 0;
+    a.tensorMax(1, 1) = kNaN;
+    add("Aero.tensor", a);
+    add("Drag.k1", Drag{box, -1, 0});
+    add("Drag.k2", Drag{box, 0, kNaN});
+    add("FakeSpring.stiffness", FakeSpring{box, Vec3::Zero(), 0, 1});
+    add("FakeSpring.damping", FakeSpring{box, Vec3::Zero(), 1, -1});
+    add("FakeSpring.anchor", FakeSpring{box, Vec3(0, kNaN, 0), 1, 1});
+    requireRejected(f, "setForceGenerator.id", [&](World& w) { w.setForceGenerator(f.staleGenerator, Drag{box, 1, 0}); });
+    requireRejected(f, "removeForceGenerator.id", [&](World& w) { w.removeForceGenerator(f.staleGenerator); });
+    requireRejected(f, "forceGenerator.id", [&](World& w) { (void)w.forceGenerator(ForceGeneratorId{}); });
+}
+
+TEST_CASE("step rejects absurd time steps and substep counts", "[physics]") {
+    Fixture f;
+    for (real dt : {real(0), real(-1) / 60, kNaN, kInf, -kInf, real(1e-9), real(10), real(1e6)})
+        requireRejected(f, "step.dt", [&](World& w) { w.step(dt); });
+    for (int n : {0, -1, 1025, 1 << 30}) requireRejected(f, "step.substeps", [&](World& w) { w.step(real(1) / 60, n); });
+}
+
+TEST_CASE("settings are validated", "[physics]") {
+    Fixture f;
+    auto with = [&](const std::string& field, const std::function<void(WorldSettings&)>& edit) {
+        requireRejected(f, field, [&](World& w) {
+            WorldSettings s = w.settings();
+            edit(s);
+            w.setSettings(s);
+        });
+    };
+    with("WorldSettings.gravity", [](WorldSettings& s) { s.gravity.y() = kNaN; });
+    with("WorldSettings.minTimeStep", [](WorldSettings& s) { s.minTimeStep = 0; });
+    with("WorldSettings.maxTimeStep", [](WorldSettings& s) { s.maxTimeStep = kInf; });
+    with("WorldSettings.maxTimeStep", [](WorldSettings& s) { s.maxTimeStep = real(1e-7); });
+    with("WorldSettings.maxSubsteps", [](WorldSettings& s) { s.maxSubsteps = 0; });
+    with("WorldSettings.gyroscopic", [](WorldSettings& s) { s.gyroscopic = static_cast<GyroscopicMode>(9); });
+    CHECK_THROWS_AS(World(WorldSettings{Vec3(kInf, 0, 0)}), Error);
+}
+
+TEST_CASE("a step that would overflow restores the world and names the body", "[physics]") {
+    Fixture f;
+    // A finite force on a feather-light body: the acceleration overflows within the step.
+    BodyDesc d;
+    d.mass = real(1e-30);
+    d.inertia = Mat3::Identity() * real(1e-30);
+    const BodyId feather = f.world.createBody(d);
+    const real huge = std::numeric_limits<real>::max() / 4;
+    f.world.applyForce(feather, Vec3(huge, 0, 0));
+    const std::uint64_t before = testing::stateHash(f.world);
+    CHECK_THROWS_WITH(f.world.step(real(1) / 60), Catch::Contains("non-finite") && Catch::Contains("index " + std::to_string(feather.index)));
+    CHECK(testing::stateHash(f.world) == before);
+    // Forces that would sum past the largest number are refused when applied.
+    f.world.applyForce(feather, Vec3(huge, 0, 0));
+    f.world.applyForce(feather, Vec3(huge, 0, 0));
+    requireRejected(f, "applyForce.force", [&](World& w) { w.applyForce(feather, Vec3(2 * huge, 0, 0)); });
+    requireRejected(f, "applyImpulse.impulse", [&](World& w) { w.applyImpulse(feather, Vec3(huge, 0, 0), Vec3::Zero()); });
+}
