@@ -7,7 +7,9 @@
 
 #include <stb/stb_image.h>
 
-#include "demo/background.hpp"
+// Relative: the shared clear colour lives with the demo, and this test target
+// adds no include directories of its own.
+#include "../demo/background.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
