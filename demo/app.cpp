@@ -34,7 +34,8 @@ App::App(const GlWindow& window, const ImGuiSession& imgui, std::vector<std::str
 
 void App::aimCamera() {
     camera_ = OrbitCamera(toFloat(sim_.scene().cameraTarget()),
-                          static_cast<float>(sim_.scene().cameraDistance()));
+                          static_cast<float>(sim_.scene().cameraDistance()),
+                          static_cast<float>(sim_.scene().cameraYaw()));
 }
 
 bool App::handleEvent(const SDL_Event& event) {

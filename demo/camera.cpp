@@ -19,8 +19,8 @@ constexpr float kMaxDistance = 5000.0f;
 
 } // namespace
 
-OrbitCamera::OrbitCamera(const Eigen::Vector3f& target, float distance)
-    : target_(target), distance_(std::clamp(distance, kMinDistance, kMaxDistance)) {}
+OrbitCamera::OrbitCamera(const Eigen::Vector3f& target, float distance, float yaw)
+    : target_(target), distance_(std::clamp(distance, kMinDistance, kMaxDistance)), yaw_(yaw) {}
 
 void OrbitCamera::orbit(float dx, float dy) {
     yaw_ -= dx * kRadiansPerPixel;

@@ -10,7 +10,7 @@ namespace jounce::demo {
 class OrbitCamera {
 public:
     OrbitCamera() = default;
-    OrbitCamera(const Eigen::Vector3f& target, float distance);
+    OrbitCamera(const Eigen::Vector3f& target, float distance, float yaw = 0.6f);
 
     /// Turns around the target by a mouse drag of (dx, dy) pixels.
     void orbit(float dx, float dy);

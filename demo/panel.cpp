@@ -52,7 +52,8 @@ void statistics(const Simulation& sim) {
     const auto steps = world.stepCount();
     ImGui::Text("Bodies      %zu", world.bodyCount());
     ImGui::Text("Steps       %llu", static_cast<unsigned long long>(steps));
-    ImGui::Text("Sim time    %.2f s", static_cast<double>(steps) * static_cast<double>(sim.scene().timeStep()));
+    const double seconds = static_cast<double>(steps) * static_cast<double>(sim.scene().timeStep());
+    ImGui::Text("Sim time    %.2f s", seconds);
     ImGui::Text("Frame rate  %.0f fps", static_cast<double>(ImGui::GetIO().Framerate));
 }
 
@@ -72,7 +73,7 @@ void profile(const Simulation& sim) {
     }};
     if (!ImGui::CollapsingHeader("Last step [ms]", ImGuiTreeNodeFlags_DefaultOpen)) return;
     const Profile& p = sim.scene().world().profile();
-    for (const auto& [label, field] : kStages) ImGui::Text("%-12s %8.3f", label, p.*field);
+    for (const auto& [label, field] : kStages) ImGui::Text("%-12s %8.4f", label, p.*field);
 }
 
 void actions(Simulation& sim) {

@@ -72,6 +72,10 @@ float gridSpacing(float distance) {
     return std::pow(10.0f, std::floor(std::log10(std::max(distance, 0.3f) / 3.0f)));
 }
 
+const Float3& gridColour(long index) {
+    return index % kGridMajorEvery == 0 ? kGridMajor : kGridMinor;
+}
+
 } // namespace
 
 Renderer::Renderer()
@@ -155,31 +159,33 @@ void Renderer::collect(const scenes::DrawItem& item) {
     const Float3& colour = item.colour;
     const float r = size[0];
 
+    const auto add = [&](MeshKind kind, const Float3& at, const Float3& scale) {
+        meshes_[kind].batch.push_back({at, orientation, scale, colour});
+    };
+
     switch (item.shape) {
     case Primitive::Box:
-        meshes_[kBox].batch.push_back({position, orientation, safeScale(size[0], size[1], size[2]), colour});
+        add(kBox, position, safeScale(size[0], size[1], size[2]));
         break;
     case Primitive::Sphere:
-        meshes_[kSphere].batch.push_back({position, orientation, safeScale(r, r, r), colour});
+        add(kSphere, position, safeScale(r, r, r));
         break;
     case Primitive::Particle:
-        meshes_[kParticle].batch.push_back({position, orientation, safeScale(r, r, r), colour});
+        add(kParticle, position, safeScale(r, r, r));
         break;
     case Primitive::Cylinder:
-        meshes_[kCylinder].batch.push_back({position, orientation, safeScale(r, size[1], r), colour});
+        add(kCylinder, position, safeScale(r, size[1], r));
         break;
     case Primitive::Capsule: {
         // A capsule is its straight part plus a sphere at each end of the body y axis.
-        meshes_[kCylinder].batch.push_back({position, orientation, safeScale(r, size[1], r), colour});
+        add(kCylinder, position, safeScale(r, size[1], r));
         const Vec3 halfAxis = item.transform.orientation.normalized() * Vec3(0, item.size.y(), 0);
-        for (const Vec3& end : {Vec3(item.transform.position + halfAxis),
-                                Vec3(item.transform.position - halfAxis)}) {
-            meshes_[kSphere].batch.push_back({toFloat3(end), orientation, safeScale(r, r, r), colour});
-        }
+        add(kSphere, toFloat3(item.transform.position + halfAxis), safeScale(r, r, r));
+        add(kSphere, toFloat3(item.transform.position - halfAxis), safeScale(r, r, r));
         break;
     }
     case Primitive::Plane:
-        meshes_[kPlane].batch.push_back({position, orientation, safeScale(size[0], 1, size[2]), colour});
+        add(kPlane, position, safeScale(size[0], 1, size[2]));
         break;
     }
 }
@@ -202,18 +208,17 @@ void Renderer::addGrid(const OrbitCamera& camera) {
     const long cx = std::lround(camera.target().x() / major) * kGridMajorEvery;
     const long cz = std::lround(camera.target().z() / major) * kGridMajorEvery;
     const float extent = spacing * kGridHalfLines;
+    const float x0 = static_cast<float>(cx) * spacing - extent;
+    const float z0 = static_cast<float>(cz) * spacing - extent;
 
     for (long k = -kGridHalfLines; k <= kGridHalfLines; ++k) {
         const long ix = cx + k; // grid index of a line of constant x
         const long iz = cz + k; // ... and of constant z
         const float x = static_cast<float>(ix) * spacing;
         const float z = static_cast<float>(iz) * spacing;
-        const float x0 = static_cast<float>(cx) * spacing - extent;
-        const float z0 = static_cast<float>(cz) * spacing - extent;
-        const Float3& zLineColour = ix == 0 ? kAxisZ : (ix % kGridMajorEvery == 0 ? kGridMajor : kGridMinor);
-        const Float3& xLineColour = iz == 0 ? kAxisX : (iz % kGridMajorEvery == 0 ? kGridMajor : kGridMinor);
-        addLine({x, 0, z0}, {x, 0, z0 + 2 * extent}, zLineColour);
-        addLine({x0, 0, z}, {x0 + 2 * extent, 0, z}, xLineColour);
+        // The line x = 0 is the z axis, and z = 0 the x axis.
+        addLine({x, 0, z0}, {x, 0, z0 + 2 * extent}, ix == 0 ? kAxisZ : gridColour(ix));
+        addLine({x0, 0, z}, {x0 + 2 * extent, 0, z}, iz == 0 ? kAxisX : gridColour(iz));
     }
 }
 

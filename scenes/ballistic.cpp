@@ -19,15 +19,15 @@ struct RoundKind {
     Vec3 velocity;
     real accelerationY;
     real damping;
-    real radius;
+    real radius; // drawn size; the book's rounds are points
     Colour colour;
 };
 
 const RoundKind kinds[] = {
-    {"Pistol", 2, Vec3(0, 0, 35), -1, real(0.99), real(0.15), {0.2f, 0.2f, 0.25f}},
-    {"Artillery", 200, Vec3(0, 30, 40), -20, real(0.99), real(0.4), {0.55f, 0.1f, 0.1f}},
-    {"Fireball", 1, Vec3(0, 0, 10), real(0.6), real(0.9), real(0.3), {1.0f, 0.55f, 0.1f}},
-    {"Laser", real(0.1), Vec3(0, 0, 100), 0, real(0.99), real(0.08), {0.3f, 1.0f, 0.4f}},
+    {"Pistol", 2, Vec3(0, 0, 35), -1, real(0.99), real(0.3), {0.2f, 0.2f, 0.25f}},
+    {"Artillery", 200, Vec3(0, 30, 40), -20, real(0.99), real(0.6), {0.55f, 0.1f, 0.1f}},
+    {"Fireball", 1, Vec3(0, 0, 10), real(0.6), real(0.9), real(0.5), {1.0f, 0.55f, 0.1f}},
+    {"Laser", real(0.1), Vec3(0, 0, 100), 0, real(0.99), real(0.2), {0.3f, 1.0f, 0.4f}},
 };
 
 class Ballistic final : public Scene {
@@ -46,8 +46,9 @@ public:
     const char* description() const override {
         return "Millington's ballistic demo: pistol, artillery, fireball and laser rounds";
     }
-    Vec3 cameraTarget() const override { return Vec3(0, 5, 30); }
-    real cameraDistance() const override { return 60; }
+    Vec3 cameraTarget() const override { return Vec3(0, 5, 25); }
+    real cameraDistance() const override { return 45; }
+    real cameraYaw() const override { return real(1.45); } // from the side of the range
 
     std::vector<std::string> actions() const override {
         std::vector<std::string> names;

@@ -78,7 +78,7 @@ private:
         d.mass = real(0.01);
         d.inertia = Mat3::Identity() * real(1e-5);
         d.linearDamping = rule.damping;
-        const BodyId id = addBody(d, {BodyId{}, Primitive::Particle, Vec3(real(0.08), 0, 0), rule.colour});
+        const BodyId id = addBody(d, {BodyId{}, Primitive::Particle, Vec3(real(0.15), 0, 0), rule.colour});
         fireworks_.push_back({id, type, time_ + uniform(rule.minFuse, rule.maxFuse)});
     }
 

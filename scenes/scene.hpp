@@ -75,6 +75,8 @@ public:
     /// Where the demo camera starts looking, and from how far [m].
     virtual Vec3 cameraTarget() const { return Vec3(0, 2, 0); }
     virtual real cameraDistance() const { return 20; }
+    /// Camera heading about +y [rad]; 0 looks along -z.
+    virtual real cameraYaw() const { return real(0.6); }
 
     World& world() { return world_; }
     const World& world() const { return world_; }

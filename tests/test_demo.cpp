@@ -39,7 +39,18 @@ int shell(const std::string& command) {
 
 std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
-std::string demo() { return quoted(JOUNCE_DEMO_PATH); }
+// A shell command running jounce-demo with `args`, under xvfb-run when `display`.
+//
+// In the sanitizer build LeakSanitizer flags allocations that SDL's libdbus and
+// Mesa's (unloaded) driver never free at exit, which no code of ours can fix. Leak
+// checking is switched off for the demo process only (xvfb-run passes the
+// environment on); ASan's memory errors and UBSan stay on, and our own leaks are
+// still caught by jounce-tests.
+std::string demoCommand(const std::string& args, bool display) {
+    std::string command = "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" ";
+    if (display) command += "xvfb-run -a -s \"-screen 0 1280x720x24\" ";
+    return command + quoted(JOUNCE_DEMO_PATH) + " " + args;
+}
 
 struct Image {
     int width = 0;
@@ -72,8 +83,9 @@ Coverage coverage(const Image& image) {
     std::size_t drawnRight = 0;
     for (int y = 0; y < image.height; ++y) {
         for (int x = 0; x < image.width; ++x) {
-            const auto* p = &image.rgb[(static_cast<std::size_t>(y) * static_cast<std::size_t>(image.width) +
-                                        static_cast<std::size_t>(x)) * 3];
+            const auto index = static_cast<std::size_t>(y) * static_cast<std::size_t>(image.width) +
+                               static_cast<std::size_t>(x);
+            const std::uint8_t* p = &image.rgb[index * 3];
             if (p[0] == jounce::demo::kBackground[0] && p[1] == jounce::demo::kBackground[1] &&
                 p[2] == jounce::demo::kBackground[2]) {
                 continue;
@@ -94,9 +106,8 @@ void checkScreenshot(const std::string& scene) {
     const auto png = std::filesystem::temp_directory_path() /
                      ("jounce-demo-" + scene + "-" + std::to_string(::getpid()) + ".png");
     std::filesystem::remove(png);
-    const std::string command = "xvfb-run -a -s \"-screen 0 1280x720x24\" " + demo() +
-                                " --scene " + scene + " --frames 120 --screenshot " +
-                                quoted(png.string());
+    const std::string command = demoCommand(
+        "--scene " + scene + " --frames 120 --screenshot " + quoted(png.string()), true);
     INFO(command);
     REQUIRE(shell(command) == 0);
 
@@ -127,20 +138,25 @@ bool haveXvfb() { return shell("command -v xvfb-run > /dev/null 2>&1") == 0; }
 } // namespace
 
 TEST_CASE("jounce-demo renders scenes headless to a PNG", "[demo]") {
-    INFO("xvfb-run is missing: apt-get install xvfb xauth");
-    REQUIRE(haveXvfb());
+    {
+        INFO("xvfb-run is missing: apt-get install xvfb xauth");
+        REQUIRE(haveXvfb());
+    }
     SECTION("ballistic") { checkScreenshot("ballistic"); }
     SECTION("springs") { checkScreenshot("springs"); }
 }
 
 TEST_CASE("jounce-demo reports bad arguments with exit status 2", "[demo]") {
     // Arguments are checked before any window opens, so no display is needed.
-    const std::string quiet = " > /dev/null 2>&1";
-    CHECK(shell(demo() + " --help" + quiet) == 0);
-    CHECK(shell(demo() + " --scene no-such-scene --frames 1 --screenshot x.png" + quiet) == 2);
-    CHECK(shell(demo() + " --scene ballistic --frames -1 --screenshot x.png" + quiet) == 2);
-    CHECK(shell(demo() + " --scene ballistic --frames" + quiet) == 2);
-    CHECK(shell(demo() + " --scene" + quiet) == 2);
-    CHECK(shell(demo() + " --frames 3" + quiet) == 2);
-    CHECK(shell(demo() + " --bogus" + quiet) == 2);
+    const auto status = [](const std::string& args) {
+        return shell(demoCommand(args + " > /dev/null 2>&1", false));
+    };
+    CHECK(status("--help") == 0);
+    CHECK(status("--scene no-such-scene --frames 1 --screenshot x.png") == 2);
+    CHECK(status("--scene ballistic --frames -1 --screenshot x.png") == 2);
+    CHECK(status("--scene ballistic --frames") == 2);
+    CHECK(status("--scene") == 2);
+    CHECK(status("--frames 3") == 2);
+    CHECK(status("--size 0x10") == 2);
+    CHECK(status("--bogus") == 2);
 }
