@@ -123,13 +123,18 @@ BodyId World::createBody(const BodyDesc& d) {
 }
 
 Body& World::checkedBody(BodyId id, const char* field) {
-    if (!bodies_.contains(id))
-        throw Error(field, handleText(id.index, id.generation), "not a live body of this world (stale or null handle)");
+    requireLiveBody(id, field);
     return bodies_[id];
 }
 
+void World::requireLiveBody(BodyId id, const char* field) const {
+    if (!bodies_.contains(id))
+        throw Error(field, handleText(id.index, id.generation), "not a live body of this world (stale or null handle)");
+}
+
 const Body& World::body(BodyId id) const {
-    return const_cast<World*>(this)->checkedBody(id, "body.id");
+    requireLiveBody(id, "body.id");
+    return bodies_[id];
 }
 
 void World::destroyBody(BodyId id) {

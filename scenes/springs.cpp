@@ -22,7 +22,8 @@ public:
         return "Spring, bungee, fake stiff spring and buoyancy side by side";
     }
     Vec3 cameraTarget() const override { return Vec3(0, 4, 0); }
-    real cameraDistance() const override { return 22; }
+    real cameraDistance() const override { return 20; }
+    real cameraYaw() const override { return real(0.15); } // the four side by side
 
 private:
     BodyId addBox(const Vec3& at, real mass, const Vec3& half, Colour colour) {

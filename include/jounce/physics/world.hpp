@@ -124,6 +124,7 @@ private:
     void substep(const StepContext& ctx);
     void validateGenerator(const ForceGenerator& g, const char* field) const;
     Body& checkedBody(BodyId id, const char* field);
+    void requireLiveBody(BodyId id, const char* field) const;
 
     WorldSettings settings_;
     SlotArray<Body, BodyTag> bodies_;
