@@ -1,0 +1,126 @@
+// Shape queries that need no pair: validation, bounding boxes, mass, support points.
+
+#include <jounce/collision/shapes.hpp>
+
+#include "physics/validate.hpp"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <type_traits>
+
+namespace jounce {
+namespace {
+
+template <class... F> struct Overloaded : F... {
+    using F::operator()...;
+};
+
+constexpr real infinity = std::numeric_limits<real>::infinity();
+
+} // namespace
+
+void validateShape(const Shape& shape, const char* field) {
+    const std::string f = field;
+    std::visit(Overloaded{
+                   [&](const Sphere& s) { detail::requirePositive(s.radius, (f + ".Sphere.radius").c_str()); },
+                   [&](const Box& b) {
+                       for (int k = 0; k < 3; ++k)
+                           if (!std::isfinite(b.halfExtents[k]) || !(b.halfExtents[k] > 0))
+                               throw Error(f + ".Box.halfExtents", toText(b.halfExtents), "each must be finite and > 0");
+                   },
+                   [&](const Capsule& c) {
+                       detail::requirePositive(c.radius, (f + ".Capsule.radius").c_str());
+                       detail::requireNonNegative(c.halfHeight, (f + ".Capsule.halfHeight").c_str());
+                   },
+                   [&](const HalfSpace& h) {
+                       detail::requireFinite(h.normal, (f + ".HalfSpace.normal").c_str());
+                       constexpr real tolerance = std::is_same_v<real, double> ? real(1e-6) : real(1e-3);
+                       if (std::abs(h.normal.norm() - 1) > tolerance)
+                           throw Error(f + ".HalfSpace.normal", toText(h.normal), "must be unit length");
+                       detail::requireFinite(h.offset, (f + ".HalfSpace.offset").c_str());
+                   },
+               },
+               shape);
+}
+
+Aabb computeAabb(const Shape& shape, const Transform& pose) {
+    return std::visit(
+        Overloaded{
+            [&](const Sphere& s) { return Aabb{pose.position.array() - s.radius, pose.position.array() + s.radius}; },
+            [&](const Box& b) {
+                // Extent along world axis i: sum_j |R_ij| h_j.
+                const Vec3 e = pose.orientation.toRotationMatrix().cwiseAbs() * b.halfExtents;
+                return Aabb{pose.position - e, pose.position + e};
+            },
+            [&](const Capsule& c) {
+                const Vec3 axis = pose.directionToWorld(Vec3(0, c.halfHeight, 0)).cwiseAbs();
+                return Aabb{pose.position.array() - axis.array() - c.radius,
+                            pose.position.array() + axis.array() + c.radius};
+            },
+            [&](const HalfSpace& h) {
+                // The solid reaches infinity along every axis except where the normal is
+                // exactly that axis: then it stops at the plane.
+                const Vec3 n = pose.directionToWorld(h.normal);
+                const real d = h.offset + n.dot(pose.position);
+                Aabb box{Vec3::Constant(-infinity), Vec3::Constant(infinity)};
+                for (int k = 0; k < 3; ++k) {
+                    if (n[k] == 1) box.max[k] = d;
+                    if (n[k] == -1) box.min[k] = -d;
+                }
+                return box;
+            },
+        },
+        shape);
+}
+
+real computeVolume(const Shape& shape) {
+    constexpr real pi = std::numbers::pi_v<real>;
+    return std::visit(Overloaded{
+                          [](const Sphere& s) { return 4 * pi * s.radius * s.radius * s.radius / 3; },
+                          [](const Box& b) { return 8 * b.halfExtents.prod(); },
+                          [](const Capsule& c) {
+                              return pi * c.radius * c.radius * (2 * c.halfHeight + 4 * c.radius / 3);
+                          },
+                          [](const HalfSpace&) { return infinity; },
+                      },
+                      shape);
+}
+
+MassProperties computeMassProperties(const Shape& shape, real density) {
+    return std::visit(Overloaded{
+                          [&](const Sphere& s) { return solidSphere(s.radius, density); },
+                          [&](const Box& b) { return solidBox(b.halfExtents, density); },
+                          [&](const Capsule& c) { return solidCapsule(c.radius, c.halfHeight, density); },
+                          [&](const HalfSpace&) -> MassProperties {
+                              throw Error("shape", "HalfSpace", "a half-space has no finite mass; use it on static bodies");
+                          },
+                      },
+                      shape);
+}
+
+Vec3 support(const Shape& shape, const Vec3& d) {
+    return std::visit(Overloaded{
+                          [&](const Sphere& s) -> Vec3 {
+                              const real n = d.norm();
+                              return n > 0 ? Vec3(d * (s.radius / n)) : Vec3(s.radius, 0, 0);
+                          },
+                          [&](const Box& b) -> Vec3 {
+                              // Ties (d_i == 0) pick the + side, so the answer is deterministic.
+                              return Vec3(d.x() < 0 ? -b.halfExtents.x() : b.halfExtents.x(),
+                                          d.y() < 0 ? -b.halfExtents.y() : b.halfExtents.y(),
+                                          d.z() < 0 ? -b.halfExtents.z() : b.halfExtents.z());
+                          },
+                          [&](const Capsule& c) -> Vec3 {
+                              const Vec3 end(0, d.y() < 0 ? -c.halfHeight : c.halfHeight, 0);
+                              const real n = d.norm();
+                              return n > 0 ? Vec3(end + d * (c.radius / n)) : Vec3(end + Vec3(c.radius, 0, 0));
+                          },
+                          [&](const HalfSpace&) -> Vec3 {
+                              throw Error("shape", "HalfSpace", "a half-space has no support point (it is unbounded)");
+                          },
+                      },
+                      shape);
+}
+
+} // namespace jounce

@@ -1,0 +1,72 @@
+#pragma once
+/// \file shapes.hpp
+/// Collision shapes (issue 3, first step): the convex primitives and the half-space,
+/// each with its bounding box, mass properties and support function. Shapes are
+/// plain values in their own frame; a body places them with a Transform.
+/// Conventions: capsules have their axis along local y; a half-space is the solid
+/// side {x : n . x <= offset} of a plane with unit outward normal n.
+
+#include <jounce/physics/mass_properties.hpp>
+#include <jounce/physics/math.hpp>
+
+#include <variant>
+
+namespace jounce {
+
+struct Sphere {
+    real radius = real(0.5); ///< [m] > 0
+};
+
+struct Box {
+    Vec3 halfExtents = Vec3::Constant(real(0.5)); ///< [m], each > 0
+};
+
+/// A segment from (0, -halfHeight, 0) to (0, halfHeight, 0) swept by a sphere.
+struct Capsule {
+    real radius = real(0.5);     ///< [m] > 0
+    real halfHeight = real(0.5); ///< half the straight part [m] >= 0
+};
+
+/// Infinite solid below a plane: level ground, walls. Static bodies only.
+struct HalfSpace {
+    Vec3 normal = Vec3::UnitY(); ///< unit, pointing out of the solid
+    real offset = 0;             ///< plane: n . x = offset [m]
+};
+
+using Shape = std::variant<Sphere, Box, Capsule, HalfSpace>;
+
+/// Axis-aligned bounding box. An empty box has min > max.
+struct Aabb {
+    Vec3 min = Vec3::Constant(std::numeric_limits<real>::infinity());
+    Vec3 max = Vec3::Constant(-std::numeric_limits<real>::infinity());
+
+    bool overlaps(const Aabb& o) const {
+        return (min.array() <= o.max.array()).all() && (o.min.array() <= max.array()).all();
+    }
+    bool contains(const Aabb& o) const {
+        return (min.array() <= o.min.array()).all() && (o.max.array() <= max.array()).all();
+    }
+    Aabb fattened(real margin) const { return {min.array() - margin, max.array() + margin}; }
+    Aabb merged(const Aabb& o) const { return {min.cwiseMin(o.min), max.cwiseMax(o.max)}; }
+};
+
+/// Throws jounce::Error naming `field` for zero, negative or non-finite sizes, or a
+/// half-space normal that is not unit length (to 1e-6; 1e-3 in float builds).
+void validateShape(const Shape& shape, const char* field);
+
+/// Tight world box of `shape` placed by `pose`. A half-space's box is infinite on the
+/// sides the plane leaves open (axis-aligned planes give a finite face).
+Aabb computeAabb(const Shape& shape, const Transform& pose);
+
+/// Mass properties at uniform `density`, in the shape's frame. Half-spaces have no
+/// finite mass: asking for one throws jounce::Error.
+MassProperties computeMassProperties(const Shape& shape, real density);
+
+/// Volume [m^3] (infinite for a half-space).
+real computeVolume(const Shape& shape);
+
+/// The point of the shape farthest along `direction` (shape frame; any non-zero
+/// length). For a half-space the question has no finite answer and throws.
+Vec3 support(const Shape& shape, const Vec3& direction);
+
+} // namespace jounce
