@@ -3,6 +3,7 @@
 /// Everything a game needs: include this, link jounce::jounce.
 
 #include <jounce/config.hpp>
+#include <jounce/collision/broad_phase.hpp>
 #include <jounce/collision/shapes.hpp>
 #include <jounce/physics/body.hpp>
 #include <jounce/physics/error.hpp>
