@@ -90,18 +90,24 @@ struct ClipVertex {
     std::uint32_t id; ///< incident vertex index (0-3), or 8 + 4 * plane + edge for clipped points
 };
 
+/// A convex polygon of at most 8 vertices: a quad clipped by 4 planes gains at most
+/// one vertex per plane. Fixed storage: the narrow phase allocates nothing.
+struct Polygon {
+    std::array<ClipVertex, 8> v;
+    std::size_t n = 0;
+};
+
 /// Keeps the part of `polygon` with n . x <= offset (Sutherland-Hodgman, one plane).
-std::vector<ClipVertex> clip(const std::vector<ClipVertex>& polygon, const Vec3& n, real offset, std::uint32_t plane) {
-    std::vector<ClipVertex> out;
-    const std::size_t count = polygon.size();
-    for (std::size_t k = 0; k < count; ++k) {
-        const ClipVertex& p = polygon[k];
-        const ClipVertex& q = polygon[(k + 1) % count];
+Polygon clip(const Polygon& polygon, const Vec3& n, real offset, std::uint32_t plane) {
+    Polygon out;
+    for (std::size_t k = 0; k < polygon.n; ++k) {
+        const ClipVertex& p = polygon.v[k];
+        const ClipVertex& q = polygon.v[(k + 1) % polygon.n];
         const real dp = n.dot(p.x) - offset, dq = n.dot(q.x) - offset;
-        if (dp <= 0) out.push_back(p);
-        if ((dp <= 0) != (dq <= 0)) {
+        if (dp <= 0 && out.n < out.v.size()) out.v[out.n++] = p;
+        if ((dp <= 0) != (dq <= 0) && out.n < out.v.size()) {
             const real t = dp / (dp - dq);
-            out.push_back({p.x + t * (q.x - p.x), 8 + 4 * plane + static_cast<std::uint32_t>(k)});
+            out.v[out.n++] = {p.x + t * (q.x - p.x), 8 + 4 * plane + static_cast<std::uint32_t>(k)};
         }
     }
     return out;
@@ -124,13 +130,17 @@ struct Candidate {
     real depth;
     std::uint32_t feature;
 };
-void reduceToFour(std::vector<Candidate>& c, const Vec3& normal) {
-    if (c.size() <= 4) return;
+struct Candidates {
+    std::array<Candidate, 8> c;
+    std::size_t n = 0;
+};
+void reduceToFour(Candidates& set, const Vec3& normal) {
+    if (set.n <= 4) return;
     auto best = [&](auto score) {
         std::size_t arg = 0;
         real top = -std::numeric_limits<real>::infinity();
-        for (std::size_t k = 0; k < c.size(); ++k) {
-            const real s = score(c[k]);
+        for (std::size_t k = 0; k < set.n; ++k) {
+            const real s = score(set.c[k]);
             if (s > top) {
                 top = s;
                 arg = k;
@@ -139,17 +149,19 @@ void reduceToFour(std::vector<Candidate>& c, const Vec3& normal) {
         return arg;
     };
     const std::size_t i0 = best([](const Candidate& p) { return p.depth; });
-    const Vec3 a = c[i0].point;
+    const Vec3 a = set.c[i0].point;
     const std::size_t i1 = best([&](const Candidate& p) { return (p.point - a).squaredNorm(); });
-    const Vec3 b = c[i1].point;
+    const Vec3 b = set.c[i1].point;
     auto area = [&](const Candidate& p) { return (b - a).cross(p.point - a).dot(normal); };
     const std::size_t i2 = best([&](const Candidate& p) { return area(p); });
     const std::size_t i3 = best([&](const Candidate& p) { return -area(p); });
-    std::vector<Candidate> kept;
-    for (std::size_t k : {i0, i1, i2, i3})
-        if (std::none_of(kept.begin(), kept.end(), [&](const Candidate& q) { return q.feature == c[k].feature; }))
-            kept.push_back(c[k]);
-    c = kept;
+    Candidates kept;
+    for (std::size_t k : {i0, i1, i2, i3}) {
+        bool seen = false;
+        for (std::size_t m = 0; m < kept.n; ++m) seen = seen || kept.c[m].feature == set.c[k].feature;
+        if (!seen) kept.c[kept.n++] = set.c[k];
+    }
+    set = kept;
 }
 
 bool faceContact(const Obb& a, const Obb& b, const BestAxis& axis, real margin, Manifold& out) {
@@ -172,8 +184,8 @@ bool faceContact(const Obb& a, const Obb& b, const BestAxis& axis, real margin, 
         }
     }
     const auto corners = faceCorners(inc, incFace);
-    std::vector<ClipVertex> polygon;
-    for (std::uint32_t v = 0; v < 4; ++v) polygon.push_back({corners[v], v});
+    Polygon polygon;
+    for (std::uint32_t v = 0; v < 4; ++v) polygon.v[polygon.n++] = {corners[v], v};
 
     // Side planes of the reference face.
     std::uint32_t plane = 0;
@@ -182,22 +194,23 @@ bool faceContact(const Obb& a, const Obb& b, const BestAxis& axis, real margin, 
         const real centre = u.dot(ref.centre);
         polygon = clip(polygon, u, centre + ref.half[side], plane++);
         polygon = clip(polygon, -u, -centre + ref.half[side], plane++);
-        if (polygon.empty()) return false;
+        if (polygon.n == 0) return false;
     }
 
     const real faceOffset = nRef.dot(ref.centre) + ref.half[k];
-    std::vector<Candidate> candidates;
-    for (const ClipVertex& v : polygon) {
+    Candidates candidates;
+    for (std::size_t k = 0; k < polygon.n; ++k) {
+        const ClipVertex& v = polygon.v[k];
         const real s = nRef.dot(v.x) - faceOffset; // < 0: below the reference face
         if (s > margin) continue;
         const std::uint32_t feature = (referenceIsA ? 0u : 1u << 31) | (std::uint32_t(refFace) << 24) |
                                       (std::uint32_t(incFace) << 16) | v.id;
-        candidates.push_back({v.x - nRef * (s / 2), -s, feature});
+        candidates.c[candidates.n++] = {v.x - nRef * (s / 2), -s, feature};
     }
-    if (candidates.empty()) return false;
+    if (candidates.n == 0) return false;
     out.normal = referenceIsA ? Vec3(-nRef) : nRef; // from B toward A
     reduceToFour(candidates, out.normal);
-    for (const Candidate& c : candidates) out.add(c.point, c.depth, c.feature);
+    for (std::size_t k = 0; k < candidates.n; ++k) out.add(candidates.c[k].point, candidates.c[k].depth, candidates.c[k].feature);
     return true;
 }
 
