@@ -16,6 +16,22 @@ void applyForces(BodyArray& bodies, const GeneratorArray& generators, const Step
 /// Stage 2: semi-implicit Euler for every moving body (see GyroscopicMode).
 void integrate(BodyArray& bodies, const StepContext& ctx);
 
+using ColliderArray = SlotArray<Collider, ColliderTag>;
+
+/// Stage 3: refresh every collider's fat box and find the overlapping pairs.
+void broadPhase(const BodyArray& bodies, ColliderArray& colliders, const WorldSettings& settings, BroadPhase& bp,
+                std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
+                std::vector<ProxyPair>& pairs);
+
+/// Stage 4: a manifold for every pair whose shapes are within the collision margin.
+void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
+                 const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
+                 std::vector<ContactManifold>& contacts);
+
+/// Mass, inertia (about the centre of mass, body frame) and centre of mass of a set of
+/// colliders, each of uniform density. Half-spaces are skipped (static bodies only).
+MassProperties massFromColliders(const std::vector<const Collider*>& colliders);
+
 /// q += h/2 [0, w] q, renormalised (seeds/000 eq. 4 under symplectic Euler).
 Quat integrateOrientation(const Quat& q, const Vec3& w, real h);
 

@@ -45,7 +45,8 @@ void validateBodyDesc(const BodyDesc& d) {
         if (!d.linearVelocity.isZero(0)) throw Error("BodyDesc.linearVelocity", toText(d.linearVelocity), "must be zero for a static body");
         if (!d.angularVelocity.isZero(0)) throw Error("BodyDesc.angularVelocity", toText(d.angularVelocity), "must be zero for a static body");
     }
-    if (d.type == BodyType::Dynamic) {
+    const bool massFromShapes = d.massFromColliders && !d.colliders.empty();
+    if (d.type == BodyType::Dynamic && !massFromShapes) {
         if (!std::isfinite(d.mass) || !(d.mass > 0))
             throw Error("BodyDesc.mass", toText(d.mass), "must be finite and > 0 for a dynamic body");
         validateInertia(d.inertia, "BodyDesc.inertia");
@@ -99,6 +100,8 @@ void World::setSettings(const WorldSettings& s) {
     if (s.maxTimeStep < s.minTimeStep)
         throw Error("WorldSettings.maxTimeStep", toText(s.maxTimeStep), "must be >= minTimeStep " + toText(s.minTimeStep));
     if (s.maxSubsteps < 1) throw Error("WorldSettings.maxSubsteps", std::to_string(s.maxSubsteps), "must be >= 1");
+    detail::requireNonNegative(s.collisionMargin, "WorldSettings.collisionMargin");
+    detail::requireNonNegative(s.aabbMargin, "WorldSettings.aabbMargin");
     settings_ = s;
 }
 
@@ -106,6 +109,7 @@ void World::setSettings(const WorldSettings& s) {
 
 BodyId World::createBody(const BodyDesc& d) {
     validateBodyDesc(d);
+    for (const ColliderDesc& c : d.colliders) validateColliderDesc(c, d.type, "BodyDesc.colliders");
     Body b;
     b.type = d.type;
     b.position = d.position;
@@ -118,8 +122,84 @@ BodyId World::createBody(const BodyDesc& d) {
     b.canSleep = d.canSleep;
     b.awake = d.awake;
     b.userData = d.userData;
-    setMass(b, d.mass, d.type == BodyType::Dynamic ? d.inertia : Mat3::Identity());
-    return bodies_.insert(b);
+    b.massFromColliders = d.massFromColliders && !d.colliders.empty();
+    setMass(b, d.mass, d.type == BodyType::Dynamic && !b.massFromColliders ? d.inertia : Mat3::Identity());
+    const BodyId id = bodies_.insert(b);
+    for (const ColliderDesc& c : d.colliders)
+        colliders_.insert(Collider{id, c.shape, c.local, c.density, c.material, c.filter, Aabb{}});
+    if (bodies_[id].massFromColliders) refreshMassFromColliders(bodies_[id], id);
+    return id;
+}
+
+void World::validateColliderDesc(const ColliderDesc& c, BodyType type, const char* field) const {
+    const std::string f = field;
+    validateShape(c.shape, field);
+    if (type != BodyType::Static && std::holds_alternative<HalfSpace>(c.shape))
+        throw Error(f + ".shape", "HalfSpace", "half-spaces are unbounded and belong on static bodies");
+    detail::requireFinite(c.local.position, (f + ".local.position").c_str());
+    detail::requireUnit(c.local.orientation, (f + ".local.orientation").c_str());
+    detail::requirePositive(c.density, (f + ".density").c_str());
+    detail::requireNonNegative(c.material.friction, (f + ".material.friction").c_str());
+    detail::requireInRange(c.material.restitution, 0, 1, (f + ".material.restitution").c_str());
+}
+
+/// Mass, inertia and centre of mass from the body's colliders; the body's origin (where
+/// its colliders sit) stays where it was.
+void World::refreshMassFromColliders(Body& b, BodyId id) {
+    if (!b.isDynamic() || !b.massFromColliders) return;
+    std::vector<const Collider*> mine;
+    for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
+        if (colliders_.isAlive(i) && colliders_.atSlot(i).body == id) mine.push_back(&colliders_.atSlot(i));
+    const MassProperties mp = detail::massFromColliders(mine);
+    if (!(mp.mass > 0)) return; // the last collider went: keep the mass it had
+    const Vec3 origin = b.origin().position;
+    setMass(b, mp.mass, mp.inertia);
+    b.localCentroid = mp.centroid;
+    b.position = origin + b.orientation * b.localCentroid;
+}
+
+ColliderId World::addCollider(BodyId id, const ColliderDesc& desc) {
+    Body& b = checkedBody(id, "addCollider.body");
+    validateColliderDesc(desc, b.type, "addCollider.desc");
+    const ColliderId cid = colliders_.insert(Collider{id, desc.shape, desc.local, desc.density, desc.material, desc.filter, Aabb{}});
+    refreshMassFromColliders(b, id);
+    b.awake = true;
+    return cid;
+}
+
+std::vector<ColliderId> World::colliderIdsOf(BodyId id) const {
+    std::vector<ColliderId> ids;
+    for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
+        if (colliders_.isAlive(i) && colliders_.atSlot(i).body == id) ids.push_back(colliders_.idOf(i));
+    return ids;
+}
+
+void World::removeCollider(ColliderId id) {
+    if (!colliders_.contains(id))
+        throw Error("removeCollider.id", handleText(id.index, id.generation), "not a live collider of this world");
+    const BodyId owner = colliders_[id].body;
+    colliders_.erase(id);
+    Body& b = bodies_[owner];
+    refreshMassFromColliders(b, owner);
+    b.awake = true;
+}
+
+const Collider& World::collider(ColliderId id) const {
+    if (!colliders_.contains(id))
+        throw Error("collider.id", handleText(id.index, id.generation), "not a live collider of this world");
+    return colliders_[id];
+}
+
+std::vector<ColliderId> World::colliderIds() const {
+    std::vector<ColliderId> ids;
+    for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
+        if (colliders_.isAlive(i)) ids.push_back(colliders_.idOf(i));
+    return ids;
+}
+
+Transform World::colliderPose(ColliderId id) const {
+    const Collider& c = collider(id);
+    return bodies_[c.body].origin() * c.local;
 }
 
 Body& World::checkedBody(BodyId id, const char* field) {
@@ -153,6 +233,7 @@ void World::destroyBody(BodyId id) {
             generators_.atSlot(i));
         if (refers) generators_.erase(generators_.idOf(i));
     }
+    for (const ColliderId c : colliderIdsOf(id)) colliders_.erase(c);
     bodies_.erase(id);
 }
 
@@ -218,6 +299,7 @@ void World::setMassProperties(BodyId id, real mass, const Mat3& inertia) {
     if (!std::isfinite(mass) || !(mass > 0)) throw Error("setMassProperties.mass", toText(mass), "must be finite and > 0");
     validateInertia(inertia, "setMassProperties.inertia");
     setMass(b, mass, inertia);
+    b.massFromColliders = false; // the user's numbers win from now on
 }
 
 void World::setAwake(BodyId id, bool awake) {
@@ -421,6 +503,14 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     detail::integrate(bodies_, ctx);
     profile_.integrate += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::broadPhase(bodies_, colliders_, settings_, broadPhase_, proxies_, proxyColliders_, pairs_);
+    profile_.broadPhase += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::narrowPhase(bodies_, colliders_, settings_, proxyColliders_, pairs_, contacts_);
+    profile_.narrowPhase += millisecondsSince(t);
 }
 
 } // namespace jounce

@@ -4,9 +4,11 @@
 /// survey, seeds/000 eq. 1-4). Plain data: the world owns an array of these and
 /// the stages of the step read and write them.
 
+#include <jounce/physics/collider.hpp>
 #include <jounce/physics/math.hpp>
 
 #include <cstdint>
+#include <vector>
 
 namespace jounce {
 
@@ -17,10 +19,17 @@ enum class BodyType : std::uint8_t {
 };
 
 /// What a user fills to create a body. Defaults describe a 1 kg, 1 m solid cube
-/// at rest at the origin. Units: kg, m, s.
+/// at rest at the origin, with no colliders. Units: kg, m, s.
+///
+/// With colliders and `massFromColliders` (the default), a dynamic body's mass,
+/// inertia and centre of mass come from its colliders' shapes and densities, and
+/// `mass` and `inertia` are ignored. `position` is then the body's origin, the frame
+/// the colliders are placed in; the body's centre of mass may lie elsewhere. Adding or
+/// removing colliders later updates the mass of such a body; a body created with a
+/// given mass (no colliders, or massFromColliders = false) keeps it.
 struct BodyDesc {
     BodyType type = BodyType::Dynamic;
-    Vec3 position = Vec3::Zero();            ///< centre of mass, world frame [m]
+    Vec3 position = Vec3::Zero();            ///< body origin, world frame [m]
     Quat orientation = Quat::Identity();     ///< must be a unit quaternion (|q| within 1e-6 of 1)
     Vec3 linearVelocity = Vec3::Zero();      ///< [m/s]
     Vec3 angularVelocity = Vec3::Zero();     ///< world frame [rad/s]
@@ -32,6 +41,8 @@ struct BodyDesc {
     bool canSleep = true;
     bool awake = true;
     std::uint64_t userData = 0;
+    std::vector<ColliderDesc> colliders;
+    bool massFromColliders = true;
 };
 
 /// The state the world keeps for a body. Read it through World::body(id); change it
@@ -44,6 +55,7 @@ struct Body {
     Mat3 inertiaBody = Mat3::Identity();        ///< body frame, about the centre of mass
     Mat3 inverseInertiaBody = Mat3::Zero();     ///< 0 for static and kinematic bodies
     Mat3 inverseInertiaWorld = Mat3::Zero();    ///< R I_body^-1 R^T, refreshed after every move
+    Vec3 localCentroid = Vec3::Zero();          ///< centre of mass in the body-origin frame
 
     // State
     Vec3 position = Vec3::Zero();               ///< centre of mass [m]
@@ -68,12 +80,16 @@ struct Body {
     // Sleep (used by the sleep stage of contact/, issue 4)
     bool awake = true;
     bool canSleep = true;
+    bool massFromColliders = false;             ///< mass follows the colliders as they change
     real motion = 0;                            ///< recency-weighted v.v + w.w
 
     std::uint64_t userData = 0;
 
     bool isDynamic() const { return type == BodyType::Dynamic; }
+    /// The centre-of-mass frame (position is the centre of mass).
     Transform transform() const { return Transform{position, orientation}; }
+    /// The body-origin frame, where colliders are placed.
+    Transform origin() const { return Transform{position - orientation * localCentroid, orientation}; }
     /// Velocity of a world point moving with the body.
     Vec3 velocityAt(const Vec3& worldPoint) const {
         return linearVelocity + angularVelocity.cross(worldPoint - position);

@@ -27,6 +27,11 @@ struct Transform {
     Vec3 directionToLocal(const Vec3& world) const { return orientation.conjugate() * world; }
 };
 
+/// Composition: (a * b).toWorld(x) == a.toWorld(b.toWorld(x)).
+inline Transform operator*(const Transform& a, const Transform& b) {
+    return Transform{a.toWorld(b.position), a.orientation * b.orientation};
+}
+
 /// The cross-product matrix: skew(a) * b == a.cross(b).
 inline Mat3 skew(const Vec3& a) {
     Mat3 m;

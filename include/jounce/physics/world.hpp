@@ -7,7 +7,9 @@
 /// field and the value) before changing anything: after a throw the world is
 /// exactly as it was.
 
+#include <jounce/collision/broad_phase.hpp>
 #include <jounce/physics/body.hpp>
+#include <jounce/physics/collider.hpp>
 #include <jounce/physics/error.hpp>
 #include <jounce/physics/force_generators.hpp>
 #include <jounce/physics/handle.hpp>
@@ -41,6 +43,12 @@ struct WorldSettings {
     real minTimeStep = real(1e-6);  ///< step(dt) rejects dt below this [s]
     real maxTimeStep = 1;           ///< step(dt) rejects dt above this [s]
     int maxSubsteps = 1024;         ///< step(dt, n) rejects n above this
+    /// Contacts are reported for shapes up to this far apart: Millington's pessimistic
+    /// collision detection (seeds/004 ch. 16) [m].
+    real collisionMargin = real(0.01);
+    /// The broad phase's boxes are grown by this much, so they change only when a body
+    /// has moved that far [m].
+    real aabbMargin = real(0.1);
 };
 
 /// Milliseconds spent in each stage of the last step (summed over its substeps).
@@ -97,6 +105,24 @@ public:
     /// Instant change of momentum at a world point: dv = J/m, dw = I^-1 (r x J).
     void applyImpulse(BodyId id, const Vec3& impulse, const Vec3& worldPoint);
 
+    // ---- Colliders -----------------------------------------------------------------
+    /// Attaches a shape to a body. A dynamic body that takes its mass from colliders has
+    /// its mass, inertia and centre of mass recomputed (its origin stays put).
+    ColliderId addCollider(BodyId body, const ColliderDesc& desc);
+    void removeCollider(ColliderId id);
+    bool contains(ColliderId id) const { return colliders_.contains(id); }
+    const Collider& collider(ColliderId id) const;
+    /// Live colliders in index order.
+    std::vector<ColliderId> colliderIds() const;
+    /// The colliders of one body, in index order.
+    std::vector<ColliderId> colliderIdsOf(BodyId body) const;
+    /// World pose of a collider's shape.
+    Transform colliderPose(ColliderId id) const;
+
+    /// Contacts found by the last step's narrow phase, in a deterministic order (by
+    /// broad-phase pair). This is also the debug-draw stream: points, normals, depths.
+    const std::vector<ContactManifold>& contacts() const { return contacts_; }
+
     // ---- Force generators --------------------------------------------------------
     ForceGeneratorId addForceGenerator(const ForceGenerator& generator);
     void setForceGenerator(ForceGeneratorId id, const ForceGenerator& generator);
@@ -122,6 +148,8 @@ public:
 
 private:
     void substep(const StepContext& ctx);
+    void validateColliderDesc(const ColliderDesc& d, BodyType type, const char* field) const;
+    void refreshMassFromColliders(Body& b, BodyId id);
     void validateGenerator(const ForceGenerator& g, const char* field) const;
     Body& checkedBody(BodyId id, const char* field);
     void requireLiveBody(BodyId id, const char* field) const;
@@ -129,6 +157,12 @@ private:
     WorldSettings settings_;
     SlotArray<Body, BodyTag> bodies_;
     SlotArray<ForceGenerator, ForceGeneratorTag> generators_;
+    SlotArray<Collider, ColliderTag> colliders_;
+    BroadPhase broadPhase_;
+    std::vector<BroadPhaseProxy> proxies_;       ///< one per live collider, in slot order
+    std::vector<ColliderId> proxyColliders_;     ///< proxies_[i] belongs to this collider
+    std::vector<ProxyPair> pairs_;
+    std::vector<ContactManifold> contacts_;
     SlotArray<Body, BodyTag> backup_; ///< state before the step, for the all-or-nothing rule
     Profile profile_;
     std::uint64_t stepCount_ = 0;

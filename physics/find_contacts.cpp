@@ -1,0 +1,82 @@
+// Stages 3 and 4 of the step: the broad phase over every collider's fat box, then
+// the narrow phase over the pairs it finds (DESIGN.md steps 3-4). collision/ knows
+// nothing of bodies; this file maps bodies and colliders onto its plain inputs.
+
+#include "physics/stages.hpp"
+
+#include <jounce/collision/narrow_phase.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace jounce::detail {
+
+void broadPhase(const BodyArray& bodies, ColliderArray& colliders, const WorldSettings& settings, BroadPhase& bp,
+                std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
+                std::vector<ProxyPair>& pairs) {
+    proxies.clear();
+    proxyColliders.clear();
+    for (std::size_t i = 0; i < colliders.slotCount(); ++i) {
+        if (!colliders.isAlive(i)) continue;
+        Collider& c = colliders.atSlot(i);
+        const Body& b = bodies[c.body];
+        const Transform pose = b.origin() * c.local;
+        fattenAabb(c.fatBox, computeAabb(c.shape, pose), settings.aabbMargin);
+        BroadPhaseProxy p;
+        p.box = c.fatBox;
+        p.owner = c.body.index;
+        p.moves = b.type != BodyType::Static;
+        p.awake = b.awake;
+        p.category = c.filter.category;
+        p.mask = c.filter.mask;
+        proxies.push_back(p);
+        proxyColliders.push_back(colliders.idOf(i));
+    }
+    bp.findPairs(proxies, pairs);
+}
+
+void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
+                 const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
+                 std::vector<ContactManifold>& contacts) {
+    contacts.clear();
+    for (const ProxyPair& pair : pairs) {
+        const ColliderId ia = proxyColliders[pair.a], ib = proxyColliders[pair.b];
+        const Collider& ca = colliders[ia];
+        const Collider& cb = colliders[ib];
+        const Body& ba = bodies[ca.body];
+        const Body& bb = bodies[cb.body];
+        ContactManifold m;
+        if (!collide(ca.shape, ba.origin() * ca.local, cb.shape, bb.origin() * cb.local, settings.collisionMargin,
+                     m.manifold))
+            continue;
+        m.bodyA = ca.body;
+        m.bodyB = cb.body;
+        m.colliderA = ia;
+        m.colliderB = ib;
+        m.friction = std::sqrt(ca.material.friction * cb.material.friction);
+        m.restitution = std::max(ca.material.restitution, cb.material.restitution);
+        contacts.push_back(m);
+    }
+}
+
+MassProperties massFromColliders(const std::vector<const Collider*>& colliders) {
+    MassProperties total;
+    Vec3 moment = Vec3::Zero();
+    std::vector<MassProperties> parts;
+    for (const Collider* c : colliders) {
+        if (std::holds_alternative<HalfSpace>(c->shape)) continue;
+        MassProperties mp = computeMassProperties(c->shape, c->density);
+        const Mat3 r = c->local.orientation.toRotationMatrix();
+        mp.inertia = r * mp.inertia * r.transpose();
+        mp.centroid = c->local.toWorld(mp.centroid);
+        total.mass += mp.mass;
+        moment += mp.mass * mp.centroid;
+        parts.push_back(mp);
+    }
+    if (total.mass <= 0) return total;
+    total.centroid = moment / total.mass;
+    for (const MassProperties& mp : parts) total.inertia += shiftInertia(mp.inertia, mp.mass, mp.centroid - total.centroid);
+    return total;
+}
+
+} // namespace jounce::detail

@@ -1,0 +1,162 @@
+// Colliders on bodies: mass from shapes, and the broad and narrow phase inside the step.
+
+#include "helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace jounce;
+using testing::tol;
+
+namespace {
+
+BodyDesc ballAt(const Vec3& p, real radius = real(0.5)) {
+    BodyDesc d;
+    d.position = p;
+    d.colliders.push_back({Sphere{radius}, Transform{}, 1000, {}, {}});
+    return d;
+}
+
+BodyDesc groundPlane() {
+    BodyDesc d;
+    d.type = BodyType::Static;
+    d.colliders.push_back({HalfSpace{}, Transform{}, 1000, {}, {}});
+    return d;
+}
+
+} // namespace
+
+TEST_CASE("a body takes its mass, inertia and centre of mass from its colliders", "[physics][collision]") {
+    World world;
+    BodyDesc d;
+    d.position = Vec3(1, 2, 3);
+    d.colliders.push_back({Box{Vec3(real(0.5), 1, real(1.5))}, Transform{}, 200, {}, {}});
+    const BodyId box = world.createBody(d);
+    const MassProperties expected = solidBox(Vec3(real(0.5), 1, real(1.5)), 200);
+    CHECK(1 / world.body(box).inverseMass == Approx(expected.mass));
+    CHECK(world.body(box).inertiaBody.isApprox(expected.inertia));
+    CHECK(world.body(box).position.isApprox(d.position));
+
+    SECTION("two spheres off the origin: weighted centre and parallel-axis inertia") {
+        BodyDesc dumbbell;
+        dumbbell.position = Vec3(0, 5, 0);
+        dumbbell.colliders.push_back({Sphere{real(0.5)}, Transform{Vec3(1, 0, 0), Quat::Identity()}, 1000, {}, {}});
+        dumbbell.colliders.push_back({Sphere{real(0.5)}, Transform{Vec3(-2, 0, 0), Quat::Identity()}, 3000, {}, {}});
+        const BodyId id = world.createBody(dumbbell);
+        const Body& b = world.body(id);
+        const real m1 = solidSphere(real(0.5), 1000).mass, m2 = 3 * m1;
+        const real cx = (m1 * 1 + m2 * -2) / (m1 + m2);
+        CHECK(b.localCentroid.isApprox(Vec3(cx, 0, 0)));
+        CHECK(b.position.isApprox(Vec3(cx, 5, 0)));
+        const real i0 = solidSphere(real(0.5), 1000).inertia(0, 0);
+        CHECK(b.inertiaBody(1, 1) == Approx(i0 + 3 * i0 + m1 * (1 - cx) * (1 - cx) + m2 * (-2 - cx) * (-2 - cx)));
+        CHECK(b.inertiaBody(0, 0) == Approx(4 * i0));
+        // The colliders stay where they were put, whatever the centre of mass.
+        CHECK(world.colliderPose(world.colliderIdsOf(id)[0]).position.isApprox(Vec3(1, 5, 0)));
+        // Removing one moves the centre of mass, not the origin.
+        world.removeCollider(world.colliderIdsOf(id)[1]);
+        CHECK(world.body(id).position.isApprox(Vec3(1, 5, 0)));
+        CHECK(1 / world.body(id).inverseMass == Approx(m1));
+    }
+}
+
+TEST_CASE("a falling ball reports its contact with the ground within the margin", "[physics][collision]") {
+    World world;
+    world.createBody(groundPlane());
+    const BodyId ball = world.createBody(ballAt(Vec3(0, real(0.6), 0)));
+    bool seen = false;
+    for (int i = 0; i < 30 && !seen; ++i) {
+        world.step(real(1) / 60);
+        const real gap = world.body(ball).position.y() - real(0.5);
+        if (gap > world.settings().collisionMargin) {
+            CHECK(world.contacts().empty());
+            continue;
+        }
+        REQUIRE(world.contacts().size() == 1);
+        const ContactManifold& c = world.contacts()[0];
+        // The ground is body 0 (created first), the ball body 1: A = ground, B = ball,
+        // so the normal points from the ball toward the ground.
+        CHECK(c.bodyA.index == 0);
+        CHECK(c.manifold.normal.isApprox(-Vec3::UnitY(), tol(1e-12, 1e-6)));
+        CHECK(c.manifold.points[0].depth == Approx(-gap).margin(tol(1e-12, 1e-6)));
+        CHECK(c.friction == Approx(0.5));
+        seen = true;
+    }
+    CHECK(seen);
+}
+
+TEST_CASE("static-static pairs, filters and sleeping bodies make no contacts", "[physics][collision]") {
+    World world;
+    world.createBody(groundPlane());
+    BodyDesc wall;
+    wall.type = BodyType::Static;
+    wall.colliders.push_back({Box{Vec3(1, 1, 1)}, Transform{}, 1000, {}, {}});
+    world.createBody(wall);                 // overlaps the ground: static-static
+    BodyDesc ghost = ballAt(Vec3(3, real(0.4), 0));
+    ghost.colliders[0].filter = {2, ~std::uint32_t(1)}; // does not collide with category 1
+    world.createBody(ghost);
+    BodyDesc sleeper = ballAt(Vec3(-3, real(0.4), 0));
+    sleeper.awake = false;
+    world.createBody(sleeper);
+    world.step(real(1) / 60);
+    CHECK(world.contacts().empty());
+
+    BodyDesc mover;
+    mover.type = BodyType::Kinematic;
+    mover.position = Vec3(0, real(1.4), 0);
+    mover.colliders.push_back({Sphere{real(0.5)}, Transform{}, 1000, {}, {}});
+    world.createBody(mover); // kinematic against the static box: reported (the demo shows these)
+    world.step(real(1) / 60);
+    CHECK(world.contacts().size() == 1);
+}
+
+TEST_CASE("contacts come out in the same order on every run", "[physics][collision]") {
+    auto run = [] {
+        World world;
+        world.createBody(groundPlane());
+        for (int i = 0; i < 50; ++i)
+            world.createBody(ballAt(Vec3(real(i % 7) * real(0.9), real(0.45) + real(i / 7) * real(0.9), real(i % 3) * real(0.2))));
+        world.step(real(1) / 60);
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> order;
+        for (const auto& c : world.contacts()) order.emplace_back(c.colliderA.index, c.colliderB.index);
+        return order;
+    };
+    const auto first = run();
+    CHECK(first.size() > 40);
+    CHECK(run() == first);
+}
+
+TEST_CASE("colliders are validated and leave the world unchanged when rejected", "[physics][collision]") {
+    World world;
+    const BodyId ball = world.createBody(ballAt(Vec3::Zero()));
+    const auto before = testing::stateHash(world);
+    const std::size_t colliders = world.colliderIds().size();
+    auto rejects = [&](const std::string& field, const ColliderDesc& c) {
+        CAPTURE(field);
+        try {
+            world.addCollider(ball, c);
+            FAIL("accepted");
+        } catch (const Error& e) {
+            CHECK(e.field().find(field) != std::string::npos);
+        }
+        BodyDesc d;
+        d.colliders.push_back(c);
+        CHECK_THROWS_AS(world.createBody(d), Error);
+        CHECK(testing::stateHash(world) == before);
+        CHECK(world.colliderIds().size() == colliders);
+    };
+    rejects("addCollider.desc.shape", {HalfSpace{}, Transform{}, 1000, {}, {}}); // dynamic body
+    rejects("addCollider.desc.Sphere.radius", {Sphere{0}, Transform{}, 1000, {}, {}});
+    rejects("addCollider.desc.Box.halfExtents", {Box{Vec3(1, -1, 1)}, Transform{}, 1000, {}, {}});
+    rejects("addCollider.desc.density", {Sphere{1}, Transform{}, 0, {}, {}});
+    rejects("addCollider.desc.material.restitution", {Sphere{1}, Transform{}, 1000, {real(0.5), real(1.5)}, {}});
+    rejects("addCollider.desc.material.friction", {Sphere{1}, Transform{}, 1000, {-1, 0}, {}});
+    rejects("addCollider.desc.local.position", {Sphere{1}, Transform{Vec3(std::numeric_limits<real>::quiet_NaN(), 0, 0), Quat::Identity()}, 1000, {}, {}});
+    rejects("addCollider.desc.local.orientation", {Sphere{1}, Transform{Vec3::Zero(), Quat(0, 0, 0, 0)}, 1000, {}, {}});
+    CHECK_THROWS_AS(world.addCollider(BodyId{}, ColliderDesc{}), Error);
+    CHECK_THROWS_AS(world.removeCollider(ColliderId{}), Error);
+
+    SECTION("destroying a body removes its colliders") {
+        world.destroyBody(ball);
+        CHECK(world.colliderIds().empty());
+    }
+}
