@@ -51,6 +51,7 @@ void statistics(const Simulation& sim) {
     const World& world = sim.scene().world();
     const auto steps = world.stepCount();
     ImGui::Text("Bodies      %zu", world.bodyCount());
+    ImGui::Text("Contacts    %zu manifolds", world.contacts().size());
     ImGui::Text("Steps       %llu", static_cast<unsigned long long>(steps));
     const double seconds = static_cast<double>(steps) * static_cast<double>(sim.scene().timeStep());
     ImGui::Text("Sim time    %.2f s", seconds);
@@ -107,6 +108,7 @@ PanelResult drawPanel(Simulation& sim, const std::vector<std::string>& sceneName
     ImGui::Begin("Jounce", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     result.sceneChanged = sceneChooser(sim, sceneNames);
     runControls(sim);
+    ImGui::Checkbox("Show contacts", &sim.scene().showContacts);
     ImGui::Separator();
     statistics(sim);
     profile(sim);

@@ -197,8 +197,16 @@ void Renderer::addLine(const Float3& a, const Float3& b, const Float3& colour) {
 
 void Renderer::collectLines(const scenes::DrawList& list, const OrbitCamera& camera) {
     lines_.clear();
+    overlayLines_.clear();
     addGrid(camera);
-    for (const auto& line : list.lines) addLine(toFloat3(line.a), toFloat3(line.b), line.colour);
+    for (const auto& line : list.lines) {
+        if (line.overlay) {
+            overlayLines_.push_back({toFloat3(line.a), line.colour});
+            overlayLines_.push_back({toFloat3(line.b), line.colour});
+        } else {
+            addLine(toFloat3(line.a), toFloat3(line.b), line.colour);
+        }
+    }
 }
 
 void Renderer::addGrid(const OrbitCamera& camera) {
@@ -244,13 +252,21 @@ void Renderer::drawMeshes(const Eigen::Matrix4f& viewProjection, const Eigen::Ve
 }
 
 void Renderer::drawLines(const Eigen::Matrix4f& viewProjection) {
-    if (lines_.empty()) return;
+    drawLineBatch(viewProjection, lines_);
+    // Overlay lines (contact normals) stay visible inside and behind bodies.
+    glDisable(GL_DEPTH_TEST);
+    drawLineBatch(viewProjection, overlayLines_);
+    glEnable(GL_DEPTH_TEST);
+}
+
+void Renderer::drawLineBatch(const Eigen::Matrix4f& viewProjection, const std::vector<LineVertex>& lines) {
+    if (lines.empty()) return;
     glUseProgram(lineProgram_.get());
     glUniformMatrix4fv(lineViewProjection_, 1, GL_FALSE, viewProjection.data());
     glBindVertexArray(lineVao_.get());
     glBindBuffer(GL_ARRAY_BUFFER, lineBuffer_.get());
-    streamArray(GL_ARRAY_BUFFER, lines_);
-    glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(lines_.size()));
+    streamArray(GL_ARRAY_BUFFER, lines);
+    glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(lines.size()));
     glBindVertexArray(0);
 }
 

@@ -51,6 +51,7 @@ private:
                  const std::array<float, 3>& colour);
     void drawMeshes(const Eigen::Matrix4f& viewProjection, const Eigen::Vector3f& eye);
     void drawLines(const Eigen::Matrix4f& viewProjection);
+    void drawLineBatch(const Eigen::Matrix4f& viewProjection, const std::vector<LineVertex>& lines);
 
     Program meshProgram_;
     GLint meshViewProjection_ = -1;
@@ -63,6 +64,7 @@ private:
     VertexArray lineVao_;
     Buffer lineBuffer_;
     std::vector<LineVertex> lines_; ///< this frame's line vertices, two per line
+    std::vector<LineVertex> overlayLines_; ///< drawn last, without the depth test
 };
 
 } // namespace jounce::demo

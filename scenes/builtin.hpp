@@ -6,6 +6,7 @@
 namespace jounce::scenes {
 
 std::unique_ptr<Scene> makeBallistic();
+std::unique_ptr<Scene> makeContacts();
 std::unique_ptr<Scene> makeFireworks();
 std::unique_ptr<Scene> makeSpinning();
 std::unique_ptr<Scene> makeSprings();

@@ -3,6 +3,7 @@
 #include "scenes/builtin.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace jounce::scenes {
 
@@ -30,11 +31,55 @@ BodyId Scene::addGround(real halfSize) {
     return addBody(ground, {BodyId{}, Primitive::Plane, Vec3(halfSize, 0, halfSize), {0.35f, 0.37f, 0.4f}});
 }
 
+namespace {
+
+/// How a collider's shape is drawn: the primitive and its size convention (scene.hpp).
+DrawItem colliderItem(const Shape& shape, const Transform& pose, const Colour& colour) {
+    return std::visit(
+        [&](const auto& s) -> DrawItem {
+            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, Sphere>) return {Primitive::Sphere, pose, Vec3(s.radius, 0, 0), colour};
+            else if constexpr (std::is_same_v<S, Box>) return {Primitive::Box, pose, s.halfExtents, colour};
+            else if constexpr (std::is_same_v<S, Capsule>) return {Primitive::Capsule, pose, Vec3(s.radius, s.halfHeight, 0), colour};
+            else {
+                // A half-space drawn as a 100 m square of its plane, normal = the plane's +y.
+                const Quat turn = Quat::FromTwoVectors(Vec3::UnitY(), s.normal);
+                const Transform plane{pose.toWorld(s.normal * s.offset), pose.orientation * turn};
+                return {Primitive::Plane, plane, Vec3(50, 0, 50), colour};
+            }
+        },
+        shape);
+}
+
+void drawContacts(const World& world, DrawList& out) {
+    const Colour point{1.0f, 0.15f, 0.1f}, normal{1.0f, 0.9f, 0.1f};
+    for (const ContactManifold& c : world.contacts()) {
+        for (int k = 0; k < c.manifold.count; ++k) {
+            const ContactPoint& p = c.manifold.points[static_cast<std::size_t>(k)];
+            out.items.push_back({Primitive::Particle, Transform{p.point, Quat::Identity()}, Vec3(real(0.04), 0, 0), point});
+            // The normal, pointing from B toward A, 0.3 m long plus the depth.
+            out.lines.push_back({p.point, p.point + c.manifold.normal * (real(0.3) + p.depth), normal, true});
+            // A short cross marks the point itself, also on top.
+            for (int axis = 0; axis < 3; ++axis)
+                out.lines.push_back({p.point - Vec3::Unit(axis) * real(0.05), p.point + Vec3::Unit(axis) * real(0.05), point, true});
+        }
+    }
+}
+
+} // namespace
+
 void Scene::draw(DrawList& out) const {
     for (const Visual& v : visuals_) {
         const Body& b = world_.body(v.body);
-        out.items.push_back({v.shape, b.transform(), v.size, v.colour});
+        const std::vector<ColliderId> colliders = world_.colliderIdsOf(v.body);
+        if (colliders.empty()) {
+            out.items.push_back({v.shape, b.transform(), v.size, v.colour});
+            continue;
+        }
+        for (const ColliderId c : colliders)
+            out.items.push_back(colliderItem(world_.collider(c).shape, world_.colliderPose(c), v.colour));
     }
+    if (showContacts) drawContacts(world_, out);
     const Colour springColour{0.9f, 0.85f, 0.3f};
     const Colour bungeeColour{0.9f, 0.4f, 0.2f};
     const Colour fakeColour{0.4f, 0.9f, 0.9f};
@@ -56,6 +101,7 @@ struct Entry {
 };
 constexpr Entry registry[] = {
     {"ballistic", makeBallistic},
+    {"contacts", makeContacts},
     {"fireworks", makeFireworks},
     {"spinning", makeSpinning},
     {"springs", makeSprings},

@@ -40,6 +40,7 @@ struct DrawLine {
     Vec3 a = Vec3::Zero();
     Vec3 b = Vec3::Zero();
     Colour colour{};
+    bool overlay = false; ///< drawn over everything (contact normals inside bodies)
 };
 
 struct DrawList {
@@ -69,7 +70,8 @@ public:
     /// One fixed step: update() then world().step(timeStep(), substeps()).
     void step();
 
-    /// Appends what to draw: one item per visual, plus a line per spring or bungee.
+    /// Appends what to draw: a body's colliders (or its visual's shape when it has
+    /// none), a line per spring or bungee, and the contacts when showContacts is on.
     virtual void draw(DrawList& out) const;
 
     /// Where the demo camera starts looking, and from how far [m].
@@ -77,6 +79,9 @@ public:
     virtual real cameraDistance() const { return 20; }
     /// Camera heading about +y [rad]; 0 looks along -z.
     virtual real cameraYaw() const { return real(0.6); }
+
+    /// Draw each contact point and its normal (the world's contacts() stream).
+    bool showContacts = false;
 
     World& world() { return world_; }
     const World& world() const { return world_; }
