@@ -3,11 +3,13 @@
 
 #include <jounce/physics/world.hpp>
 
+#include <jounce/collision/ray_cast.hpp>
 #include <jounce/physics/mass_properties.hpp>
 
 #include "physics/stages.hpp"
 #include "physics/validate.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <type_traits>
@@ -355,6 +357,29 @@ void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) {
     b.linearVelocity += dv;
     b.angularVelocity += dw;
     b.awake = true;
+}
+
+std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask) const {
+    detail::requireFinite(from, "rayCast.from");
+    detail::requireFinite(to, "rayCast.to");
+    std::vector<RayHit> hits;
+    for (std::size_t i = 0; i < colliders_.slotCount(); ++i) {
+        if (!colliders_.isAlive(i)) continue;
+        const Collider& c = colliders_.atSlot(i);
+        if ((c.filter.category & mask) == 0) continue;
+        const Transform pose = bodies_[c.body].origin() * c.local;
+        if (!rayHitsAabb(computeAabb(c.shape, pose), from, to)) continue;
+        ShapeRayHit h;
+        if (rayCast(c.shape, pose, from, to, h)) hits.push_back({c.body, colliders_.idOf(i), h.fraction, h.point, h.normal});
+    }
+    std::stable_sort(hits.begin(), hits.end(), [](const RayHit& a, const RayHit& b) { return a.fraction < b.fraction; });
+    return hits;
+}
+
+std::optional<World::RayHit> World::rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask) const {
+    const std::vector<RayHit> hits = rayCastAll(from, to, mask);
+    if (hits.empty()) return std::nullopt;
+    return hits.front();
 }
 
 // ---- Force generators ------------------------------------------------------------

@@ -16,6 +16,7 @@
 #include <jounce/physics/math.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace jounce {
@@ -118,6 +119,21 @@ public:
     std::vector<ColliderId> colliderIdsOf(BodyId body) const;
     /// World pose of a collider's shape.
     Transform colliderPose(ColliderId id) const;
+
+    /// A ray cast hit on a collider (ray_cast.hpp conventions).
+    struct RayHit {
+        BodyId body{};
+        ColliderId collider{};
+        real fraction = 1; ///< point = from + fraction (to - from)
+        Vec3 point = Vec3::Zero();
+        Vec3 normal = Vec3::UnitY();
+    };
+    /// The first collider the segment from -> to enters, if any. Ties in fraction go to
+    /// the lower collider index. Colliders whose filter category has no bit in `mask`
+    /// are skipped. Linear in the number of colliders (culled by their fat boxes).
+    std::optional<RayHit> rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
+    /// Every collider the segment enters, nearest first.
+    std::vector<RayHit> rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
 
     /// Contacts found by the last step's narrow phase, in a deterministic order (by
     /// broad-phase pair). This is also the debug-draw stream: points, normals, depths.

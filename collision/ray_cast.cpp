@@ -1,0 +1,138 @@
+// Ray casts against each shape, in the shape's frame: sphere (quadratic), box (slabs),
+// capsule (infinite cylinder, then the two end spheres), half-space (plane).
+
+#include <jounce/collision/ray_cast.hpp>
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+namespace jounce {
+namespace {
+
+/// First entry of the ray p + t d (t in [0, 1]) into a sphere at c of radius r,
+/// when p starts outside it.
+bool raySphere(const Vec3& p, const Vec3& d, const Vec3& c, real r, real& t) {
+    const Vec3 m = p - c;
+    const real cc = m.squaredNorm() - r * r;
+    if (cc <= 0) return false; // starts inside
+    const real a = d.squaredNorm(), b = m.dot(d);
+    if (b >= 0) return false;  // moving away
+    const real disc = b * b - a * cc;
+    if (disc < 0) return false;
+    t = (-b - std::sqrt(disc)) / a;
+    return t <= 1;
+}
+
+bool rayBox(const Vec3& p, const Vec3& d, const Vec3& h, real& t, Vec3& normal) {
+    real enter = -std::numeric_limits<real>::infinity(), leave = std::numeric_limits<real>::infinity();
+    int axis = -1;
+    for (int k = 0; k < 3; ++k) {
+        if (d[k] == 0) {
+            if (std::abs(p[k]) > h[k]) return false;
+            continue;
+        }
+        real t0 = (-h[k] - p[k]) / d[k], t1 = (h[k] - p[k]) / d[k];
+        if (t0 > t1) std::swap(t0, t1);
+        if (t0 > enter) {
+            enter = t0;
+            axis = k;
+        }
+        leave = std::min(leave, t1);
+        if (enter > leave) return false;
+    }
+    if (axis < 0 || enter < 0 || enter > 1) return false; // starts inside, or too far
+    t = enter;
+    normal = Vec3::Zero();
+    normal[axis] = d[axis] > 0 ? -1 : 1;
+    return true;
+}
+
+bool rayCapsule(const Vec3& p, const Vec3& d, const Capsule& c, real& t, Vec3& normal) {
+    const real hh = c.halfHeight, r = c.radius;
+    // Starting inside: distance from p to the segment below r.
+    const real py = std::clamp(p.y(), -hh, hh);
+    if ((p - Vec3(0, py, 0)).squaredNorm() <= r * r) return false;
+    real best = std::numeric_limits<real>::infinity();
+    // Side: the infinite cylinder x^2 + z^2 = r^2, kept where |y| <= hh.
+    const real a = d.x() * d.x() + d.z() * d.z();
+    if (a > 0) {
+        const real b = p.x() * d.x() + p.z() * d.z();
+        const real cc = p.x() * p.x() + p.z() * p.z() - r * r;
+        const real disc = b * b - a * cc;
+        if (disc >= 0) {
+            const real ts = (-b - std::sqrt(disc)) / a;
+            const real y = p.y() + ts * d.y();
+            if (ts >= 0 && ts <= 1 && std::abs(y) <= hh) {
+                best = ts;
+                const Vec3 x = p + ts * d;
+                normal = Vec3(x.x(), 0, x.z()) / r;
+            }
+        }
+    }
+    for (real end : {-hh, hh}) {
+        real te;
+        if (raySphere(p, d, Vec3(0, end, 0), r, te) && te < best) {
+            best = te;
+            normal = (p + te * d - Vec3(0, end, 0)) / r;
+        }
+    }
+    if (!(best <= 1)) return false;
+    t = best;
+    return true;
+}
+
+} // namespace
+
+bool rayCast(const Shape& shape, const Transform& pose, const Vec3& from, const Vec3& to, ShapeRayHit& hit) {
+    const Vec3 p = pose.toLocal(from);
+    const Vec3 d = pose.directionToLocal(to - from);
+    if (d.squaredNorm() == 0) return false;
+    real t = 0;
+    Vec3 n = Vec3::UnitY();
+    const bool found = std::visit(
+        [&](const auto& s) {
+            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, Sphere>) {
+                if (!raySphere(p, d, Vec3::Zero(), s.radius, t)) return false;
+                n = (p + t * d) / s.radius;
+                return true;
+            } else if constexpr (std::is_same_v<S, Box>) {
+                return rayBox(p, d, s.halfExtents, t, n);
+            } else if constexpr (std::is_same_v<S, Capsule>) {
+                return rayCapsule(p, d, s, t, n);
+            } else {
+                const real start = s.normal.dot(p) - s.offset; // > 0 outside
+                const real rate = s.normal.dot(d);
+                if (start <= 0 || rate >= 0) return false;
+                t = -start / rate;
+                n = s.normal;
+                return t <= 1;
+            }
+        },
+        shape);
+    if (!found) return false;
+    hit.fraction = t;
+    hit.point = from + t * (to - from);
+    hit.normal = pose.directionToWorld(n).normalized();
+    return true;
+}
+
+bool rayHitsAabb(const Aabb& box, const Vec3& from, const Vec3& to) {
+    const Vec3 d = to - from;
+    real enter = 0, leave = 1;
+    for (int k = 0; k < 3; ++k) {
+        if (d[k] == 0) {
+            if (from[k] < box.min[k] || from[k] > box.max[k]) return false;
+            continue;
+        }
+        real t0 = (box.min[k] - from[k]) / d[k], t1 = (box.max[k] - from[k]) / d[k];
+        if (t0 > t1) std::swap(t0, t1);
+        enter = std::max(enter, t0);
+        leave = std::min(leave, t1);
+        if (enter > leave) return false;
+    }
+    return true;
+}
+
+} // namespace jounce
