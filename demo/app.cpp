@@ -8,6 +8,7 @@
 #include <imgui_impl_sdl.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 
 namespace jounce::demo {
@@ -51,7 +52,11 @@ bool App::handleEvent(const SDL_Event& event) {
         if (!io.WantCaptureKeyboard) handleKey(event.key);
         return true;
     case SDL_MOUSEMOTION:
-        if (!io.WantCaptureMouse) handleMouseMotion(event.motion);
+        if (!io.WantCaptureMouse || dragging_) handleMouseMotion(event.motion);
+        return true;
+    case SDL_MOUSEBUTTONDOWN:
+    case SDL_MOUSEBUTTONUP:
+        if (!io.WantCaptureMouse || dragging_) handleMouseButton(event.button);
         return true;
     case SDL_MOUSEWHEEL:
         if (!io.WantCaptureMouse) camera_.zoom(static_cast<float>(event.wheel.y));
@@ -78,10 +83,47 @@ void App::handleKey(const SDL_KeyboardEvent& key) {
     }
 }
 
+bool App::dragPoint(int x, int y, Vec3& point) const {
+    int width = 0;
+    int height = 0;
+    SDL_GetWindowSize(window_.window(), &width, &height);
+    Eigen::Vector3f from, to;
+    camera_.rayThrough(static_cast<float>(x), static_cast<float>(y), width, height, from, to);
+    const Vec3 a = from.cast<real>(), b = to.cast<real>();
+    const Vec3 n = camera_.forward().cast<real>();
+    const real rate = n.dot(b - a);
+    if (std::abs(rate) < real(1e-9)) return false;
+    point = a + (b - a) * (n.dot(dragPlanePoint_ - a) / rate);
+    return true;
+}
+
+// A left press on a body grabs it (picked with the world's ray cast); on empty space
+// the left button orbits as before.
+void App::handleMouseButton(const SDL_MouseButtonEvent& button) {
+    if (button.button != SDL_BUTTON_LEFT) return;
+    if (button.type == SDL_MOUSEBUTTONUP) {
+        if (dragging_) sim_.scene().release();
+        dragging_ = false;
+        return;
+    }
+    int width = 0;
+    int height = 0;
+    SDL_GetWindowSize(window_.window(), &width, &height);
+    Eigen::Vector3f from, to;
+    camera_.rayThrough(static_cast<float>(button.x), static_cast<float>(button.y), width, height, from, to);
+    const auto hit = sim_.scene().world().rayCastClosest(from.cast<real>(), to.cast<real>());
+    if (!hit || !sim_.scene().grab(hit->body, hit->point)) return;
+    dragging_ = true;
+    dragPlanePoint_ = hit->point;
+}
+
 void App::handleMouseMotion(const SDL_MouseMotionEvent& motion) {
     const auto dx = static_cast<float>(motion.xrel);
     const auto dy = static_cast<float>(motion.yrel);
-    if ((motion.state & SDL_BUTTON_LMASK) != 0) {
+    if (dragging_) {
+        Vec3 target;
+        if (dragPoint(motion.x, motion.y, target)) sim_.scene().dragTo(target);
+    } else if ((motion.state & SDL_BUTTON_LMASK) != 0) {
         camera_.orbit(dx, dy);
     } else if ((motion.state & (SDL_BUTTON_RMASK | SDL_BUTTON_MMASK)) != 0) {
         int width = 0;
@@ -96,6 +138,7 @@ void App::renderFrame(int width, int height) {
     // The panel runs first: it may switch the scene that is about to be drawn.
     imgui_.newFrame();
     const PanelResult panel = drawPanel(sim_, sceneNames_);
+    if (panel.sceneChanged) dragging_ = false; // the grabbed body went with the old scene
     if (panel.sceneChanged || panel.resetCamera) aimCamera();
 
     drawList_.clear();

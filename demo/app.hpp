@@ -34,6 +34,10 @@ public:
 private:
     void handleKey(const SDL_KeyboardEvent& key);
     void handleMouseMotion(const SDL_MouseMotionEvent& motion);
+    void handleMouseButton(const SDL_MouseButtonEvent& button);
+    /// Where the mouse ray meets the drag plane (through the grabbed point, facing the
+    /// camera), or false when it runs parallel to it.
+    bool dragPoint(int x, int y, Vec3& point) const;
     void aimCamera();
 
     const GlWindow& window_;
@@ -43,6 +47,8 @@ private:
     OrbitCamera camera_;
     Renderer renderer_;
     scenes::DrawList drawList_; ///< reused each frame to keep its capacity
+    bool dragging_ = false;     ///< the left button holds a body (else it orbits)
+    Vec3 dragPlanePoint_ = Vec3::Zero();
 };
 
 /// The windowed demo; returns the process exit status.

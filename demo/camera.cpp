@@ -62,6 +62,20 @@ Eigen::Matrix4f OrbitCamera::view() const {
     return m;
 }
 
+void OrbitCamera::rayThrough(float x, float y, int width, int height, Eigen::Vector3f& from,
+                             Eigen::Vector3f& to) const {
+    const float w = static_cast<float>(std::max(width, 1));
+    const float h = static_cast<float>(std::max(height, 1));
+    const Eigen::Matrix4f inverse = (projection(w / h) * view()).inverse();
+    // Window y grows downward; normalised device y grows upward.
+    const float nx = 2 * x / w - 1;
+    const float ny = 1 - 2 * y / h;
+    const Eigen::Vector4f nearPoint = inverse * Eigen::Vector4f(nx, ny, -1, 1);
+    const Eigen::Vector4f farPoint = inverse * Eigen::Vector4f(nx, ny, 1, 1);
+    from = nearPoint.head<3>() / nearPoint.w();
+    to = farPoint.head<3>() / farPoint.w();
+}
+
 Eigen::Matrix4f OrbitCamera::projection(float aspect) const {
     // Near and far follow the distance so both a 0.1 m spring and a 1 km shot fit
     // in the 24-bit depth buffer.

@@ -24,6 +24,11 @@ public:
     const Eigen::Vector3f& target() const { return target_; }
     float distance() const { return distance_; }
     Eigen::Matrix4f view() const;
+    /// The line of sight through window point (x, y) of a width x height window, from
+    /// the near plane (`from`) to the far plane (`to`): what the mouse points at.
+    void rayThrough(float x, float y, int width, int height, Eigen::Vector3f& from, Eigen::Vector3f& to) const;
+    /// Unit view direction.
+    Eigen::Vector3f forward() const { return -offsetDirection(); }
     Eigen::Matrix4f projection(float aspect) const;
 
 private:

@@ -31,7 +31,8 @@ public:
     }
     const char* name() const override { return "contacts"; }
     const char* description() const override {
-        return "Kinematic box, capsule and sphere on scripted paths; every contact manifold drawn live";
+        return "Kinematic box, capsule and sphere on scripted paths; every contact manifold drawn live. "
+               "Drag a body with the left mouse button.";
     }
     Vec3 cameraTarget() const override { return Vec3(0, 1, 0); }
     real cameraDistance() const override { return 9; }
@@ -60,6 +61,7 @@ private:
     static Pose spherePath(real t) { return {Vec3(real(1.9) * std::cos(real(0.8) * t), real(0.55), real(1.9) * std::sin(real(0.8) * t)), Vec3::Zero()}; }
 
     void moveAlong(BodyId id, const Pose& target) {
+        if (id == grabbed()) return; // the mouse has it
         const real h = timeStep();
         const Body& b = world_.body(id);
         if (world_.stepCount() == 0 && time_ == 0) world_.setPosition(id, target.position);

@@ -9,7 +9,58 @@ namespace jounce::scenes {
 
 void Scene::step() {
     update(timeStep());
+    applyDrag();
     world_.step(timeStep(), substeps());
+}
+
+bool Scene::grab(BodyId body, const Vec3& worldPoint) {
+    release();
+    if (!world_.contains(body) || world_.body(body).type == BodyType::Static) return false;
+    const Body& b = world_.body(body);
+    grab_.body = body;
+    grab_.localPoint = b.transform().toLocal(worldPoint);
+    grab_.target = worldPoint;
+    if (b.isDynamic()) {
+        // About 3 Hz, 70% of critical damping, whatever the mass.
+        const real mass = 1 / b.inverseMass;
+        const real omega = 2 * real(3.14159) * 3;
+        grab_.spring = world_.addForceGenerator(
+            Spring{{body, grab_.localPoint}, {BodyId{}, worldPoint}, mass * omega * omega, 0, real(1.4) * mass * omega});
+    }
+    return true;
+}
+
+void Scene::dragTo(const Vec3& target) {
+    if (grab_.body.isNull() || !target.allFinite()) return;
+    grab_.target = target;
+    if (world_.contains(grab_.spring)) {
+        Spring s = std::get<Spring>(world_.forceGenerator(grab_.spring));
+        s.b.point = target;
+        world_.setForceGenerator(grab_.spring, s);
+        world_.setAwake(grab_.body, true);
+    }
+}
+
+void Scene::release() {
+    if (world_.contains(grab_.spring)) world_.removeForceGenerator(grab_.spring);
+    if (world_.contains(grab_.body) && world_.body(grab_.body).type == BodyType::Kinematic) {
+        world_.setLinearVelocity(grab_.body, Vec3::Zero());
+        world_.setAngularVelocity(grab_.body, Vec3::Zero());
+    }
+    grab_ = Grab{};
+}
+
+void Scene::applyDrag() {
+    if (grab_.body.isNull()) return;
+    if (!world_.contains(grab_.body)) {
+        grab_ = Grab{};
+        return;
+    }
+    const Body& b = world_.body(grab_.body);
+    if (b.type != BodyType::Kinematic) return; // the spring does it
+    const Vec3 held = b.transform().toWorld(grab_.localPoint);
+    world_.setLinearVelocity(grab_.body, (grab_.target - held) / timeStep());
+    world_.setAngularVelocity(grab_.body, Vec3::Zero());
 }
 
 BodyId Scene::addBody(const BodyDesc& desc, const Visual& visual) {

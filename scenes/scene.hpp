@@ -80,6 +80,16 @@ public:
     /// Camera heading about +y [rad]; 0 looks along -z.
     virtual real cameraYaw() const { return real(0.6); }
 
+    /// Mouse dragging (the demo picks with World::rayCastClosest). grab() holds a
+    /// non-static body by a world point; dragTo() moves the target; each step a
+    /// kinematic body is given the velocity that brings that point to the target, and a
+    /// dynamic one is pulled by a stiff, damped spring (a Spring force generator).
+    /// Returns false (and grabs nothing) for static or unknown bodies.
+    bool grab(BodyId body, const Vec3& worldPoint);
+    void dragTo(const Vec3& target);
+    void release();
+    BodyId grabbed() const { return grab_.body; }
+
     /// Draw each contact point and its normal (the world's contacts() stream).
     bool showContacts = false;
 
@@ -96,6 +106,16 @@ public:
 protected:
     World world_;
     std::vector<Visual> visuals_;
+
+private:
+    void applyDrag();
+    struct Grab {
+        BodyId body{};
+        Vec3 localPoint = Vec3::Zero(); ///< the held point, centre-of-mass frame
+        Vec3 target = Vec3::Zero();
+        ForceGeneratorId spring{};      ///< for dynamic bodies
+    };
+    Grab grab_;
 };
 
 /// Names of every built-in scene, in menu order.

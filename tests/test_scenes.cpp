@@ -89,3 +89,31 @@ TEST_CASE("fireworks spawn payloads and retire them", "[physics][scene]") {
     CHECK(most > 30);                              // bursts happened (a rocket alone is 1 body)
     CHECK(scene->world().bodyCount() < most);      // and burnt-out fireworks were removed
 }
+
+TEST_CASE("dragging: a kinematic body follows the target, a dynamic one is pulled there", "[physics][scene]") {
+    auto contacts = makeScene("contacts");
+    const BodyId box = contacts->visuals()[2].body; // ground, block, then the kinematic box
+    REQUIRE(contacts->world().body(box).type == BodyType::Kinematic);
+    const Vec3 held = contacts->world().body(box).position + Vec3(real(0.2), 0, 0);
+    REQUIRE(contacts->grab(box, held));
+    const Vec3 target = held + Vec3(1, real(0.5), -1);
+    contacts->dragTo(target);
+    contacts->step();
+    const Body& b = contacts->world().body(box);
+    CHECK((b.position + Vec3(real(0.2), 0, 0) - target).norm() < testing::tol(1e-9, 1e-4));
+    contacts->release();
+    CHECK(contacts->grabbed().isNull());
+    CHECK_FALSE(contacts->grab(contacts->visuals()[1].body, Vec3::Zero())); // static block
+
+    auto spinning = makeScene("spinning"); // no gravity: only the drag spring acts
+    const BodyId heavy = spinning->visuals()[0].body;
+    const Vec3 start = spinning->world().body(heavy).position;
+    REQUIRE(spinning->grab(heavy, start));
+    spinning->dragTo(start + Vec3(0, 2, 0));
+    for (int i = 0; i < 180; ++i) spinning->step();
+    const Body& h = spinning->world().body(heavy);
+    // The held point is the centre of mass, so the spring pulls it without turning it.
+    CHECK((h.position - (start + Vec3(0, 2, 0))).norm() < real(0.05));
+    spinning->release();
+    CHECK(spinning->world().forceGeneratorIds().empty());
+}
