@@ -3,6 +3,7 @@
 
 #include <jounce/physics/world.hpp>
 
+#include <jounce/collision/narrow_phase.hpp>
 #include <jounce/collision/ray_cast.hpp>
 #include <jounce/physics/mass_properties.hpp>
 
@@ -380,6 +381,42 @@ std::optional<World::RayHit> World::rayCastClosest(const Vec3& from, const Vec3&
     const std::vector<RayHit> hits = rayCastAll(from, to, mask);
     if (hits.empty()) return std::nullopt;
     return hits.front();
+}
+
+std::vector<ColliderId> World::overlap(const Shape& shape, const Transform& pose, std::uint32_t mask) const {
+    validateShape(shape, "overlap.shape");
+    detail::requireFinite(pose.position, "overlap.pose.position");
+    detail::requireUnit(pose.orientation, "overlap.pose.orientation");
+    const Aabb box = computeAabb(shape, pose);
+    std::vector<ColliderId> found;
+    for (std::size_t i = 0; i < colliders_.slotCount(); ++i) {
+        if (!colliders_.isAlive(i)) continue;
+        const Collider& c = colliders_.atSlot(i);
+        if ((c.filter.category & mask) == 0) continue;
+        const Transform cp = bodies_[c.body].origin() * c.local;
+        if (!computeAabb(c.shape, cp).overlaps(box)) continue;
+        Manifold m;
+        if (collide(shape, pose, c.shape, cp, 0, m)) found.push_back(colliders_.idOf(i));
+    }
+    return found;
+}
+
+std::optional<World::ClosestPoint> World::closestPoint(const Vec3& point, real maxDistance, std::uint32_t mask) const {
+    detail::requireFinite(point, "closestPoint.point");
+    detail::requireNonNegative(maxDistance, "closestPoint.maxDistance");
+    std::optional<ClosestPoint> best;
+    const Aabb reach{point.array() - maxDistance, point.array() + maxDistance};
+    for (std::size_t i = 0; i < colliders_.slotCount(); ++i) {
+        if (!colliders_.isAlive(i)) continue;
+        const Collider& c = colliders_.atSlot(i);
+        if ((c.filter.category & mask) == 0) continue;
+        const Transform cp = bodies_[c.body].origin() * c.local;
+        if (!computeAabb(c.shape, cp).overlaps(reach)) continue;
+        const PointProximity p = signedDistance(c.shape, cp, point);
+        if (p.distance > maxDistance) continue;
+        if (!best || p.distance < best->proximity.distance) best = ClosestPoint{c.body, colliders_.idOf(i), p};
+    }
+    return best;
 }
 
 // ---- Force generators ------------------------------------------------------------

@@ -8,6 +8,7 @@
 /// exactly as it was.
 
 #include <jounce/collision/broad_phase.hpp>
+#include <jounce/collision/point_queries.hpp>
 #include <jounce/physics/body.hpp>
 #include <jounce/physics/collider.hpp>
 #include <jounce/physics/error.hpp>
@@ -134,6 +135,19 @@ public:
     std::optional<RayHit> rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
     /// Every collider the segment enters, nearest first.
     std::vector<RayHit> rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
+
+    /// Colliders overlapping `shape` placed at `pose` (touching counts), in index order.
+    std::vector<ColliderId> overlap(const Shape& shape, const Transform& pose, std::uint32_t mask = 0xffffffffu) const;
+
+    struct ClosestPoint {
+        BodyId body{};
+        ColliderId collider{};
+        PointProximity proximity; ///< signed distance, surface point and normal
+    };
+    /// The collider surface nearest to `point` within `maxDistance` (a point inside a
+    /// collider is nearest to it, with negative distance). Ties go to the lower index.
+    std::optional<ClosestPoint> closestPoint(const Vec3& point, real maxDistance,
+                                             std::uint32_t mask = 0xffffffffu) const;
 
     /// Contacts found by the last step's narrow phase, in a deterministic order (by
     /// broad-phase pair). This is also the debug-draw stream: points, normals, depths.

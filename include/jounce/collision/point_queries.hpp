@@ -1,0 +1,38 @@
+#pragma once
+/// \file point_queries.hpp
+/// Point queries against single shapes, for the particle layer and for games:
+/// the signed distance from a point to a shape's surface with the closest surface
+/// point and normal, and the swept test of a particle (a small sphere) moving from x
+/// to p (Mueller et al. 2007, "Position Based Dynamics", section 3.5: continuous
+/// collision along the ray x -> p, and the static closest-point constraint when the
+/// start is already inside).
+
+#include <jounce/collision/shapes.hpp>
+
+namespace jounce {
+
+struct PointProximity {
+    real distance = 0;          ///< signed: > 0 outside, < 0 inside [m]
+    Vec3 point = Vec3::Zero();  ///< closest point on the surface
+    Vec3 normal = Vec3::UnitY(); ///< outward unit normal there
+};
+
+/// Exact for every shape. A point at a sphere's or capsule's centre, or equally deep
+/// under several box faces, gets a deterministic choice (+y; the lowest axis).
+PointProximity signedDistance(const Shape& shape, const Transform& pose, const Vec3& point);
+
+struct SweptHit {
+    real fraction = 1;            ///< where along x -> p the particle first touches
+    Vec3 position = Vec3::Zero(); ///< particle centre there (x + fraction (p - x))
+    Vec3 normal = Vec3::UnitY();  ///< surface normal at the touching point
+    bool startedInside = false;   ///< x already overlapped: `position` is x pushed out
+};
+
+/// Whether a particle of `radius` moving from x to p touches the shape. When it starts
+/// overlapping, the static fallback gives the nearest non-overlapping position (the
+/// closest surface point plus radius along the normal) with fraction 0. Found by
+/// sphere tracing on the signed distance (exact for convex shapes; a path grazing
+/// within 1e-9 m of a surface counts as touching).
+bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, SweptHit& hit);
+
+} // namespace jounce
