@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 namespace jounce {
@@ -67,7 +68,10 @@ bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, con
     const real length = d.norm();
     if (length == 0) return false;
     // Sphere tracing: a step of the clearance can never pass through a convex surface.
-    constexpr real touching = real(1e-9);
+    // "Touching" is 1e-9 m, or the round-off of the coordinates involved if that is
+    // larger (float builds).
+    const real scale = x.cwiseAbs().maxCoeff() + length + radius + 1;
+    const real touching = std::max(real(1e-9), 16 * std::numeric_limits<real>::epsilon() * scale);
     real t = 0;
     PointProximity here = start;
     for (int iteration = 0; iteration < 128; ++iteration) {

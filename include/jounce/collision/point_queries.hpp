@@ -32,7 +32,7 @@ struct SweptHit {
 /// overlapping, the static fallback gives the nearest non-overlapping position (the
 /// closest surface point plus radius along the normal) with fraction 0. Found by
 /// sphere tracing on the signed distance (exact for convex shapes; a path grazing
-/// within 1e-9 m of a surface counts as touching).
+/// within 1e-9 m of a surface, or within round-off in float builds, counts as touching).
 bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, SweptHit& hit);
 
 } // namespace jounce
