@@ -30,6 +30,14 @@ std::string handleText(std::uint32_t index, std::uint32_t generation) {
     return "{index " + std::to_string(index) + ", generation " + std::to_string(generation) + "}";
 }
 
+/// Throws unless `id` names a live object of `array`; `kind` says what it should be.
+template <typename T, typename Tag>
+void requireLive(const SlotArray<T, Tag>& array, Handle<Tag> id, const std::string& field, const char* kind) {
+    if (!array.contains(id))
+        throw Error(field, handleText(id.index, id.generation),
+                    std::string("not a live ") + kind + " of this world (stale or null handle)");
+}
+
 void validateDamping(real linear, real angular, const char* linearField, const char* angularField) {
     detail::requireInRange(linear, 0, 1, linearField);
     detail::requireInRange(angular, 0, 1, angularField);
@@ -178,8 +186,7 @@ std::vector<ColliderId> World::colliderIdsOf(BodyId id) const {
 }
 
 void World::removeCollider(ColliderId id) {
-    if (!colliders_.contains(id))
-        throw Error("removeCollider.id", handleText(id.index, id.generation), "not a live collider of this world");
+    requireLive(colliders_, id, "removeCollider.id", "collider");
     const BodyId owner = colliders_[id].body;
     colliders_.erase(id);
     Body& b = bodies_[owner];
@@ -188,17 +195,11 @@ void World::removeCollider(ColliderId id) {
 }
 
 const Collider& World::collider(ColliderId id) const {
-    if (!colliders_.contains(id))
-        throw Error("collider.id", handleText(id.index, id.generation), "not a live collider of this world");
+    requireLive(colliders_, id, "collider.id", "collider");
     return colliders_[id];
 }
 
-std::vector<ColliderId> World::colliderIds() const {
-    std::vector<ColliderId> ids;
-    for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
-        if (colliders_.isAlive(i)) ids.push_back(colliders_.idOf(i));
-    return ids;
-}
+std::vector<ColliderId> World::colliderIds() const { return colliders_.ids(); }
 
 Transform World::colliderPose(ColliderId id) const {
     const Collider& c = collider(id);
@@ -210,10 +211,7 @@ Body& World::checkedBody(BodyId id, const char* field) {
     return bodies_[id];
 }
 
-void World::requireLiveBody(BodyId id, const char* field) const {
-    if (!bodies_.contains(id))
-        throw Error(field, handleText(id.index, id.generation), "not a live body of this world (stale or null handle)");
-}
+void World::requireLiveBody(BodyId id, const char* field) const { requireLive(bodies_, id, field, "body"); }
 
 const Body& World::body(BodyId id) const {
     requireLiveBody(id, "body.id");
@@ -240,13 +238,7 @@ void World::destroyBody(BodyId id) {
     bodies_.erase(id);
 }
 
-std::vector<BodyId> World::bodyIds() const {
-    std::vector<BodyId> ids;
-    ids.reserve(bodies_.size());
-    for (std::size_t i = 0; i < bodies_.slotCount(); ++i)
-        if (bodies_.isAlive(i)) ids.push_back(bodies_.idOf(i));
-    return ids;
-}
+std::vector<BodyId> World::bodyIds() const { return bodies_.ids(); }
 
 void World::setPosition(BodyId id, const Vec3& p) {
     Body& b = checkedBody(id, "setPosition.id");
@@ -360,19 +352,27 @@ void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) {
     b.awake = true;
 }
 
-std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask) const {
-    detail::requireFinite(from, "rayCast.from");
-    detail::requireFinite(to, "rayCast.to");
-    std::vector<RayHit> hits;
+/// The world queries' shared sweep: every live collider whose category meets `mask`,
+/// with its world pose and box, in index order.
+template <typename Visit> void World::forEachCollider(std::uint32_t mask, Visit visit) const {
     for (std::size_t i = 0; i < colliders_.slotCount(); ++i) {
         if (!colliders_.isAlive(i)) continue;
         const Collider& c = colliders_.atSlot(i);
         if ((c.filter.category & mask) == 0) continue;
         const Transform pose = bodies_[c.body].origin() * c.local;
-        if (!rayHitsAabb(computeAabb(c.shape, pose), from, to)) continue;
-        ShapeRayHit h;
-        if (rayCast(c.shape, pose, from, to, h)) hits.push_back({c.body, colliders_.idOf(i), h.fraction, h.point, h.normal});
+        visit(colliders_.idOf(i), c, pose, computeAabb(c.shape, pose));
     }
+}
+
+std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask) const {
+    detail::requireFinite(from, "rayCast.from");
+    detail::requireFinite(to, "rayCast.to");
+    std::vector<RayHit> hits;
+    forEachCollider(mask, [&](ColliderId id, const Collider& c, const Transform& pose, const Aabb& box) {
+        ShapeRayHit h;
+        if (rayHitsAabb(box, from, to) && rayCast(c.shape, pose, from, to, h))
+            hits.push_back({c.body, id, h.fraction, h.point, h.normal});
+    });
     std::stable_sort(hits.begin(), hits.end(), [](const RayHit& a, const RayHit& b) { return a.fraction < b.fraction; });
     return hits;
 }
@@ -387,17 +387,12 @@ std::vector<ColliderId> World::overlap(const Shape& shape, const Transform& pose
     validateShape(shape, "overlap.shape");
     detail::requireFinite(pose.position, "overlap.pose.position");
     detail::requireUnit(pose.orientation, "overlap.pose.orientation");
-    const Aabb box = computeAabb(shape, pose);
+    const Aabb query = computeAabb(shape, pose);
     std::vector<ColliderId> found;
-    for (std::size_t i = 0; i < colliders_.slotCount(); ++i) {
-        if (!colliders_.isAlive(i)) continue;
-        const Collider& c = colliders_.atSlot(i);
-        if ((c.filter.category & mask) == 0) continue;
-        const Transform cp = bodies_[c.body].origin() * c.local;
-        if (!computeAabb(c.shape, cp).overlaps(box)) continue;
+    forEachCollider(mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
         Manifold m;
-        if (collide(shape, pose, c.shape, cp, 0, m)) found.push_back(colliders_.idOf(i));
-    }
+        if (box.overlaps(query) && collide(shape, pose, c.shape, cp, 0, m)) found.push_back(id);
+    });
     return found;
 }
 
@@ -406,16 +401,12 @@ std::optional<World::ClosestPoint> World::closestPoint(const Vec3& point, real m
     detail::requireNonNegative(maxDistance, "closestPoint.maxDistance");
     std::optional<ClosestPoint> best;
     const Aabb reach{point.array() - maxDistance, point.array() + maxDistance};
-    for (std::size_t i = 0; i < colliders_.slotCount(); ++i) {
-        if (!colliders_.isAlive(i)) continue;
-        const Collider& c = colliders_.atSlot(i);
-        if ((c.filter.category & mask) == 0) continue;
-        const Transform cp = bodies_[c.body].origin() * c.local;
-        if (!computeAabb(c.shape, cp).overlaps(reach)) continue;
+    forEachCollider(mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+        if (!box.overlaps(reach)) return;
         const PointProximity p = signedDistance(c.shape, cp, point);
-        if (p.distance > maxDistance) continue;
-        if (!best || p.distance < best->proximity.distance) best = ClosestPoint{c.body, colliders_.idOf(i), p};
-    }
+        if (p.distance <= maxDistance && (!best || p.distance < best->proximity.distance))
+            best = ClosestPoint{c.body, id, p};
+    });
     return best;
 }
 
@@ -487,30 +478,22 @@ ForceGeneratorId World::addForceGenerator(const ForceGenerator& g) {
 }
 
 void World::setForceGenerator(ForceGeneratorId id, const ForceGenerator& g) {
-    if (!generators_.contains(id))
-        throw Error("setForceGenerator.id", handleText(id.index, id.generation), "not a live force generator of this world");
+    requireLive(generators_, id, "setForceGenerator.id", "force generator");
     validateGenerator(g, "setForceGenerator");
     generators_[id] = g;
 }
 
 void World::removeForceGenerator(ForceGeneratorId id) {
-    if (!generators_.contains(id))
-        throw Error("removeForceGenerator.id", handleText(id.index, id.generation), "not a live force generator of this world");
+    requireLive(generators_, id, "removeForceGenerator.id", "force generator");
     generators_.erase(id);
 }
 
 const ForceGenerator& World::forceGenerator(ForceGeneratorId id) const {
-    if (!generators_.contains(id))
-        throw Error("forceGenerator.id", handleText(id.index, id.generation), "not a live force generator of this world");
+    requireLive(generators_, id, "forceGenerator.id", "force generator");
     return generators_[id];
 }
 
-std::vector<ForceGeneratorId> World::forceGeneratorIds() const {
-    std::vector<ForceGeneratorId> ids;
-    for (std::size_t i = 0; i < generators_.slotCount(); ++i)
-        if (generators_.isAlive(i)) ids.push_back(generators_.idOf(i));
-    return ids;
-}
+std::vector<ForceGeneratorId> World::forceGeneratorIds() const { return generators_.ids(); }
 
 Vec3 World::attachmentPoint(const Attachment& a) const {
     if (a.body.isNull()) return a.point;

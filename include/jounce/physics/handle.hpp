@@ -72,6 +72,14 @@ public:
     T& atSlot(std::size_t slot) { return items_[slot]; }
     const T& atSlot(std::size_t slot) const { return items_[slot]; }
     std::size_t size() const { return count_; }
+    /// Handles of every live object, in index order.
+    std::vector<Id> ids() const {
+        std::vector<Id> out;
+        out.reserve(count_);
+        for (std::size_t i = 0; i < items_.size(); ++i)
+            if (alive_[i]) out.push_back(idOf(i));
+        return out;
+    }
 
 private:
     std::vector<T> items_;

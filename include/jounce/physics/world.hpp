@@ -180,6 +180,7 @@ private:
     void substep(const StepContext& ctx);
     void validateColliderDesc(const ColliderDesc& d, BodyType type, const char* field) const;
     void refreshMassFromColliders(Body& b, BodyId id);
+    template <typename Visit> void forEachCollider(std::uint32_t mask, Visit visit) const;
     void validateGenerator(const ForceGenerator& g, const char* field) const;
     Body& checkedBody(BodyId id, const char* field);
     void requireLiveBody(BodyId id, const char* field) const;
