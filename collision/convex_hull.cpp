@@ -262,6 +262,7 @@ private:
         }
         for (HullFace& face : hull.faces)
             for (std::uint32_t& v : face.vertices) v = remap.at(v);
+        finishHullTopology(hull);
         return hull;
     }
 
@@ -275,32 +276,50 @@ private:
 
 HullData buildConvexHull(std::span<const Vec3> points) { return Builder(points).build(); }
 
-MassProperties hullMassProperties(const HullData& hull, real density) {
-    // Reference point inside: the mean of the corners. Each face is a fan of triangles
-    // (a, b, c); each with the reference makes a tetrahedron with edge matrix
-    // A = [a-r, b-r, c-r]: volume det(A)/6, covariance det(A) A C0 A^T with the
-    // canonical C0 = [2 1 1; 1 2 1; 1 1 2] / 120 (Blow & Binstock, "Calculating the
+void finishHullTopology(HullData& hull) {
+    hull.centroid = Vec3::Zero();
+    for (const Vec3& v : hull.vertices) hull.centroid += v;
+    hull.centroid /= static_cast<real>(hull.vertices.size());
+    // Each face runs its edges counter-clockwise; the face on an edge's other side runs
+    // it backwards. Key every undirected edge by (min, max) to pair the two faces.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, HullEdge> edges;
+    for (std::uint32_t f = 0; f < hull.faces.size(); ++f) {
+        const auto& loop = hull.faces[f].vertices;
+        for (std::size_t k = 0; k < loop.size(); ++k) {
+            const std::uint32_t u = loop[k], v = loop[(k + 1) % loop.size()];
+            HullEdge& e = edges[{std::min(u, v), std::max(u, v)}];
+            e.a = std::min(u, v);
+            e.b = std::max(u, v);
+            (u < v ? e.faceLeft : e.faceRight) = f;
+        }
+    }
+    hull.edges.clear();
+    for (const auto& [key, e] : edges) hull.edges.push_back(e);
+}
+
+MassProperties closedMeshMassProperties(std::span<const Vec3> vertices,
+                                        std::span<const std::array<std::uint32_t, 3>> triangles, real density) {
+    // Reference point inside (or anywhere: signed volumes cancel outside): the mean of
+    // the vertices. Each triangle (a, b, c) with the reference makes a tetrahedron with
+    // edge matrix A = [a-r, b-r, c-r]: volume det(A)/6, covariance det(A) A C0 A^T with
+    // the canonical C0 = [2 1 1; 1 2 1; 1 1 2] / 120 (Blow & Binstock, "Calculating the
     // inertia tensor of a polyhedron", or Tonon 2004).
     Vec3 r = Vec3::Zero();
-    for (const Vec3& v : hull.vertices) r += v;
-    r /= static_cast<real>(hull.vertices.size());
+    for (const Vec3& v : vertices) r += v;
+    r /= static_cast<real>(vertices.size());
     Mat3 c0;
     c0 << 2, 1, 1, 1, 2, 1, 1, 1, 2;
     c0 /= 120;
     real volume = 0;
     Vec3 moment = Vec3::Zero();
     Mat3 covariance = Mat3::Zero();
-    for (const HullFace& f : hull.faces) {
-        for (std::size_t k = 1; k + 1 < f.vertices.size(); ++k) {
-            Mat3 a;
-            a.col(0) = hull.vertices[f.vertices[0]] - r;
-            a.col(1) = hull.vertices[f.vertices[k]] - r;
-            a.col(2) = hull.vertices[f.vertices[k + 1]] - r;
-            const real det = a.determinant();
-            volume += det / 6;
-            moment += det / 6 * (a.col(0) + a.col(1) + a.col(2)) / 4;
-            covariance += det * a * c0 * a.transpose();
-        }
+    for (const auto& t : triangles) {
+        Mat3 a;
+        for (int k = 0; k < 3; ++k) a.col(k) = vertices[t[static_cast<std::size_t>(k)]] - r;
+        const real det = a.determinant();
+        volume += det / 6;
+        moment += det / 6 * (a.col(0) + a.col(1) + a.col(2)) / 4;
+        covariance += det * a * c0 * a.transpose();
     }
     MassProperties mp;
     mp.mass = density * volume;
@@ -310,6 +329,13 @@ MassProperties hullMassProperties(const HullData& hull, real density) {
     mp.inertia = c.trace() * Mat3::Identity() - c;
     mp.centroid = r + centroid;
     return mp;
+}
+
+MassProperties hullMassProperties(const HullData& hull, real density) {
+    std::vector<std::array<std::uint32_t, 3>> fan; // each face as a fan of triangles
+    for (const HullFace& f : hull.faces)
+        for (std::size_t k = 1; k + 1 < f.vertices.size(); ++k) fan.push_back({f.vertices[0], f.vertices[k], f.vertices[k + 1]});
+    return closedMeshMassProperties(hull.vertices, fan, density);
 }
 
 real hullVolume(const HullData& hull) { return hullMassProperties(hull, 1).mass; }

@@ -2,6 +2,10 @@
 
 #include <jounce/collision/point_queries.hpp>
 
+#include <jounce/collision/convex_hull.hpp>
+#include <jounce/collision/gjk.hpp>
+#include <jounce/collision/triangle_mesh.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -38,6 +42,56 @@ PointProximity toBox(const Vec3& q, const Vec3& h) {
     return {-best, onFace, n};
 }
 
+PointProximity toHull(const Vec3& q, const HullData& hull) {
+    // Inside: the nearest face plane is the nearest surface (the hull is convex).
+    std::size_t face = 0;
+    real most = -std::numeric_limits<real>::infinity();
+    for (std::size_t f = 0; f < hull.faces.size(); ++f) {
+        const real s = hull.faces[f].normal.dot(q) - hull.faces[f].offset;
+        if (s > most) {
+            most = s;
+            face = f;
+        }
+    }
+    if (most <= 0) return {most, q - hull.faces[face].normal * most, hull.faces[face].normal};
+    // Outside: the closest point may be on an edge or corner; GJK finds it.
+    const auto point = [&](const Vec3&) { return q; };
+    const auto hullSupport = [&](const Vec3& d) {
+        std::size_t best = 0;
+        for (std::size_t i = 1; i < hull.vertices.size(); ++i)
+            if (hull.vertices[i].dot(d) > hull.vertices[best].dot(d)) best = i;
+        return hull.vertices[best];
+    };
+    const GjkResult g = gjkDistance(point, hullSupport, Vec3(hull.centroid - q));
+    if (!(g.distance > 0)) return {0, q, hull.faces[face].normal};
+    return {g.distance, g.pointB, (q - g.pointB) / g.distance};
+}
+
+PointProximity toMesh(const Vec3& q, const MeshData& mesh) {
+    Vec3 closest;
+    const std::uint32_t t = mesh.nearest(q, closest);
+    const auto c = mesh.corners(t);
+    Vec3 bary;
+    closestPointOnTriangle(q, c[0], c[1], c[2], bary);
+    // The sign comes from the pseudo-normal of the feature the closest point is on,
+    // which is correct at edges and corners too (Baerentzen & Aanaes 2005).
+    Vec3 pseudo = mesh.normal(t);
+    constexpr real eps = real(1e-9);
+    const int inside = (bary[0] > eps) + (bary[1] > eps) + (bary[2] > eps);
+    if (inside == 2) {
+        for (int k = 0; k < 3; ++k)
+            if (!(bary[(k + 2) % 3] > eps)) pseudo = mesh.edgePseudoNormal(t, k);
+    } else if (inside == 1) {
+        for (int k = 0; k < 3; ++k)
+            if (bary[k] > eps) pseudo = mesh.vertexPseudoNormal(mesh.triangles()[t][static_cast<std::size_t>(k)]);
+    }
+    const Vec3 d = q - closest;
+    const real length = d.norm();
+    if (length == 0) return {0, closest, mesh.normal(t)};
+    const real sign = d.dot(pseudo) < 0 ? -1 : 1;
+    return {sign * length, closest, sign * d / length};
+}
+
 } // namespace
 
 PointProximity signedDistance(const Shape& shape, const Transform& pose, const Vec3& point) {
@@ -49,6 +103,8 @@ PointProximity signedDistance(const Shape& shape, const Transform& pose, const V
             else if constexpr (std::is_same_v<S, Box>) return toBox(q, s.halfExtents);
             else if constexpr (std::is_same_v<S, Capsule>)
                 return toSphere(q, Vec3(0, std::clamp(q.y(), -s.halfHeight, s.halfHeight), 0), s.radius);
+            else if constexpr (std::is_same_v<S, ConvexHull>) return toHull(q, *s.hull);
+            else if constexpr (std::is_same_v<S, TriangleMesh>) return toMesh(q, *s.mesh);
             else {
                 const real d = s.normal.dot(q) - s.offset;
                 return {d, q - s.normal * d, s.normal};

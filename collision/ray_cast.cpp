@@ -3,6 +3,9 @@
 
 #include <jounce/collision/ray_cast.hpp>
 
+#include <jounce/collision/convex_hull.hpp>
+#include <jounce/collision/triangle_mesh.hpp>
+
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -82,6 +85,60 @@ bool rayCapsule(const Vec3& p, const Vec3& d, const Capsule& c, real& t, Vec3& n
     return true;
 }
 
+/// Cyrus-Beck: the segment clipped by every face plane of a convex hull.
+bool rayHull(const Vec3& p, const Vec3& d, const HullData& hull, real& t, Vec3& normal) {
+    real enter = -1, leave = 1;
+    for (const HullFace& f : hull.faces) {
+        const real start = f.normal.dot(p) - f.offset; // > 0 outside this face
+        const real rate = f.normal.dot(d);
+        if (rate == 0) {
+            if (start > 0) return false;
+            continue;
+        }
+        const real at = -start / rate;
+        if (rate < 0) {
+            if (at > enter) {
+                enter = at;
+                normal = f.normal;
+            }
+        } else {
+            leave = std::min(leave, at);
+        }
+        if (enter > leave) return false;
+    }
+    if (enter < 0) return false; // started inside: no surface entered
+    t = enter;
+    return true;
+}
+
+/// One-sided triangles (Moller & Trumbore 1997): the closest front face entered.
+bool rayMesh(const Vec3& p, const Vec3& d, const MeshData& mesh, real& t, Vec3& normal) {
+    std::vector<std::uint32_t> candidates;
+    mesh.alongSegment(p, p + d, candidates);
+    bool found = false;
+    t = 1;
+    for (std::uint32_t i : candidates) {
+        const Vec3& n = mesh.normal(i);
+        if (n.dot(d) >= 0) continue; // parallel, or leaving through the back
+        const auto c = mesh.corners(i);
+        const Vec3 e1 = c[1] - c[0], e2 = c[2] - c[0];
+        const Vec3 h = d.cross(e2);
+        const real det = e1.dot(h);
+        const Vec3 s = p - c[0];
+        const real u = s.dot(h) / det;
+        if (u < 0 || u > 1) continue;
+        const Vec3 qv = s.cross(e1);
+        const real v = d.dot(qv) / det;
+        if (v < 0 || u + v > 1) continue;
+        const real at = e2.dot(qv) / det;
+        if (at < 0 || at > t || (found && at == t)) continue;
+        t = at;
+        normal = n;
+        found = true;
+    }
+    return found;
+}
+
 } // namespace
 
 bool rayCast(const Shape& shape, const Transform& pose, const Vec3& from, const Vec3& to, ShapeRayHit& hit) {
@@ -101,6 +158,10 @@ bool rayCast(const Shape& shape, const Transform& pose, const Vec3& from, const 
                 return rayBox(p, d, s.halfExtents, t, n);
             } else if constexpr (std::is_same_v<S, Capsule>) {
                 return rayCapsule(p, d, s, t, n);
+            } else if constexpr (std::is_same_v<S, ConvexHull>) {
+                return rayHull(p, d, *s.hull, t, n);
+            } else if constexpr (std::is_same_v<S, TriangleMesh>) {
+                return rayMesh(p, d, *s.mesh, t, n);
             } else {
                 const real start = s.normal.dot(p) - s.offset; // > 0 outside
                 const real rate = s.normal.dot(d);

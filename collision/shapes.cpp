@@ -2,6 +2,9 @@
 
 #include <jounce/collision/shapes.hpp>
 
+#include <jounce/collision/convex_hull.hpp>
+#include <jounce/collision/triangle_mesh.hpp>
+
 #include "physics/validate.hpp"
 
 #include <cmath>
@@ -18,7 +21,41 @@ template <class... F> struct Overloaded : F... {
 
 constexpr real infinity = std::numeric_limits<real>::infinity();
 
+/// Box around `local` (shape frame) placed by `pose`: exact for the 8 corners.
+Aabb placeBox(const Aabb& local, const Transform& pose) {
+    const Vec3 centre = (local.min + local.max) / 2, half = (local.max - local.min) / 2;
+    const Vec3 e = pose.orientation.toRotationMatrix().cwiseAbs() * half;
+    const Vec3 c = pose.toWorld(centre);
+    return {c - e, c + e};
+}
+
+Vec3 farthestVertex(const std::vector<Vec3>& vertices, const Vec3& d) {
+    // The first of equally far vertices, so ties are deterministic.
+    std::size_t best = 0;
+    real top = vertices[0].dot(d);
+    for (std::size_t i = 1; i < vertices.size(); ++i) {
+        const real s = vertices[i].dot(d);
+        if (s > top) {
+            top = s;
+            best = i;
+        }
+    }
+    return vertices[best];
+}
+
 } // namespace
+
+ConvexHull makeConvexHull(std::span<const Vec3> points) {
+    return {std::make_shared<const HullData>(buildConvexHull(points))};
+}
+
+TriangleMesh makeTriangleMesh(std::span<const Vec3> vertices, std::span<const std::array<std::uint32_t, 3>> triangles) {
+    return {std::make_shared<const MeshData>(vertices, triangles)};
+}
+
+bool isStaticOnly(const Shape& shape) {
+    return std::holds_alternative<HalfSpace>(shape) || std::holds_alternative<TriangleMesh>(shape);
+}
 
 void validateShape(const Shape& shape, const char* field) {
     const std::string f = field;
@@ -39,6 +76,12 @@ void validateShape(const Shape& shape, const char* field) {
                        if (std::abs(h.normal.norm() - 1) > tolerance)
                            throw Error(f + ".HalfSpace.normal", toText(h.normal), "must be unit length");
                        detail::requireFinite(h.offset, (f + ".HalfSpace.offset").c_str());
+                   },
+                   [&](const ConvexHull& h) {
+                       if (!h.hull) throw Error(f + ".ConvexHull.hull", "null", "build it with makeConvexHull");
+                   },
+                   [&](const TriangleMesh& m) {
+                       if (!m.mesh) throw Error(f + ".TriangleMesh.mesh", "null", "build it with makeTriangleMesh");
                    },
                },
                shape);
@@ -70,6 +113,15 @@ Aabb computeAabb(const Shape& shape, const Transform& pose) {
                 }
                 return box;
             },
+            [&](const ConvexHull& h) {
+                Aabb box;
+                for (const Vec3& v : h.hull->vertices) {
+                    const Vec3 w = pose.toWorld(v);
+                    box = box.merged(Aabb{w, w});
+                }
+                return box;
+            },
+            [&](const TriangleMesh& m) { return placeBox(m.mesh->bounds(), pose); },
         },
         shape);
 }
@@ -83,6 +135,11 @@ real computeVolume(const Shape& shape) {
                               return pi * c.radius * c.radius * (2 * c.halfHeight + 4 * c.radius / 3);
                           },
                           [](const HalfSpace&) { return infinity; },
+                          [](const ConvexHull& h) { return hullVolume(*h.hull); },
+                          [](const TriangleMesh& m) {
+                              return m.mesh->closed() ? closedMeshMassProperties(m.mesh->vertices(), m.mesh->triangles(), 1).mass
+                                                      : infinity;
+                          },
                       },
                       shape);
 }
@@ -94,6 +151,12 @@ MassProperties computeMassProperties(const Shape& shape, real density) {
                           [&](const Capsule& c) { return solidCapsule(c.radius, c.halfHeight, density); },
                           [&](const HalfSpace&) -> MassProperties {
                               throw Error("shape", "HalfSpace", "a half-space has no finite mass; use it on static bodies");
+                          },
+                          [&](const ConvexHull& h) { return hullMassProperties(*h.hull, density); },
+                          [&](const TriangleMesh& m) -> MassProperties {
+                              if (!m.mesh->closed())
+                                  throw Error("shape", "TriangleMesh", "an open mesh encloses no volume; use it on static bodies");
+                              return closedMeshMassProperties(m.mesh->vertices(), m.mesh->triangles(), density);
                           },
                       },
                       shape);
@@ -119,6 +182,8 @@ Vec3 support(const Shape& shape, const Vec3& d) {
                           [&](const HalfSpace&) -> Vec3 {
                               throw Error("shape", "HalfSpace", "a half-space has no support point (it is unbounded)");
                           },
+                          [&](const ConvexHull& h) { return farthestVertex(h.hull->vertices, d); },
+                          [&](const TriangleMesh& m) { return farthestVertex(m.mesh->vertices(), d); },
                       },
                       shape);
 }

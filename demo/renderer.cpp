@@ -187,6 +187,8 @@ void Renderer::collect(const scenes::DrawItem& item) {
     case Primitive::Plane:
         add(kPlane, position, safeScale(size[0], 1, size[2]));
         break;
+    case Primitive::Triangles:
+        break; // TODO(demo): hull and mesh drawing
     }
 }
 

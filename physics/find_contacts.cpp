@@ -39,23 +39,27 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                  std::vector<ContactManifold>& contacts) {
     contacts.clear();
+    std::vector<Manifold> manifolds;
     for (const ProxyPair& pair : pairs) {
         const ColliderId ia = proxyColliders[pair.a], ib = proxyColliders[pair.b];
         const Collider& ca = colliders[ia];
         const Collider& cb = colliders[ib];
         const Body& ba = bodies[ca.body];
         const Body& bb = bodies[cb.body];
-        ContactManifold m;
-        if (!collide(ca.shape, ba.origin() * ca.local, cb.shape, bb.origin() * cb.local, settings.collisionMargin,
-                     m.manifold))
-            continue;
-        m.bodyA = ca.body;
-        m.bodyB = cb.body;
-        m.colliderA = ia;
-        m.colliderB = ib;
-        m.friction = std::sqrt(ca.material.friction * cb.material.friction);
-        m.restitution = std::max(ca.material.restitution, cb.material.restitution);
-        contacts.push_back(m);
+        manifolds.clear();
+        collideAll(ca.shape, ba.origin() * ca.local, cb.shape, bb.origin() * cb.local, settings.collisionMargin,
+                   manifolds);
+        for (const Manifold& manifold : manifolds) {
+            ContactManifold m;
+            m.manifold = manifold;
+            m.bodyA = ca.body;
+            m.bodyB = cb.body;
+            m.colliderA = ia;
+            m.colliderB = ib;
+            m.friction = std::sqrt(ca.material.friction * cb.material.friction);
+            m.restitution = std::max(ca.material.restitution, cb.material.restitution);
+            contacts.push_back(m);
+        }
     }
 }
 
@@ -64,7 +68,7 @@ MassProperties massFromColliders(const std::vector<const Collider*>& colliders) 
     Vec3 moment = Vec3::Zero();
     std::vector<MassProperties> parts;
     for (const Collider* c : colliders) {
-        if (std::holds_alternative<HalfSpace>(c->shape)) continue;
+        if (isStaticOnly(c->shape)) continue;
         MassProperties mp = computeMassProperties(c->shape, c->density);
         const Mat3 r = c->local.orientation.toRotationMatrix();
         mp.inertia = r * mp.inertia * r.transpose();

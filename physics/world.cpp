@@ -145,8 +145,9 @@ BodyId World::createBody(const BodyDesc& d) {
 void World::validateColliderDesc(const ColliderDesc& c, BodyType type, const char* field) const {
     const std::string f = field;
     validateShape(c.shape, field);
-    if (type != BodyType::Static && std::holds_alternative<HalfSpace>(c.shape))
-        throw Error(f + ".shape", "HalfSpace", "half-spaces are unbounded and belong on static bodies");
+    if (type != BodyType::Static && isStaticOnly(c.shape))
+        throw Error(f + ".shape", std::holds_alternative<HalfSpace>(c.shape) ? "HalfSpace" : "TriangleMesh",
+                    "half-spaces and meshes are level geometry and belong on static bodies");
     detail::requireFinite(c.local.position, (f + ".local.position").c_str());
     detail::requireUnit(c.local.orientation, (f + ".local.orientation").c_str());
     detail::requirePositive(c.density, (f + ".density").c_str());

@@ -2,7 +2,11 @@
 
 #include "scenes/builtin.hpp"
 
+#include <jounce/collision/convex_hull.hpp>
+#include <jounce/collision/triangle_mesh.hpp>
+
 #include <algorithm>
+#include <map>
 #include <type_traits>
 
 namespace jounce::scenes {
@@ -84,19 +88,42 @@ BodyId Scene::addGround(real halfSize) {
 
 namespace {
 
+/// The triangles of a hull (each face as a fan) or a mesh, built once per shape data
+/// and shared by every frame that draws it.
+std::shared_ptr<const std::vector<Vec3>> trianglesOf(const Shape& shape) {
+    static std::map<const void*, std::weak_ptr<const std::vector<Vec3>>> cache; // lookup only
+    const void* key = nullptr;
+    if (const auto* h = std::get_if<ConvexHull>(&shape)) key = h->hull.get();
+    if (const auto* m = std::get_if<TriangleMesh>(&shape)) key = m->mesh.get();
+    if (auto cached = cache[key].lock()) return cached;
+    auto list = std::make_shared<std::vector<Vec3>>();
+    if (const auto* h = std::get_if<ConvexHull>(&shape)) {
+        for (const HullFace& f : h->hull->faces)
+            for (std::size_t k = 1; k + 1 < f.vertices.size(); ++k)
+                for (std::uint32_t v : {f.vertices[0], f.vertices[k], f.vertices[k + 1]}) list->push_back(h->hull->vertices[v]);
+    } else if (const auto* m = std::get_if<TriangleMesh>(&shape)) {
+        for (std::uint32_t t = 0; t < m->mesh->triangleCount(); ++t)
+            for (const Vec3& c : m->mesh->corners(t)) list->push_back(c);
+    }
+    cache[key] = list;
+    return list;
+}
+
 /// How a collider's shape is drawn: the primitive and its size convention (scene.hpp).
 DrawItem colliderItem(const Shape& shape, const Transform& pose, const Colour& colour) {
     return std::visit(
         [&](const auto& s) -> DrawItem {
             using S = std::decay_t<decltype(s)>;
-            if constexpr (std::is_same_v<S, Sphere>) return {Primitive::Sphere, pose, Vec3(s.radius, 0, 0), colour};
-            else if constexpr (std::is_same_v<S, Box>) return {Primitive::Box, pose, s.halfExtents, colour};
-            else if constexpr (std::is_same_v<S, Capsule>) return {Primitive::Capsule, pose, Vec3(s.radius, s.halfHeight, 0), colour};
+            if constexpr (std::is_same_v<S, Sphere>) return {Primitive::Sphere, pose, Vec3(s.radius, 0, 0), colour, {}};
+            else if constexpr (std::is_same_v<S, Box>) return {Primitive::Box, pose, s.halfExtents, colour, {}};
+            else if constexpr (std::is_same_v<S, Capsule>) return {Primitive::Capsule, pose, Vec3(s.radius, s.halfHeight, 0), colour, {}};
+            else if constexpr (std::is_same_v<S, ConvexHull> || std::is_same_v<S, TriangleMesh>)
+                return {Primitive::Triangles, pose, Vec3::Ones(), colour, trianglesOf(shape)};
             else {
                 // A half-space drawn as a 100 m square of its plane, normal = the plane's +y.
                 const Quat turn = Quat::FromTwoVectors(Vec3::UnitY(), s.normal);
                 const Transform plane{pose.toWorld(s.normal * s.offset), pose.orientation * turn};
-                return {Primitive::Plane, plane, Vec3(50, 0, 50), colour};
+                return {Primitive::Plane, plane, Vec3(50, 0, 50), colour, {}};
             }
         },
         shape);
@@ -107,7 +134,7 @@ void drawContacts(const World& world, DrawList& out) {
     for (const ContactManifold& c : world.contacts()) {
         for (int k = 0; k < c.manifold.count; ++k) {
             const ContactPoint& p = c.manifold.points[static_cast<std::size_t>(k)];
-            out.items.push_back({Primitive::Particle, Transform{p.point, Quat::Identity()}, Vec3(real(0.04), 0, 0), point});
+            out.items.push_back({Primitive::Particle, Transform{p.point, Quat::Identity()}, Vec3(real(0.04), 0, 0), point, {}});
             // The normal, pointing from B toward A, 0.3 m long plus the depth.
             out.lines.push_back({p.point, p.point + c.manifold.normal * (real(0.3) + p.depth), normal, true});
             // A short cross marks the point itself, also on top.
@@ -124,7 +151,7 @@ void Scene::draw(DrawList& out) const {
         const Body& b = world_.body(v.body);
         const std::vector<ColliderId> colliders = world_.colliderIdsOf(v.body);
         if (colliders.empty()) {
-            out.items.push_back({v.shape, b.transform(), v.size, v.colour});
+            out.items.push_back({v.shape, b.transform(), v.size, v.colour, {}});
             continue;
         }
         for (const ColliderId c : colliders)

@@ -15,7 +15,7 @@
 
 namespace jounce::scenes {
 
-enum class Primitive { Box, Sphere, Capsule, Cylinder, Plane, Particle };
+enum class Primitive { Box, Sphere, Capsule, Cylinder, Plane, Particle, Triangles };
 
 using Colour = std::array<float, 3>; ///< linear RGB in [0, 1]
 
@@ -34,6 +34,9 @@ struct DrawItem {
     Transform transform;
     Vec3 size = Vec3::Zero();
     Colour colour{};
+    /// Primitive::Triangles: corners in the item's frame, three per triangle,
+    /// counter-clockwise seen from the front (hulls and meshes). Shared, not copied.
+    std::shared_ptr<const std::vector<Vec3>> triangles;
 };
 
 struct DrawLine {

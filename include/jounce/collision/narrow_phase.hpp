@@ -10,12 +10,21 @@
 #include <jounce/collision/manifold.hpp>
 #include <jounce/collision/shapes.hpp>
 
+#include <vector>
+
 namespace jounce {
 
 /// Fills `out` with the contacts of `a` at `pa` and `b` at `pb` whose separation is
-/// at most `margin` (>= 0); returns whether there are any. Half-space against
-/// half-space has no contacts.
+/// at most `margin` (>= 0); returns whether there are any. Two static-only shapes
+/// (half-spaces, meshes) have no contacts. A shape on a mesh can touch several
+/// triangles with different normals: `collide` then gives the manifold holding the
+/// deepest point, `collideAll` gives them all.
 bool collide(const Shape& a, const Transform& pa, const Shape& b, const Transform& pb, real margin, Manifold& out);
+
+/// Appends every manifold of the pair to `out` (one for convex pairs; for a mesh, one
+/// per group of touched triangles sharing a normal); returns how many it appended.
+int collideAll(const Shape& a, const Transform& pa, const Shape& b, const Transform& pb, real margin,
+               std::vector<Manifold>& out);
 
 bool collideSpheres(const Sphere& a, const Transform& pa, const Sphere& b, const Transform& pb, real margin, Manifold& out);
 bool collideSphereCapsule(const Sphere& a, const Transform& pa, const Capsule& b, const Transform& pb, real margin, Manifold& out);
@@ -26,6 +35,18 @@ bool collideBoxes(const Box& a, const Transform& pa, const Box& b, const Transfo
 bool collideSphereHalfSpace(const Sphere& a, const Transform& pa, const HalfSpace& b, const Transform& pb, real margin, Manifold& out);
 bool collideCapsuleHalfSpace(const Capsule& a, const Transform& pa, const HalfSpace& b, const Transform& pb, real margin, Manifold& out);
 bool collideBoxHalfSpace(const Box& a, const Transform& pa, const HalfSpace& b, const Transform& pb, real margin, Manifold& out);
+bool collideSphereHull(const Sphere& a, const Transform& pa, const ConvexHull& b, const Transform& pb, real margin, Manifold& out);
+bool collideCapsuleHull(const Capsule& a, const Transform& pa, const ConvexHull& b, const Transform& pb, real margin, Manifold& out);
+bool collideBoxHull(const Box& a, const Transform& pa, const ConvexHull& b, const Transform& pb, real margin, Manifold& out);
+bool collideHulls(const ConvexHull& a, const Transform& pa, const ConvexHull& b, const Transform& pb, real margin, Manifold& out);
+bool collideHullHalfSpace(const ConvexHull& a, const Transform& pa, const HalfSpace& b, const Transform& pb, real margin, Manifold& out);
+
+/// A convex shape (sphere, capsule, box or hull) against a mesh: appends one manifold
+/// per group of touched triangles that share a normal (coplanar triangles merge, so a
+/// box on a flat floor gets one manifold of at most 4 points). Normals point from the
+/// mesh toward the shape; internal edges never produce a normal (triangle_mesh.hpp).
+int collideMesh(const Shape& a, const Transform& pa, const TriangleMesh& b, const Transform& pb, real margin,
+                std::vector<Manifold>& out);
 
 /// Closest points between segments p1-q1 and p2-q2 (Ericson, Real-Time Collision
 /// Detection 5.1.9): parameters s, t in [0, 1] of the points on each.

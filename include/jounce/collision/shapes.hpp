@@ -9,6 +9,10 @@
 #include <jounce/physics/mass_properties.hpp>
 #include <jounce/physics/math.hpp>
 
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
 #include <variant>
 
 namespace jounce {
@@ -33,7 +37,35 @@ struct HalfSpace {
     real offset = 0;             ///< plane: n . x = offset [m]
 };
 
-using Shape = std::variant<Sphere, Box, Capsule, HalfSpace>;
+struct HullData;  // convex_hull.hpp
+class MeshData;   // triangle_mesh.hpp
+
+/// A convex polyhedron: the hull of a point cloud, in the shape's frame (the points are
+/// used as given, so a hull need not be centred). Build it with makeConvexHull; the
+/// data is immutable and shared, so copying the shape is cheap.
+struct ConvexHull {
+    std::shared_ptr<const HullData> hull;
+};
+
+/// Static level geometry: triangles indexed by an R-tree, one-sided (a triangle's front
+/// is where its corners run counter-clockwise). Edges between coplanar or concave
+/// neighbours are marked internal so nothing catches on them. Static bodies only.
+struct TriangleMesh {
+    std::shared_ptr<const MeshData> mesh;
+};
+
+using Shape = std::variant<Sphere, Box, Capsule, HalfSpace, ConvexHull, TriangleMesh>;
+
+/// Builds a hull shape from a point cloud (quickhull; see convex_hull.hpp for what
+/// counts as degenerate input and how it is reported).
+ConvexHull makeConvexHull(std::span<const Vec3> points);
+
+/// Builds a mesh shape; throws jounce::Error naming the first bad vertex, index or
+/// degenerate (zero-area) triangle.
+TriangleMesh makeTriangleMesh(std::span<const Vec3> vertices, std::span<const std::array<std::uint32_t, 3>> triangles);
+
+/// Whether a shape may belong to a moving body (half-spaces and meshes may not).
+bool isStaticOnly(const Shape& shape);
 
 /// Axis-aligned bounding box. An empty box has min > max.
 struct Aabb {
@@ -58,15 +90,17 @@ void validateShape(const Shape& shape, const char* field);
 /// sides the plane leaves open (axis-aligned planes give a finite face).
 Aabb computeAabb(const Shape& shape, const Transform& pose);
 
-/// Mass properties at uniform `density`, in the shape's frame. Half-spaces have no
-/// finite mass: asking for one throws jounce::Error.
+/// Mass properties at uniform `density`, in the shape's frame. Half-spaces and open
+/// meshes have no finite mass: asking for one throws jounce::Error. A closed mesh
+/// gives the mass of the solid it encloses.
 MassProperties computeMassProperties(const Shape& shape, real density);
 
 /// Volume [m^3] (infinite for a half-space).
 real computeVolume(const Shape& shape);
 
 /// The point of the shape farthest along `direction` (shape frame; any non-zero
-/// length). For a half-space the question has no finite answer and throws.
+/// length). For a half-space the question has no finite answer and throws; for a mesh
+/// (not convex) it is the farthest vertex, i.e. the support of the mesh's hull.
 Vec3 support(const Shape& shape, const Vec3& direction);
 
 } // namespace jounce

@@ -25,6 +25,11 @@ struct Transform {
     Vec3 toLocal(const Vec3& world) const { return orientation.conjugate() * (world - position); }
     Vec3 directionToWorld(const Vec3& local) const { return orientation * local; }
     Vec3 directionToLocal(const Vec3& world) const { return orientation.conjugate() * world; }
+    /// The transform back: inverse().toWorld(x) == toLocal(x).
+    Transform inverse() const {
+        const Quat back = orientation.conjugate();
+        return Transform{back * -position, back};
+    }
 };
 
 /// Composition: (a * b).toWorld(x) == a.toWorld(b.toWorld(x)).
