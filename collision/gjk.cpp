@@ -96,18 +96,22 @@ bool reduceTetrahedron(Simplex& s) {
         }
         return best;
     };
+    // A nearly flat tetrahedron (the new point almost in the old triangle's plane) has
+    // no trustworthy inside: the origin's side of each face is round-off. Then the
+    // nearest of its faces stands.
+    const Vec3 n = (w(1) - w(0)).cross(w(2) - w(0));
+    const real edge = std::max({(w(1) - w(0)).norm(), (w(2) - w(0)).norm(), (w(3) - w(0)).norm()});
+    const real flat = 64 * std::numeric_limits<real>::epsilon() * n.norm() * edge;
+    if (!(std::abs(n.dot(w(3) - w(0))) > flat)) {
+        s = nearestFace([](const std::array<int, 4>&) { return true; });
+        return false;
+    }
     const auto outside = [&](const std::array<int, 4>& f) { return originOutside(w(f[0]), w(f[1]), w(f[2]), w(f[3])); };
     if (std::any_of(faces.begin(), faces.end(), outside)) {
         s = nearestFace(outside);
         return false;
     }
-    // The origin is inside (or on) every face plane: the sets overlap. A flat
-    // tetrahedron lands here too when the origin is in its plane; then the nearest face
-    // decides.
-    const Vec3 n = (w(1) - w(0)).cross(w(2) - w(0));
-    if (std::abs(n.dot(w(3) - w(0))) > 0) return true;
-    s = nearestFace([](const std::array<int, 4>&) { return true; });
-    return false;
+    return true; // inside every face: the sets overlap
 }
 
 } // namespace

@@ -55,9 +55,10 @@ bool roundedAgainstPolytope(const Vec3& p, const Vec3& q, real radius, const Wor
     Vec3 normal;
     real coreSeparation; // of the core from the hull along `normal`
     std::uint32_t featureBase = 0;
-    // GJK's tolerance only bounds the distance relatively: below this the core counts
-    // as touching and the SAT below takes over.
-    const real tiny = real(1e-9) * (1 + b.vertices[0].cwiseAbs().maxCoeff());
+    // GJK's distance is only as good as its last simplex: below sqrt(epsilon) of the
+    // scale (1.5e-8 m in double, 3e-4 m in float) the core counts as touching and the
+    // exact SAT below takes over.
+    const real tiny = std::sqrt(std::numeric_limits<real>::epsilon()) * (1 + b.vertices[0].cwiseAbs().maxCoeff());
     if (!g.overlap && g.distance > tiny) {
         if (g.distance - radius > margin) return false;
         normal = (g.pointA - g.pointB) / g.distance;

@@ -81,7 +81,7 @@ bool roundedTriangle(const Vec3& p, const Vec3& q, real radius, const MeshData& 
         return d0 >= d1 && d0 >= d2 ? c[0] : d1 >= d2 ? c[1] : c[2];
     };
     const GjkResult g = gjkDistance(segmentSupport, triangleSupport, n);
-    const real tiny = real(1e-9) * (1 + c[0].cwiseAbs().maxCoeff());
+    const real tiny = std::sqrt(std::numeric_limits<real>::epsilon()) * (1 + c[0].cwiseAbs().maxCoeff());
     Vec3 normal = n;
     real separation;
     Vec3 core;
