@@ -52,7 +52,7 @@ bool roundedAgainstPolytope(const Vec3& p, const Vec3& q, real radius, const Wor
     const GjkResult g = gjkDistance(segmentSupport, hullSupport, Vec3(b.centroid - p));
     const bool isPoint = p == q;
 
-    Vec3 normal;
+    Vec3 normal = Vec3::UnitY();
     real coreSeparation; // of the core from the hull along `normal`
     std::uint32_t featureBase = 0;
     // GJK's distance is only as good as its last simplex: below sqrt(epsilon) of the

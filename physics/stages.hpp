@@ -28,6 +28,20 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                  std::vector<ContactManifold>& contacts);
 
+/// Stage 5a: the contact points of every manifold with a dynamic body, each given last
+/// step's accumulated impulse when its key matches (warm starting). Points with
+/// non-finite data are dropped and described in `errors`.
+void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds,
+                    const std::vector<Contact>& previous, std::vector<Contact>& out, std::vector<std::string>& errors);
+
+/// Stage 5b: islands; wakes islands an awake body touches; reorders `contacts` by
+/// island, leaving out sleeping islands, with the island ranges in `islandStarts`.
+void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const WorldSettings& settings, Islands& islands,
+                   std::vector<std::uint32_t>& islandStarts);
+
+/// After resolution: keep the contacts, sorted by key, for next step's warm start.
+void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<Contact>& previous);
+
 /// Mass, inertia (about the centre of mass, body frame) and centre of mass of a set of
 /// colliders, each of uniform density. Half-spaces are skipped (static bodies only).
 MassProperties massFromColliders(const std::vector<const Collider*>& colliders);

@@ -113,6 +113,22 @@ void World::setSettings(const WorldSettings& s) {
     if (s.maxSubsteps < 1) throw Error("WorldSettings.maxSubsteps", std::to_string(s.maxSubsteps), "must be >= 1");
     detail::requireNonNegative(s.collisionMargin, "WorldSettings.collisionMargin");
     detail::requireNonNegative(s.aabbMargin, "WorldSettings.aabbMargin");
+    const ResolverSettings& r = s.resolver;
+    detail::requireNonNegative(r.velocityLimit, "WorldSettings.resolver.velocityLimit");
+    detail::requireNonNegative(r.angularLimit, "WorldSettings.resolver.angularLimit");
+    detail::requireNonNegative(r.positionEpsilon, "WorldSettings.resolver.positionEpsilon");
+    detail::requireNonNegative(r.velocityEpsilon, "WorldSettings.resolver.velocityEpsilon");
+    const auto requireCount = [](int n, const char* field) {
+        if (n < 0 || n > 1000000) throw Error(field, std::to_string(n), "must lie in [0, 1000000]");
+    };
+    requireCount(r.positionIterationsPerContact, "WorldSettings.resolver.positionIterationsPerContact");
+    requireCount(r.velocityIterationsPerContact, "WorldSettings.resolver.velocityIterationsPerContact");
+    requireCount(r.sequentialIterations, "WorldSettings.resolver.sequentialIterations");
+    if (r.velocitySolver != VelocitySolver::WorstFirst && r.velocitySolver != VelocitySolver::SequentialImpulses)
+        throw Error("WorldSettings.resolver.velocitySolver", std::to_string(static_cast<int>(r.velocitySolver)),
+                    "not a VelocitySolver");
+    detail::requirePositive(s.sleep.sleepEpsilon, "WorldSettings.sleep.sleepEpsilon");
+    detail::requireInRange(s.sleep.baseBias, 0, 1, "WorldSettings.sleep.baseBias");
     settings_ = s;
 }
 
@@ -132,6 +148,7 @@ BodyId World::createBody(const BodyDesc& d) {
     b.gravityScale = d.gravityScale;
     b.canSleep = d.canSleep;
     b.awake = d.awake;
+    b.motion = 2 * settings_.sleep.sleepEpsilon; // Millington: start above the threshold
     b.userData = d.userData;
     b.massFromColliders = d.massFromColliders && !d.colliders.empty();
     setMass(b, d.mass, d.type == BodyType::Dynamic && !b.massFromColliders ? d.inertia : Mat3::Identity());
@@ -176,6 +193,7 @@ ColliderId World::addCollider(BodyId id, const ColliderDesc& desc) {
     const ColliderId cid = colliders_.insert(Collider{id, desc.shape, desc.local, desc.density, desc.material, desc.filter, Aabb{}});
     refreshMassFromColliders(b, id);
     b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
     return cid;
 }
 
@@ -193,6 +211,7 @@ void World::removeCollider(ColliderId id) {
     Body& b = bodies_[owner];
     refreshMassFromColliders(b, owner);
     b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
 }
 
 const Collider& World::collider(ColliderId id) const {
@@ -246,6 +265,7 @@ void World::setPosition(BodyId id, const Vec3& p) {
     detail::requireFinite(p, "setPosition.position");
     b.position = p;
     b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
 }
 
 void World::setOrientation(BodyId id, const Quat& q) {
@@ -254,6 +274,7 @@ void World::setOrientation(BodyId id, const Quat& q) {
     b.orientation = q.normalized();
     b.inverseInertiaWorld = detail::worldInverseInertia(b);
     b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
 }
 
 void World::setLinearVelocity(BodyId id, const Vec3& v) {
@@ -263,6 +284,7 @@ void World::setLinearVelocity(BodyId id, const Vec3& v) {
         throw Error("setLinearVelocity.velocity", toText(v), "a static body cannot move");
     b.linearVelocity = v;
     b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
 }
 
 void World::setAngularVelocity(BodyId id, const Vec3& w) {
@@ -272,6 +294,7 @@ void World::setAngularVelocity(BodyId id, const Vec3& w) {
         throw Error("setAngularVelocity.velocity", toText(w), "a static body cannot move");
     b.angularVelocity = w;
     b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
 }
 
 void World::setDamping(BodyId id, real linear, real angular) {
@@ -301,7 +324,7 @@ void World::setMassProperties(BodyId id, real mass, const Mat3& inertia) {
 void World::setAwake(BodyId id, bool awake) {
     Body& b = checkedBody(id, "setAwake.id");
     b.awake = awake;
-    if (awake) b.motion = 0;
+    if (awake) b.motion = 2 * settings_.sleep.sleepEpsilon; // so it does not fall straight back asleep
 }
 
 void World::setUserData(BodyId id, std::uint64_t data) { checkedBody(id, "setUserData.id").userData = data; }
@@ -315,6 +338,7 @@ void World::applyForce(BodyId id, const Vec3& f) {
     requireAccumulates(b.userForce, f, "applyForce.force");
     b.userForce += f;
     b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
 }
 
 void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) {
@@ -328,6 +352,7 @@ void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) {
     b.userForce += f;
     b.userTorque += torque;
     b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
 }
 
 void World::applyTorque(BodyId id, const Vec3& t) {
@@ -337,6 +362,7 @@ void World::applyTorque(BodyId id, const Vec3& t) {
     requireAccumulates(b.userTorque, t, "applyTorque.torque");
     b.userTorque += t;
     b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
 }
 
 void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) {
@@ -351,6 +377,7 @@ void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) {
     b.linearVelocity += dv;
     b.angularVelocity += dw;
     b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
 }
 
 /// The world queries' shared sweep: every live collider whose category meets `mask`,
@@ -557,6 +584,21 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     detail::narrowPhase(bodies_, colliders_, settings_, proxyColliders_, pairs_, contacts_);
     profile_.narrowPhase += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::gatherContacts(bodies_, contacts_, previousContacts_, resolverContacts_, contactErrors_);
+    detail::groupContacts(bodies_, resolverContacts_, settings_, islands_, islandStarts_);
+    profile_.group += millisecondsSince(t);
+
+    t = Clock::now();
+    resolver_.setSettings(settings_.resolver);
+    resolver_.resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
+    detail::keepForWarmStart(resolverContacts_, previousContacts_);
+    profile_.resolve += millisecondsSince(t);
+
+    t = Clock::now();
+    updateSleep(bodies_.slots(), islands_, ctx.h, settings_.sleep);
+    profile_.sleep += millisecondsSince(t);
 }
 
 } // namespace jounce

@@ -10,5 +10,10 @@ std::unique_ptr<Scene> makeContacts();
 std::unique_ptr<Scene> makeFireworks();
 std::unique_ptr<Scene> makeSpinning();
 std::unique_ptr<Scene> makeSprings();
+std::unique_ptr<Scene> makeColumn();
+std::unique_ptr<Scene> makePyramid10();
+std::unique_ptr<Scene> makePyramid20();
+std::unique_ptr<Scene> makePile1000();
+std::unique_ptr<Scene> makeSpheres4096();
 
 } // namespace jounce::scenes

@@ -91,11 +91,24 @@ namespace {
 /// The triangles of a hull (each face as a fan) or a mesh, built once per shape data
 /// and shared by every frame that draws it.
 std::shared_ptr<const std::vector<Vec3>> trianglesOf(const Shape& shape) {
-    static std::map<const void*, std::weak_ptr<const std::vector<Vec3>>> cache; // lookup only
-    const void* key = nullptr;
-    if (const auto* h = std::get_if<ConvexHull>(&shape)) key = h->hull.get();
-    if (const auto* m = std::get_if<TriangleMesh>(&shape)) key = m->mesh.get();
-    if (auto cached = cache[key].lock()) return cached;
+    // Keyed by the shape data's address, but an entry counts only while that data
+    // lives: once it dies, another hull or mesh may be built at the same address, and
+    // the renderer (which holds lists across frames) would otherwise keep the old one.
+    struct Entry {
+        std::weak_ptr<const void> source;
+        std::weak_ptr<const std::vector<Vec3>> triangles;
+    };
+    static std::map<const void*, Entry> cache; // lookup only
+    std::shared_ptr<const void> source;
+    if (const auto* h = std::get_if<ConvexHull>(&shape)) source = h->hull;
+    if (const auto* m = std::get_if<TriangleMesh>(&shape)) source = m->mesh;
+    const void* key = source.get();
+    if (!cache.contains(key)) // the map grows: drop entries of dead shapes first
+        std::erase_if(cache, [](const auto& e) { return e.second.source.expired(); });
+    Entry& entry = cache[key];
+    const bool sameSource = !entry.source.owner_before(source) && !source.owner_before(entry.source);
+    if (sameSource)
+        if (auto cached = entry.triangles.lock()) return cached;
     auto list = std::make_shared<std::vector<Vec3>>();
     if (const auto* h = std::get_if<ConvexHull>(&shape)) {
         for (const HullFace& f : h->hull->faces)
@@ -105,7 +118,7 @@ std::shared_ptr<const std::vector<Vec3>> trianglesOf(const Shape& shape) {
         for (std::uint32_t t = 0; t < m->mesh->triangleCount(); ++t)
             for (const Vec3& c : m->mesh->corners(t)) list->push_back(c);
     }
-    cache[key] = list;
+    entry = {source, list};
     return list;
 }
 
@@ -183,6 +196,11 @@ constexpr Entry registry[] = {
     {"fireworks", makeFireworks},
     {"spinning", makeSpinning},
     {"springs", makeSprings},
+    {"column", makeColumn},
+    {"pyramid10", makePyramid10},
+    {"pyramid20", makePyramid20},
+    {"pile1000", makePile1000},
+    {"spheres4096", makeSpheres4096},
 };
 } // namespace
 

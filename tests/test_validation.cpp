@@ -203,7 +203,16 @@ TEST_CASE("settings are validated", "[physics]") {
     with("WorldSettings.maxTimeStep", [](WorldSettings& s) { s.maxTimeStep = real(1e-7); });
     with("WorldSettings.maxSubsteps", [](WorldSettings& s) { s.maxSubsteps = 0; });
     with("WorldSettings.gyroscopic", [](WorldSettings& s) { s.gyroscopic = static_cast<GyroscopicMode>(9); });
-    CHECK_THROWS_AS(World(WorldSettings{Vec3(kInf, 0, 0)}), Error);
+    with("WorldSettings.resolver.velocityLimit", [](WorldSettings& s) { s.resolver.velocityLimit = kNaN; });
+    with("WorldSettings.resolver.angularLimit", [](WorldSettings& s) { s.resolver.angularLimit = -1; });
+    with("WorldSettings.resolver.positionEpsilon", [](WorldSettings& s) { s.resolver.positionEpsilon = kInf; });
+    with("WorldSettings.resolver.sequentialIterations", [](WorldSettings& s) { s.resolver.sequentialIterations = -3; });
+    with("WorldSettings.resolver.velocitySolver", [](WorldSettings& s) { s.resolver.velocitySolver = static_cast<VelocitySolver>(7); });
+    with("WorldSettings.sleep.sleepEpsilon", [](WorldSettings& s) { s.sleep.sleepEpsilon = 0; });
+    with("WorldSettings.sleep.baseBias", [](WorldSettings& s) { s.sleep.baseBias = 2; });
+    WorldSettings bad;
+    bad.gravity = Vec3(kInf, 0, 0);
+    CHECK_THROWS_AS(World(bad), Error);
 }
 
 TEST_CASE("a step that would overflow restores the world and names the body", "[physics]") {

@@ -6,6 +6,7 @@
 /// its object is destroyed, so an old handle to a reused slot is detected as stale.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace jounce {
@@ -70,6 +71,11 @@ public:
         return Id{static_cast<std::uint32_t>(slot), generations_[slot]};
     }
     T& atSlot(std::size_t slot) { return items_[slot]; }
+    /// Every slot, dead ones included (check isAlive or aliveFlags): for stages that
+    /// address objects by slot index, such as the contact resolver.
+    std::span<T> slots() { return items_; }
+    std::span<const T> slots() const { return items_; }
+    std::span<const std::uint8_t> aliveFlags() const { return alive_; }
     const T& atSlot(std::size_t slot) const { return items_[slot]; }
     std::size_t size() const { return count_; }
     /// Handles of every live object, in index order.

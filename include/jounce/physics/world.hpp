@@ -9,6 +9,8 @@
 
 #include <jounce/collision/broad_phase.hpp>
 #include <jounce/collision/point_queries.hpp>
+#include <jounce/contact/islands.hpp>
+#include <jounce/contact/resolver.hpp>
 #include <jounce/physics/body.hpp>
 #include <jounce/physics/collider.hpp>
 #include <jounce/physics/error.hpp>
@@ -17,7 +19,9 @@
 #include <jounce/physics/math.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace jounce {
@@ -51,6 +55,10 @@ struct WorldSettings {
     /// The broad phase's boxes are grown by this much, so they change only when a body
     /// has moved that far [m].
     real aabbMargin = real(0.1);
+    /// Stage 6: the contact resolver (Millington's constants, the velocity solver).
+    ResolverSettings resolver;
+    /// Stage 8: sleeping.
+    SleepSettings sleep;
 };
 
 /// Milliseconds spent in each stage of the last step (summed over its substeps).
@@ -153,6 +161,21 @@ public:
     /// broad-phase pair). This is also the debug-draw stream: points, normals, depths.
     const std::vector<ContactManifold>& contacts() const { return contacts_; }
 
+    /// The contact points the resolver worked on in the last substep, grouped by
+    /// island (awake islands only), with the impulses it applied (accumulatedImpulse,
+    /// contact frame; `body` holds body slot indices).
+    const std::vector<Contact>& resolvedContacts() const { return resolverContacts_; }
+    /// The islands of the last substep.
+    const Islands& islands() const { return islands_; }
+    /// Iterations used and penetrations before and after, last substep.
+    const ResolverStats& resolverStats() const { return resolver_.stats(); }
+    /// Sees every resolution record during step() (see ContactResolver). Empty: none.
+    void setResolverObserver(std::function<void(const ResolutionRecord&)> observer) {
+        resolver_.setObserver(std::move(observer));
+    }
+    /// Contact points dropped in the last step because their data was not finite.
+    const std::vector<std::string>& contactErrors() const { return contactErrors_; }
+
     // ---- Force generators --------------------------------------------------------
     ForceGeneratorId addForceGenerator(const ForceGenerator& generator);
     void setForceGenerator(ForceGeneratorId id, const ForceGenerator& generator);
@@ -194,6 +217,12 @@ private:
     std::vector<ColliderId> proxyColliders_;     ///< proxies_[i] belongs to this collider
     std::vector<ProxyPair> pairs_;
     std::vector<ContactManifold> contacts_;
+    std::vector<Contact> resolverContacts_;     ///< this step's contact points, grouped by island
+    std::vector<Contact> previousContacts_;     ///< last step's, sorted by key, for warm starting
+    Islands islands_;
+    std::vector<std::uint32_t> islandStarts_;   ///< ranges of resolverContacts_ per awake island
+    ContactResolver resolver_;
+    std::vector<std::string> contactErrors_;    ///< contacts dropped in the last step, and why
     SlotArray<Body, BodyTag> backup_; ///< state before the step, for the all-or-nothing rule
     Profile profile_;
     std::uint64_t stepCount_ = 0;

@@ -1,0 +1,78 @@
+// Nonlinear projection (Millington ch. 14.3): move the two bodies apart along the
+// contact normal by the penetration, sharing the move between linear and angular
+// motion in proportion to how easily each moves the contact point.
+
+#include "contact/stages.hpp"
+
+#include <cmath>
+
+namespace jounce::detail {
+namespace {
+
+/// Sets the world inverse inertia from the orientation: R I^-1 R^T.
+void refreshInertia(Body& b) {
+    const Mat3 r = b.orientation.toRotationMatrix();
+    b.inverseInertiaWorld = r * b.inverseInertiaBody * r.transpose();
+}
+
+} // namespace
+
+BodyChange projectContact(const Contact& c, std::span<Body> bodies, real angularLimit) {
+    BodyChange change;
+    // How far the contact point moves along the normal per unit of "move" applied
+    // linearly (1/m) and angularly (((I^-1 (r x n)) x r) . n), for each body.
+    std::array<real, 2> linearInertia{0, 0}, angularInertia{0, 0};
+    real total = 0;
+    for (std::size_t side = 0; side < 2; ++side) {
+        const Body* b = bodyOf(bodies, c.body[side]);
+        if (b == nullptr || !b->isDynamic()) continue;
+        const Vec3 perImpulse = b->inverseInertiaWorld * c.relative[side].cross(c.normal);
+        angularInertia[side] = perImpulse.cross(c.relative[side]).dot(c.normal);
+        linearInertia[side] = b->inverseMass;
+        total += linearInertia[side] + angularInertia[side];
+    }
+    if (!(total > 0)) return change;
+
+    for (std::size_t side = 0; side < 2; ++side) {
+        Body* b = bodyOf(bodies, c.body[side]);
+        if (b == nullptr || !b->isDynamic()) continue;
+        const real sign = side == 0 ? 1 : -1;
+        real angularMove = sign * c.penetration * angularInertia[side] / total;
+        real linearMove = sign * c.penetration * linearInertia[side] / total;
+        // Rotation moves the point by at most angularLimit times the lever arm across
+        // the normal; the rest goes into linear motion (large turns from a deep contact
+        // near the axis look wrong and overshoot).
+        const Vec3& r = c.relative[side];
+        const real limit = angularLimit * (r - c.normal * r.dot(c.normal)).norm();
+        if (std::abs(angularMove) > limit) {
+            const real sum = angularMove + linearMove;
+            angularMove = angularMove > 0 ? limit : -limit;
+            linearMove = sum - angularMove;
+        }
+        change.linear[side] = c.normal * linearMove;
+        if (angularMove != 0 && angularInertia[side] > 0) {
+            const Vec3 perImpulse = b->inverseInertiaWorld * r.cross(c.normal);
+            change.angular[side] = perImpulse * (angularMove / angularInertia[side]);
+        }
+        // Apply: translate, and turn by the small rotation vector theta
+        // (q += 1/2 [0, theta] q, then normalise, as the integrator does).
+        b->position += change.linear[side];
+        const Vec3& theta = change.angular[side];
+        const Quat spin(0, theta.x() / 2, theta.y() / 2, theta.z() / 2);
+        b->orientation.coeffs() += (spin * b->orientation).coeffs();
+        b->orientation.normalize();
+        refreshInertia(*b);
+    }
+    return change;
+}
+
+void updatePenetration(Contact& k, std::uint32_t b, const Vec3& linear, const Vec3& angular) {
+    for (std::size_t side = 0; side < 2; ++side) {
+        if (k.body[side] != b) continue;
+        const Vec3 moved = linear + angular.cross(k.relative[side]);
+        // Body 0 moving along +normal, or body 1 along -normal, opens the contact.
+        k.penetration += (side == 0 ? -1 : 1) * moved.dot(k.normal);
+    }
+}
+
+} // namespace jounce::detail

@@ -1,0 +1,116 @@
+// Islands by union-find over dynamic bodies, and sleeping by island (Millington ch. 16).
+
+#include <jounce/contact/islands.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace jounce {
+namespace {
+
+/// Union-find with path halving; the root is always the lowest index of its set, so
+/// the result does not depend on the order of unions.
+struct DisjointSets {
+    std::vector<std::uint32_t> parent;
+    explicit DisjointSets(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
+    std::uint32_t find(std::uint32_t x) {
+        while (parent[x] != x) x = parent[x] = parent[parent[x]];
+        return x;
+    }
+    void unite(std::uint32_t a, std::uint32_t b) {
+        a = find(a);
+        b = find(b);
+        if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
+};
+
+bool joins(std::span<const Body> bodies, std::uint32_t i) { return i != noBody && bodies[i].isDynamic(); }
+
+} // namespace
+
+void buildIslands(std::span<const Body> bodies, std::span<const std::uint8_t> alive, std::span<const Contact> contacts,
+                  std::span<const std::pair<std::uint32_t, std::uint32_t>> links, Islands& out) {
+    DisjointSets sets(bodies.size());
+    for (const Contact& c : contacts)
+        if (joins(bodies, c.body[0]) && joins(bodies, c.body[1])) sets.unite(c.body[0], c.body[1]);
+    for (const auto& [a, b] : links)
+        if (joins(bodies, a) && joins(bodies, b)) sets.unite(a, b);
+
+    // Number the islands by their root (= lowest body index), in index order.
+    out.bodyIsland.assign(bodies.size(), noIsland);
+    std::uint32_t count = 0;
+    for (std::uint32_t i = 0; i < bodies.size(); ++i)
+        if (alive[i] && bodies[i].isDynamic() && sets.find(i) == i) out.bodyIsland[i] = count++;
+    for (std::uint32_t i = 0; i < bodies.size(); ++i)
+        if (alive[i] && bodies[i].isDynamic()) out.bodyIsland[i] = out.bodyIsland[sets.find(i)];
+
+    // Counting sort of bodies and contacts by island (stable: input order kept).
+    auto group = [count](std::size_t n, auto islandOf, std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& starts) {
+        starts.assign(count + 1, 0);
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (const std::uint32_t k = islandOf(i); k != noIsland) ++starts[k + 1];
+        for (std::uint32_t k = 0; k < count; ++k) starts[k + 1] += starts[k];
+        order.assign(starts.back(), 0);
+        std::vector<std::uint32_t> fill(starts.begin(), starts.end() - 1);
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (const std::uint32_t k = islandOf(i); k != noIsland) order[fill[k]++] = i;
+    };
+    group(bodies.size(), [&](std::uint32_t i) { return out.bodyIsland[i]; }, out.bodies, out.bodyStarts);
+    const auto contactIsland = [&](std::uint32_t k) {
+        const Contact& c = contacts[k];
+        // A contact belongs to the island of its dynamic body (either, if both).
+        if (joins(bodies, c.body[0])) return out.bodyIsland[c.body[0]];
+        if (joins(bodies, c.body[1])) return out.bodyIsland[c.body[1]];
+        return noIsland; // between static or kinematic bodies only: nothing to resolve
+    };
+    group(contacts.size(), contactIsland, out.contactOrder, out.contactStarts);
+}
+
+int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const SleepSettings& settings) {
+    if (!settings.enabled) return 0;
+    const real bias = std::pow(settings.baseBias, dt);
+    int fellAsleep = 0;
+    for (std::size_t k = 0; k < islands.count(); ++k) {
+        bool allQuiet = true;
+        for (std::uint32_t i = islands.bodyStarts[k]; i < islands.bodyStarts[k + 1]; ++i) {
+            Body& b = bodies[islands.bodies[i]];
+            if (!b.awake) continue;
+            const real current = b.linearVelocity.squaredNorm() + b.angularVelocity.squaredNorm();
+            b.motion = std::min(bias * b.motion + (1 - bias) * current, 10 * settings.sleepEpsilon);
+            allQuiet = allQuiet && b.canSleep && b.motion < settings.sleepEpsilon;
+        }
+        if (!allQuiet) continue;
+        for (std::uint32_t i = islands.bodyStarts[k]; i < islands.bodyStarts[k + 1]; ++i) {
+            Body& b = bodies[islands.bodies[i]];
+            if (!b.awake) continue;
+            b.awake = false;
+            b.linearVelocity.setZero();
+            b.angularVelocity.setZero();
+            ++fellAsleep;
+        }
+    }
+    return fellAsleep;
+}
+
+int wakeTouchedIslands(std::span<Body> bodies, const Islands& islands, real sleepEpsilon) {
+    int woken = 0;
+    for (std::size_t k = 0; k < islands.count(); ++k) {
+        bool anyAwake = false, anyAsleep = false;
+        for (std::uint32_t i = islands.bodyStarts[k]; i < islands.bodyStarts[k + 1]; ++i) {
+            anyAwake = anyAwake || bodies[islands.bodies[i]].awake;
+            anyAsleep = anyAsleep || !bodies[islands.bodies[i]].awake;
+        }
+        if (!anyAwake || !anyAsleep) continue;
+        for (std::uint32_t i = islands.bodyStarts[k]; i < islands.bodyStarts[k + 1]; ++i) {
+            Body& b = bodies[islands.bodies[i]];
+            if (b.awake) continue;
+            b.awake = true;
+            b.motion = 2 * sleepEpsilon; // Millington: wake with some motion so it does not fall straight back asleep
+            ++woken;
+        }
+    }
+    return woken;
+}
+
+} // namespace jounce

@@ -1,0 +1,83 @@
+// Contact preparation (Millington ch. 14.1, 15.1, 16.1).
+
+#include "contact/stages.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace jounce {
+
+Mat3 contactBasis(const Vec3& normal) {
+    // Cross the normal with the world axis it is least aligned with: that cross product
+    // is at least sqrt(2/3) long, so nothing degenerates for any normal.
+    const Vec3 a = normal.cwiseAbs();
+    const Vec3 helper = a.x() <= a.y() && a.x() <= a.z() ? Vec3::UnitX() : a.y() <= a.z() ? Vec3::UnitY() : Vec3::UnitZ();
+    const Vec3 tangent = normal.cross(helper).normalized();
+    const Vec3 bitangent = normal.cross(tangent); // unit: normal and tangent are orthonormal
+    Mat3 basis;
+    basis.col(0) = normal;
+    basis.col(1) = tangent;
+    basis.col(2) = bitangent;
+    return basis;
+}
+
+namespace detail {
+namespace {
+
+/// Velocity of the contact point on side `side` in the contact frame, with the planar
+/// part of last step's acceleration added back (ch. 16.1): gravity on a slope pulls the
+/// body along it each step, and without this the friction impulse would see a sliding
+/// velocity it must cancel and the body creeps downhill.
+Vec3 sideVelocity(const Contact& c, const Body& b, real dt) {
+    const Vec3 world = b.velocityAt(c.point);
+    Vec3 local = c.contactToWorld.transpose() * world;
+    if (b.isDynamic()) {
+        Vec3 accelerationVelocity = c.contactToWorld.transpose() * (b.lastFrameAcceleration * dt);
+        accelerationVelocity.x() = 0;
+        local += accelerationVelocity;
+    }
+    return local;
+}
+
+} // namespace
+
+void prepareContact(Contact& c, std::span<const Body> bodies, real dt, const ResolverSettings& settings) {
+    c.contactToWorld = contactBasis(c.normal);
+    c.velocity = Vec3::Zero();
+    for (int side = 0; side < 2; ++side) {
+        const std::uint32_t i = c.body[static_cast<std::size_t>(side)];
+        if (i == noBody) {
+            c.relative[static_cast<std::size_t>(side)] = Vec3::Zero();
+            continue;
+        }
+        const Body& b = bodies[i];
+        c.relative[static_cast<std::size_t>(side)] = c.point - b.position;
+        const Vec3 v = sideVelocity(c, b, dt);
+        c.velocity += side == 0 ? v : Vec3(-v);
+    }
+    updateDesiredVelocity(c, bodies, dt, settings);
+    c.targetNormalVelocity = c.velocity.x() + c.desiredDeltaVelocity;
+}
+
+void updateDesiredVelocity(Contact& c, std::span<const Body> bodies, real dt, const ResolverSettings& settings) {
+    // The normal velocity last step's acceleration produced (gravity on a resting
+    // body): a resting contact must not bounce it back (ch. 15.1.2).
+    real fromAcceleration = 0;
+    for (int side = 0; side < 2; ++side) {
+        const std::uint32_t i = c.body[static_cast<std::size_t>(side)];
+        if (i == noBody || !bodies[i].isDynamic()) continue;
+        const real a = bodies[i].lastFrameAcceleration.dot(c.normal) * dt;
+        fromAcceleration += side == 0 ? a : -a;
+    }
+    const real vx = c.velocity.x();
+    if (c.penetration < 0) {
+        // Apart by a gap: let the bodies close it this step, stop them there.
+        c.desiredDeltaVelocity = std::max(real(0), c.penetration / dt - vx);
+        return;
+    }
+    const real e = std::abs(vx) < settings.velocityLimit ? 0 : c.restitution;
+    c.desiredDeltaVelocity = -vx - e * (vx - fromAcceleration);
+}
+
+} // namespace detail
+} // namespace jounce

@@ -1,0 +1,200 @@
+// The resolver: the order of resolution. Islands one after another; in each, positions
+// deepest first, then velocities (largest desired change first, or sequential sweeps).
+// resolve() is the stepping form run to the end.
+
+#include "contact/stages.hpp"
+
+#include <algorithm>
+
+namespace jounce {
+
+using detail::BodyChange;
+
+ContactResolver::ContactResolver(ResolverSettings settings) : settings_(settings) {}
+
+void ContactResolver::resolve(std::span<Body> bodies, std::span<Contact> contacts,
+                              std::span<const std::uint32_t> islandStarts, real dt) {
+    begin(bodies, contacts, islandStarts, dt);
+    ResolutionRecord record;
+    while (stepPosition(record)) {
+    }
+    while (stepVelocity(record)) {
+    }
+}
+
+void ContactResolver::begin(std::span<Body> bodies, std::span<Contact> contacts,
+                            std::span<const std::uint32_t> islandStarts, real dt) {
+    bodies_ = bodies;
+    contacts_ = contacts;
+    islandStarts_.assign(islandStarts.begin(), islandStarts.end());
+    if (islandStarts_.empty()) islandStarts_ = {0, static_cast<std::uint32_t>(contacts.size())};
+    dt_ = dt;
+    stats_ = {};
+    for (Contact& c : contacts_) {
+        detail::prepareContact(c, bodies_, dt_, settings_);
+        stats_.maxPenetrationBefore = std::max(stats_.maxPenetrationBefore, c.penetration);
+    }
+    // Which contacts touch each body (CSR), so a resolution re-keys only those.
+    contactsOfBodyStart_.assign(bodies.size() + 1, 0);
+    for (const Contact& c : contacts_)
+        for (std::uint32_t b : c.body)
+            if (b != noBody) ++contactsOfBodyStart_[b + 1];
+    for (std::size_t b = 0; b < bodies.size(); ++b) contactsOfBodyStart_[b + 1] += contactsOfBodyStart_[b];
+    contactsOfBody_.assign(contactsOfBodyStart_.back(), 0);
+    std::vector<std::uint32_t> fill(contactsOfBodyStart_.begin(), contactsOfBodyStart_.end() - 1);
+    for (std::uint32_t k = 0; k < contacts_.size(); ++k)
+        for (std::uint32_t b : contacts_[k].body)
+            if (b != noBody) contactsOfBody_[fill[b]++] = k;
+    island_ = 0;
+    islandStarted_ = false;
+    positionsDone_ = false;
+}
+
+ResolutionRecord ContactResolver::recordFor(ResolutionRecord::Kind kind, std::uint32_t index) const {
+    ResolutionRecord record;
+    record.kind = kind;
+    record.contact = index;
+    record.island = static_cast<std::uint32_t>(island_);
+    record.body = contacts_[index].body;
+    return record;
+}
+
+void ContactResolver::startPositions(std::size_t island) {
+    std::vector<real> keys(contacts_.size());
+    for (std::size_t k = 0; k < contacts_.size(); ++k) keys[k] = contacts_[k].penetration;
+    heap_.build(islandStarts_[island], islandStarts_[island + 1] - islandStarts_[island], keys);
+    iterations_ = 0;
+    islandStarted_ = true;
+}
+
+bool ContactResolver::stepPosition(ResolutionRecord& record) {
+    while (!positionsDone_) {
+        if (island_ + 1 >= islandStarts_.size()) {
+            positionsDone_ = true;
+            island_ = 0;
+            islandStarted_ = false;
+            stats_.maxPenetrationAfter = 0;
+            for (const Contact& c : contacts_) stats_.maxPenetrationAfter = std::max(stats_.maxPenetrationAfter, c.penetration);
+            return false;
+        }
+        if (!islandStarted_) startPositions(island_);
+        if (nextPosition(record)) return true;
+        ++island_;
+        islandStarted_ = false;
+    }
+    return false;
+}
+
+bool ContactResolver::nextPosition(ResolutionRecord& record) {
+    const std::uint32_t count = islandStarts_[island_ + 1] - islandStarts_[island_];
+    if (heap_.empty() || iterations_ >= settings_.positionIterationsPerContact * static_cast<int>(count)) return false;
+    if (!(heap_.topKey() > settings_.positionEpsilon)) return false;
+    const std::uint32_t index = heap_.top();
+    Contact& c = contacts_[index];
+    record = recordFor(ResolutionRecord::Kind::Position, index);
+    record.before = c.penetration;
+    const BodyChange change = detail::projectContact(c, bodies_, settings_.angularLimit);
+    // Every contact that shares a moved body (this one included) sees its penetration
+    // change; re-key just those.
+    for (std::size_t side = 0; side < 2; ++side) {
+        const std::uint32_t b = c.body[side];
+        if (b == noBody || !bodies_[b].isDynamic()) continue;
+        for (std::uint32_t i = contactsOfBodyStart_[b]; i < contactsOfBodyStart_[b + 1]; ++i) {
+            Contact& k = contacts_[contactsOfBody_[i]];
+            detail::updatePenetration(k, b, change.linear[side], change.angular[side]);
+            heap_.update(contactsOfBody_[i], k.penetration);
+        }
+    }
+    record.after = c.penetration;
+    record.linearChange = change.linear;
+    record.angularChange = change.angular;
+    ++iterations_;
+    ++stats_.positionIterations;
+    notify(record);
+    return true;
+}
+
+void ContactResolver::startVelocities(std::size_t island) {
+    const std::uint32_t first = islandStarts_[island], last = islandStarts_[island + 1];
+    if (settings_.velocitySolver == VelocitySolver::WorstFirst) {
+        std::vector<real> keys(contacts_.size());
+        for (std::uint32_t k = first; k < last; ++k) {
+            contacts_[k].accumulatedImpulse = Vec3::Zero();
+            keys[k] = contacts_[k].desiredDeltaVelocity;
+        }
+        heap_.build(first, last - first, keys);
+    } else {
+        for (std::uint32_t k = first; k < last; ++k) {
+            Contact& c = contacts_[k];
+            if (!settings_.warmStart) c.accumulatedImpulse = Vec3::Zero();
+            // Warm start: last step's impulses, applied up front.
+            if (c.accumulatedImpulse != Vec3::Zero()) detail::applyImpulse(c, bodies_, c.accumulatedImpulse);
+        }
+        sweepIndex_ = first;
+        sweep_ = 0;
+    }
+    iterations_ = 0;
+    islandStarted_ = true;
+}
+
+bool ContactResolver::stepVelocity(ResolutionRecord& record) {
+    while (!positionsDone_) {
+        ResolutionRecord skipped;
+        if (!stepPosition(skipped)) break; // finish positions first
+    }
+    while (island_ + 1 < islandStarts_.size()) {
+        if (!islandStarted_) startVelocities(island_);
+        if (nextVelocity(record)) return true;
+        ++island_;
+        islandStarted_ = false;
+    }
+    return false;
+}
+
+bool ContactResolver::nextVelocity(ResolutionRecord& record) {
+    const std::uint32_t first = islandStarts_[island_], last = islandStarts_[island_ + 1];
+    std::uint32_t index;
+    if (settings_.velocitySolver == VelocitySolver::WorstFirst) {
+        if (heap_.empty() || iterations_ >= settings_.velocityIterationsPerContact * static_cast<int>(last - first)) return false;
+        if (!(heap_.topKey() > settings_.velocityEpsilon)) return false;
+        index = heap_.top();
+    } else {
+        if (first == last || sweep_ >= settings_.sequentialIterations) return false;
+        index = static_cast<std::uint32_t>(sweepIndex_);
+        if (++sweepIndex_ == last) {
+            sweepIndex_ = first;
+            ++sweep_;
+        }
+    }
+    Contact& c = contacts_[index];
+    record = recordFor(ResolutionRecord::Kind::Velocity, index);
+    Vec3 impulse;
+    BodyChange change;
+    record.before = detail::relativeVelocity(c, bodies_).x();
+    if (settings_.velocitySolver == VelocitySolver::WorstFirst) {
+        change = detail::impulseContact(c, bodies_, impulse);
+        for (std::size_t side = 0; side < 2; ++side) {
+            const std::uint32_t b = c.body[side];
+            if (b == noBody || !bodies_[b].isDynamic()) continue;
+            for (std::uint32_t i = contactsOfBodyStart_[b]; i < contactsOfBodyStart_[b + 1]; ++i) {
+                Contact& k = contacts_[contactsOfBody_[i]];
+                detail::updateContactVelocity(k, b, change.linear[side], change.angular[side]);
+                detail::updateDesiredVelocity(k, bodies_, dt_, settings_);
+                heap_.update(contactsOfBody_[i], k.desiredDeltaVelocity);
+            }
+        }
+    } else {
+        change = detail::sequentialImpulse(c, bodies_, impulse);
+    }
+    record.after = detail::relativeVelocity(c, bodies_).x();
+    record.linearChange = change.linear;
+    record.angularChange = change.angular;
+    record.impulseContact = impulse;
+    record.impulseWorld = c.contactToWorld * impulse;
+    ++iterations_;
+    ++stats_.velocityIterations;
+    notify(record);
+    return true;
+}
+
+} // namespace jounce

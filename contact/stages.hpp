@@ -1,0 +1,57 @@
+#pragma once
+// Internal: the stages of contact resolution as free functions on plain data, one file
+// each (DESIGN.md: one stage of the step per file). The resolver (resolver.cpp) only
+// decides the order.
+
+#include <jounce/contact/resolver.hpp>
+
+namespace jounce::detail {
+
+/// The body a contact side refers to, or null for the world.
+inline Body* bodyOf(std::span<Body> bodies, std::uint32_t i) { return i == noBody ? nullptr : &bodies[i]; }
+
+/// What one resolution did to the two bodies (world frame).
+struct BodyChange {
+    std::array<Vec3, 2> linear{Vec3::Zero(), Vec3::Zero()};
+    std::array<Vec3, 2> angular{Vec3::Zero(), Vec3::Zero()};
+};
+
+/// Ch. 14.1: basis, relative positions, closing velocity (with the planar part of last
+/// step's acceleration removed: the slope-creep fix, ch. 16.1) and the desired change.
+void prepareContact(Contact& c, std::span<const Body> bodies, real dt, const ResolverSettings& settings);
+
+/// Ch. 15.1: the normal velocity change that resolves the contact, from its current
+/// closing velocity: bounce with restitution (none below velocityLimit), minus the
+/// velocity last step's acceleration built up. A contact still apart by a gap lets
+/// the bodies close it this step and no faster (a speculative contact).
+void updateDesiredVelocity(Contact& c, std::span<const Body> bodies, real dt, const ResolverSettings& settings);
+
+/// Ch. 14.3: nonlinear projection of one contact out of penetration.
+BodyChange projectContact(const Contact& c, std::span<Body> bodies, real angularLimit);
+
+/// After body b moved by `change` (as side `side` of some contact), the penetration of
+/// contact k, which also touches b.
+void updatePenetration(Contact& k, std::uint32_t b, const Vec3& linear, const Vec3& angular);
+
+/// The 3x3 velocity change per unit impulse in the contact frame (ch. 15.3): the
+/// inverse of the impulse needed per unit of velocity change.
+Mat3 velocityPerImpulse(const Contact& c, std::span<const Body> bodies);
+
+/// Ch. 14.2 / 15.3: the impulse that makes the desired change (frictionless, static or
+/// dynamic friction), applied to both bodies.
+BodyChange impulseContact(Contact& c, std::span<Body> bodies, Vec3& impulse);
+
+/// After body b's velocity changed, the closing velocity of contact k (in its frame).
+void updateContactVelocity(Contact& k, std::uint32_t b, const Vec3& linear, const Vec3& angular);
+
+/// Current velocity of body 0's contact point relative to body 1's, contact frame
+/// (x < 0: closing).
+Vec3 relativeVelocity(const Contact& c, std::span<const Body> bodies);
+
+/// Sequential impulses: one accumulated, clamped update of contact c.
+BodyChange sequentialImpulse(Contact& c, std::span<Body> bodies, Vec3& impulse);
+
+/// Applies impulse `j` (contact frame) to both bodies: +j on body 0, -j on body 1.
+BodyChange applyImpulse(const Contact& c, std::span<Body> bodies, const Vec3& j);
+
+} // namespace jounce::detail

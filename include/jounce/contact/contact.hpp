@@ -1,0 +1,52 @@
+#pragma once
+/// \file contact.hpp
+/// One contact point between two bodies (or a body and the world), as the contact
+/// resolver sees it: Millington's contact data (seeds/004 ch. 14), plus the impulse
+/// accumulated on it, which persists from step to step for warm starting.
+///
+/// Conventions (the same as the narrow phase's manifolds):
+///  - `body[0]` and `body[1]` index the body array handed to the resolver; `noBody`
+///    means the immovable world (a joint anchored in space, for instance);
+///  - `normal` points from body 1 toward body 0: moving body 0 along +normal, or body 1
+///    along -normal, reduces `penetration`;
+///  - `penetration > 0` means overlap.
+
+#include <jounce/physics/math.hpp>
+
+#include <array>
+#include <cstdint>
+#include <limits>
+
+namespace jounce {
+
+constexpr std::uint32_t noBody = std::numeric_limits<std::uint32_t>::max();
+
+struct Contact {
+    // Input: from the narrow phase or a contact generator.
+    std::array<std::uint32_t, 2> body{noBody, noBody};
+    Vec3 point = Vec3::Zero();     ///< world [m]
+    Vec3 normal = Vec3::UnitY();   ///< unit, from body 1 toward body 0
+    real penetration = 0;          ///< [m], > 0 overlapping
+    real friction = 0;             ///< Coulomb coefficient
+    real restitution = 0;          ///< 0..1
+    std::uint64_t key = 0;         ///< identifies the contact across steps (bodies, feature)
+
+    // Derived by prepareContact (ch. 14.1).
+    Mat3 contactToWorld = Mat3::Identity(); ///< columns: normal, tangent, bitangent
+    std::array<Vec3, 2> relative{Vec3::Zero(), Vec3::Zero()}; ///< point - centre of mass
+    Vec3 velocity = Vec3::Zero();  ///< closing velocity of body 0 relative to body 1, contact frame
+    real desiredDeltaVelocity = 0; ///< the normal velocity change that resolves it [m/s]
+    real targetNormalVelocity = 0; ///< velocity.x + desiredDeltaVelocity as prepared [m/s]
+
+    // Persistent: impulse applied by the sequential-impulse pass, contact frame [N s].
+    Vec3 accumulatedImpulse = Vec3::Zero();
+};
+
+/// An orthonormal basis whose first column is `normal` (unit). Robust for any normal:
+/// the helper axis is the world axis least aligned with the normal, so the cross
+/// products never degenerate (Millington's construction picks x or y by a fixed
+/// threshold and, as printed, makes a second tangent that is not orthogonal to tilted
+/// normals; issue 4 notes the typo).
+Mat3 contactBasis(const Vec3& normal);
+
+} // namespace jounce

@@ -1,0 +1,53 @@
+#pragma once
+/// \file islands.hpp
+/// Grouping (DESIGN.md step 5): bodies joined by contacts (and, later, joints and
+/// particle constraints) form islands, found by union-find. Static and kinematic
+/// bodies never join an island, so everything resting on one floor is not one island.
+/// Each island is resolved on its own and sleeps as a whole.
+///
+/// Order: islands are numbered by their lowest body index, and each island's contacts
+/// keep their input order, so the grouping never depends on anything but the data.
+
+#include <jounce/contact/contact.hpp>
+#include <jounce/physics/body.hpp>
+
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace jounce {
+
+constexpr std::uint32_t noIsland = std::numeric_limits<std::uint32_t>::max();
+
+struct Islands {
+    std::vector<std::uint32_t> bodyIsland;    ///< per body: its island, or noIsland
+    std::vector<std::uint32_t> bodies;        ///< dynamic bodies grouped by island
+    std::vector<std::uint32_t> bodyStarts;    ///< island k: bodies[bodyStarts[k] .. bodyStarts[k+1])
+    std::vector<std::uint32_t> contactOrder;  ///< contact indices grouped by island
+    std::vector<std::uint32_t> contactStarts; ///< island k: contactOrder[contactStarts[k] .. contactStarts[k+1])
+    std::size_t count() const { return bodyStarts.empty() ? 0 : bodyStarts.size() - 1; }
+};
+
+/// Groups the dynamic bodies (every one gets an island, alone if it touches nothing)
+/// and the contacts. `links` are extra pairs of body indices to join (joints).
+void buildIslands(std::span<const Body> bodies, std::span<const std::uint8_t> alive, std::span<const Contact> contacts,
+                  std::span<const std::pair<std::uint32_t, std::uint32_t>> links, Islands& out);
+
+/// Millington's sleep settings (seeds/004 ch. 16 optimisation), his values as defaults.
+struct SleepSettings {
+    bool enabled = true;
+    real sleepEpsilon = real(0.3); ///< motion (v.v + w.w, recency-weighted) below which a body may sleep
+    real baseBias = real(0.5);     ///< recency bias per second: bias = baseBias^dt
+};
+
+/// Step 8: updates each awake body's motion, motion = bias motion + (1 - bias)(v.v + w.w)
+/// clamped at 10 sleepEpsilon; puts to sleep every island whose bodies can all sleep
+/// and are all below sleepEpsilon (their velocities are zeroed). Returns how many
+/// bodies fell asleep.
+int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const SleepSettings& settings);
+
+/// Wakes every body of an island in which any body is awake (a sleeping pile touched
+/// by an awake ball wakes as a whole). Returns how many bodies it woke.
+int wakeTouchedIslands(std::span<Body> bodies, const Islands& islands, real sleepEpsilon);
+
+} // namespace jounce

@@ -1,0 +1,124 @@
+#pragma once
+/// \file resolver.hpp
+/// The contact-space resolver (Millington, seeds/004 ch. 14-16): for each island,
+///  1. prepare every contact: basis, relative positions, closing velocity, desired
+///     velocity change (prepare_contacts.cpp);
+///  2. adjustPositions: nonlinear projection, deepest penetration first
+///     (adjust_positions.cpp);
+///  3. adjustVelocities: impulses, either Millington's largest-closing-velocity-first
+///     (adjust_velocities.cpp) or sequential impulses with accumulated, clamped and
+///     warm-started impulses in the same contact space (sequential_impulses.cpp).
+///
+/// Two ways to run it: resolve() does everything; the stepping form begin(), then
+/// stepPosition() / stepVelocity() resolves exactly one contact per call and returns a
+/// plain record of what it changed, for a debugger or the demo's 'step contact' mode.
+/// resolve() is the stepping form run to the end, so both give bit-identical results.
+
+#include <jounce/contact/contact.hpp>
+#include <jounce/contact/indexed_heap.hpp>
+#include <jounce/physics/body.hpp>
+
+#include <functional>
+#include <span>
+#include <vector>
+
+namespace jounce {
+
+enum class VelocitySolver : std::uint8_t {
+    WorstFirst,          ///< Millington: the contact with the largest desired change next
+    SequentialImpulses,  ///< sweeps in fixed order, accumulated and clamped impulses
+};
+
+/// Millington's constants as named settings, his values as defaults.
+struct ResolverSettings {
+    real velocityLimit = real(0.25);    ///< closing speeds below this bounce with restitution 0 [m/s] (ch. 15.1)
+    real angularLimit = real(0.2);      ///< largest angular projection per lever length (ch. 14.3)
+    real positionEpsilon = real(0.01);  ///< penetrations below this are left alone [m]
+    real velocityEpsilon = real(0.01);  ///< desired velocity changes below this are left alone [m/s]
+    int positionIterationsPerContact = 4; ///< cap: this times the island's contact count
+    int velocityIterationsPerContact = 4; ///< cap for WorstFirst
+    VelocitySolver velocitySolver = VelocitySolver::SequentialImpulses;
+    int sequentialIterations = 10;      ///< sweeps over the island for SequentialImpulses
+    bool warmStart = true;              ///< start from last step's impulses (SequentialImpulses)
+};
+
+/// What one resolution step did, in plain numbers.
+struct ResolutionRecord {
+    enum class Kind : std::uint8_t { Position, Velocity };
+    Kind kind = Kind::Position;
+    std::uint32_t contact = 0;                   ///< index into the contact array
+    std::uint32_t island = 0;
+    std::array<std::uint32_t, 2> body{noBody, noBody};
+    real before = 0;  ///< penetration [m], or normal closing velocity [m/s] (< 0 closing), before
+    real after = 0;   ///< the same after
+    std::array<Vec3, 2> linearChange{Vec3::Zero(), Vec3::Zero()};  ///< [m] or [m/s]
+    std::array<Vec3, 2> angularChange{Vec3::Zero(), Vec3::Zero()}; ///< [rad] or [rad/s], world
+    Vec3 impulseContact = Vec3::Zero(); ///< velocity steps: impulse in the contact frame [N s]
+    Vec3 impulseWorld = Vec3::Zero();   ///< the same in world coordinates, on body 0
+};
+
+struct ResolverStats {
+    int positionIterations = 0;
+    int velocityIterations = 0;
+    real maxPenetrationBefore = 0; ///< deepest penetration handed to the resolver [m]
+    real maxPenetrationAfter = 0;  ///< deepest left after projection [m]
+};
+
+class ContactResolver {
+public:
+    explicit ContactResolver(ResolverSettings settings = {});
+
+    const ResolverSettings& settings() const { return settings_; }
+    void setSettings(const ResolverSettings& s) { settings_ = s; }
+
+    /// Called with every record during resolve() and the stepping form. No cost when
+    /// unset.
+    void setObserver(std::function<void(const ResolutionRecord&)> observer) { observer_ = std::move(observer); }
+
+    /// Resolves `contacts`, grouped into islands: island k is the contact range
+    /// [islandStarts[k], islandStarts[k + 1]) (pass {0, contacts.size()} for one island).
+    /// The bodies are changed in place. `dt` is the step the contacts came from.
+    void resolve(std::span<Body> bodies, std::span<Contact> contacts, std::span<const std::uint32_t> islandStarts,
+                 real dt);
+
+    // The stepping form. begin() prepares the contacts; then each stepPosition() call
+    // resolves the deepest remaining penetration of the first unfinished island and
+    // returns true, or returns false when every island's positions are done. After
+    // that, stepVelocity() does the same for velocities.
+    void begin(std::span<Body> bodies, std::span<Contact> contacts, std::span<const std::uint32_t> islandStarts,
+               real dt);
+    bool stepPosition(ResolutionRecord& record);
+    bool stepVelocity(ResolutionRecord& record);
+    const ResolverStats& stats() const { return stats_; }
+
+private:
+    void startPositions(std::size_t island);
+    void startVelocities(std::size_t island);
+    bool nextPosition(ResolutionRecord& record);
+    bool nextVelocity(ResolutionRecord& record);
+    ResolutionRecord recordFor(ResolutionRecord::Kind kind, std::uint32_t index) const;
+    void notify(const ResolutionRecord& record) const {
+        if (observer_) observer_(record);
+    }
+
+    ResolverSettings settings_;
+    std::function<void(const ResolutionRecord&)> observer_;
+    ResolverStats stats_;
+
+    // The current run.
+    std::span<Body> bodies_;
+    std::span<Contact> contacts_;
+    std::vector<std::uint32_t> islandStarts_;
+    real dt_ = 0;
+    std::vector<std::uint32_t> contactsOfBodyStart_; ///< CSR: contacts touching each body
+    std::vector<std::uint32_t> contactsOfBody_;
+    std::size_t island_ = 0;     ///< island being resolved
+    bool islandStarted_ = false;
+    int iterations_ = 0;         ///< in this island and phase
+    bool positionsDone_ = false;
+    IndexedMaxHeap heap_;        ///< the island's contacts by penetration or desired velocity change
+    std::size_t sweepIndex_ = 0; ///< sequential impulses: next contact in the sweep
+    int sweep_ = 0;
+};
+
+} // namespace jounce

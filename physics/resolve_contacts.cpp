@@ -1,0 +1,107 @@
+// Stages 5, 6 and 8 of the step as the world runs them: turn the narrow phase's
+// manifolds into contact points (matched with last step's for warm starting), group
+// them into islands, resolve each awake island, and put quiet islands to sleep.
+
+#include "physics/stages.hpp"
+
+#include <algorithm>
+
+namespace jounce::detail {
+namespace {
+
+/// A contact's identity across steps: the two colliders (slot and generation) in the
+/// high 32 bits, the touching features in the low 32. Contacts of one collider pair
+/// share the high half, so they sit together when sorted by key.
+std::uint64_t contactKey(const ContactManifold& m, std::uint32_t feature) {
+    std::uint32_t h = 2166136261u;
+    for (const std::uint32_t part : {m.colliderA.index, m.colliderA.generation, m.colliderB.index, m.colliderB.generation})
+        h = (h ^ part) * 16777619u;
+    return std::uint64_t(h) << 32 | feature;
+}
+
+/// Last step's contact that this one continues: the same features if they still
+/// touch, otherwise the nearest point of the same collider pair within `reach`
+/// (features renumber when a reference face changes sides, but the impulse that
+/// held the point is still the best first guess). Null if none.
+const Contact* previousMatch(const std::vector<Contact>& previous, const Contact& c, real reach) {
+    const std::uint64_t pair = c.key >> 32;
+    auto it = std::lower_bound(previous.begin(), previous.end(), pair << 32,
+                               [](const Contact& a, std::uint64_t key) { return a.key < key; });
+    const Contact* nearest = nullptr;
+    real best = reach * reach;
+    for (; it != previous.end() && (it->key >> 32) == pair; ++it) {
+        if (it->key == c.key) return &*it;
+        const real d = (it->point - c.point).squaredNorm();
+        if (d < best) {
+            best = d;
+            nearest = &*it;
+        }
+    }
+    return nearest;
+}
+
+bool finite(const Contact& c) {
+    return c.point.allFinite() && c.normal.allFinite() && std::isfinite(c.penetration) && std::isfinite(c.friction) &&
+           std::isfinite(c.restitution) && std::abs(c.normal.norm() - 1) < real(1e-3);
+}
+
+} // namespace
+
+void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds,
+                    const std::vector<Contact>& previous, std::vector<Contact>& out, std::vector<std::string>& errors) {
+    out.clear();
+    errors.clear();
+    for (const ContactManifold& m : manifolds) {
+        if (!bodies[m.bodyA].isDynamic() && !bodies[m.bodyB].isDynamic()) continue; // nothing to move
+        for (int k = 0; k < m.manifold.count; ++k) {
+            const ContactPoint& p = m.manifold.points[static_cast<std::size_t>(k)];
+            Contact c;
+            c.body = {m.bodyA.index, m.bodyB.index};
+            c.point = p.point;
+            c.normal = m.manifold.normal;
+            c.penetration = p.depth;
+            c.friction = m.friction;
+            c.restitution = m.restitution;
+            c.key = contactKey(m, p.feature);
+            if (!finite(c)) {
+                // Bad data never reaches a body: report it and drop the point.
+                errors.push_back("contact between bodies " + std::to_string(m.bodyA.index) + " and " +
+                                 std::to_string(m.bodyB.index) + " dropped: non-finite point " + toText(c.point) +
+                                 ", normal " + toText(c.normal) + " or depth " + toText(c.penetration));
+                continue;
+            }
+            // Warm start: last step's impulse on the same contact. The friction part is
+            // kept only if the contact frame is (nearly) the same.
+            if (const Contact* p = previousMatch(previous, c, real(0.05))) {
+                c.accumulatedImpulse = p->accumulatedImpulse;
+                if (p->normal.dot(c.normal) < real(0.999)) c.accumulatedImpulse.tail<2>().setZero();
+            }
+            out.push_back(c);
+        }
+    }
+}
+
+void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const WorldSettings& settings, Islands& islands,
+                   std::vector<std::uint32_t>& islandStarts) {
+    buildIslands(bodies.slots(), bodies.aliveFlags(), contacts, {}, islands);
+    wakeTouchedIslands(bodies.slots(), islands, settings.sleep.sleepEpsilon);
+    // Contacts in island order; islands that sleep as a whole are left out.
+    std::vector<Contact> ordered;
+    ordered.reserve(contacts.size());
+    islandStarts.assign(1, 0);
+    for (std::size_t k = 0; k < islands.count(); ++k) {
+        const std::uint32_t first = islands.contactStarts[k], last = islands.contactStarts[k + 1];
+        if (first == last) continue;
+        if (!bodies.slots()[islands.bodies[islands.bodyStarts[k]]].awake) continue;
+        for (std::uint32_t i = first; i < last; ++i) ordered.push_back(contacts[islands.contactOrder[i]]);
+        islandStarts.push_back(static_cast<std::uint32_t>(ordered.size()));
+    }
+    contacts.swap(ordered);
+}
+
+void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<Contact>& previous) {
+    previous = contacts;
+    std::stable_sort(previous.begin(), previous.end(), [](const Contact& a, const Contact& b) { return a.key < b.key; });
+}
+
+} // namespace jounce::detail

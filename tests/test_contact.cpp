@@ -1,0 +1,216 @@
+// The contact resolver: its pieces (basis, heap), its equivalence with the stepping
+// form, and the scene-level figures of issue 4.
+
+#include "helpers.hpp"
+#include "physics/stages.hpp"
+#include "scenes/bench_scenes.hpp"
+
+#include <jounce/contact/indexed_heap.hpp>
+#include <jounce/contact/resolver.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <numbers>
+#include <random>
+
+using namespace jounce;
+using testing::tol;
+
+namespace {
+
+/// A scene for tests: a world with the benchmark scenes' conventions.
+class TestScene final : public scenes::Scene {
+public:
+    const char* name() const override { return "test"; }
+    const char* description() const override { return "test"; }
+};
+
+struct Run {
+    TestScene scene;
+    scenes::BenchLayout layout;
+};
+
+std::unique_ptr<Run> benchRun(std::string_view name, bool sleep, VelocitySolver solver = ResolverSettings{}.velocitySolver) {
+    auto run = std::make_unique<Run>();
+    WorldSettings s = run->scene.world().settings();
+    s.sleep.enabled = sleep;
+    s.resolver.velocitySolver = solver;
+    run->scene.world().setSettings(s);
+    run->layout = scenes::buildBenchScene(run->scene, name);
+    return run;
+}
+
+bool allAsleep(const World& w, const std::vector<BodyId>& ids) {
+    for (const BodyId id : ids)
+        if (w.body(id).awake) return false;
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("the contact basis is orthonormal and right-handed for any normal", "[contact]") {
+    std::mt19937 rng(3);
+    std::normal_distribution<double> g(0, 1);
+    std::vector<Vec3> normals{Vec3::UnitX(), -Vec3::UnitX(), Vec3::UnitY(), -Vec3::UnitY(), Vec3::UnitZ(), Vec3(1, 1, 0).normalized(),
+                              Vec3(1, 1, 1).normalized(), Vec3(0.1, 0.99, 0).normalized()};
+    for (int i = 0; i < 1000; ++i)
+        normals.push_back(Vec3(static_cast<real>(g(rng)), static_cast<real>(g(rng)), static_cast<real>(g(rng))).normalized());
+    for (const Vec3& n : normals) {
+        const Mat3 b = contactBasis(n);
+        CHECK((b.col(0) - n).norm() == 0);
+        CHECK((b.transpose() * b - Mat3::Identity()).norm() < tol(1e-14, 1e-6));
+        CHECK(b.determinant() == Approx(1).margin(tol(1e-14, 1e-6)));
+    }
+}
+
+TEST_CASE("the indexed heap always tops the largest key, ties to the lower item", "[contact]") {
+    std::mt19937 rng(5);
+    std::uniform_int_distribution<int> value(0, 20), pick(0, 99);
+    std::vector<real> keys(110);
+    for (real& k : keys) k = static_cast<real>(value(rng));
+    IndexedMaxHeap heap;
+    heap.build(10, 100, keys); // items 10..109
+    for (int round = 0; round < 2000; ++round) {
+        std::uint32_t best = 10;
+        for (std::uint32_t i = 10; i < 110; ++i)
+            if (keys[i] > keys[best]) best = i;
+        REQUIRE(heap.top() == best);
+        const auto item = static_cast<std::uint32_t>(10 + pick(rng));
+        keys[item] = static_cast<real>(value(rng));
+        heap.update(item, keys[item]);
+    }
+}
+
+TEST_CASE("stepping the resolver one contact at a time gives exactly resolve()", "[contact]") {
+    // A tilted box dropped into a corner of two boxes: contacts of several kinds.
+    std::vector<Body> bodies(3);
+    bodies[0].type = BodyType::Static;
+    bodies[1].type = BodyType::Static;
+    bodies[1].position = Vec3(1.2, 0, 0);
+    Body& falling = bodies[2];
+    const MassProperties mp = solidBox(Vec3::Constant(0.5), 1000);
+    falling.inverseMass = 1 / mp.mass;
+    falling.inertiaBody = mp.inertia;
+    falling.inverseInertiaBody = mp.inertia.inverse();
+    falling.position = Vec3(0.55, 0.93, 0.1);
+    falling.orientation = Quat(Eigen::AngleAxis<real>(0.3, Vec3(1, 0, 2).normalized()));
+    falling.inverseInertiaWorld = detail::worldInverseInertia(falling);
+    falling.linearVelocity = Vec3(0.3, -2, 0.1);
+    falling.angularVelocity = Vec3(1, 0, -0.5);
+    falling.lastFrameAcceleration = Vec3(0, -9.81, 0);
+    std::vector<Contact> contacts;
+    for (std::uint32_t other : {0u, 1u}) {
+        Manifold m;
+        REQUIRE(collide(Box{Vec3::Constant(0.5)}, falling.transform(), Box{Vec3::Constant(0.5)}, bodies[other].transform(), 0.01, m));
+        for (int k = 0; k < m.count; ++k) {
+            Contact c;
+            c.body = {2, other};
+            c.point = m.points[static_cast<std::size_t>(k)].point;
+            c.normal = m.normal;
+            c.penetration = m.points[static_cast<std::size_t>(k)].depth;
+            c.friction = 0.5;
+            c.restitution = 0.3;
+            contacts.push_back(c);
+        }
+    }
+    REQUIRE(contacts.size() >= 3);
+    for (const VelocitySolver solver : {VelocitySolver::WorstFirst, VelocitySolver::SequentialImpulses}) {
+        ResolverSettings settings;
+        settings.velocitySolver = solver;
+        std::vector<Body> a = bodies, b = bodies;
+        std::vector<Contact> ca = contacts, cb = contacts;
+        const std::vector<std::uint32_t> starts{0, static_cast<std::uint32_t>(contacts.size())};
+        ContactResolver whole(settings), stepped(settings);
+        int observed = 0;
+        whole.setObserver([&](const ResolutionRecord&) { ++observed; });
+        whole.resolve(a, ca, starts, real(1) / 60);
+        stepped.begin(b, cb, starts, real(1) / 60);
+        ResolutionRecord r;
+        int steps = 0;
+        while (stepped.stepPosition(r)) {
+            CHECK(r.kind == ResolutionRecord::Kind::Position);
+            CHECK(r.after < r.before);
+            ++steps;
+        }
+        while (stepped.stepVelocity(r)) {
+            CHECK(r.kind == ResolutionRecord::Kind::Velocity);
+            ++steps;
+        }
+        CHECK(steps == observed);
+        CHECK(steps > 0);
+        CHECK(std::memcmp(&a[2].position, &b[2].position, sizeof(Vec3)) == 0);
+        CHECK(std::memcmp(&a[2].orientation, &b[2].orientation, sizeof(Quat)) == 0);
+        CHECK(std::memcmp(&a[2].linearVelocity, &b[2].linearVelocity, sizeof(Vec3)) == 0);
+        CHECK(std::memcmp(&a[2].angularVelocity, &b[2].angularVelocity, sizeof(Vec3)) == 0);
+        CHECK(a[2].linearVelocity.y() > -2); // the fall was stopped, at least in part
+        CHECK(a[0].position == Vec3::Zero()); // static bodies never move
+    }
+}
+
+TEST_CASE("a contact with non-finite data is dropped with a reported error", "[contact]") {
+    detail::BodyArray bodies;
+    Body ground;
+    ground.type = BodyType::Static;
+    Body ball;
+    ball.inverseMass = 1;
+    const BodyId g = bodies.insert(ground), b = bodies.insert(ball);
+    ContactManifold m;
+    m.bodyA = b;
+    m.bodyB = g;
+    m.manifold.add(Vec3(0, std::numeric_limits<real>::quiet_NaN(), 0), real(0.01), 1);
+    m.manifold.add(Vec3(1, 0, 0), real(0.01), 2);
+    std::vector<Contact> out;
+    std::vector<std::string> errors;
+    detail::gatherContacts(bodies, {m}, {}, out, errors);
+    CHECK(out.size() == 1);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].find("non-finite") != std::string::npos);
+}
+
+TEST_CASE("column of 10 boxes falls asleep within 3 s with sleep on", "[contact][scene]") {
+    auto run = benchRun("column", true);
+    int asleepAt = -1;
+    for (int i = 0; i < 180; ++i) {
+        run->scene.step();
+        if (asleepAt < 0 && allAsleep(run->scene.world(), run->layout.dynamic)) asleepAt = i + 1;
+    }
+    INFO("all asleep from step " << asleepAt);
+    CHECK(asleepAt > 0);
+    CHECK(allAsleep(run->scene.world(), run->layout.dynamic));
+}
+
+TEST_CASE("restitution 0.5: a dropped sphere rebounds to a quarter of the drop height", "[contact][scene]") {
+    TestScene scene;
+    World& w = scene.world();
+    BodyDesc ground;
+    ground.type = BodyType::Static;
+    ground.colliders.push_back(ColliderDesc{HalfSpace{}, Transform{}, 1000, Material{0.5, 0.5}, CollisionFilter{}});
+    scene.addBody(ground, {});
+    BodyDesc ball;
+    const real h = 2;
+    ball.position = Vec3(0, h + real(0.5), 0);
+    ball.colliders.push_back(ColliderDesc{Sphere{0.5}, Transform{}, 1000, Material{0.5, 0.5}, CollisionFilter{}});
+    const BodyId id = scene.addBody(ball, {});
+    real peak = 0;
+    bool bounced = false;
+    for (int i = 0; i < 240; ++i) {
+        scene.step();
+        const Body& b = w.body(id);
+        if (!bounced && b.linearVelocity.y() > 0) bounced = true;
+        if (bounced) peak = std::max(peak, b.position.y() - real(0.5));
+    }
+    INFO("rebound to " << peak << " m of " << h << " m");
+    CHECK(bounced);
+    CHECK(peak / h == Approx(0.25).margin(0.03));
+}
+
+TEST_CASE("two runs of a pyramid are bit-identical", "[contact][scene]") {
+    auto a = benchRun("pyramid10", true), b = benchRun("pyramid10", true);
+    for (int i = 0; i < 120; ++i) {
+        a->scene.step();
+        b->scene.step();
+    }
+    CHECK(testing::stateHash(a->scene.world()) == testing::stateHash(b->scene.world()));
+}
