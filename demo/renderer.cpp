@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <initializer_list>
 
 namespace jounce::demo {
 namespace {
@@ -76,6 +77,31 @@ const Float3& gridColour(long index) {
     return index % kGridMajorEvery == 0 ? kGridMajor : kGridMinor;
 }
 
+// A triangle list (three corners per triangle, counter-clockwise from the front) as a
+// mesh with one vertex per corner, each carrying its triangle's normal: flat shading.
+// Degenerate and non-finite triangles are left out; they would cover no pixels, and
+// their zero normals would turn into NaN in the shader.
+MeshData flatShaded(const std::vector<Vec3>& corners) {
+    MeshData mesh;
+    const std::size_t triangles = corners.size() / 3;
+    mesh.vertices.reserve(triangles * 3);
+    mesh.indices.reserve(triangles * 3);
+    for (std::size_t t = 0; t < triangles; ++t) {
+        const Vec3& a = corners[3 * t];
+        const Vec3& b = corners[3 * t + 1];
+        const Vec3& c = corners[3 * t + 2];
+        const Vec3 n = (b - a).cross(c - a);
+        const real length = n.norm();
+        if (!(length > 0) || !std::isfinite(length) || !a.allFinite() || !b.allFinite() || !c.allFinite()) continue;
+        const Float3 normal = toFloat3(n / length);
+        for (const Vec3* p : {&a, &b, &c}) {
+            mesh.indices.push_back(static_cast<std::uint32_t>(mesh.vertices.size()));
+            mesh.vertices.push_back({toFloat3(*p), normal});
+        }
+    }
+    return mesh;
+}
+
 } // namespace
 
 Renderer::Renderer()
@@ -131,8 +157,11 @@ Renderer::GpuMesh Renderer::upload(const MeshData& data) {
 
 void Renderer::draw(const scenes::DrawList& list, const OrbitCamera& camera, int width,
                     int height) {
+    ++frame_;
     for (auto& mesh : meshes_) mesh.batch.clear();
+    trianglesThisFrame_.clear();
     for (const auto& item : list.items) collect(item);
+    evictTriangleMeshes();
     collectLines(list, camera);
 
     glViewport(0, 0, width, height);
@@ -188,8 +217,32 @@ void Renderer::collect(const scenes::DrawItem& item) {
         add(kPlane, position, safeScale(size[0], 1, size[2]));
         break;
     case Primitive::Triangles:
-        break; // TODO(demo): hull and mesh drawing
+        // Corners are already in the item's frame and size: no scale.
+        if (item.triangles && item.triangles->size() >= 3)
+            triangleMesh(item.triangles).batch.push_back({position, orientation, {1, 1, 1}, colour});
+        break;
     }
+}
+
+Renderer::GpuMesh& Renderer::triangleMesh(const std::shared_ptr<const std::vector<Vec3>>& triangles) {
+    auto [it, added] = triangleMeshes_.try_emplace(triangles.get());
+    TriangleList& entry = it->second;
+    if (added) {
+        entry.source = triangles;
+        entry.mesh = upload(flatShaded(*triangles));
+    }
+    if (entry.lastFrame != frame_) {
+        entry.lastFrame = frame_;
+        entry.mesh.batch.clear();
+        trianglesThisFrame_.push_back(&entry);
+    }
+    return entry.mesh;
+}
+
+void Renderer::evictTriangleMeshes() {
+    // A list the scene no longer draws is gone for good (a removed body, another
+    // scene): scenes hand out the same list every frame while a shape lives.
+    std::erase_if(triangleMeshes_, [this](const auto& entry) { return entry.second.lastFrame != frame_; });
 }
 
 void Renderer::addLine(const Float3& a, const Float3& b, const Float3& colour) {
@@ -241,14 +294,16 @@ void Renderer::drawMeshes(const Eigen::Matrix4f& viewProjection, const Eigen::Ve
     // y = 0 win the depth test instead of flickering.
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1, 1);
-    for (auto& mesh : meshes_) {
-        if (mesh.batch.empty()) continue;
+    const auto drawInstanced = [](GpuMesh& mesh) {
+        if (mesh.batch.empty() || mesh.indexCount == 0) return;
         glBindVertexArray(mesh.vao.get());
         glBindBuffer(GL_ARRAY_BUFFER, mesh.instances.get());
         streamArray(GL_ARRAY_BUFFER, mesh.batch);
         glDrawElementsInstanced(GL_TRIANGLES, mesh.indexCount, GL_UNSIGNED_INT, nullptr,
                                 static_cast<GLsizei>(mesh.batch.size()));
-    }
+    };
+    for (auto& mesh : meshes_) drawInstanced(mesh);
+    for (TriangleList* triangles : trianglesThisFrame_) drawInstanced(triangles->mesh);
     glDisable(GL_POLYGON_OFFSET_FILL);
     glBindVertexArray(0);
 }

@@ -4,9 +4,15 @@
 #include "scenes/bench_scenes.hpp"
 #include "scenes/scene.hpp"
 
+#include <jounce/collision/triangle_mesh.hpp>
+
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
+#include <utility>
+#include <vector>
 
 using namespace jounce;
 using jounce::scenes::makeScene;
@@ -120,4 +126,108 @@ TEST_CASE("dragging: a kinematic body follows the target, a dynamic one is pulle
     CHECK((h.position - (start + Vec3(0, 2, 0))).norm() < real(0.05));
     spinning->release();
     CHECK(spinning->world().forceGeneratorIds().empty());
+}
+
+namespace {
+
+/// The body holding the first collider whose shape is an S, and that collider.
+template <typename S> std::pair<BodyId, ColliderId> firstColliderOf(const World& w) {
+    for (const ColliderId id : w.colliderIds())
+        if (std::holds_alternative<S>(w.collider(id).shape)) return {w.collider(id).body, id};
+    return {};
+}
+
+/// Manifolds between bodies a and b, each with its normal turned to point from b
+/// toward a.
+std::vector<Manifold> manifoldsBetween(const World& w, BodyId a, BodyId b) {
+    std::vector<Manifold> out;
+    for (const ContactManifold& c : w.contacts()) {
+        if (c.bodyA == a && c.bodyB == b) out.push_back(c.manifold);
+        if (c.bodyA == b && c.bodyB == a) {
+            out.push_back(c.manifold);
+            out.back().normal = -out.back().normal;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("contacts: a hull rock rides a mesh terrain, and a box dragged onto its flat part gets the face normal", "[scene]") {
+    auto scene = makeScene("contacts");
+    World& world = scene->world();
+    const auto [rock, rockCollider] = firstColliderOf<ConvexHull>(world);
+    const auto [terrain, terrainCollider] = firstColliderOf<TriangleMesh>(world);
+    REQUIRE(world.contains(rockCollider));
+    REQUIRE(world.contains(terrainCollider));
+    CHECK(world.body(rock).type == BodyType::Kinematic);
+    CHECK(world.body(terrain).type == BodyType::Static);
+    const MeshData& mesh = *std::get<TriangleMesh>(world.collider(terrainCollider).shape).mesh;
+    CHECK(mesh.triangleCount() >= 2 * 16 * 16);
+
+    // The scene draws both as triangle lists.
+    scenes::DrawList list;
+    scene->draw(list);
+    const auto triangleItems = std::count_if(list.items.begin(), list.items.end(), [](const scenes::DrawItem& i) {
+        return i.shape == scenes::Primitive::Triangles && i.triangles && i.triangles->size() % 3 == 0 && !i.triangles->empty();
+    });
+    CHECK(triangleItems == 2);
+
+    // A spot on the flat part, found from the mesh alone: a 1.2 m square (a 1 m box
+    // plus margin) under which every triangle faces straight up at one height.
+    const Transform meshPose = world.colliderPose(terrainCollider);
+    const Vec3 up = meshPose.orientation * Vec3::UnitY();
+    const Vec3 half(real(0.6), real(0.6), real(0.6));
+    std::optional<Vec3> spot; // mesh frame, on the surface
+    std::vector<std::uint32_t> under;
+    for (std::uint32_t t = 0; t < mesh.triangleCount() && !spot; ++t) {
+        if (mesh.normal(t).dot(Vec3::UnitY()) < 1 - real(1e-12)) continue;
+        const auto c = mesh.corners(t);
+        const real level = c[0].y();
+        const Vec3 centre((c[0].x() + c[1].x() + c[2].x()) / 3, level, (c[0].z() + c[1].z() + c[2].z()) / 3);
+        mesh.overlapping(Aabb{centre - half, centre + half}, under);
+        const bool flat = std::all_of(under.begin(), under.end(), [&](std::uint32_t u) {
+            const auto cu = mesh.corners(u);
+            return cu[0].y() == level && cu[1].y() == level && cu[2].y() == level;
+        });
+        if (flat) spot = centre;
+    }
+    REQUIRE(spot);
+
+    // Drag the box (unturned: it has not stepped yet) so its bottom face sits 5 mm
+    // into the flat part.
+    const BodyId box = scene->visuals()[2].body;
+    REQUIRE(std::holds_alternative<Box>(world.collider(world.colliderIdsOf(box).front()).shape));
+    REQUIRE(world.body(box).orientation.isApprox(Quat::Identity()));
+    REQUIRE(scene->grab(box, world.body(box).position));
+    scene->dragTo(meshPose.toWorld(*spot + Vec3(0, real(0.5) - real(0.005), 0)));
+    scene->step();
+    const std::vector<Manifold> onTerrain = manifoldsBetween(world, box, terrain);
+    REQUIRE_FALSE(onTerrain.empty());
+    for (const Manifold& m : onTerrain) {
+        CHECK((m.normal - up).norm() < real(1e-6));
+        CHECK(m.count >= 3); // the bottom face, not a corner
+        for (int k = 0; k < m.count; ++k)
+            CHECK(m.points[static_cast<std::size_t>(k)].depth == Approx(0.005).margin(testing::tol(1e-6, 1e-4)));
+    }
+    scene->release();
+
+    // The rock keeps touching the terrain all the way round its path.
+    int touching = 0;
+    for (int i = 0; i < 600; ++i) {
+        scene->step();
+        const std::vector<Manifold> m = manifoldsBetween(world, rock, terrain);
+        if (!m.empty() && m.front().count > 0) ++touching;
+    }
+    CHECK(touching == 600);
+}
+
+TEST_CASE("contacts: two runs hash equal and report the same contacts", "[scene]") {
+    auto a = makeScene("contacts"), b = makeScene("contacts");
+    for (int i = 0; i < 300; ++i) {
+        a->step();
+        b->step();
+        REQUIRE(testing::stateHash(a->world()) == testing::stateHash(b->world()));
+        REQUIRE(a->world().contacts().size() == b->world().contacts().size());
+    }
 }
