@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <limits>
 #include <random>
 
 using namespace jounce;
@@ -29,17 +31,81 @@ std::vector<BroadPhaseProxy> randomProxies(std::size_t n, std::uint32_t seed) {
     return proxies;
 }
 
+/// Whether the rules let p[i] and p[j] pair, overlap included.
+bool shouldPair(const std::vector<BroadPhaseProxy>& p, std::uint32_t i, std::uint32_t j, const BroadPhase& bp) {
+    const bool eitherActive = (p[i].moves && p[i].awake) || (p[j].moves && p[j].awake);
+    const bool filters = (p[i].category & p[j].mask) && (p[j].category & p[i].mask);
+    return eitherActive && filters && p[i].owner != p[j].owner && !bp.ignores(p[i].owner, p[j].owner) &&
+           p[i].box.overlaps(p[j].box);
+}
+
+/// Every pair, tested one by one.
 std::vector<ProxyPair> bruteForce(const std::vector<BroadPhaseProxy>& p, const BroadPhase& bp) {
     std::vector<ProxyPair> pairs;
     for (std::uint32_t i = 0; i < p.size(); ++i)
-        for (std::uint32_t j = i + 1; j < p.size(); ++j) {
-            const bool eitherActive = (p[i].moves && p[i].awake) || (p[j].moves && p[j].awake);
-            const bool filters = (p[i].category & p[j].mask) && (p[j].category & p[i].mask);
-            if (eitherActive && filters && p[i].owner != p[j].owner && !bp.ignores(p[i].owner, p[j].owner) &&
-                p[i].box.overlaps(p[j].box))
-                pairs.push_back({i, j});
-        }
+        for (std::uint32_t j = i + 1; j < p.size(); ++j)
+            if (shouldPair(p, i, j, bp)) pairs.push_back({i, j});
     return pairs;
+}
+
+/// Brute force with the pairs whose x intervals are apart skipped (they cannot overlap),
+/// so many calls on 10^4 boxes stay quick under the sanitizers.
+std::vector<ProxyPair> bruteForceSweep(const std::vector<BroadPhaseProxy>& p, const BroadPhase& bp) {
+    std::vector<std::uint32_t> byX(p.size());
+    for (std::uint32_t i = 0; i < p.size(); ++i) byX[i] = i;
+    std::sort(byX.begin(), byX.end(), [&](std::uint32_t a, std::uint32_t b) { return p[a].box.min.x() < p[b].box.min.x(); });
+    std::vector<ProxyPair> pairs;
+    for (std::size_t k = 0; k < byX.size(); ++k)
+        for (std::size_t m = k + 1; m < byX.size() && p[byX[m]].box.min.x() <= p[byX[k]].box.max.x(); ++m)
+            if (shouldPair(p, byX[k], byX[m], bp)) pairs.push_back({std::min(byX[k], byX[m]), std::max(byX[k], byX[m])});
+    std::sort(pairs.begin(), pairs.end());
+    return pairs;
+}
+
+/// One step of a changing world: `movePercent` of the awake moving boxes move (fat boxes
+/// follow the tight ones with a 0.1 margin, so only some change), a few fall asleep or
+/// wake, turn static or dynamic, or change filters; on `resize` steps proxies are removed
+/// and added (so indices shift), on `reorder` steps one is removed and one added (same
+/// count). Few moves exercise the trees' one-by-one updates, many their reloads.
+void evolve(std::vector<BroadPhaseProxy>& p, std::vector<Aabb>& tight, std::mt19937& rng, int movePercent, bool resize,
+            bool reorder) {
+    std::uniform_real_distribution<real> step(real(-0.3), real(0.3));
+    std::uniform_int_distribution<int> permille(0, 999);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const int r = permille(rng);
+        if (r < 10 * movePercent && p[i].moves && p[i].awake) {
+            const Vec3 d(step(rng), step(rng), step(rng));
+            tight[i] = Aabb{tight[i].min + d, tight[i].max + d};
+            if (tight[i].min.allFinite()) fattenAabb(p[i].box, tight[i], real(0.1));
+        } else if (r >= 990) {
+            p[i].awake = !p[i].awake;
+        } else if (r >= 985) {
+            p[i].moves = !p[i].moves;
+        } else if (r >= 980) {
+            p[i].mask ^= 2u;
+        }
+    }
+    if (resize) {
+        std::uniform_int_distribution<std::size_t> any(0, p.size() - 1);
+        for (int k = 0; k < 50; ++k) {
+            const std::size_t i = any(rng);
+            p.erase(p.begin() + static_cast<std::ptrdiff_t>(i));
+            tight.erase(tight.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+        const auto extra = randomProxies(80, static_cast<std::uint32_t>(rng()));
+        for (const BroadPhaseProxy& q : extra) {
+            p.push_back(q);
+            p.back().owner += 100000;
+            tight.push_back(q.box);
+        }
+    }
+    if (reorder) {
+        p.erase(p.begin() + 7);
+        tight.erase(tight.begin() + 7);
+        p.push_back(randomProxies(1, static_cast<std::uint32_t>(rng()))[0]);
+        p.back().owner = 200000;
+        tight.push_back(p.back().box);
+    }
 }
 
 } // namespace
@@ -62,7 +128,7 @@ TEST_CASE("broad phase pairs equal brute force for 10^4 random boxes, in the sam
     CHECK(again == pairs);
 }
 
-TEST_CASE("static-static and sleeping pairs are never produced", "[collision]") {
+TEST_CASE("broad phase: static-static and sleeping pairs are never produced", "[collision]") {
     std::vector<BroadPhaseProxy> p(4);
     for (auto& x : p) x.box = Aabb{Vec3::Zero(), Vec3::Ones()};
     for (std::uint32_t i = 0; i < 4; ++i) p[i].owner = i;
@@ -77,7 +143,7 @@ TEST_CASE("static-static and sleeping pairs are never produced", "[collision]") 
     CHECK(pairs == std::vector<ProxyPair>{{0, 3}, {1, 3}, {2, 3}});
 }
 
-TEST_CASE("unbounded half-space boxes pair with what lies across their plane", "[collision]") {
+TEST_CASE("broad phase: unbounded half-space boxes pair with what lies across their plane", "[collision]") {
     std::vector<BroadPhaseProxy> p(3);
     p[0].box = computeAabb(HalfSpace{}, Transform{}); // ground: y <= 0
     p[0].moves = false;
@@ -92,10 +158,81 @@ TEST_CASE("unbounded half-space boxes pair with what lies across their plane", "
     CHECK(pairs == std::vector<ProxyPair>{{0, 1}});
 }
 
-TEST_CASE("fat boxes change only when the tight box leaves them", "[collision]") {
+TEST_CASE("broad phase: fat boxes change only when the tight box leaves them", "[collision]") {
     Aabb fat;
     CHECK(fattenAabb(fat, Aabb{Vec3::Zero(), Vec3::Ones()}, real(0.1)));
     CHECK_FALSE(fattenAabb(fat, Aabb{Vec3::Constant(real(0.05)), Vec3::Constant(real(1.05))}, real(0.1)));
     CHECK(fattenAabb(fat, Aabb{Vec3::Constant(real(0.2)), Vec3::Constant(real(1.2))}, real(0.1)));
     CHECK(fat.min.isApprox(Vec3::Constant(real(0.1))));
+}
+
+TEST_CASE("broad phase over successive calls equals brute force as boxes move, sleep and come and go", "[collision]") {
+    std::mt19937 rng(11);
+    auto proxies = randomProxies(10000, 5);
+    // Unbounded boxes: a static ground, and a moving slab of infinite x and z extent
+    // (an active unbounded box must pair with bounded ones on both sides of its index).
+    proxies[0].box = computeAabb(HalfSpace{}, Transform{});
+    proxies[0].moves = false;
+    const real inf = std::numeric_limits<real>::infinity();
+    proxies[9000].box = Aabb{Vec3(-inf, 3, -inf), Vec3(inf, 4, inf)};
+    proxies[9000].moves = proxies[9000].awake = true;
+    std::vector<Aabb> tight(proxies.size());
+    for (std::size_t i = 0; i < proxies.size(); ++i) tight[i] = proxies[i].box;
+
+    const std::uint32_t jointA = proxies[100].owner, jointB = proxies[101].owner;
+    BroadPhase incremental, twin;
+    std::vector<ProxyPair> pairs, twinPairs, freshPairs;
+    for (int call = 0; call < 10; ++call) {
+        INFO("call " << call);
+        if (call == 3) { // a joint appears between two bodies
+            incremental.ignore(jointA, jointB);
+            twin.ignore(jointA, jointB);
+        }
+        incremental.findPairs(proxies, pairs);
+        twin.findPairs(proxies, twinPairs);
+        BroadPhase fresh; // no history: what the incremental path must reproduce
+        if (call >= 3) fresh.ignore(jointA, jointB);
+        fresh.findPairs(proxies, freshPairs);
+        const auto expected = bruteForceSweep(proxies, incremental);
+        CHECK(expected.size() > 500);
+        CHECK(pairs == expected);
+        CHECK(twinPairs == pairs);
+        CHECK(freshPairs == pairs);
+        evolve(proxies, tight, rng, call % 3 == 2 ? 40 : 3, call == 2 || call == 6, call == 4);
+    }
+}
+
+TEST_CASE("broad phase: a box that stops changing keeps its pairs, and rules apply on every call", "[collision]") {
+    std::vector<BroadPhaseProxy> p(3);
+    for (std::uint32_t i = 0; i < 3; ++i) {
+        p[i].owner = i;
+        p[i].box = Aabb{Vec3(real(i), 0, 0), Vec3(real(i) + real(1.5), 1, 1)}; // 0-1 and 1-2 overlap
+    }
+    BroadPhase bp;
+    std::vector<ProxyPair> pairs;
+    bp.findPairs(p, pairs);
+    CHECK(pairs == std::vector<ProxyPair>{{0, 1}, {1, 2}});
+    bp.findPairs(p, pairs); // nothing changed
+    CHECK(pairs == std::vector<ProxyPair>{{0, 1}, {1, 2}});
+    p[0].awake = p[1].awake = false; // same boxes: 0-1 both asleep now
+    bp.findPairs(p, pairs);
+    CHECK(pairs == std::vector<ProxyPair>{{1, 2}});
+    p[2].category = 4;
+    p[1].mask = ~4u; // 1 no longer collides with 2
+    bp.ignore(0, 1);
+    p[0].awake = true;
+    bp.findPairs(p, pairs);
+    CHECK(pairs.empty());
+    bp.unignore(0, 1);
+    bp.findPairs(p, pairs);
+    CHECK(pairs == std::vector<ProxyPair>{{0, 1}});
+    p[2].box = Aabb{Vec3(real(-0.5), 0, 0), Vec3(0, 1, 1)}; // 2 moves to touch 0 only
+    p[2].mask = 0xffffffffu;
+    bp.findPairs(p, pairs);
+    CHECK(pairs == std::vector<ProxyPair>{{0, 1}, {0, 2}});
+    p.pop_back(); // fewer proxies: indices are rebuilt
+    bp.findPairs(p, pairs);
+    CHECK(pairs == std::vector<ProxyPair>{{0, 1}});
+    bp.findPairs({}, pairs);
+    CHECK(pairs.empty());
 }

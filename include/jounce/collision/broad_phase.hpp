@@ -3,10 +3,16 @@
 /// The broad phase: which pairs of proxies (a body's shape, a particle) have
 /// overlapping fat boxes. One broad phase serves bodies and particles alike.
 ///
-/// Each call rebuilds a Boost.Geometry R-tree over all bounded boxes with the packing
-/// (STR bulk-load) constructor, then queries it with every active box; unbounded boxes
-/// (half-spaces) are paired by a direct test. Pairs come out sorted by (a, b), so
-/// their order never depends on the tree's shape or on addresses.
+/// Fat boxes live in two Boost.Geometry R-trees, one for static proxies and one for
+/// moving ones, which persist between calls together with the set of overlapping pairs.
+/// A call compares each proxy's box with the one it had last call and queries only the
+/// proxies whose box changed (a fat box changes only every few steps, so most do not);
+/// changed boxes are removed and reinserted, and a tree is bulk-loaded again (STR
+/// packing) after edits to a quarter of its boxes, or when the proxy count changes.
+/// Unbounded boxes (half-spaces) are paired by a direct test. The pair rules are applied
+/// to every overlap on every call, so flags, filters and the ignore list may change
+/// freely. Pairs come out sorted by (a, b): the output depends only on the input, never
+/// on the trees' shape, on history or on addresses.
 
 #include <jounce/collision/shapes.hpp>
 
@@ -47,7 +53,9 @@ public:
 
     /// Pairs of proxies whose boxes overlap, where at least one moves and is awake,
     /// the category/mask filter passes both ways, and the owners differ and are not
-    /// an ignored pair. Sorted by (a, b); `out` is cleared first.
+    /// an ignored pair. Sorted by (a, b); `out` is cleared first. Successive calls are
+    /// fastest when index i names the same proxy each time (as the world's arrays do);
+    /// any other array is still handled exactly.
     void findPairs(std::span<const BroadPhaseProxy> proxies, std::vector<ProxyPair>& out);
 
     /// Owners that never collide with each other (bodies joined by a joint).
@@ -56,8 +64,8 @@ public:
     bool ignores(std::uint32_t ownerA, std::uint32_t ownerB) const;
 
 private:
-    struct Tree;
-    std::unique_ptr<Tree> tree_;
+    struct State; // the trees, last call's boxes and the overlapping pairs
+    std::unique_ptr<State> state_;
     std::vector<std::uint64_t> ignored_; ///< sorted (min << 32 | max)
 };
 
