@@ -1,7 +1,11 @@
 // jounce-bench: runs a scene headless and prints its figures.
-//   jounce-bench --scene NAME [--steps N] [--json]
+//   jounce-bench --scene NAME [--steps N] [--json] [--no-sleep] [--solver sequential|worst-first]
+//                [--set NAME=VALUE ...]
+// The benchmark scenes (column, pyramid10, pyramid20, pile1000, spheres4096) report the
+// figures of ../shared/BENCH_SCENES.md; any other demo scene reports the general ones.
 // Step time is a steady clock around Scene::step() only (setup is not timed).
 
+#include "scenes/bench_scenes.hpp"
 #include "scenes/scene.hpp"
 
 #include <algorithm>
@@ -10,32 +14,78 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
 namespace {
 
+using jounce::real;
+
 struct Options {
     std::string scene;
     long steps = 600;
     bool json = false;
+    bool noSleep = false;
+    std::vector<std::pair<std::string, std::string>> sets; ///< resolver settings to override
 };
+
+/// The resolver settings --set can change, by name (for experiments from the shell).
+bool applySet(jounce::ResolverSettings& r, const std::string& name, const std::string& value) {
+    char* end = nullptr;
+    const double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0') return false;
+    const std::map<std::string, real*> reals{{"velocityLimit", &r.velocityLimit},
+                                             {"angularLimit", &r.angularLimit},
+                                             {"positionEpsilon", &r.positionEpsilon},
+                                             {"velocityEpsilon", &r.velocityEpsilon},
+                                             {"projectionRelaxation", &r.projectionRelaxation},
+                                             {"allowedPenetration", &r.allowedPenetration},
+                                             {"sequentialTolerance", &r.sequentialTolerance}};
+    const std::map<std::string, int*> ints{{"positionIterationsPerContact", &r.positionIterationsPerContact},
+                                           {"velocityIterationsPerContact", &r.velocityIterationsPerContact},
+                                           {"sequentialIterations", &r.sequentialIterations},
+                                           {"sequentialPositionIterations", &r.sequentialPositionIterations}};
+    if (auto it = reals.find(name); it != reals.end()) {
+        *it->second = static_cast<real>(v);
+        return true;
+    }
+    if (auto it = ints.find(name); it != ints.end()) {
+        *it->second = static_cast<int>(v);
+        return true;
+    }
+    if (name == "positionSolver") {
+        r.positionSolver = v != 0 ? jounce::PositionSolver::Sequential : jounce::PositionSolver::WorstFirst;
+        return true;
+    }
+    if (name == "warmStart") {
+        r.warmStart = v != 0;
+        return true;
+    }
+    return false;
+}
 
 int usage(const char* problem) {
     if (problem) std::cerr << "jounce-bench: " << problem << "\n";
-    std::cerr << "usage: jounce-bench --scene NAME [--steps N] [--json]\nscenes:";
+    std::cerr << "usage: jounce-bench --scene NAME [--steps N] [--json] [--no-sleep]\n"
+                 "                    [--solver sequential|worst-first] [--set NAME=VALUE ...]\n"
+                 "  --set changes a resolver setting: velocityLimit, angularLimit, positionEpsilon,\n"
+                 "        velocityEpsilon, positionIterationsPerContact, velocityIterationsPerContact,\n"
+                 "        sequentialIterations, warmStart, positionSolver (0 worst-first, 1 sequential),\n"
+                 "        sequentialPositionIterations, projectionRelaxation, allowedPenetration,\n"
+                 "        sequentialTolerance\n"
+                 "scenes:";
     for (const std::string& n : jounce::scenes::sceneNames()) std::cerr << " " << n;
     std::cerr << "\n";
     return 2;
 }
 
-struct Figures {
-    long steps = 0;
-    double msMedian = 0, msMax = 0, msTotal = 0;
-    std::size_t bodies = 0;
-    double maxSpeed = 0;
-    bool anyNan = false;
-    std::string error;
+/// A benchmark scene built from the shared scene module, without the demo's extras.
+class BenchScene final : public jounce::scenes::Scene {
+public:
+    const char* name() const override { return "bench"; }
+    const char* description() const override { return "benchmark scene"; }
+    jounce::scenes::BenchLayout layout;
 };
 
 double median(std::vector<double> v) {
@@ -45,39 +95,119 @@ double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-void sampleSpeeds(const jounce::World& world, Figures& f) {
-    for (const jounce::BodyId id : world.bodyIds()) {
+struct Figures {
+    long steps = 0;
+    double msMedian = 0, msMax = 0, msTotal = 0;
+    std::map<std::string, double> msPerPhase; ///< medians
+    std::size_t bodies = 0, dynamic = 0;
+    std::size_t asleep = 0;
+    long allAsleepFrom = -1; ///< -1: never
+    bool hasTop = false;
+    double topDy = 0, topDrift = 0;
+    bool column = false;
+    double maxOverlap = 0;
+    double maxSpeed = 0;
+    bool nonFinite = false;
+    std::size_t escaped = 0;
+    std::size_t contacts = 0, islands = 0;
+    double maxPenetration = 0;
+    double positionIterations = 0, velocityIterations = 0; ///< medians per step
+    int positionIterationsMax = 0, velocityIterationsMax = 0;
+    std::string error;
+    bool exploded() const { return nonFinite || maxSpeed > 50; }
+};
+
+std::vector<jounce::BodyId> dynamicBodies(const jounce::World& world) {
+    std::vector<jounce::BodyId> out;
+    for (const jounce::BodyId id : world.bodyIds())
+        if (world.body(id).isDynamic()) out.push_back(id);
+    return out;
+}
+
+/// Per step: speeds, overlaps, sleep.
+void sample(const jounce::World& world, const std::vector<jounce::BodyId>& dynamic, bool column, Figures& f,
+            bool& allAsleep) {
+    allAsleep = !dynamic.empty();
+    for (const jounce::BodyId id : dynamic) {
         const jounce::Body& b = world.body(id);
-        if (!b.isDynamic()) continue;
         const double speed = static_cast<double>(b.linearVelocity.norm());
-        if (!std::isfinite(speed) || !b.position.allFinite()) f.anyNan = true;
+        if (!std::isfinite(speed) || !b.position.allFinite()) f.nonFinite = true;
         else f.maxSpeed = std::max(f.maxSpeed, speed);
+        allAsleep = allAsleep && !b.awake;
+    }
+    if (column && !dynamic.empty()) {
+        // BENCH_SCENES.md: max over 0.5 - y0 and 1 - (y[i] - y[i-1]), over the whole run.
+        double below = 0.5 - static_cast<double>(world.body(dynamic[0]).position.y());
+        for (std::size_t i = 1; i < dynamic.size(); ++i)
+            below = std::max(below, 1 - static_cast<double>(world.body(dynamic[i]).position.y() -
+                                                             world.body(dynamic[i - 1]).position.y()));
+        f.maxOverlap = std::max(f.maxOverlap, below);
     }
 }
 
-Figures run(jounce::scenes::Scene& scene, long steps) {
+Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* layout, long steps,
+            const std::string& name) {
     Figures f;
-    std::vector<double> ms;
-    ms.reserve(static_cast<std::size_t>(steps));
+    jounce::World& world = scene.world();
+    const std::vector<jounce::BodyId> dynamic = layout ? layout->dynamic : dynamicBodies(world);
+    f.column = name == "column";
+    f.hasTop = layout && !layout->top.isNull();
+    const jounce::Vec3 topStart = f.hasTop ? world.body(layout->top).position : jounce::Vec3::Zero();
+    std::vector<double> ms, positionIterations, velocityIterations;
+    std::map<std::string, std::vector<double>> phases;
+    long lastNotAllAsleep = 0;
     for (long i = 0; i < steps; ++i) {
         const auto start = std::chrono::steady_clock::now();
         try {
             scene.step();
         } catch (const jounce::Error& e) {
             f.error = e.what();
-            f.anyNan = true;
+            f.nonFinite = true;
             break;
         }
         ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         ++f.steps;
-        sampleSpeeds(scene.world(), f);
+        const jounce::Profile& p = world.profile();
+        for (const auto& [phase, value] : {std::pair{"forces", p.forces}, {"integrate", p.integrate},
+                                           {"broad_phase", p.broadPhase}, {"narrow_phase", p.narrowPhase},
+                                           {"group", p.group}, {"resolve", p.resolve}, {"sleep", p.sleep}})
+            phases[phase].push_back(value);
+        const jounce::ResolverStats& rs = world.resolverStats();
+        positionIterations.push_back(rs.positionIterations);
+        velocityIterations.push_back(rs.velocityIterations);
+        f.positionIterationsMax = std::max(f.positionIterationsMax, rs.positionIterations);
+        f.velocityIterationsMax = std::max(f.velocityIterationsMax, rs.velocityIterations);
+        f.maxPenetration = std::max(f.maxPenetration, static_cast<double>(rs.maxPenetrationBefore));
+        bool allAsleep = false;
+        sample(world, dynamic, f.column, f, allAsleep);
+        if (!allAsleep) lastNotAllAsleep = f.steps;
     }
     f.msMedian = median(ms);
     for (double m : ms) {
         f.msMax = std::max(f.msMax, m);
         f.msTotal += m;
     }
-    f.bodies = scene.world().bodyCount();
+    for (const auto& [phase, values] : phases) f.msPerPhase[phase] = median(values);
+    f.positionIterations = median(positionIterations);
+    f.velocityIterations = median(velocityIterations);
+    f.allAsleepFrom = lastNotAllAsleep < f.steps ? lastNotAllAsleep + 1 : -1;
+    f.bodies = world.bodyCount();
+    f.dynamic = dynamic.size();
+    const double w = layout ? static_cast<double>(layout->binHalfWidth) : 0;
+    for (const jounce::BodyId id : dynamic) {
+        const jounce::Body& b = world.body(id);
+        if (!b.awake) ++f.asleep;
+        const jounce::Vec3& x = b.position;
+        const bool outside = w > 0 && (std::abs(static_cast<double>(x.x())) > w || std::abs(static_cast<double>(x.z())) > w);
+        if (!(x.y() >= -1) || outside) ++f.escaped;
+    }
+    if (f.hasTop) {
+        const jounce::Vec3 d = world.body(layout->top).position - topStart;
+        f.topDy = static_cast<double>(d.y());
+        f.topDrift = std::hypot(static_cast<double>(d.x()), static_cast<double>(d.z()));
+    }
+    f.contacts = world.resolvedContacts().size();
+    f.islands = world.islands().count();
     return f;
 }
 
@@ -90,25 +220,59 @@ std::string jsonString(const std::string& s) {
     return out + "\"";
 }
 
+std::string number(double v) {
+    if (!std::isfinite(v)) return "null";
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.6g", v);
+    return buffer;
+}
+
 void print(const Options& o, const Figures& f) {
+    std::vector<std::pair<std::string, std::string>> fields{
+        {"scene", jsonString(o.scene)},
+        {"sleep", o.noSleep ? "false" : "true"},
+        {"steps", std::to_string(f.steps)},
+        {"ms_per_step_median", number(f.msMedian)},
+        {"ms_per_step_max", number(f.msMax)},
+        {"ms_total", number(f.msTotal)},
+        {"bodies", std::to_string(f.bodies)},
+        {"dynamic", std::to_string(f.dynamic)},
+        {"asleep", std::to_string(f.asleep)},
+        {"all_asleep_from", f.allAsleepFrom < 0 ? "null" : std::to_string(f.allAsleepFrom)},
+        {"top_dy", f.hasTop ? number(f.topDy) : "null"},
+        {"top_drift", f.hasTop ? number(f.topDrift) : "null"},
+        {"max_overlap", f.column ? number(f.maxOverlap) : "null"},
+        {"max_speed", number(f.maxSpeed)},
+        {"exploded", f.exploded() ? "true" : "false"},
+        {"escaped", std::to_string(f.escaped)},
+        {"contacts", std::to_string(f.contacts)},
+        {"islands", std::to_string(f.islands)},
+        {"max_penetration", number(f.maxPenetration)},
+        {"position_iterations", number(f.positionIterations)},
+        {"velocity_iterations", number(f.velocityIterations)},
+        {"position_iterations_max", std::to_string(f.positionIterationsMax)},
+        {"velocity_iterations_max", std::to_string(f.velocityIterationsMax)},
+    };
+    std::string phases = "{";
+    for (const auto& [phase, value] : f.msPerPhase)
+        phases += (phases.size() > 1 ? ", " : "") + jsonString(phase) + ": " + number(value);
+    phases += "}";
+    fields.emplace_back("ms_per_phase", phases);
+    fields.emplace_back("error", f.error.empty() ? "null" : jsonString(f.error));
     if (o.json) {
-        std::printf("{\"scene\": %s, \"steps\": %ld, \"ms_per_step_median\": %.6f, \"ms_per_step_max\": %.6f, "
-                    "\"ms_total\": %.6f, \"bodies\": %zu, \"max_speed\": %.6f, \"any_nan\": %s, \"error\": %s}\n",
-                    jsonString(o.scene).c_str(), f.steps, f.msMedian, f.msMax, f.msTotal, f.bodies, f.maxSpeed,
-                    f.anyNan ? "true" : "false", f.error.empty() ? "null" : jsonString(f.error).c_str());
+        std::string line = "{";
+        for (const auto& [key, value] : fields) line += (line.size() > 1 ? ", " : "") + jsonString(key) + ": " + value;
+        std::printf("%s}\n", line.c_str());
         return;
     }
-    std::printf("scene %s: %ld steps, median %.4f ms/step, max %.4f ms, total %.2f ms, %zu bodies, "
-                "max speed %.3f m/s%s\n",
-                o.scene.c_str(), f.steps, f.msMedian, f.msMax, f.msTotal, f.bodies, f.maxSpeed,
-                f.anyNan ? ", NON-FINITE STATE" : "");
-    if (!f.error.empty()) std::printf("error: %s\n", f.error.c_str());
+    for (const auto& [key, value] : fields) std::printf("%-24s %s\n", key.c_str(), value.c_str());
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
     Options o;
+    std::string solver;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -123,6 +287,18 @@ int main(int argc, char** argv) {
             if (!v || *end != '\0' || o.steps < 0) return usage("--steps needs a whole number >= 0");
         } else if (arg == "--json") {
             o.json = true;
+        } else if (arg == "--no-sleep") {
+            o.noSleep = true;
+        } else if (arg == "--solver") {
+            const char* v = value();
+            solver = v ? v : "";
+            if (solver != "sequential" && solver != "worst-first") return usage("--solver is sequential or worst-first");
+        } else if (arg == "--set") {
+            const char* v = value();
+            const std::string s = v ? v : "";
+            const std::size_t eq = s.find('=');
+            if (eq == std::string::npos) return usage("--set needs NAME=VALUE");
+            o.sets.emplace_back(s.substr(0, eq), s.substr(eq + 1));
         } else if (arg == "--help" || arg == "-h") {
             usage(nullptr);
             return 0;
@@ -131,13 +307,33 @@ int main(int argc, char** argv) {
         }
     }
     if (o.scene.empty()) return usage("--scene is required");
+
     std::unique_ptr<jounce::scenes::Scene> scene;
+    const jounce::scenes::BenchLayout* layout = nullptr;
     try {
-        scene = jounce::scenes::makeScene(o.scene);
+        if (jounce::scenes::isBenchScene(o.scene)) {
+            auto bench = std::make_unique<BenchScene>();
+            bench->layout = jounce::scenes::buildBenchScene(*bench, o.scene);
+            layout = &bench->layout;
+            scene = std::move(bench);
+        } else {
+            scene = jounce::scenes::makeScene(o.scene);
+        }
     } catch (const jounce::Error& e) {
         return usage(e.what());
     }
-    const Figures f = run(*scene, o.steps);
+    jounce::WorldSettings settings = scene->world().settings();
+    if (o.noSleep) settings.sleep.enabled = false;
+    if (solver == "worst-first") settings.resolver.velocitySolver = jounce::VelocitySolver::WorstFirst;
+    if (solver == "sequential") settings.resolver.velocitySolver = jounce::VelocitySolver::SequentialImpulses;
+    for (const auto& [name, value] : o.sets)
+        if (!applySet(settings.resolver, name, value)) return usage(("cannot set " + name + " to " + value).c_str());
+    try {
+        scene->world().setSettings(settings);
+    } catch (const jounce::Error& e) {
+        return usage(e.what());
+    }
+    const Figures f = run(*scene, layout, o.steps, o.scene);
     print(o, f);
-    return f.anyNan ? 1 : 0;
+    return f.exploded() ? 1 : 0;
 }

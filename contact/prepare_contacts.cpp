@@ -56,7 +56,11 @@ void prepareContact(Contact& c, std::span<const Body> bodies, real dt, const Res
         c.velocity += side == 0 ? v : Vec3(-v);
     }
     updateDesiredVelocity(c, bodies, dt, settings);
-    c.targetNormalVelocity = c.velocity.x() + c.desiredDeltaVelocity;
+    // Sequential impulses push until the normal velocity reaches this floor. A contact
+    // still apart by a gap may close at up to gap / dt (a speculative contact): the
+    // floor is that closing speed, not the velocity it happens to have now, or a
+    // separating corner would be pushed to keep separating and a resting stack rocks.
+    c.targetNormalVelocity = c.penetration < 0 ? c.penetration / dt : c.velocity.x() + c.desiredDeltaVelocity;
 }
 
 void updateDesiredVelocity(Contact& c, std::span<const Body> bodies, real dt, const ResolverSettings& settings) {

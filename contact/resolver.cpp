@@ -32,6 +32,8 @@ void ContactResolver::begin(std::span<Body> bodies, std::span<Contact> contacts,
     stats_ = {};
     for (Contact& c : contacts_) {
         detail::prepareContact(c, bodies_, dt_, settings_);
+        c.penetrationAtStart = c.penetration;
+        c.accumulatedPush = 0;
         stats_.maxPenetrationBefore = std::max(stats_.maxPenetrationBefore, c.penetration);
     }
     // Which contacts touch each body (CSR), so a resolution re-keys only those.
@@ -45,6 +47,8 @@ void ContactResolver::begin(std::span<Body> bodies, std::span<Contact> contacts,
     for (std::uint32_t k = 0; k < contacts_.size(); ++k)
         for (std::uint32_t b : contacts_[k].body)
             if (b != noBody) contactsOfBody_[fill[b]++] = k;
+    pushLinear_.assign(bodies.size(), Vec3::Zero());
+    pushAngular_.assign(bodies.size(), Vec3::Zero());
     island_ = 0;
     islandStarted_ = false;
     positionsDone_ = false;
@@ -60,9 +64,19 @@ ResolutionRecord ContactResolver::recordFor(ResolutionRecord::Kind kind, std::ui
 }
 
 void ContactResolver::startPositions(std::size_t island) {
-    std::vector<real> keys(contacts_.size());
-    for (std::size_t k = 0; k < contacts_.size(); ++k) keys[k] = contacts_[k].penetration;
-    heap_.build(islandStarts_[island], islandStarts_[island + 1] - islandStarts_[island], keys);
+    const std::uint32_t first = islandStarts_[island], last = islandStarts_[island + 1];
+    if (settings_.positionSolver == PositionSolver::WorstFirst) {
+        std::vector<real> keys(contacts_.size());
+        for (std::uint32_t k = first; k < last; ++k) keys[k] = contacts_[k].penetration;
+        heap_.build(first, last - first, keys);
+    } else {
+        sweepIndex_ = first;
+        sweep_ = 0;
+        // An island with nothing deeper than the allowance has nothing to push.
+        bool deep = false;
+        for (std::uint32_t k = first; k < last; ++k) deep = deep || contacts_[k].penetration > settings_.allowedPenetration;
+        if (!deep) sweep_ = settings_.sequentialPositionIterations;
+    }
     iterations_ = 0;
     islandStarted_ = true;
 }
@@ -74,6 +88,9 @@ bool ContactResolver::stepPosition(ResolutionRecord& record) {
             island_ = 0;
             islandStarted_ = false;
             stats_.maxPenetrationAfter = 0;
+            if (settings_.positionSolver == PositionSolver::Sequential)
+                for (Contact& c : contacts_)
+                    c.penetration = c.penetrationAtStart - detail::separationGained(c, pushLinear_, pushAngular_);
             for (const Contact& c : contacts_) stats_.maxPenetrationAfter = std::max(stats_.maxPenetrationAfter, c.penetration);
             return false;
         }
@@ -86,6 +103,10 @@ bool ContactResolver::stepPosition(ResolutionRecord& record) {
 }
 
 bool ContactResolver::nextPosition(ResolutionRecord& record) {
+    return settings_.positionSolver == PositionSolver::WorstFirst ? nextDeepest(record) : nextPush(record);
+}
+
+bool ContactResolver::nextDeepest(ResolutionRecord& record) {
     const std::uint32_t count = islandStarts_[island_ + 1] - islandStarts_[island_];
     if (heap_.empty() || iterations_ >= settings_.positionIterationsPerContact * static_cast<int>(count)) return false;
     if (!(heap_.topKey() > settings_.positionEpsilon)) return false;
@@ -105,13 +126,34 @@ bool ContactResolver::nextPosition(ResolutionRecord& record) {
             heap_.update(contactsOfBody_[i], k.penetration);
         }
     }
+    finishPositionRecord(record, c, change);
+    return true;
+}
+
+bool ContactResolver::nextPush(ResolutionRecord& record) {
+    const std::uint32_t first = islandStarts_[island_], last = islandStarts_[island_ + 1];
+    if (first == last || sweep_ >= settings_.sequentialPositionIterations) return false;
+    const std::uint32_t index = static_cast<std::uint32_t>(sweepIndex_);
+    if (++sweepIndex_ == last) {
+        sweepIndex_ = first;
+        ++sweep_;
+    }
+    Contact& c = contacts_[index];
+    record = recordFor(ResolutionRecord::Kind::Position, index);
+    record.before = c.penetration;
+    const real target = settings_.projectionRelaxation * (c.penetrationAtStart - settings_.allowedPenetration);
+    const BodyChange change = detail::pushContact(c, bodies_, pushLinear_, pushAngular_, target);
+    finishPositionRecord(record, c, change);
+    return true;
+}
+
+void ContactResolver::finishPositionRecord(ResolutionRecord& record, const Contact& c, const BodyChange& change) {
     record.after = c.penetration;
     record.linearChange = change.linear;
     record.angularChange = change.angular;
     ++iterations_;
     ++stats_.positionIterations;
     notify(record);
-    return true;
 }
 
 void ContactResolver::startVelocities(std::size_t island) {
@@ -135,6 +177,16 @@ void ContactResolver::startVelocities(std::size_t island) {
     }
     iterations_ = 0;
     islandStarted_ = true;
+}
+
+void ContactResolver::endOfSweepItem(real change) {
+    sweepLargestChange_ = std::max(sweepLargestChange_, change);
+    if (++sweepIndex_ < islandStarts_[island_ + 1]) return;
+    // A sweep ended: stop if it changed nothing by more than the tolerance.
+    sweepIndex_ = islandStarts_[island_];
+    ++sweep_;
+    if (sweepLargestChange_ <= settings_.sequentialTolerance) sweep_ = settings_.sequentialIterations;
+    sweepLargestChange_ = 0;
 }
 
 bool ContactResolver::stepVelocity(ResolutionRecord& record) {
@@ -161,16 +213,13 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
     } else {
         if (first == last || sweep_ >= settings_.sequentialIterations) return false;
         index = static_cast<std::uint32_t>(sweepIndex_);
-        if (++sweepIndex_ == last) {
-            sweepIndex_ = first;
-            ++sweep_;
-        }
     }
     Contact& c = contacts_[index];
     record = recordFor(ResolutionRecord::Kind::Velocity, index);
     Vec3 impulse;
     BodyChange change;
-    record.before = detail::relativeVelocity(c, bodies_).x();
+    const Vec3 before = detail::relativeVelocity(c, bodies_);
+    record.before = before.x();
     if (settings_.velocitySolver == VelocitySolver::WorstFirst) {
         change = detail::impulseContact(c, bodies_, impulse);
         for (std::size_t side = 0; side < 2; ++side) {
@@ -186,7 +235,9 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
     } else {
         change = detail::sequentialImpulse(c, bodies_, impulse);
     }
-    record.after = detail::relativeVelocity(c, bodies_).x();
+    const Vec3 after = detail::relativeVelocity(c, bodies_);
+    record.after = after.x();
+    if (settings_.velocitySolver == VelocitySolver::SequentialImpulses) endOfSweepItem((after - before).norm());
     record.linearChange = change.linear;
     record.angularChange = change.angular;
     record.impulseContact = impulse;

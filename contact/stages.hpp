@@ -29,6 +29,18 @@ void updateDesiredVelocity(Contact& c, std::span<const Body> bodies, real dt, co
 /// Ch. 14.3: nonlinear projection of one contact out of penetration.
 BodyChange projectContact(const Contact& c, std::span<Body> bodies, real angularLimit);
 
+/// Sequential projection: one accumulated, clamped push of contact c toward gaining
+/// `target` of separation since the resolver began, given each body's move so far
+/// (linearised: linear + angular x r). Moves the bodies and records the moves.
+BodyChange pushContact(Contact& c, std::span<Body> bodies, std::span<Vec3> moveLinear, std::span<Vec3> moveAngular,
+                       real target);
+
+/// Separation contact c gained from the bodies' moves so far (linearised).
+real separationGained(const Contact& c, std::span<const Vec3> moveLinear, std::span<const Vec3> moveAngular);
+
+/// Moves and turns a body by a small displacement, refreshing its world inertia.
+void displaceBody(Body& b, const Vec3& linear, const Vec3& angular);
+
 /// After body b moved by `change` (as side `side` of some contact), the penetration of
 /// contact k, which also touches b.
 void updatePenetration(Contact& k, std::uint32_t b, const Vec3& linear, const Vec3& angular);

@@ -75,6 +75,7 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
             if (const Contact* p = previousMatch(previous, c, real(0.05))) {
                 c.accumulatedImpulse = p->accumulatedImpulse;
                 if (p->normal.dot(c.normal) < real(0.999)) c.accumulatedImpulse.tail<2>().setZero();
+
             }
             out.push_back(c);
         }

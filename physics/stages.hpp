@@ -13,8 +13,13 @@ using GeneratorArray = SlotArray<ForceGenerator, ForceGeneratorTag>;
 /// body's forceAccum and torqueAccum.
 void applyForces(BodyArray& bodies, const GeneratorArray& generators, const StepContext& ctx);
 
-/// Stage 2: semi-implicit Euler for every moving body (see GyroscopicMode).
-void integrate(BodyArray& bodies, const StepContext& ctx);
+/// Stage 2: the velocity half of semi-implicit Euler for every awake dynamic body
+/// (forces and torques into v and w, damping; see GyroscopicMode).
+void integrateVelocities(BodyArray& bodies, const StepContext& ctx);
+
+/// Stage 7: the position half for every awake dynamic and every kinematic body: move
+/// and turn with the velocities the resolver left, refresh the world inertia.
+void integratePositions(BodyArray& bodies, const StepContext& ctx);
 
 using ColliderArray = SlotArray<Collider, ColliderTag>;
 

@@ -574,7 +574,7 @@ void World::substep(const StepContext& ctx) {
     profile_.forces += millisecondsSince(t);
 
     t = Clock::now();
-    detail::integrate(bodies_, ctx);
+    detail::integrateVelocities(bodies_, ctx);
     profile_.integrate += millisecondsSince(t);
 
     t = Clock::now();
@@ -595,6 +595,10 @@ void World::substep(const StepContext& ctx) {
     resolver_.resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
     detail::keepForWarmStart(resolverContacts_, previousContacts_);
     profile_.resolve += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::integratePositions(bodies_, ctx);
+    profile_.finish += millisecondsSince(t);
 
     t = Clock::now();
     updateSleep(bodies_.slots(), islands_, ctx.h, settings_.sleep);

@@ -116,8 +116,11 @@ TEST_CASE("stepping the resolver one contact at a time gives exactly resolve()",
         }
     }
     REQUIRE(contacts.size() >= 3);
-    for (const VelocitySolver solver : {VelocitySolver::WorstFirst, VelocitySolver::SequentialImpulses}) {
+    for (const auto& [positions, solver] :
+         {std::pair{PositionSolver::WorstFirst, VelocitySolver::WorstFirst},
+          std::pair{PositionSolver::Sequential, VelocitySolver::SequentialImpulses}}) {
         ResolverSettings settings;
+        settings.positionSolver = positions;
         settings.velocitySolver = solver;
         std::vector<Body> a = bodies, b = bodies;
         std::vector<Contact> ca = contacts, cb = contacts;
@@ -131,7 +134,9 @@ TEST_CASE("stepping the resolver one contact at a time gives exactly resolve()",
         int steps = 0;
         while (stepped.stepPosition(r)) {
             CHECK(r.kind == ResolutionRecord::Kind::Position);
-            CHECK(r.after < r.before);
+            // Deepest-first resolves each contact it picks; a sweep may also take back
+            // part of an earlier push, so only the step as a whole must get shallower.
+            if (positions == PositionSolver::WorstFirst) CHECK(r.after < r.before);
             ++steps;
         }
         while (stepped.stepVelocity(r)) {
@@ -140,6 +145,7 @@ TEST_CASE("stepping the resolver one contact at a time gives exactly resolve()",
         }
         CHECK(steps == observed);
         CHECK(steps > 0);
+        CHECK(stepped.stats().maxPenetrationAfter < stepped.stats().maxPenetrationBefore);
         CHECK(std::memcmp(&a[2].position, &b[2].position, sizeof(Vec3)) == 0);
         CHECK(std::memcmp(&a[2].orientation, &b[2].orientation, sizeof(Quat)) == 0);
         CHECK(std::memcmp(&a[2].linearVelocity, &b[2].linearVelocity, sizeof(Vec3)) == 0);

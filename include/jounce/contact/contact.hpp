@@ -37,6 +37,8 @@ struct Contact {
     Vec3 velocity = Vec3::Zero();  ///< closing velocity of body 0 relative to body 1, contact frame
     real desiredDeltaVelocity = 0; ///< the normal velocity change that resolves it [m/s]
     real targetNormalVelocity = 0; ///< velocity.x + desiredDeltaVelocity as prepared [m/s]
+    real penetrationAtStart = 0;   ///< penetration as handed to the resolver [m]
+    real accumulatedPush = 0;      ///< sequential projection: total push this step [kg m]
 
     // Persistent: impulse applied by the sequential-impulse pass, contact frame [N s].
     Vec3 accumulatedImpulse = Vec3::Zero();
