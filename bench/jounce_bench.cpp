@@ -41,7 +41,8 @@ bool applySet(jounce::ResolverSettings& r, const std::string& name, const std::s
                                              {"velocityEpsilon", &r.velocityEpsilon},
                                              {"projectionRelaxation", &r.projectionRelaxation},
                                              {"allowedPenetration", &r.allowedPenetration},
-                                             {"sequentialTolerance", &r.sequentialTolerance}};
+                                             {"sequentialTolerance", &r.sequentialTolerance},
+                                             {"slidingSpeed", &r.slidingSpeed}};
     const std::map<std::string, int*> ints{{"positionIterationsPerContact", &r.positionIterationsPerContact},
                                            {"velocityIterationsPerContact", &r.velocityIterationsPerContact},
                                            {"sequentialIterations", &r.sequentialIterations},
@@ -73,7 +74,7 @@ int usage(const char* problem) {
                  "        velocityEpsilon, positionIterationsPerContact, velocityIterationsPerContact,\n"
                  "        sequentialIterations, warmStart, positionSolver (0 worst-first, 1 sequential),\n"
                  "        sequentialPositionIterations, projectionRelaxation, allowedPenetration,\n"
-                 "        sequentialTolerance\n"
+                 "        sequentialTolerance, slidingSpeed\n"
                  "scenes:";
     for (const std::string& n : jounce::scenes::sceneNames()) std::cerr << " " << n;
     std::cerr << "\n";

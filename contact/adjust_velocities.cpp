@@ -24,12 +24,12 @@
 
 namespace jounce::detail {
 
-Mat3 velocityPerImpulse(const Contact& c, std::span<const Body> bodies) {
+Mat3 velocityPerImpulse(const Contact& c, std::span<const Body> bodies, int holdSide) {
     Mat3 world = Mat3::Zero();
     real inverseMass = 0;
     for (std::size_t side = 0; side < 2; ++side) {
         const std::uint32_t i = c.body[side];
-        if (i == noBody || !bodies[i].isDynamic()) continue;
+        if (i == noBody || !bodies[i].isDynamic() || static_cast<int>(side) == holdSide) continue;
         const Body& b = bodies[i];
         const Mat3 r = skew(c.relative[side]);
         world -= r * b.inverseInertiaWorld * r;
@@ -40,12 +40,12 @@ Mat3 velocityPerImpulse(const Contact& c, std::span<const Body> bodies) {
     return d;
 }
 
-BodyChange applyImpulse(const Contact& c, std::span<Body> bodies, const Vec3& j) {
+BodyChange applyImpulse(const Contact& c, std::span<Body> bodies, const Vec3& j, int holdSide) {
     BodyChange change;
     const Vec3 world = c.contactToWorld * j;
     for (std::size_t side = 0; side < 2; ++side) {
         Body* b = bodyOf(bodies, c.body[side]);
-        if (b == nullptr || !b->isDynamic()) continue;
+        if (b == nullptr || !b->isDynamic() || static_cast<int>(side) == holdSide) continue;
         const Vec3 impulse = side == 0 ? world : Vec3(-world);
         change.linear[side] = impulse * b->inverseMass;
         change.angular[side] = b->inverseInertiaWorld * c.relative[side].cross(impulse);

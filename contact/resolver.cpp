@@ -5,6 +5,7 @@
 #include "contact/stages.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace jounce {
 
@@ -47,11 +48,56 @@ void ContactResolver::begin(std::span<Body> bodies, std::span<Contact> contacts,
     for (std::uint32_t k = 0; k < contacts_.size(); ++k)
         for (std::uint32_t b : contacts_[k].body)
             if (b != noBody) contactsOfBody_[fill[b]++] = k;
+    orderByLevel();
     pushLinear_.assign(bodies.size(), Vec3::Zero());
     pushAngular_.assign(bodies.size(), Vec3::Zero());
     island_ = 0;
     islandStarted_ = false;
     positionsDone_ = false;
+}
+
+void ContactResolver::orderByLevel() {
+    // Level of each body: 0 for static and kinematic bodies, then the fewest contacts
+    // to one of them (breadth first); bodies that reach none stay at the largest level.
+    constexpr std::uint32_t unreached = std::numeric_limits<std::uint32_t>::max();
+    bodyLevel_.assign(bodies_.size(), unreached);
+    std::vector<std::uint32_t> frontier;
+    for (std::uint32_t b = 0; b < bodies_.size(); ++b)
+        if (!bodies_[b].isDynamic() && contactsOfBodyStart_[b] != contactsOfBodyStart_[b + 1]) {
+            bodyLevel_[b] = 0;
+            frontier.push_back(b);
+        }
+    for (std::size_t head = 0; head < frontier.size(); ++head) {
+        const std::uint32_t b = frontier[head];
+        for (std::uint32_t i = contactsOfBodyStart_[b]; i < contactsOfBodyStart_[b + 1]; ++i)
+            for (const std::uint32_t other : contacts_[contactsOfBody_[i]].body)
+                if (other != noBody && bodyLevel_[other] == unreached) {
+                    bodyLevel_[other] = bodyLevel_[b] + 1;
+                    frontier.push_back(other);
+                }
+    }
+    // Each island's contacts bottom-up: by the lower level of their two bodies, ties in
+    // index order (a stable sort on plain numbers: deterministic). Gauss-Seidel then
+    // carries the weight of a stack down to the ground in the order it rests.
+    sweepOrder_.resize(contacts_.size());
+    for (std::uint32_t k = 0; k < contacts_.size(); ++k) sweepOrder_[k] = k;
+    const auto level = [&](std::uint32_t k) {
+        std::uint32_t l = unreached;
+        for (const std::uint32_t b : contacts_[k].body)
+            if (b != noBody) l = std::min(l, bodyLevel_[b]);
+        return l;
+    };
+    for (std::size_t i = 0; i + 1 < islandStarts_.size(); ++i)
+        std::stable_sort(sweepOrder_.begin() + islandStarts_[i], sweepOrder_.begin() + islandStarts_[i + 1],
+                         [&](std::uint32_t a, std::uint32_t b) { return level(a) < level(b); });
+}
+
+int ContactResolver::lowerSide(const Contact& c) const {
+    const auto levelOf = [&](std::uint32_t b) {
+        return b == noBody ? std::uint32_t(0) : bodyLevel_[b];
+    };
+    const std::uint32_t l0 = levelOf(c.body[0]), l1 = levelOf(c.body[1]);
+    return l0 < l1 ? 0 : l1 < l0 ? 1 : -1;
 }
 
 ResolutionRecord ContactResolver::recordFor(ResolutionRecord::Kind kind, std::uint32_t index) const {
@@ -133,16 +179,24 @@ bool ContactResolver::nextDeepest(ResolutionRecord& record) {
 bool ContactResolver::nextPush(ResolutionRecord& record) {
     const std::uint32_t first = islandStarts_[island_], last = islandStarts_[island_ + 1];
     if (first == last || sweep_ >= settings_.sequentialPositionIterations) return false;
-    const std::uint32_t index = static_cast<std::uint32_t>(sweepIndex_);
+    const std::uint32_t index = sweepOrder_[sweepIndex_];
+    // Shock propagation (Guendelman et al. 2003) on the last sweep: the body nearer
+    // the ground holds still, so each layer is pushed out of the one below it in a
+    // single bottom-up pass, whatever the mass ratio.
+    const bool lastSweep = sweep_ + 1 == settings_.sequentialPositionIterations;
+    int holdSide = -1;
+    if (settings_.shockPropagation && lastSweep) holdSide = lowerSide(contacts_[index]);
     if (++sweepIndex_ == last) {
         sweepIndex_ = first;
         ++sweep_;
     }
     Contact& c = contacts_[index];
     record = recordFor(ResolutionRecord::Kind::Position, index);
+    // Other contacts' pushes moved these bodies since this one was last visited.
+    c.penetration = c.penetrationAtStart - detail::separationGained(c, pushLinear_, pushAngular_);
     record.before = c.penetration;
     const real target = settings_.projectionRelaxation * (c.penetrationAtStart - settings_.allowedPenetration);
-    const BodyChange change = detail::pushContact(c, bodies_, pushLinear_, pushAngular_, target);
+    const BodyChange change = detail::pushContact(c, bodies_, pushLinear_, pushAngular_, target, holdSide);
     finishPositionRecord(record, c, change);
     return true;
 }
@@ -168,6 +222,7 @@ void ContactResolver::startVelocities(std::size_t island) {
     } else {
         for (std::uint32_t k = first; k < last; ++k) {
             Contact& c = contacts_[k];
+            c.impulseResponse = detail::velocityPerImpulse(c, bodies_);
             if (!settings_.warmStart) c.accumulatedImpulse = Vec3::Zero();
             // Warm start: last step's impulses, applied up front.
             if (c.accumulatedImpulse != Vec3::Zero()) detail::applyImpulse(c, bodies_, c.accumulatedImpulse);
@@ -212,7 +267,7 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
         index = heap_.top();
     } else {
         if (first == last || sweep_ >= settings_.sequentialIterations) return false;
-        index = static_cast<std::uint32_t>(sweepIndex_);
+        index = sweepOrder_[sweepIndex_];
     }
     Contact& c = contacts_[index];
     record = recordFor(ResolutionRecord::Kind::Velocity, index);
@@ -233,7 +288,12 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
             }
         }
     } else {
-        change = detail::sequentialImpulse(c, bodies_, impulse);
+        // Shock propagation on the last sweep, as for positions: the lower body holds,
+        // so what the sweeps left of a heavy body's fall is stopped by the body it
+        // lands on instead of pressing that body into the ground.
+        const bool lastSweep = sweep_ + 1 == settings_.sequentialIterations;
+        const int hold = settings_.shockPropagation && lastSweep ? lowerSide(c) : -1;
+        change = detail::sequentialImpulse(c, bodies_, settings_.slidingSpeed, hold, impulse);
     }
     const Vec3 after = detail::relativeVelocity(c, bodies_);
     record.after = after.x();

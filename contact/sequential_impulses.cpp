@@ -27,8 +27,8 @@ Vec3 relativeVelocity(const Contact& c, std::span<const Body> bodies) {
     return c.contactToWorld.transpose() * v;
 }
 
-BodyChange sequentialImpulse(Contact& c, std::span<Body> bodies, Vec3& impulse) {
-    const Mat3 d = velocityPerImpulse(c, bodies);
+BodyChange sequentialImpulse(Contact& c, std::span<Body> bodies, real slidingSpeed, int holdSide, Vec3& impulse) {
+    const Mat3 d = holdSide < 0 ? c.impulseResponse : velocityPerImpulse(c, bodies, holdSide);
     const Vec3 before = c.accumulatedImpulse;
     Vec3 total = before;
     // Friction first, so the normal impulse (which friction's bound depends on) has the
@@ -40,14 +40,24 @@ BodyChange sequentialImpulse(Contact& c, std::span<Body> bodies, Vec3& impulse) 
         const Eigen::Matrix<real, 2, 1> want = planar.inverse() * Eigen::Matrix<real, 2, 1>(-v.y(), -v.z());
         Eigen::Matrix<real, 2, 1> t(total.y() + want.x(), total.z() + want.y());
         const real limit = c.friction * total.x();
-        if (t.norm() > limit) t *= limit / t.norm();
+        if (t.norm() > limit) {
+            // Sliding: Coulomb friction opposes the sliding velocity, at mu times the
+            // normal impulse. (Clamping t along its own direction would keep a part
+            // that the coupling through D turned sideways: it does work, and spins a
+            // box sliding down a ramp faster and faster.) Below slidingSpeed the
+            // direction of sliding is noise from the iteration, and the clamped
+            // impulse keeps its own direction.
+            const Eigen::Matrix<real, 2, 1> sliding(v.y(), v.z());
+            const real speed = sliding.norm();
+            t = speed > slidingSpeed ? Eigen::Matrix<real, 2, 1>(-sliding * (limit / speed)) : Eigen::Matrix<real, 2, 1>(t * (limit / t.norm()));
+        }
         total.y() = t.x();
         total.z() = t.y();
-        applyImpulse(c, bodies, Vec3(0, total.y() - before.y(), total.z() - before.z()));
+        applyImpulse(c, bodies, Vec3(0, total.y() - before.y(), total.z() - before.z()), holdSide);
     }
     const Vec3 v = relativeVelocity(c, bodies);
     total.x() = std::max(real(0), total.x() + (c.targetNormalVelocity - v.x()) / d(0, 0));
-    applyImpulse(c, bodies, Vec3(total.x() - before.x(), 0, 0));
+    applyImpulse(c, bodies, Vec3(total.x() - before.x(), 0, 0), holdSide);
     c.accumulatedImpulse = total;
     impulse = total - before;
     // The record reports the net change over both applications.
@@ -55,7 +65,7 @@ BodyChange sequentialImpulse(Contact& c, std::span<Body> bodies, Vec3& impulse) 
     const Vec3 world = c.contactToWorld * impulse;
     for (std::size_t side = 0; side < 2; ++side) {
         const Body* b = bodyOf(bodies, c.body[side]);
-        if (b == nullptr || !b->isDynamic()) continue;
+        if (b == nullptr || !b->isDynamic() || static_cast<int>(side) == holdSide) continue;
         const Vec3 j = side == 0 ? world : Vec3(-world);
         change.linear[side] = j * b->inverseMass;
         change.angular[side] = b->inverseInertiaWorld * c.relative[side].cross(j);

@@ -41,14 +41,14 @@ real separationGained(const Contact& c, std::span<const Vec3> moveLinear, std::s
 }
 
 BodyChange pushContact(Contact& c, std::span<Body> bodies, std::span<Vec3> moveLinear, std::span<Vec3> moveAngular,
-                       real target) {
+                       real target, int holdSide) {
     BodyChange change;
     // Separation gained per unit push: Millington's linear plus angular inertia.
     real perPush = 0;
     std::array<Vec3, 2> turnPerPush{Vec3::Zero(), Vec3::Zero()};
     for (std::size_t side = 0; side < 2; ++side) {
         const Body* b = bodyOf(bodies, c.body[side]);
-        if (b == nullptr || !b->isDynamic()) continue;
+        if (b == nullptr || !b->isDynamic() || static_cast<int>(side) == holdSide) continue;
         turnPerPush[side] = b->inverseInertiaWorld * c.relative[side].cross(c.normal);
         perPush += b->inverseMass + turnPerPush[side].cross(c.relative[side]).dot(c.normal);
     }
@@ -58,7 +58,7 @@ BodyChange pushContact(Contact& c, std::span<Body> bodies, std::span<Vec3> moveL
     const real push = c.accumulatedPush - before;
     for (std::size_t side = 0; side < 2; ++side) {
         Body* b = bodyOf(bodies, c.body[side]);
-        if (b == nullptr || !b->isDynamic() || push == 0) continue;
+        if (b == nullptr || !b->isDynamic() || push == 0 || static_cast<int>(side) == holdSide) continue;
         const real sign = side == 0 ? 1 : -1;
         change.linear[side] = c.normal * (sign * push * b->inverseMass);
         change.angular[side] = turnPerPush[side] * (sign * push);

@@ -32,8 +32,9 @@ BodyChange projectContact(const Contact& c, std::span<Body> bodies, real angular
 /// Sequential projection: one accumulated, clamped push of contact c toward gaining
 /// `target` of separation since the resolver began, given each body's move so far
 /// (linearised: linear + angular x r). Moves the bodies and records the moves.
+/// `holdSide` (0 or 1) names a body that must not move (-1: none).
 BodyChange pushContact(Contact& c, std::span<Body> bodies, std::span<Vec3> moveLinear, std::span<Vec3> moveAngular,
-                       real target);
+                       real target, int holdSide);
 
 /// Separation contact c gained from the bodies' moves so far (linearised).
 real separationGained(const Contact& c, std::span<const Vec3> moveLinear, std::span<const Vec3> moveAngular);
@@ -47,7 +48,8 @@ void updatePenetration(Contact& k, std::uint32_t b, const Vec3& linear, const Ve
 
 /// The 3x3 velocity change per unit impulse in the contact frame (ch. 15.3): the
 /// inverse of the impulse needed per unit of velocity change.
-Mat3 velocityPerImpulse(const Contact& c, std::span<const Body> bodies);
+/// `holdSide` (0 or 1) leaves that body out, as if it could not move (-1: none).
+Mat3 velocityPerImpulse(const Contact& c, std::span<const Body> bodies, int holdSide = -1);
 
 /// Ch. 14.2 / 15.3: the impulse that makes the desired change (frictionless, static or
 /// dynamic friction), applied to both bodies.
@@ -61,9 +63,10 @@ void updateContactVelocity(Contact& k, std::uint32_t b, const Vec3& linear, cons
 Vec3 relativeVelocity(const Contact& c, std::span<const Body> bodies);
 
 /// Sequential impulses: one accumulated, clamped update of contact c.
-BodyChange sequentialImpulse(Contact& c, std::span<Body> bodies, Vec3& impulse);
+/// `holdSide` (0 or 1): that body does not move (shock propagation; -1: none).
+BodyChange sequentialImpulse(Contact& c, std::span<Body> bodies, real slidingSpeed, int holdSide, Vec3& impulse);
 
 /// Applies impulse `j` (contact frame) to both bodies: +j on body 0, -j on body 1.
-BodyChange applyImpulse(const Contact& c, std::span<Body> bodies, const Vec3& j);
+BodyChange applyImpulse(const Contact& c, std::span<Body> bodies, const Vec3& j, int holdSide = -1);
 
 } // namespace jounce::detail

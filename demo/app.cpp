@@ -78,6 +78,13 @@ void App::handleKey(const SDL_KeyboardEvent& key) {
         sim_.setPaused(true);
         sim_.stepOnce();
         break;
+    case SDLK_c:
+        // Held down, the key repeats: a walk through the step's records.
+        sim_.stepContact();
+        break;
+    case SDLK_f:
+        if (key.repeat == 0) sim_.finishContactStep();
+        break;
     default:
         break;
     }
@@ -143,6 +150,7 @@ void App::renderFrame(int width, int height) {
 
     drawList_.clear();
     sim_.scene().draw(drawList_);
+    drawRecord(sim_.scene().world(), sim_.contactStepper(), drawList_);
     renderer_.draw(drawList_, camera_, width, height);
     imgui_.render();
 }
@@ -187,6 +195,15 @@ int runHeadless(const Options& options, const std::vector<std::string>& sceneNam
     for (int frame = 0; frame < frames; ++frame) {
         if (!app.simulation().stepOnce()) {
             std::cerr << "jounce-demo: step " << frame + 1 << " of scene '" << options.scene
+                      << "' failed: " << app.simulation().error() << "\n";
+            return 1;
+        }
+    }
+    // Then the step-contact key, pressed as often as asked: the first press records
+    // the next step, each further press shows the next record.
+    for (int press = 0; press < options.stepContacts; ++press) {
+        if (!app.simulation().stepContact() && !app.simulation().error().empty()) {
+            std::cerr << "jounce-demo: the recorded step of scene '" << options.scene
                       << "' failed: " << app.simulation().error() << "\n";
             return 1;
         }

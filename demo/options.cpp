@@ -56,6 +56,9 @@ void checkCombination(const Options& options) {
     if (options.frames && !options.screenshot) {
         throw UsageError("--frames only makes sense with --screenshot FILE.png");
     }
+    if (options.stepContacts > 0 && !options.screenshot) {
+        throw UsageError("--step-contacts only makes sense with --screenshot FILE.png");
+    }
 }
 
 } // namespace
@@ -72,7 +75,8 @@ Options parseOptions(std::span<const std::string_view> args,
             return options; // --help wins over anything else on the line
         }
         const bool takesValue =
-            arg == "--scene" || arg == "--frames" || arg == "--screenshot" || arg == "--size";
+            arg == "--scene" || arg == "--frames" || arg == "--screenshot" || arg == "--size" ||
+            arg == "--step-contacts";
         if (!takesValue) throw UsageError("unknown argument '" + std::string(arg) + "'");
         if (i + 1 >= args.size()) throw UsageError(std::string(arg) + " needs a value");
         const std::string_view value = args[++i];
@@ -84,6 +88,11 @@ Options parseOptions(std::span<const std::string_view> args,
             options.frames = parseInt(arg, value);
             if (*options.frames < 0) {
                 throw UsageError("--frames must be 0 or more, got " + std::string(value));
+            }
+        } else if (arg == "--step-contacts") {
+            options.stepContacts = parseInt(arg, value);
+            if (options.stepContacts < 0) {
+                throw UsageError("--step-contacts must be 0 or more, got " + std::string(value));
             }
         } else if (arg == "--screenshot") {
             if (value.empty()) throw UsageError("--screenshot needs a file name");
@@ -100,19 +109,24 @@ Options parseOptions(std::span<const std::string_view> args,
 std::string usage(std::string_view program, const std::vector<std::string>& sceneNames) {
     std::ostringstream out;
     out << "Usage: " << program << " [--scene NAME] [--size WxH]\n"
-        << "       " << program << " --scene NAME --frames N --screenshot FILE.png [--size WxH]\n"
+        << "       " << program << " --scene NAME --frames N [--step-contacts K] --screenshot FILE.png\n"
+        << "                  [--size WxH]\n"
         << "\n"
         << "Jounce demo: runs a built-in scene in a window with a control panel.\n"
         << "\n"
         << "  --scene NAME         scene to start with (default: first in the list)\n"
         << "  --frames N           headless: step the scene N times, one step per frame\n"
+        << "  --step-contacts K    headless: then press 'c' K times (record the next step,\n"
+        << "                       show its K-th resolution record)\n"
         << "  --screenshot FILE    headless: render the last frame to FILE as PNG and exit\n"
         << "                       (hidden window; works under xvfb-run)\n"
         << "  --size WxH           window / screenshot size in pixels (default 1280x720)\n"
         << "  --help               show this text\n"
         << "\n"
         << "Mouse: left drag orbits, right or middle drag pans, wheel zooms.\n"
-        << "Keys: space pauses, '.' or 'n' steps once.\n"
+        << "Keys: space pauses, '.' or 'n' steps once; 'c' steps one contact (the first\n"
+        << "press records the next step, each press shows its next resolution record),\n"
+        << "'f' leaves that mode.\n"
         << "\n"
         << "Scenes: " << joined(sceneNames) << "\n"
         << "\n"

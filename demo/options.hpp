@@ -16,6 +16,7 @@ struct Options {
     std::string scene;                     ///< validated against sceneNames()
     std::optional<int> frames;             ///< headless: steps before the screenshot
     std::optional<std::string> screenshot; ///< headless when set: PNG path
+    int stepContacts = 0;                  ///< headless: presses of 'c' after the frames
     int width = 1280;                      ///< window / screenshot size [px]
     int height = 720;
     bool help = false;

@@ -2,7 +2,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <array>
+#include <string>
 #include <utility>
 
 namespace jounce::demo {
@@ -51,11 +53,59 @@ void statistics(const Simulation& sim) {
     const World& world = sim.scene().world();
     const auto steps = world.stepCount();
     ImGui::Text("Bodies      %zu", world.bodyCount());
-    ImGui::Text("Contacts    %zu manifolds", world.contacts().size());
     ImGui::Text("Steps       %llu", static_cast<unsigned long long>(steps));
     const double seconds = static_cast<double>(steps) * static_cast<double>(sim.scene().timeStep());
     ImGui::Text("Sim time    %.2f s", seconds);
     ImGui::Text("Frame rate  %.0f fps", static_cast<double>(ImGui::GetIO().Framerate));
+
+    // The contact stage of the last step (its last substep, for the resolver's figures).
+    ImGui::Text("Contacts    %zu points, %zu manifolds", world.resolvedContacts().size(), world.contacts().size());
+    ImGui::Text("Islands     %zu", world.islands().count());
+    const WorldCounts counts = countBodies(world);
+    ImGui::Text("Sleeping    %zu of %zu dynamic", counts.sleepingBodies, counts.dynamicBodies);
+    const ResolverStats& resolver = world.resolverStats();
+    ImGui::Text("Iterations  %d position, %d velocity", resolver.positionIterations, resolver.velocityIterations);
+    ImGui::Text("Max depth   %.2f -> %.2f mm", static_cast<double>(resolver.maxPenetrationBefore) * 1000,
+                static_cast<double>(resolver.maxPenetrationAfter) * 1000);
+}
+
+// The step-contact mode (keys C and F; see ContactStepper).
+void contactStep(Simulation& sim) {
+    if (!ImGui::CollapsingHeader("Step contact (C, F)", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    ContactStepper& stepper = sim.contactStepper();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24);
+    if (!stepper.active()) {
+        if (ImGui::Button("Record next step (C)")) sim.stepContact();
+        ImGui::TextDisabled("C pauses, takes the next step keeping every resolution record, and shows "
+                            "them one per press; F leaves.");
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    if (ImGui::Button("Next (C)")) sim.stepContact();
+    ImGui::SameLine();
+    if (ImGui::Button("Finish (F)")) sim.finishContactStep();
+    if (!stepper.active()) {
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    const auto& records = stepper.records();
+    ImGui::Text("Step %llu: record %zu of %zu", static_cast<unsigned long long>(stepper.step()),
+                records.empty() ? std::size_t{0} : stepper.index() + 1, stepper.total());
+    if (stepper.total() > records.size()) ImGui::TextDisabled("(only the first %zu are kept)", records.size());
+    if (records.size() > 1) {
+        int number = static_cast<int>(stepper.index()) + 1; // numbered from 1, as above
+        if (ImGui::SliderInt("Record", &number, 1, static_cast<int>(records.size())))
+            stepper.show(static_cast<std::size_t>(std::max(number, 1) - 1));
+    }
+    if (const SteppedRecord* record = stepper.current()) {
+        for (const std::string& line : describeRecord(*record)) ImGui::TextUnformatted(line.c_str());
+    } else {
+        ImGui::TextUnformatted("No records: this step resolved no contact (none touches an awake dynamic body).");
+    }
+    ImGui::TextDisabled("World is not copyable: the step already ran, the scene is drawn at its end and F steps "
+                        "no more. Outlines: A cyan, B orange after the record (dim: before). Yellow normal, "
+                        "magenta impulse on A.");
+    ImGui::PopTextWrapPos();
 }
 
 void profile(const Simulation& sim) {
@@ -74,7 +124,13 @@ void profile(const Simulation& sim) {
     }};
     if (!ImGui::CollapsingHeader("Last step [ms]", ImGuiTreeNodeFlags_DefaultOpen)) return;
     const Profile& p = sim.scene().world().profile();
-    for (const auto& [label, field] : kStages) ImGui::Text("%-12s %8.4f", label, p.*field);
+    // Two stages per line, to keep the panel short.
+    static_assert(kStages.size() % 2 == 0);
+    for (std::size_t i = 0; i < kStages.size(); i += 2) {
+        const auto& [left, leftField] = kStages[i];
+        const auto& [right, rightField] = kStages[i + 1];
+        ImGui::Text("%-12s %7.4f  %-12s %7.4f", left, p.*leftField, right, p.*rightField);
+    }
 }
 
 void actions(Simulation& sim) {
@@ -112,6 +168,7 @@ PanelResult drawPanel(Simulation& sim, const std::vector<std::string>& sceneName
     ImGui::Separator();
     statistics(sim);
     profile(sim);
+    contactStep(sim);
     actions(sim);
     errorLine(sim);
     ImGui::Separator();

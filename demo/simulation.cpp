@@ -16,6 +16,7 @@ Simulation::Simulation(std::string_view sceneName) { load(sceneName); }
 void Simulation::load(std::string_view sceneName) {
     // Build first: if makeScene throws, the current scene stays.
     auto scene = scenes::makeScene(sceneName);
+    stepper_.leave();
     scene_ = std::move(scene);
     sceneName_ = std::string(sceneName);
     accumulator_ = 0;
@@ -61,7 +62,21 @@ int Simulation::advance(double realSeconds) {
 
 bool Simulation::stepOnce() { return tryStep(); }
 
+bool Simulation::stepContact() {
+    if (stepper_.active()) return stepper_.next();
+    paused_ = true;
+    accumulator_ = 0;
+    try {
+        stepper_.record(*scene_);
+        return true;
+    } catch (const std::exception& e) {
+        error_ = e.what();
+        return false;
+    }
+}
+
 bool Simulation::tryStep() {
+    stepper_.leave();
     try {
         scene_->step();
         return true;

@@ -6,6 +6,8 @@
 /// of states on a fast or a slow machine; only how many steps land on each frame
 /// differs.
 
+#include "contact_inspect.hpp"
+
 #include "scenes/scene.hpp"
 
 #include <cstddef>
@@ -36,7 +38,19 @@ public:
     /// Spends `realSeconds` of wall-clock time; returns the steps taken.
     int advance(double realSeconds);
     /// One step now, whether paused or not; false if the step threw (see error()).
+    /// Any step (and any load) leaves the step-contact mode first.
     bool stepOnce();
+
+    /// The 'step contact' key (C). Outside the mode: pauses, takes the next step with
+    /// every resolution record kept (ContactStepper::record) and shows the first
+    /// record. In the mode: shows the next record. False if the step threw (see
+    /// error()) or the last record is already shown.
+    bool stepContact();
+    /// The 'finish' key (F): leaves the mode. The world already stands at the end of
+    /// the recorded step, which was an ordinary step, so nothing more is stepped.
+    void finishContactStep() { stepper_.leave(); }
+    const ContactStepper& contactStepper() const { return stepper_; }
+    ContactStepper& contactStepper() { return stepper_; }
 
     scenes::Scene& scene() { return *scene_; }
     const scenes::Scene& scene() const { return *scene_; }
@@ -61,6 +75,7 @@ private:
     bool paused_ = false;
     float timeScale_ = 1;
     std::string error_;
+    ContactStepper stepper_;
 };
 
 } // namespace jounce::demo

@@ -83,8 +83,16 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
 }
 
 void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const WorldSettings& settings, Islands& islands,
-                   std::vector<std::uint32_t>& islandStarts) {
-    buildIslands(bodies.slots(), bodies.aliveFlags(), contacts, {}, islands);
+                   std::vector<std::uint32_t>& islandStarts, std::vector<BodyLink>& sleepingLinks) {
+    // Sleeping bodies are not tested against each other, so the contacts that held a
+    // sleeping pile together are not found again. The links kept from them join its
+    // bodies into one island still, so a hit on any of them wakes all of them.
+    const std::span<const Body> slots = bodies.slots();
+    const auto asleep = [&](std::uint32_t i) {
+        return i < slots.size() && bodies.aliveFlags()[i] && slots[i].isDynamic() && !slots[i].awake;
+    };
+    std::erase_if(sleepingLinks, [&](const BodyLink& l) { return !asleep(l.first) && !asleep(l.second); });
+    buildIslands(slots, bodies.aliveFlags(), contacts, sleepingLinks, islands);
     wakeTouchedIslands(bodies.slots(), islands, settings.sleep.sleepEpsilon);
     // Contacts in island order; islands that sleep as a whole are left out.
     std::vector<Contact> ordered;
@@ -93,11 +101,21 @@ void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const Worl
     for (std::size_t k = 0; k < islands.count(); ++k) {
         const std::uint32_t first = islands.contactStarts[k], last = islands.contactStarts[k + 1];
         if (first == last) continue;
-        if (!bodies.slots()[islands.bodies[islands.bodyStarts[k]]].awake) continue;
+        if (!slots[islands.bodies[islands.bodyStarts[k]]].awake) continue;
         for (std::uint32_t i = first; i < last; ++i) ordered.push_back(contacts[islands.contactOrder[i]]);
         islandStarts.push_back(static_cast<std::uint32_t>(ordered.size()));
     }
     contacts.swap(ordered);
+}
+
+void keepSleepingLinks(const BodyArray& bodies, const std::vector<Contact>& contacts, std::vector<BodyLink>& links) {
+    const std::span<const Body> slots = bodies.slots();
+    const auto asleep = [&](std::uint32_t i) { return i != noBody && slots[i].isDynamic() && !slots[i].awake; };
+    for (const Contact& c : contacts)
+        if (asleep(c.body[0]) && asleep(c.body[1]))
+            links.emplace_back(std::min(c.body[0], c.body[1]), std::max(c.body[0], c.body[1]));
+    std::sort(links.begin(), links.end()); // plain numbers: deterministic
+    links.erase(std::unique(links.begin(), links.end()), links.end());
 }
 
 void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<Contact>& previous) {

@@ -41,8 +41,15 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
 
 /// Stage 5b: islands; wakes islands an awake body touches; reorders `contacts` by
 /// island, leaving out sleeping islands, with the island ranges in `islandStarts`.
+/// `sleepingLinks` (pairs of body indices) join sleeping bodies whose contacts are no
+/// longer looked for; links with no sleeping body left are dropped.
+using BodyLink = std::pair<std::uint32_t, std::uint32_t>;
 void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const WorldSettings& settings, Islands& islands,
-                   std::vector<std::uint32_t>& islandStarts);
+                   std::vector<std::uint32_t>& islandStarts, std::vector<BodyLink>& sleepingLinks);
+
+/// Stage 8b: after islands fell asleep, the pairs of sleeping bodies the step's
+/// contacts joined, added to `links`.
+void keepSleepingLinks(const BodyArray& bodies, const std::vector<Contact>& contacts, std::vector<BodyLink>& links);
 
 /// After resolution: keep the contacts, sorted by key, for next step's warm start.
 void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<Contact>& previous);

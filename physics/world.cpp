@@ -124,6 +124,14 @@ void World::setSettings(const WorldSettings& s) {
     requireCount(r.positionIterationsPerContact, "WorldSettings.resolver.positionIterationsPerContact");
     requireCount(r.velocityIterationsPerContact, "WorldSettings.resolver.velocityIterationsPerContact");
     requireCount(r.sequentialIterations, "WorldSettings.resolver.sequentialIterations");
+    requireCount(r.sequentialPositionIterations, "WorldSettings.resolver.sequentialPositionIterations");
+    detail::requireInRange(r.projectionRelaxation, 0, 1, "WorldSettings.resolver.projectionRelaxation");
+    detail::requireNonNegative(r.allowedPenetration, "WorldSettings.resolver.allowedPenetration");
+    detail::requireNonNegative(r.sequentialTolerance, "WorldSettings.resolver.sequentialTolerance");
+    detail::requireNonNegative(r.slidingSpeed, "WorldSettings.resolver.slidingSpeed");
+    if (r.positionSolver != PositionSolver::WorstFirst && r.positionSolver != PositionSolver::Sequential)
+        throw Error("WorldSettings.resolver.positionSolver", std::to_string(static_cast<int>(r.positionSolver)),
+                    "not a PositionSolver");
     if (r.velocitySolver != VelocitySolver::WorstFirst && r.velocitySolver != VelocitySolver::SequentialImpulses)
         throw Error("WorldSettings.resolver.velocitySolver", std::to_string(static_cast<int>(r.velocitySolver)),
                     "not a VelocitySolver");
@@ -587,7 +595,7 @@ void World::substep(const StepContext& ctx) {
 
     t = Clock::now();
     detail::gatherContacts(bodies_, contacts_, previousContacts_, resolverContacts_, contactErrors_);
-    detail::groupContacts(bodies_, resolverContacts_, settings_, islands_, islandStarts_);
+    detail::groupContacts(bodies_, resolverContacts_, settings_, islands_, islandStarts_, sleepingLinks_);
     profile_.group += millisecondsSince(t);
 
     t = Clock::now();
@@ -601,7 +609,8 @@ void World::substep(const StepContext& ctx) {
     profile_.finish += millisecondsSince(t);
 
     t = Clock::now();
-    updateSleep(bodies_.slots(), islands_, ctx.h, settings_.sleep);
+    if (updateSleep(bodies_.slots(), islands_, ctx.h, settings_.sleep) > 0)
+        detail::keepSleepingLinks(bodies_, resolverContacts_, sleepingLinks_);
     profile_.sleep += millisecondsSince(t);
 }
 

@@ -15,5 +15,8 @@ std::unique_ptr<Scene> makePyramid10();
 std::unique_ptr<Scene> makePyramid20();
 std::unique_ptr<Scene> makePile1000();
 std::unique_ptr<Scene> makeSpheres4096();
+std::unique_ptr<Scene> makeIncline();
+std::unique_ptr<Scene> makeTwoBoxes();
+std::unique_ptr<Scene> makeCradle();
 
 } // namespace jounce::scenes

@@ -201,6 +201,9 @@ constexpr Entry registry[] = {
     {"pyramid20", makePyramid20},
     {"pile1000", makePile1000},
     {"spheres4096", makeSpheres4096},
+    {"incline", makeIncline},
+    {"two-boxes", makeTwoBoxes},
+    {"cradle", makeCradle},
 };
 } // namespace
 

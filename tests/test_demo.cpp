@@ -1,7 +1,8 @@
 /// \file test_demo.cpp
 /// Runs the real jounce-demo binary: headless under xvfb-run (Mesa's software
 /// OpenGL is enough), then checks the PNG it wrote shows a scene rather than an
-/// empty or garbage frame. Also checks the command line's exit statuses.
+/// empty or garbage frame. Also checks the command line's exit statuses, and the
+/// GL-free logic of the panel's statistics and the step-contact mode.
 
 #include <catch2/catch.hpp>
 
@@ -10,10 +11,13 @@
 // Relative: the shared clear colour lives with the demo, and this test target
 // adds no include directories of its own.
 #include "../demo/background.hpp"
+#include "../demo/contact_inspect.hpp"
+#include "../demo/simulation.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -102,12 +106,12 @@ Coverage coverage(const Image& image) {
     return c;
 }
 
-void checkScreenshot(const std::string& scene) {
+void checkScreenshot(const std::string& scene, const std::string& extraArgs = "") {
     const auto png = std::filesystem::temp_directory_path() /
                      ("jounce-demo-" + scene + "-" + std::to_string(::getpid()) + ".png");
     std::filesystem::remove(png);
     const std::string command = demoCommand(
-        "--scene " + scene + " --frames 120 --screenshot " + quoted(png.string()), true);
+        "--scene " + scene + " --frames 120 " + extraArgs + " --screenshot " + quoted(png.string()), true);
     INFO(command);
     REQUIRE(shell(command) == 0);
 
@@ -144,6 +148,7 @@ TEST_CASE("jounce-demo renders scenes headless to a PNG", "[demo]") {
     }
     SECTION("ballistic") { checkScreenshot("ballistic"); }
     SECTION("springs") { checkScreenshot("springs"); }
+    SECTION("column in the step-contact mode") { checkScreenshot("column", "--step-contacts 5"); }
 }
 
 TEST_CASE("jounce-demo reports bad arguments with exit status 2", "[demo]") {
@@ -159,4 +164,152 @@ TEST_CASE("jounce-demo reports bad arguments with exit status 2", "[demo]") {
     CHECK(status("--frames 3") == 2);
     CHECK(status("--size 0x10") == 2);
     CHECK(status("--bogus") == 2);
+    CHECK(status("--step-contacts 3") == 2);
+    CHECK(status("--scene column --frames 1 --step-contacts -1 --screenshot x.png") == 2);
+}
+
+namespace {
+
+using jounce::demo::ContactStepper;
+using jounce::demo::Simulation;
+using jounce::demo::SteppedRecord;
+
+// Every body's state, to compare two worlds exactly.
+std::vector<jounce::real> bodyState(const jounce::World& world) {
+    std::vector<jounce::real> state;
+    for (const jounce::BodyId id : world.bodyIds()) {
+        const jounce::Body& b = world.body(id);
+        for (const jounce::Vec3* v : {&b.position, &b.linearVelocity, &b.angularVelocity})
+            state.insert(state.end(), v->data(), v->data() + 3);
+        state.insert(state.end(), b.orientation.coeffs().data(), b.orientation.coeffs().data() + 4);
+    }
+    return state;
+}
+
+} // namespace
+
+TEST_CASE("the step-contact mode records one ordinary step of the column", "[demo]") {
+    Simulation recorded("column");
+    Simulation plain("column");
+    for (int i = 0; i < 30; ++i) {
+        REQUIRE(recorded.stepOnce());
+        REQUIRE(plain.stepOnce());
+    }
+    REQUIRE(recorded.stepContact());
+    const ContactStepper& stepper = recorded.contactStepper();
+    const jounce::World& world = recorded.scene().world();
+    REQUIRE(stepper.active());
+    CHECK(recorded.paused());
+    CHECK(stepper.step() == 31);
+    CHECK(world.stepCount() == 31);
+
+    // One step, resolved contact by contact: every record names a contact of that step
+    // (one substep here, so the array is the world's resolvedContacts()).
+    const auto& records = stepper.records();
+    REQUIRE(!records.empty());
+    CHECK(stepper.total() == records.size());
+    CHECK(stepper.index() == 0);
+    for (const SteppedRecord& r : records) {
+        CHECK(r.contactCount == world.resolvedContacts().size());
+        CHECK(r.record.contact < r.contactCount);
+    }
+    CHECK(records.back().record.contact < world.resolvedContacts().size());
+    const auto velocity = std::count_if(records.begin(), records.end(), [](const SteppedRecord& r) {
+        return r.record.kind == jounce::ResolutionRecord::Kind::Velocity;
+    });
+    CHECK(velocity > 0);
+
+    // The observer only reads: the recorded step is the same as a plain one.
+    REQUIRE(plain.stepOnce());
+    CHECK(bodyState(world) == bodyState(plain.scene().world()));
+
+    // C walks the records one by one and stops at the last; F leaves without stepping.
+    REQUIRE(recorded.stepContact());
+    CHECK(stepper.index() == 1);
+    recorded.contactStepper().show(records.size() + 10);
+    CHECK(stepper.index() == records.size() - 1);
+    CHECK_FALSE(recorded.stepContact());
+    CHECK(stepper.index() == records.size() - 1);
+    recorded.finishContactStep();
+    CHECK_FALSE(stepper.active());
+    CHECK(stepper.current() == nullptr);
+    CHECK(world.stepCount() == 31);
+
+    // Any ordinary step leaves the mode too.
+    REQUIRE(recorded.stepContact());
+    REQUIRE(stepper.active());
+    REQUIRE(recorded.stepOnce());
+    CHECK_FALSE(stepper.active());
+    CHECK(world.stepCount() == 33);
+}
+
+TEST_CASE("the step-contact mode draws the shown record", "[demo]") {
+    Simulation sim("column");
+    for (int i = 0; i < 10; ++i) REQUIRE(sim.stepOnce());
+    REQUIRE(sim.stepContact());
+    const SteppedRecord* shown = sim.contactStepper().current();
+    REQUIRE(shown != nullptr);
+    const jounce::World& world = sim.scene().world();
+    // Body A of a column contact is a dynamic box: its 12 edges, then the point's
+    // cross (3 lines) and the normal; the impulse line only for a non-zero impulse.
+    REQUIRE(shown->record.body[0] != jounce::noBody);
+    jounce::scenes::DrawList list;
+    jounce::demo::drawRecord(world, sim.contactStepper(), list);
+    CHECK(list.lines.size() >= 12 + 4);
+    for (const auto& line : list.lines) {
+        CHECK(line.overlay);
+        CHECK(line.a.allFinite());
+        CHECK(line.b.allFinite());
+    }
+    // The normal starts at the contact point, which lies between the two boxes.
+    const jounce::Vec3 a = world.body(sim.contactStepper().bodyId(shown->record.body[0])).position;
+    CHECK((shown->point - a).norm() < 1.0);
+
+    sim.finishContactStep();
+    list.clear();
+    jounce::demo::drawRecord(world, sim.contactStepper(), list);
+    CHECK(list.lines.empty());
+}
+
+TEST_CASE("the panel's record lines and body counts", "[demo]") {
+    SteppedRecord position;
+    position.record.kind = jounce::ResolutionRecord::Kind::Position;
+    position.record.contact = 3;
+    position.record.island = 1;
+    position.record.body = {2, jounce::noBody};
+    position.record.before = jounce::real(0.01);
+    position.record.after = jounce::real(0.002);
+    position.record.linearChange[0] = jounce::Vec3(0, jounce::real(0.008), 0);
+    position.contactCount = 7;
+    const auto lines = jounce::demo::describeRecord(position);
+    REQUIRE(lines.size() == 5); // kind, bodies, depth, body A's linear and angular change
+    CHECK(lines[0] == "Position  contact 3 of 7, island 1");
+    CHECK(lines[1] == "bodies    #2 (A), world (B)");
+    CHECK(lines[2] == "depth     10.0000 -> 2.0000 mm");
+    CHECK(lines[3] == "A lin    (0.0000, 8.0000, 0.0000) mm");
+
+    SteppedRecord velocity = position;
+    velocity.record.kind = jounce::ResolutionRecord::Kind::Velocity;
+    velocity.record.body = {2, 5};
+    velocity.record.before = jounce::real(-0.5);
+    velocity.record.after = 0;
+    velocity.record.impulseWorld = jounce::Vec3(0, 40, 0);
+    const auto vlines = jounce::demo::describeRecord(velocity);
+    REQUIRE(vlines.size() == 9); // and body B's changes, the impulse in both frames
+    CHECK(vlines[0] == "Velocity  contact 3 of 7, island 1");
+    CHECK(vlines[2] == "v normal  -0.5000 -> 0.0000 m/s");
+    CHECK(vlines[8] == "J world   (0.000, 40.000, 0.000) N s");
+
+    Simulation sim("column");
+    auto counts = jounce::demo::countBodies(sim.scene().world());
+    CHECK(counts.dynamicBodies == 10);
+    CHECK(counts.sleepingBodies == 0);
+    const auto ids = sim.scene().world().bodyIds();
+    for (const jounce::BodyId id : ids)
+        if (sim.scene().world().body(id).isDynamic()) {
+            sim.scene().world().setAwake(id, false);
+            break;
+        }
+    counts = jounce::demo::countBodies(sim.scene().world());
+    CHECK(counts.sleepingBodies == 1);
 }

@@ -208,6 +208,12 @@ TEST_CASE("settings are validated", "[physics]") {
     with("WorldSettings.resolver.positionEpsilon", [](WorldSettings& s) { s.resolver.positionEpsilon = kInf; });
     with("WorldSettings.resolver.sequentialIterations", [](WorldSettings& s) { s.resolver.sequentialIterations = -3; });
     with("WorldSettings.resolver.velocitySolver", [](WorldSettings& s) { s.resolver.velocitySolver = static_cast<VelocitySolver>(7); });
+    with("WorldSettings.resolver.positionSolver", [](WorldSettings& s) { s.resolver.positionSolver = static_cast<PositionSolver>(9); });
+    with("WorldSettings.resolver.projectionRelaxation", [](WorldSettings& s) { s.resolver.projectionRelaxation = real(1.5); });
+    with("WorldSettings.resolver.allowedPenetration", [](WorldSettings& s) { s.resolver.allowedPenetration = kNaN; });
+    with("WorldSettings.resolver.sequentialPositionIterations", [](WorldSettings& s) { s.resolver.sequentialPositionIterations = -1; });
+    with("WorldSettings.resolver.sequentialTolerance", [](WorldSettings& s) { s.resolver.sequentialTolerance = -kInf; });
+    with("WorldSettings.resolver.slidingSpeed", [](WorldSettings& s) { s.resolver.slidingSpeed = kNaN; });
     with("WorldSettings.sleep.sleepEpsilon", [](WorldSettings& s) { s.sleep.sleepEpsilon = 0; });
     with("WorldSettings.sleep.baseBias", [](WorldSettings& s) { s.sleep.baseBias = 2; });
     WorldSettings bad;

@@ -54,11 +54,20 @@ struct ResolverSettings {
     /// SequentialImpulses stops sweeping an island early once a whole sweep changed no
     /// contact's relative velocity by more than this [m/s] (0: always run every sweep).
     real sequentialTolerance = real(1e-4);
+    /// SequentialImpulses: a contact sliding faster than this gets its friction impulse
+    /// opposite the sliding velocity (Coulomb's maximal dissipation) [m/s].
+    real slidingSpeed = real(0.05);
     bool warmStart = true;              ///< start from last step's impulses (SequentialImpulses)
     PositionSolver positionSolver = PositionSolver::Sequential;
     int sequentialPositionIterations = 4; ///< sweeps over the island for PositionSolver::Sequential
     real projectionRelaxation = real(0.5); ///< Sequential: share of the excess penetration removed per step
     real allowedPenetration = real(0.0005); ///< Sequential: penetration left in place [m]
+    /// Sequential solvers: on the last position sweep and the last velocity sweep the
+    /// body nearer the ground (fewer contacts from a static body) holds still, so
+    /// heavy-on-light stacks are carried in one bottom-up pass (shock propagation,
+    /// Guendelman, Bridson and Fedkiw 2003). Momentum is not conserved in that sweep:
+    /// the held body acts as part of the ground.
+    bool shockPropagation = true;
 };
 
 /// What one resolution step did, in plain numbers.
@@ -116,6 +125,8 @@ private:
     bool nextPosition(ResolutionRecord& record);
     bool nextDeepest(ResolutionRecord& record);
     void endOfSweepItem(real change);
+    void orderByLevel();
+    int lowerSide(const Contact& c) const;
     bool nextPush(ResolutionRecord& record);
     void finishPositionRecord(ResolutionRecord& record, const Contact& c, const detail::BodyChange& change);
     bool nextVelocity(ResolutionRecord& record);
@@ -141,7 +152,9 @@ private:
     bool positionsDone_ = false;
     IndexedMaxHeap heap_;        ///< the island's contacts by penetration or desired velocity change
     std::vector<Vec3> pushLinear_, pushAngular_; ///< sequential projection: each body's move this step
-    std::size_t sweepIndex_ = 0; ///< sequential impulses: next contact in the sweep
+    std::vector<std::uint32_t> bodyLevel_;  ///< contacts from a static body (0: static)
+    std::vector<std::uint32_t> sweepOrder_; ///< per island, its contacts bottom-up
+    std::size_t sweepIndex_ = 0; ///< sweeps: position in sweepOrder_ of the next contact
     int sweep_ = 0;
     real sweepLargestChange_ = 0; ///< largest relative-velocity change in the current sweep
 };

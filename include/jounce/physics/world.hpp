@@ -221,6 +221,7 @@ private:
     std::vector<Contact> previousContacts_;     ///< last step's, sorted by key, for warm starting
     Islands islands_;
     std::vector<std::uint32_t> islandStarts_;   ///< ranges of resolverContacts_ per awake island
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> sleepingLinks_; ///< sleeping bodies that touched when they fell asleep
     ContactResolver resolver_;
     std::vector<std::string> contactErrors_;    ///< contacts dropped in the last step, and why
     SlotArray<Body, BodyTag> backup_; ///< state before the step, for the all-or-nothing rule

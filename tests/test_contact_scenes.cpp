@@ -1,0 +1,161 @@
+// Scene-level figures of the contact resolver (issue 4), at the default settings:
+// stacks stand, friction holds and lets go where Coulomb says, heavy on light stays
+// apart, and waking touches only the island that was hit.
+
+#include "helpers.hpp"
+#include "scenes/bench_scenes.hpp"
+#include "scenes/rigid_scenes.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numbers>
+
+using namespace jounce;
+
+namespace {
+
+class TestScene final : public scenes::Scene {
+public:
+    explicit TestScene(bool sleep = true) {
+        WorldSettings s = world_.settings();
+        s.sleep.enabled = sleep;
+        world_.setSettings(s);
+    }
+    const char* name() const override { return "test"; }
+    const char* description() const override { return "test"; }
+};
+
+real horizontal(const Vec3& d) { return std::hypot(d.x(), d.z()); }
+
+ColliderDesc boxCollider(const Vec3& half) {
+    return ColliderDesc{Box{half}, Transform{}, 1000, Material{0.5, 0}, CollisionFilter{}};
+}
+
+} // namespace
+
+TEST_CASE("column of 10 boxes with sleep off: the top box drifts and drops less than 1 cm in 10 s",
+          "[contact][scene]") {
+    TestScene scene(false);
+    const scenes::BenchLayout layout = scenes::buildBenchScene(scene, "column");
+    const Vec3 start = scene.world().body(layout.top).position;
+    for (int i = 0; i < 600; ++i) scene.step();
+    const Vec3 moved = scene.world().body(layout.top).position - start;
+    INFO("top box moved " << moved.transpose() << " m");
+    CHECK(horizontal(moved) < real(0.01));
+    CHECK(std::abs(moved.y()) < real(0.01));
+}
+
+TEST_CASE("pyramid of base 10: no box moves 2 cm in 10 s, all asleep by 5 s", "[contact][scene]") {
+    TestScene scene(true);
+    const scenes::BenchLayout layout = scenes::buildBenchScene(scene, "pyramid10");
+    std::vector<Vec3> start;
+    for (const BodyId id : layout.dynamic) start.push_back(scene.world().body(id).position);
+    for (int i = 0; i < 600; ++i) {
+        scene.step();
+        if (i + 1 == 300) {
+            int awake = 0;
+            for (const BodyId id : layout.dynamic) awake += scene.world().body(id).awake ? 1 : 0;
+            INFO("awake at 5 s: " << awake);
+            CHECK(awake == 0);
+        }
+    }
+    real worst = 0;
+    for (std::size_t i = 0; i < layout.dynamic.size(); ++i)
+        worst = std::max(worst, (scene.world().body(layout.dynamic[i]).position - start[i]).norm());
+    INFO("largest move " << worst << " m");
+    CHECK(worst < real(0.02));
+}
+
+TEST_CASE("pyramid of base 20 with sleep off: the top box drifts less than 2 cm in 10 s", "[contact][scene]") {
+    TestScene scene(false);
+    const scenes::BenchLayout layout = scenes::buildBenchScene(scene, "pyramid20");
+    const Vec3 start = scene.world().body(layout.top).position;
+    for (int i = 0; i < 600; ++i) scene.step();
+    const Vec3 moved = scene.world().body(layout.top).position - start;
+    INFO("top box moved " << moved.transpose() << " m");
+    CHECK(horizontal(moved) < real(0.02));
+    CHECK(std::abs(moved.y()) < real(0.02));
+}
+
+TEST_CASE("incline with mu 0.5: holds at 20 degrees, slides at 35 with a = g (sin - mu cos)", "[contact][scene]") {
+    SECTION("20 degrees: less than 1 cm in 5 s") {
+        TestScene scene(false);
+        const BodyId box = scenes::buildIncline(scene, 20, real(0.5));
+        const Vec3 start = scene.world().body(box).position;
+        for (int i = 0; i < 300; ++i) scene.step();
+        const real moved = (scene.world().body(box).position - start).norm();
+        INFO("moved " << moved << " m");
+        CHECK(moved < real(0.01));
+    }
+    SECTION("35 degrees: acceleration within 5% of g (sin a - mu cos a)") {
+        TestScene scene(false);
+        const real angle = 35 * std::numbers::pi_v<real> / 180;
+        const BodyId box = scenes::buildIncline(scene, 35, real(0.5));
+        const Vec3 downhill = Quat(Eigen::AngleAxis<real>(-angle, Vec3::UnitZ())) * Vec3::UnitX();
+        // Speed along the slope at 0.5 s and 1.5 s (the box stays on the 16 m ramp).
+        real v1 = 0, v2 = 0;
+        for (int i = 1; i <= 90; ++i) {
+            scene.step();
+            if (i == 30) v1 = scene.world().body(box).linearVelocity.dot(downhill);
+            if (i == 90) v2 = scene.world().body(box).linearVelocity.dot(downhill);
+        }
+        const real expected = real(9.81) * (std::sin(angle) - real(0.5) * std::cos(angle));
+        const real measured = (v2 - v1) / 1;
+        INFO("measured " << measured << " m/s^2, expected " << expected);
+        CHECK(measured == Approx(expected).epsilon(0.05));
+    }
+}
+
+TEST_CASE("mass ratio 100:1: a 100 kg box on a 1 kg box stays apart within 1 cm for 10 s", "[contact][scene]") {
+    TestScene scene(false);
+    const auto [lower, upper] = scenes::buildMassRatio(scene, 1, 100);
+    real deepest = 0;
+    for (int i = 0; i < 600; ++i) {
+        scene.step();
+        deepest = std::max(deepest, scene.world().resolverStats().maxPenetrationBefore);
+        REQUIRE(scene.world().body(upper).position.allFinite());
+    }
+    const real gap = scene.world().body(upper).position.y() - scene.world().body(lower).position.y();
+    INFO("deepest penetration " << deepest << " m, centres " << gap << " m apart");
+    CHECK(deepest < real(0.01));
+    CHECK(gap > real(0.99));
+    CHECK(scene.world().body(lower).position.y() > real(0.49));
+}
+
+TEST_CASE("a ball hitting a sleeping pile wakes that pile's island and no other", "[contact][scene]") {
+    TestScene scene(true);
+    World& w = scene.world();
+    BodyDesc ground;
+    ground.type = BodyType::Static;
+    ground.position = Vec3(0, real(-0.5), 0);
+    ground.colliders.push_back(boxCollider(Vec3(50, real(0.5), 50)));
+    w.createBody(ground);
+    std::array<std::vector<BodyId>, 2> piles;
+    for (int p = 0; p < 2; ++p)
+        for (int k = 0; k < 3; ++k) {
+            BodyDesc d;
+            d.position = Vec3(real(p == 0 ? -4 : 4), real(0.5) + k, 0);
+            d.colliders.push_back(boxCollider(Vec3::Constant(real(0.5))));
+            piles[static_cast<std::size_t>(p)].push_back(w.createBody(d));
+        }
+    for (int i = 0; i < 240; ++i) scene.step();
+    for (const auto& pile : piles)
+        for (const BodyId id : pile) REQUIRE_FALSE(w.body(id).awake);
+
+    // A ball thrown at the left pile's bottom box.
+    BodyDesc ball;
+    ball.position = Vec3(-7, real(0.5), 0);
+    ball.linearVelocity = Vec3(8, 0, 0);
+    ball.colliders.push_back(ColliderDesc{Sphere{real(0.4)}, Transform{}, 1000, Material{0.5, 0}, CollisionFilter{}});
+    const BodyId b = w.createBody(ball);
+    bool hit = false;
+    for (int i = 0; i < 60 && !hit; ++i) {
+        scene.step();
+        hit = w.body(piles[0][0]).awake;
+    }
+    REQUIRE(hit);
+    CHECK(w.body(b).awake);
+    for (const BodyId id : piles[0]) CHECK(w.body(id).awake);
+    for (const BodyId id : piles[1]) CHECK_FALSE(w.body(id).awake);
+}
