@@ -37,6 +37,7 @@ void broadPhase(const BodyArray& bodies, ColliderArray& colliders, const WorldSe
 
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
+                 const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
                  std::vector<ContactManifold>& contacts) {
     contacts.clear();
     std::vector<Manifold> manifolds;
@@ -46,6 +47,10 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
         const Collider& cb = colliders[ib];
         const Body& ba = bodies[ca.body];
         const Body& bb = bodies[cb.body];
+        // Bodies a joint holds together (and told not to collide) skip the test.
+        const std::pair<std::uint32_t, std::uint32_t> owners{std::min(ca.body.index, cb.body.index),
+                                                             std::max(ca.body.index, cb.body.index)};
+        if (std::binary_search(noCollision.begin(), noCollision.end(), owners)) continue;
         manifolds.clear();
         collideAll(ca.shape, ba.origin() * ca.local, cb.shape, bb.origin() * cb.local, settings.collisionMargin,
                    manifolds);

@@ -47,6 +47,18 @@ bool finite(const Contact& c) {
 
 } // namespace
 
+void warmStart(const std::vector<Contact>& previous, Contact& c) {
+    // Last step's impulse on the same contact. The friction part is kept only if the
+    // contact frame is (nearly) the same, and nothing if the normal turned over (a
+    // rod switching from pulling to pushing).
+    const Contact* p = previousMatch(previous, c, real(0.05));
+    if (p == nullptr) return;
+    const real turn = p->normal.dot(c.normal);
+    if (turn < 0) return;
+    c.accumulatedImpulse = p->accumulatedImpulse;
+    if (turn < real(0.999)) c.accumulatedImpulse.tail<2>().setZero();
+}
+
 void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds,
                     const std::vector<Contact>& previous, std::vector<Contact>& out, std::vector<std::string>& errors) {
     out.clear();
@@ -70,20 +82,15 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
                                  ", normal " + toText(c.normal) + " or depth " + toText(c.penetration));
                 continue;
             }
-            // Warm start: last step's impulse on the same contact. The friction part is
-            // kept only if the contact frame is (nearly) the same.
-            if (const Contact* p = previousMatch(previous, c, real(0.05))) {
-                c.accumulatedImpulse = p->accumulatedImpulse;
-                if (p->normal.dot(c.normal) < real(0.999)) c.accumulatedImpulse.tail<2>().setZero();
-
-            }
+            warmStart(previous, c);
             out.push_back(c);
         }
     }
 }
 
 void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const WorldSettings& settings, Islands& islands,
-                   std::vector<std::uint32_t>& islandStarts, std::vector<BodyLink>& sleepingLinks) {
+                   std::vector<std::uint32_t>& islandStarts, std::vector<BodyLink>& sleepingLinks,
+                   const std::vector<BodyLink>& jointLinks) {
     // Sleeping bodies are not tested against each other, so the contacts that held a
     // sleeping pile together are not found again. The links kept from them join its
     // bodies into one island still, so a hit on any of them wakes all of them.
@@ -92,7 +99,9 @@ void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const Worl
         return i < slots.size() && bodies.aliveFlags()[i] && slots[i].isDynamic() && !slots[i].awake;
     };
     std::erase_if(sleepingLinks, [&](const BodyLink& l) { return !asleep(l.first) && !asleep(l.second); });
-    buildIslands(slots, bodies.aliveFlags(), contacts, sleepingLinks, islands);
+    std::vector<BodyLink> links = sleepingLinks;
+    links.insert(links.end(), jointLinks.begin(), jointLinks.end());
+    buildIslands(slots, bodies.aliveFlags(), contacts, links, islands);
     wakeTouchedIslands(bodies.slots(), islands, settings.sleep.sleepEpsilon);
     // Contacts in island order; islands that sleep as a whole are left out.
     std::vector<Contact> ordered;

@@ -31,6 +31,7 @@ void broadPhase(const BodyArray& bodies, ColliderArray& colliders, const WorldSe
 /// Stage 4: a manifold for every pair whose shapes are within the collision margin.
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
+                 const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
                  std::vector<ContactManifold>& contacts);
 
 /// Stage 5a: the contact points of every manifold with a dynamic body, each given last
@@ -39,13 +40,34 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
 void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds,
                     const std::vector<Contact>& previous, std::vector<Contact>& out, std::vector<std::string>& errors);
 
+/// Warm starting: copies last step's impulse of the contact `c` continues (same key, or
+/// the nearest point of the same pair within 5 cm), if any.
+void warmStart(const std::vector<Contact>& previous, Contact& c);
+
+using JointArray = SlotArray<Joint, JointTag>;
+
+/// The point pairs a joint watches, from its desc and its bodies' current poses
+/// (b null: the world). Throws jounce::Error naming the field for a bad desc.
+Joint makeJoint(const JointDesc& desc, const Body& a, const Body* b, const std::string& field);
+
+/// Stage 5 (contact generators): a contact for each joint point pair that drifted
+/// apart, appended to `out`, warm-started from `previous`.
+void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<Contact>& previous,
+                           std::vector<Contact>& out);
+
+/// Pairs of body slots joints join (for islands) and, sorted, those that must not
+/// collide (for the narrow phase).
+void jointLinks(const JointArray& joints, std::vector<std::pair<std::uint32_t, std::uint32_t>>& links,
+                std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision);
+
 /// Stage 5b: islands; wakes islands an awake body touches; reorders `contacts` by
 /// island, leaving out sleeping islands, with the island ranges in `islandStarts`.
 /// `sleepingLinks` (pairs of body indices) join sleeping bodies whose contacts are no
 /// longer looked for; links with no sleeping body left are dropped.
 using BodyLink = std::pair<std::uint32_t, std::uint32_t>;
 void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const WorldSettings& settings, Islands& islands,
-                   std::vector<std::uint32_t>& islandStarts, std::vector<BodyLink>& sleepingLinks);
+                   std::vector<std::uint32_t>& islandStarts, std::vector<BodyLink>& sleepingLinks,
+                   const std::vector<BodyLink>& jointLinks);
 
 /// Stage 8b: after islands fell asleep, the pairs of sleeping bodies the step's
 /// contacts joined, added to `links`.

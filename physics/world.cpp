@@ -263,6 +263,10 @@ void World::destroyBody(BodyId id) {
         if (refers) generators_.erase(generators_.idOf(i));
     }
     for (const ColliderId c : colliderIdsOf(id)) colliders_.erase(c);
+    for (const JointId j : joints_.ids()) {
+        const JointDesc& d = joints_[j].desc;
+        if (d.a.body == id || d.b.body == id) removeJoint(j);
+    }
     bodies_.erase(id);
 }
 
@@ -531,6 +535,37 @@ const ForceGenerator& World::forceGenerator(ForceGeneratorId id) const {
 
 std::vector<ForceGeneratorId> World::forceGeneratorIds() const { return generators_.ids(); }
 
+// ---- Joints --------------------------------------------------------------------------
+
+JointId World::createJoint(const JointDesc& desc) {
+    requireLiveBody(desc.a.body, "createJoint.a.body");
+    if (!desc.b.body.isNull()) requireLiveBody(desc.b.body, "createJoint.b.body");
+    if (desc.a.body == desc.b.body)
+        throw Error("createJoint.b.body", handleText(desc.b.body.index, desc.b.body.generation),
+                    "a joint needs two different bodies (or the world)");
+    const Body* b = desc.b.body.isNull() ? nullptr : &bodies_[desc.b.body];
+    const Joint joint = detail::makeJoint(desc, bodies_[desc.a.body], b, "createJoint");
+    const JointId id = joints_.insert(joint);
+    for (const BodyId end : {desc.a.body, desc.b.body})
+        if (!end.isNull() && bodies_[end].isDynamic()) setAwake(end, true);
+    detail::jointLinks(joints_, jointLinks_, noCollision_);
+    return id;
+}
+
+void World::removeJoint(JointId id) {
+    requireLive(joints_, id, "removeJoint.id", "joint");
+    const JointDesc d = joints_[id].desc;
+    joints_.erase(id);
+    for (const BodyId end : {d.a.body, d.b.body})
+        if (!end.isNull() && bodies_.contains(end) && bodies_[end].isDynamic()) setAwake(end, true);
+    detail::jointLinks(joints_, jointLinks_, noCollision_);
+}
+
+const Joint& World::joint(JointId id) const {
+    requireLive(joints_, id, "joint.id", "joint");
+    return joints_[id];
+}
+
 Vec3 World::attachmentPoint(const Attachment& a) const {
     if (a.body.isNull()) return a.point;
     return body(a.body).transform().toWorld(a.point);
@@ -590,12 +625,13 @@ void World::substep(const StepContext& ctx) {
     profile_.broadPhase += millisecondsSince(t);
 
     t = Clock::now();
-    detail::narrowPhase(bodies_, colliders_, settings_, proxyColliders_, pairs_, contacts_);
+    detail::narrowPhase(bodies_, colliders_, settings_, proxyColliders_, pairs_, noCollision_, contacts_);
     profile_.narrowPhase += millisecondsSince(t);
 
     t = Clock::now();
     detail::gatherContacts(bodies_, contacts_, previousContacts_, resolverContacts_, contactErrors_);
-    detail::groupContacts(bodies_, resolverContacts_, settings_, islands_, islandStarts_, sleepingLinks_);
+    detail::generateJointContacts(bodies_, joints_, previousContacts_, resolverContacts_);
+    detail::groupContacts(bodies_, resolverContacts_, settings_, islands_, islandStarts_, sleepingLinks_, jointLinks_);
     profile_.group += millisecondsSince(t);
 
     t = Clock::now();

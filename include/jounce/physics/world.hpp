@@ -8,6 +8,7 @@
 /// exactly as it was.
 
 #include <jounce/collision/broad_phase.hpp>
+#include <jounce/physics/joint.hpp>
 #include <jounce/collision/point_queries.hpp>
 #include <jounce/contact/islands.hpp>
 #include <jounce/contact/resolver.hpp>
@@ -184,6 +185,15 @@ public:
     const ForceGenerator& forceGenerator(ForceGeneratorId id) const;
     std::vector<ForceGeneratorId> forceGeneratorIds() const;
 
+    // ---- Joints, cables and rods (joint.hpp) -------------------------------------
+    /// Joins a.body (required) to b.body, or to the world when b.body is null. The
+    /// bodies wake. Throws jounce::Error naming the field for a bad desc.
+    JointId createJoint(const JointDesc& desc);
+    void removeJoint(JointId id); ///< wakes the bodies it joined
+    bool contains(JointId id) const { return joints_.contains(id); }
+    const Joint& joint(JointId id) const;
+    std::vector<JointId> jointIds() const { return joints_.ids(); }
+
     // ---- Settings and the step ---------------------------------------------------
     const WorldSettings& settings() const { return settings_; }
     void setSettings(const WorldSettings& settings);
@@ -212,6 +222,9 @@ private:
     SlotArray<Body, BodyTag> bodies_;
     SlotArray<ForceGenerator, ForceGeneratorTag> generators_;
     SlotArray<Collider, ColliderTag> colliders_;
+    SlotArray<Joint, JointTag> joints_;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> jointLinks_;   ///< body slots each joint joins
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> noCollision_;  ///< sorted body-slot pairs that skip collision
     BroadPhase broadPhase_;
     std::vector<BroadPhaseProxy> proxies_;       ///< one per live collider, in slot order
     std::vector<ColliderId> proxyColliders_;     ///< proxies_[i] belongs to this collider

@@ -1,0 +1,217 @@
+// Joints, cables and rods (joint.hpp): contact generators resolved by the contact
+// resolver. Figures: a pendulum's period, lengths and drifts held, hinge freedom.
+
+#include "helpers.hpp"
+
+#include <jounce/physics/world.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numbers>
+
+using namespace jounce;
+
+namespace {
+
+ColliderDesc sphereCollider(real r) { return ColliderDesc{Sphere{r}, Transform{}, 1000, Material{0, 0}, CollisionFilter{}}; }
+ColliderDesc boxCollider(const Vec3& h) { return ColliderDesc{Box{h}, Transform{}, 1000, Material{0.5, 0}, CollisionFilter{}}; }
+
+BodyId ballAt(World& w, const Vec3& at, real r = real(0.1)) {
+    BodyDesc d;
+    d.position = at;
+    d.canSleep = false;
+    d.colliders.push_back(sphereCollider(r));
+    return w.createBody(d);
+}
+
+BodyId boxAt(World& w, const Vec3& at, const Vec3& half) {
+    BodyDesc d;
+    d.position = at;
+    d.canSleep = false;
+    d.colliders.push_back(boxCollider(half));
+    return w.createBody(d);
+}
+
+real anchorGap(const World& w, const Joint& j, int k) {
+    const Vec3 a = w.body(j.desc.a.body).transform().toWorld(j.pointsA[static_cast<std::size_t>(k)]);
+    const Vec3 b = j.desc.b.body.isNull() ? j.pointsB[static_cast<std::size_t>(k)]
+                                          : w.body(j.desc.b.body).transform().toWorld(j.pointsB[static_cast<std::size_t>(k)]);
+    return (a - b).norm();
+}
+
+} // namespace
+
+TEST_CASE("a pendulum on a rod swings with period 2 pi sqrt(L / g)", "[physics][contact]") {
+    World w;
+    const real length = 1, amplitude = real(0.1);
+    const Vec3 pivot(0, 3, 0);
+    const BodyId bob = ballAt(w, pivot + length * Vec3(std::sin(amplitude), -std::cos(amplitude), 0));
+    JointDesc rod;
+    rod.type = JointType::Rod;
+    rod.a = {bob, Vec3::Zero()};
+    rod.b = {BodyId{}, pivot};
+    rod.length = length;
+    w.createJoint(rod);
+    const real h = real(1) / 240;
+    // Times the bob crosses x = 0 going the same way (every full period).
+    std::vector<real> crossings;
+    real previousX = w.body(bob).position.x(), worstLength = 0;
+    for (int i = 1; i <= 240 * 10; ++i) {
+        w.step(h);
+        const real x = w.body(bob).position.x();
+        if (previousX > 0 && x <= 0) crossings.push_back(static_cast<real>(i) * h - h * x / (x - previousX));
+        previousX = x;
+        worstLength = std::max(worstLength, std::abs((w.body(bob).position - pivot).norm() - length));
+    }
+    REQUIRE(crossings.size() >= 4);
+    const real period = (crossings.back() - crossings.front()) / static_cast<real>(crossings.size() - 1);
+    // Small-amplitude period with the first finite-amplitude term (1 + theta^2 / 16).
+    const real expected = 2 * std::numbers::pi_v<real> * std::sqrt(length / real(9.81)) * (1 + amplitude * amplitude / 16);
+    INFO("period " << period << " s, expected " << expected << " s; rod length error up to " << worstLength << " m");
+    CHECK(period == Approx(expected).epsilon(0.01));
+    CHECK(worstLength < real(0.002));
+}
+
+TEST_CASE("a cable catches a falling ball at its length and holds it there", "[physics][contact]") {
+    World w;
+    const Vec3 anchor(0, 5, 0);
+    const BodyId ball = ballAt(w, anchor + Vec3(real(0.3), 0, 0));
+    JointDesc cable;
+    cable.type = JointType::Cable;
+    cable.a = {ball, Vec3::Zero()};
+    cable.b = {BodyId{}, anchor};
+    cable.length = 2;
+    w.createJoint(cable);
+    real longest = 0;
+    for (int i = 0; i < 600; ++i) {
+        w.step(real(1) / 60);
+        longest = std::max(longest, (w.body(ball).position - anchor).norm());
+    }
+    INFO("longest " << longest << " m");
+    CHECK(longest < real(2.01));
+    CHECK((w.body(ball).position - anchor).norm() == Approx(2).margin(0.005));
+    CHECK(w.body(ball).position.y() < anchor.y() - real(1.9)); // hanging below the anchor
+}
+
+TEST_CASE("a ball joint keeps a swinging box's corner on its anchor", "[physics][contact]") {
+    World w;
+    const BodyId box = boxAt(w, Vec3(real(0.5), real(2.5), real(0.5)), Vec3::Constant(real(0.5)));
+    JointDesc ball;
+    ball.type = JointType::Ball;
+    ball.a = {box, Vec3(real(-0.5), real(0.5), real(-0.5))};
+    ball.b = {BodyId{}, Vec3(0, 3, 0)};
+    const JointId id = w.createJoint(ball);
+    real worst = 0;
+    for (int i = 0; i < 300; ++i) {
+        w.step(real(1) / 60);
+        worst = std::max(worst, anchorGap(w, w.joint(id), 0));
+    }
+    INFO("worst gap " << worst << " m");
+    CHECK(worst < real(0.01));
+    CHECK(w.body(box).position.y() < real(2.4)); // it swung down
+}
+
+TEST_CASE("a hinge lets a door turn about its axis and nothing else", "[physics][contact]") {
+    World w;
+    // A door 1 m wide, hinged at its left edge about the vertical axis.
+    const BodyId door = boxAt(w, Vec3(real(0.5), 1, 0), Vec3(real(0.5), 1, real(0.05)));
+    JointDesc hinge;
+    hinge.type = JointType::Hinge;
+    hinge.a = {door, Vec3(real(-0.5), 0, 0)};
+    hinge.b = {BodyId{}, Vec3(0, 1, 0)};
+    hinge.axisA = Vec3::UnitY();
+    hinge.axisB = Vec3::UnitY();
+    hinge.span = real(0.8);
+    const JointId id = w.createJoint(hinge);
+    // Turning about the hinge line at 1 rad/s: the centre, 0.5 m out, moves at 0.5 m/s.
+    w.setAngularVelocity(door, Vec3(0, 1, 0));
+    w.setLinearVelocity(door, Vec3(0, 1, 0).cross(Vec3(real(0.5), 0, 0)));
+    real worst = 0;
+    for (int i = 0; i < 180; ++i) {
+        w.step(real(1) / 60);
+        worst = std::max({worst, anchorGap(w, w.joint(id), 0), anchorGap(w, w.joint(id), 1)});
+    }
+    const Body& b = w.body(door);
+    INFO("worst gap " << worst << " m, up axis " << (b.orientation * Vec3::UnitY()).transpose());
+    CHECK(worst < real(0.01));
+    CHECK((b.orientation * Vec3::UnitY()).y() > real(0.999)); // still upright: no sag about other axes
+    CHECK(b.angularVelocity.y() == Approx(1).margin(0.05));   // still turning about the hinge, losing little
+}
+
+TEST_CASE("a fixed joint holds a box out from a wall", "[physics][contact]") {
+    World w;
+    const BodyId box = boxAt(w, Vec3(1, 2, 0), Vec3::Constant(real(0.5)));
+    JointDesc fixed;
+    fixed.type = JointType::Fixed;
+    fixed.a = {box, Vec3(real(-0.5), 0, 0)};
+    fixed.b = {BodyId{}, Vec3(real(0.5), 2, 0)};
+    w.createJoint(fixed);
+    for (int i = 0; i < 180; ++i) w.step(real(1) / 60);
+    const Body& b = w.body(box);
+    const real turned = 2 * std::acos(std::min(real(1), std::abs(b.orientation.w())));
+    INFO("moved " << (b.position - Vec3(1, 2, 0)).transpose() << ", turned " << turned << " rad");
+    CHECK((b.position - Vec3(1, 2, 0)).norm() < real(0.01));
+    CHECK(turned < real(0.02));
+}
+
+TEST_CASE("joined bodies skip each other's collisions unless told to collide", "[physics][contact][collision]") {
+    for (const bool collide : {false, true}) {
+        WorldSettings s;
+        s.gravity.setZero();
+        World w(s);
+        const BodyId a = boxAt(w, Vec3(0, 0, 0), Vec3::Constant(real(0.5)));
+        const BodyId b = boxAt(w, Vec3(real(0.8), 0, 0), Vec3::Constant(real(0.5)));
+        JointDesc ball;
+        ball.a = {a, Vec3(real(0.4), 0, 0)};
+        ball.b = {b, Vec3(real(-0.4), 0, 0)};
+        ball.collide = collide;
+        w.createJoint(ball);
+        w.step(real(1) / 60);
+        INFO("collide " << collide);
+        CHECK(w.contacts().size() == (collide ? 1u : 0u));
+        // Either way the joint puts both in one island.
+        CHECK(w.islands().bodyIsland[a.index] == w.islands().bodyIsland[b.index]);
+    }
+}
+
+TEST_CASE("bad joint descriptions are rejected with the field named and the world unchanged", "[physics][contact]") {
+    World w;
+    const BodyId box = boxAt(w, Vec3(0, 2, 0), Vec3::Constant(real(0.5)));
+    BodyDesc ground;
+    ground.type = BodyType::Static;
+    const BodyId wall = w.createBody(ground);
+    const BodyId gone = boxAt(w, Vec3(3, 2, 0), Vec3::Constant(real(0.5)));
+    w.destroyBody(gone);
+    const auto rejects = [&](const std::string& field, auto change) {
+        JointDesc d;
+        d.a = {box, Vec3::Zero()};
+        d.b = {BodyId{}, Vec3(0, 3, 0)};
+        change(d);
+        try {
+            w.createJoint(d);
+            FAIL("accepted a bad " << field);
+        } catch (const Error& e) {
+            CHECK(e.field() == field);
+        }
+        CHECK(w.jointIds().empty());
+    };
+    rejects("createJoint.a.body", [&](JointDesc& d) { d.a.body = gone; });
+    rejects("createJoint.b.body", [&](JointDesc& d) { d.b.body = gone; });
+    rejects("createJoint.b.body", [&](JointDesc& d) { d.b.body = box; });
+    rejects("createJoint.a.point", [&](JointDesc& d) { d.a.point.x() = std::numeric_limits<real>::quiet_NaN(); });
+    rejects("createJoint.tolerance", [&](JointDesc& d) { d.tolerance = -1; });
+    rejects("createJoint.length", [&](JointDesc& d) { d.type = JointType::Rod; d.length = 0; });
+    rejects("createJoint.axisA", [&](JointDesc& d) { d.type = JointType::Hinge; d.axisA = Vec3::Zero(); });
+    rejects("createJoint.restitution", [&](JointDesc& d) { d.restitution = 2; });
+    rejects("createJoint.a.body", [&](JointDesc& d) { d.a.body = wall; });
+    rejects("createJoint.type", [&](JointDesc& d) { d.type = static_cast<JointType>(42); });
+    // A removed joint's handle goes stale.
+    JointDesc good;
+    good.a = {box, Vec3::Zero()};
+    good.b = {BodyId{}, Vec3(0, 2, 0)};
+    const JointId id = w.createJoint(good);
+    w.removeJoint(id);
+    CHECK_THROWS_AS(w.joint(id), Error);
+    CHECK_THROWS_AS(w.removeJoint(id), Error);
+}
