@@ -74,8 +74,8 @@ void updateDesiredVelocity(Contact& c, std::span<const Body> bodies, real dt, co
         fromAcceleration += side == 0 ? a : -a;
     }
     const real vx = c.velocity.x();
-    if (c.penetration < 0) {
-        // Apart by a gap: let the bodies close it this step, stop them there.
+    if (c.penetration < 0 && -vx * dt <= -c.penetration) {
+        // Apart by a gap they will not close this step: let them close it, no faster.
         c.desiredDeltaVelocity = std::max(real(0), c.penetration / dt - vx);
         return;
     }

@@ -227,11 +227,31 @@ void ContactResolver::startVelocities(std::size_t island) {
             // Warm start: last step's impulses, applied up front.
             if (c.accumulatedImpulse != Vec3::Zero()) detail::applyImpulse(c, bodies_, c.accumulatedImpulse);
         }
+        // Collisions first, Millington's way: the contacts that bounce (restitution,
+        // closing faster than velocityLimit) are resolved largest first, each one's
+        // impulse changing its neighbours' closing speeds, so a hit travels down a
+        // row of balls (Newton's cradle) instead of being shared by all of them at
+        // once. The sweeps then hold what rests (they aim at no bounce: it was given).
+        std::vector<real> keys(contacts_.size());
+        for (std::uint32_t k = first; k < last; ++k) {
+            Contact& c = contacts_[k];
+            c.velocity = detail::relativeVelocity(c, bodies_);
+            detail::updateDesiredVelocity(c, bodies_, dt_, settings_);
+            keys[k] = bounceKey(c);
+            c.targetNormalVelocity = c.penetration < 0 ? c.penetration / dt_ : 0;
+        }
+        heap_.build(first, last - first, keys);
+        bouncing_ = true;
         sweepIndex_ = first;
         sweep_ = 0;
     }
     iterations_ = 0;
     islandStarted_ = true;
+}
+
+real ContactResolver::bounceKey(const Contact& c) const {
+    const bool bounces = c.restitution > 0 && -c.velocity.x() >= settings_.velocityLimit;
+    return bounces ? c.desiredDeltaVelocity : 0;
 }
 
 void ContactResolver::endOfSweepItem(real change) {
@@ -261,9 +281,15 @@ bool ContactResolver::stepVelocity(ResolutionRecord& record) {
 bool ContactResolver::nextVelocity(ResolutionRecord& record) {
     const std::uint32_t first = islandStarts_[island_], last = islandStarts_[island_ + 1];
     std::uint32_t index;
-    if (settings_.velocitySolver == VelocitySolver::WorstFirst) {
-        if (heap_.empty() || iterations_ >= settings_.velocityIterationsPerContact * static_cast<int>(last - first)) return false;
-        if (!(heap_.topKey() > settings_.velocityEpsilon)) return false;
+    const bool worstFirst = settings_.velocitySolver == VelocitySolver::WorstFirst;
+    const auto heapHasWork = [&] {
+        return !heap_.empty() && iterations_ < settings_.velocityIterationsPerContact * static_cast<int>(last - first) &&
+               heap_.topKey() > settings_.velocityEpsilon;
+    };
+    if (bouncing_ && !worstFirst && !heapHasWork()) bouncing_ = false;
+    const bool largestFirst = worstFirst || bouncing_;
+    if (largestFirst) {
+        if (!heapHasWork()) return false;
         index = heap_.top();
     } else {
         if (first == last || sweep_ >= settings_.sequentialIterations) return false;
@@ -275,8 +301,12 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
     BodyChange change;
     const Vec3 before = detail::relativeVelocity(c, bodies_);
     record.before = before.x();
-    if (settings_.velocitySolver == VelocitySolver::WorstFirst) {
+    if (largestFirst) {
+        const Vec3 sequentialTotal = c.accumulatedImpulse;
         change = detail::impulseContact(c, bodies_, impulse);
+        // A bounce is not part of the total the sweeps may take back, nor of next
+        // step's warm start: it happens once.
+        if (!worstFirst) c.accumulatedImpulse = sequentialTotal;
         for (std::size_t side = 0; side < 2; ++side) {
             const std::uint32_t b = c.body[side];
             if (b == noBody || !bodies_[b].isDynamic()) continue;
@@ -284,7 +314,7 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
                 Contact& k = contacts_[contactsOfBody_[i]];
                 detail::updateContactVelocity(k, b, change.linear[side], change.angular[side]);
                 detail::updateDesiredVelocity(k, bodies_, dt_, settings_);
-                heap_.update(contactsOfBody_[i], k.desiredDeltaVelocity);
+                heap_.update(contactsOfBody_[i], worstFirst ? k.desiredDeltaVelocity : bounceKey(k));
             }
         }
     } else {
@@ -297,7 +327,7 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
     }
     const Vec3 after = detail::relativeVelocity(c, bodies_);
     record.after = after.x();
-    if (settings_.velocitySolver == VelocitySolver::SequentialImpulses) endOfSweepItem((after - before).norm());
+    if (!largestFirst) endOfSweepItem((after - before).norm());
     record.linearChange = change.linear;
     record.angularChange = change.angular;
     record.impulseContact = impulse;

@@ -159,3 +159,21 @@ TEST_CASE("a ball hitting a sleeping pile wakes that pile's island and no other"
     for (const BodyId id : piles[0]) CHECK(w.body(id).awake);
     for (const BodyId id : piles[1]) CHECK_FALSE(w.body(id).awake);
 }
+
+TEST_CASE("Newton's cradle with e = 1: the last sphere leaves with the first one's speed", "[contact][scene]") {
+    for (const VelocitySolver solver : {VelocitySolver::SequentialImpulses, VelocitySolver::WorstFirst}) {
+        TestScene scene(false);
+        WorldSettings s = scene.world().settings();
+        s.resolver.velocitySolver = solver;
+        scene.world().setSettings(s);
+        const std::vector<BodyId> balls = scenes::buildCradle(scene, 5, 1, 2);
+        for (int i = 0; i < 30; ++i) scene.step();
+        const real last = scene.world().body(balls.back()).linearVelocity.x();
+        real others = 0;
+        for (std::size_t i = 0; i + 1 < balls.size(); ++i)
+            others = std::max(others, scene.world().body(balls[i]).linearVelocity.norm());
+        INFO("solver " << static_cast<int>(solver) << ": last " << last << " m/s, others at most " << others << " m/s");
+        CHECK(last >= real(0.9) * 2);
+        CHECK(others < real(0.1));
+    }
+}

@@ -125,6 +125,7 @@ private:
     bool nextPosition(ResolutionRecord& record);
     bool nextDeepest(ResolutionRecord& record);
     void endOfSweepItem(real change);
+    real bounceKey(const Contact& c) const;
     void orderByLevel();
     int lowerSide(const Contact& c) const;
     bool nextPush(ResolutionRecord& record);
@@ -156,6 +157,7 @@ private:
     std::vector<std::uint32_t> sweepOrder_; ///< per island, its contacts bottom-up
     std::size_t sweepIndex_ = 0; ///< sweeps: position in sweepOrder_ of the next contact
     int sweep_ = 0;
+    bool bouncing_ = false;      ///< SequentialImpulses: still in the collision (bounce) pass
     real sweepLargestChange_ = 0; ///< largest relative-velocity change in the current sweep
 };
 
