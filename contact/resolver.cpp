@@ -67,6 +67,15 @@ void ContactResolver::orderByLevel() {
             bodyLevel_[b] = 0;
             frontier.push_back(b);
         }
+    // A contact with the world (a joint to a world point) counts as one with a static body.
+    for (const Contact& c : contacts_)
+        for (std::size_t side = 0; side < 2; ++side) {
+            const std::uint32_t b = c.body[side], other = c.body[1 - side];
+            if (other == noBody && b != noBody && bodyLevel_[b] == unreached && bodies_[b].isDynamic()) {
+                bodyLevel_[b] = 1;
+                frontier.push_back(b);
+            }
+        }
     for (std::size_t head = 0; head < frontier.size(); ++head) {
         const std::uint32_t b = frontier[head];
         for (std::uint32_t i = contactsOfBodyStart_[b]; i < contactsOfBodyStart_[b + 1]; ++i)
@@ -249,6 +258,30 @@ void ContactResolver::startVelocities(std::size_t island) {
     islandStarted_ = true;
 }
 
+void ContactResolver::bounceFromGap(const Contact& c) {
+    // A speculative contact that bounces was still apart by the gap g when the step
+    // began: the bodies would meet a time g / v into the step and leave at e v for the
+    // rest of it. Moving with e v for the whole step (x += h v) puts them (1 + e) g too
+    // far apart; that much is taken back here, shared by inverse mass (a translation:
+    // exact for the normal motion, which is what restitution is about).
+    if (!(c.penetration < 0) || c.restitution <= 0) return;
+    std::array<real, 2> share{0, 0};
+    real total = 0;
+    for (std::size_t side = 0; side < 2; ++side) {
+        const std::uint32_t b = c.body[side];
+        if (b == noBody || !bodies_[b].isDynamic()) continue;
+        share[side] = bodies_[b].inverseMass;
+        total += share[side];
+    }
+    if (!(total > 0)) return;
+    const real shift = (1 + c.restitution) * -c.penetration;
+    for (std::size_t side = 0; side < 2; ++side) {
+        if (share[side] == 0) continue;
+        const real sign = side == 0 ? -1 : 1; // body 0 along -normal closes the gap
+        bodies_[c.body[side]].position += c.normal * (sign * shift * share[side] / total);
+    }
+}
+
 real ContactResolver::bounceKey(const Contact& c) const {
     const bool bounces = c.restitution > 0 && -c.velocity.x() >= settings_.velocityLimit;
     return bounces ? c.desiredDeltaVelocity : 0;
@@ -306,7 +339,10 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
         change = detail::impulseContact(c, bodies_, impulse);
         // A bounce is not part of the total the sweeps may take back, nor of next
         // step's warm start: it happens once.
-        if (!worstFirst) c.accumulatedImpulse = sequentialTotal;
+        if (!worstFirst) {
+            c.accumulatedImpulse = sequentialTotal;
+            bounceFromGap(c);
+        }
         for (std::size_t side = 0; side < 2; ++side) {
             const std::uint32_t b = c.body[side];
             if (b == noBody || !bodies_[b].isDynamic()) continue;

@@ -13,7 +13,7 @@ namespace jounce::detail {
 
 void broadPhase(const BodyArray& bodies, ColliderArray& colliders, const WorldSettings& settings, BroadPhase& bp,
                 std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
-                std::vector<ProxyPair>& pairs) {
+                std::vector<ProxyPair>& pairs, real h) {
     proxies.clear();
     proxyColliders.clear();
     for (std::size_t i = 0; i < colliders.slotCount(); ++i) {
@@ -21,7 +21,15 @@ void broadPhase(const BodyArray& bodies, ColliderArray& colliders, const WorldSe
         Collider& c = colliders.atSlot(i);
         const Body& b = bodies[c.body];
         const Transform pose = b.origin() * c.local;
-        fattenAabb(c.fatBox, computeAabb(c.shape, pose), settings.aabbMargin);
+        // The box covers where the shape is now and where its velocity takes it this
+        // step, so a fast body meets what lies in its path (see narrowPhase).
+        Aabb swept = computeAabb(c.shape, pose);
+        if (b.type != BodyType::Static) {
+            const Vec3 move = b.linearVelocity * h;
+            swept.min = swept.min.cwiseMin(swept.min + move);
+            swept.max = swept.max.cwiseMax(swept.max + move);
+        }
+        fattenAabb(c.fatBox, swept, settings.aabbMargin);
         BroadPhaseProxy p;
         p.box = c.fatBox;
         p.owner = c.body.index;
@@ -38,7 +46,7 @@ void broadPhase(const BodyArray& bodies, ColliderArray& colliders, const WorldSe
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
-                 std::vector<ContactManifold>& contacts) {
+                 std::vector<ContactManifold>& contacts, real h) {
     contacts.clear();
     std::vector<Manifold> manifolds;
     for (const ProxyPair& pair : pairs) {
@@ -52,8 +60,12 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
                                                              std::max(ca.body.index, cb.body.index)};
         if (std::binary_search(noCollision.begin(), noCollision.end(), owners)) continue;
         manifolds.clear();
-        collideAll(ca.shape, ba.origin() * ca.local, cb.shape, bb.origin() * cb.local, settings.collisionMargin,
-                   manifolds);
+        // Speculative margin: shapes closer than they can approach this step get a
+        // contact (with the gap as negative depth), so the resolver stops a fast body
+        // at the surface instead of finding it deep inside, or past, a thin one.
+        const real approach = h * (ba.linearVelocity.norm() + bb.linearVelocity.norm());
+        collideAll(ca.shape, ba.origin() * ca.local, cb.shape, bb.origin() * cb.local,
+                   settings.collisionMargin + approach, manifolds);
         for (const Manifold& manifold : manifolds) {
             ContactManifold m;
             m.manifold = manifold;

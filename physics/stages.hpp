@@ -26,13 +26,13 @@ using ColliderArray = SlotArray<Collider, ColliderTag>;
 /// Stage 3: refresh every collider's fat box and find the overlapping pairs.
 void broadPhase(const BodyArray& bodies, ColliderArray& colliders, const WorldSettings& settings, BroadPhase& bp,
                 std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
-                std::vector<ProxyPair>& pairs);
+                std::vector<ProxyPair>& pairs, real h);
 
 /// Stage 4: a manifold for every pair whose shapes are within the collision margin.
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
-                 std::vector<ContactManifold>& contacts);
+                 std::vector<ContactManifold>& contacts, real h);
 
 /// Stage 5a: the contact points of every manifold with a dynamic body, each given last
 /// step's accumulated impulse when its key matches (warm starting). Points with

@@ -621,11 +621,11 @@ void World::substep(const StepContext& ctx) {
     profile_.integrate += millisecondsSince(t);
 
     t = Clock::now();
-    detail::broadPhase(bodies_, colliders_, settings_, broadPhase_, proxies_, proxyColliders_, pairs_);
+    detail::broadPhase(bodies_, colliders_, settings_, broadPhase_, proxies_, proxyColliders_, pairs_, ctx.h);
     profile_.broadPhase += millisecondsSince(t);
 
     t = Clock::now();
-    detail::narrowPhase(bodies_, colliders_, settings_, proxyColliders_, pairs_, noCollision_, contacts_);
+    detail::narrowPhase(bodies_, colliders_, settings_, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h);
     profile_.narrowPhase += millisecondsSince(t);
 
     t = Clock::now();

@@ -18,5 +18,6 @@ std::unique_ptr<Scene> makeSpheres4096();
 std::unique_ptr<Scene> makeIncline();
 std::unique_ptr<Scene> makeTwoBoxes();
 std::unique_ptr<Scene> makeCradle();
+std::unique_ptr<Scene> makeRagdolls();
 
 } // namespace jounce::scenes

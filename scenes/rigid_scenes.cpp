@@ -40,7 +40,7 @@ BodyId addBox(Scene& scene, const Vec3& centre, const Quat& orientation, const V
     return scene.addBody(d, {BodyId{}, Primitive::Box, half, colour});
 }
 
-void addGround(Scene& scene, real friction, real restitution = 0) {
+void groundBox(Scene& scene, real friction, real restitution = 0) {
     addStatic(scene, Vec3(0, real(-0.5), 0), Quat::Identity(), Vec3(50, real(0.5), 50), friction, restitution);
 }
 
@@ -59,7 +59,7 @@ BodyId buildIncline(Scene& scene, real angleDegrees, real friction) {
 }
 
 std::array<BodyId, 2> buildTwoBoxes(Scene& scene) {
-    addGround(scene, real(0.5));
+    groundBox(scene, real(0.5));
     const BodyId lower = addBox(scene, Vec3(0, real(0.5), 0), Quat::Identity(), Vec3::Constant(real(0.5)), density,
                                 real(0.5), {0.8f, 0.5f, 0.3f});
     const BodyId upper = addBox(scene, Vec3(real(0.2), real(2.5), real(0.1)), Quat(Eigen::AngleAxis<real>(real(0.3), Vec3::UnitY())),
@@ -68,7 +68,7 @@ std::array<BodyId, 2> buildTwoBoxes(Scene& scene) {
 }
 
 std::array<BodyId, 2> buildMassRatio(Scene& scene, real lowerMass, real upperMass) {
-    addGround(scene, real(0.5));
+    groundBox(scene, real(0.5));
     const BodyId lower = addBox(scene, Vec3(0, real(0.5), 0), Quat::Identity(), Vec3::Constant(real(0.5)), lowerMass,
                                 real(0.5), {0.8f, 0.7f, 0.3f});
     const BodyId upper = addBox(scene, Vec3(0, real(1.5), 0), Quat::Identity(), Vec3::Constant(real(0.5)), upperMass,
@@ -77,7 +77,7 @@ std::array<BodyId, 2> buildMassRatio(Scene& scene, real lowerMass, real upperMas
 }
 
 std::vector<BodyId> buildCradle(Scene& scene, int count, real restitution, real speed) {
-    addGround(scene, 0);
+    groundBox(scene, 0);
     std::vector<BodyId> balls;
     for (int i = 0; i < count; ++i) {
         BodyDesc d;
@@ -147,5 +147,77 @@ public:
 std::unique_ptr<Scene> makeIncline() { return std::make_unique<Incline>(); }
 std::unique_ptr<Scene> makeTwoBoxes() { return std::make_unique<TwoBoxes>(); }
 std::unique_ptr<Scene> makeCradle() { return std::make_unique<Cradle>(); }
+
+} // namespace jounce::scenes
+
+namespace jounce::scenes {
+
+std::vector<BodyId> buildRagdoll(Scene& scene, const Vec3& pelvis) {
+    // Boxes for the parts (half extents) and ball joints at the shoulders, hips, neck
+    // and knees; limbs overlap their parent at the joint and skip its collisions.
+    struct Part {
+        Vec3 centre, half;
+        int parent;      ///< index into parts, -1 for the root
+        Vec3 joint;      ///< world point of the joint to the parent (at build time)
+    };
+    const Vec3 p = pelvis;
+    const std::vector<Part> parts{
+        {p + Vec3(0, real(0.35), 0), Vec3(real(0.2), real(0.35), real(0.12)), -1, Vec3::Zero()},          // torso
+        {p + Vec3(0, real(0.85), 0), Vec3::Constant(real(0.12)), 0, p + Vec3(0, real(0.72), 0)},            // head
+        {p + Vec3(real(-0.38), real(0.55), 0), Vec3(real(0.16), real(0.06), real(0.06)), 0, p + Vec3(real(-0.22), real(0.6), 0)}, // left arm
+        {p + Vec3(real(0.38), real(0.55), 0), Vec3(real(0.16), real(0.06), real(0.06)), 0, p + Vec3(real(0.22), real(0.6), 0)},   // right arm
+        {p + Vec3(real(-0.1), real(-0.25), 0), Vec3(real(0.07), real(0.22), real(0.07)), 0, p + Vec3(real(-0.1), real(-0.02), 0)}, // left thigh
+        {p + Vec3(real(0.1), real(-0.25), 0), Vec3(real(0.07), real(0.22), real(0.07)), 0, p + Vec3(real(0.1), real(-0.02), 0)},   // right thigh
+        {p + Vec3(real(-0.1), real(-0.7), 0), Vec3(real(0.06), real(0.22), real(0.06)), 4, p + Vec3(real(-0.1), real(-0.47), 0)},  // left shin
+        {p + Vec3(real(0.1), real(-0.7), 0), Vec3(real(0.06), real(0.22), real(0.06)), 5, p + Vec3(real(0.1), real(-0.47), 0)},    // right shin
+    };
+    std::vector<BodyId> ids;
+    for (const Part& part : parts) {
+        const BodyId id = addBox(scene, part.centre, Quat::Identity(), part.half, density, real(0.6), {0.85f, 0.7f, 0.55f});
+        if (part.parent >= 0) {
+            const BodyId parent = ids[static_cast<std::size_t>(part.parent)];
+            JointDesc j;
+            j.type = JointType::Ball;
+            j.a = {id, scene.world().body(id).transform().toLocal(part.joint)};
+            j.b = {parent, scene.world().body(parent).transform().toLocal(part.joint)};
+            scene.world().createJoint(j);
+        }
+        ids.push_back(id);
+    }
+    return ids;
+}
+
+std::vector<BodyId> buildStairs(Scene& scene, int steps) {
+    groundBox(scene, real(0.6));
+    std::vector<BodyId> treads;
+    for (int i = 0; i < steps; ++i) {
+        const real rise = real(0.4) * static_cast<real>(i + 1);
+        treads.push_back(addStatic(scene, Vec3(-real(0.8) * static_cast<real>(i), rise / 2, 0), Quat::Identity(),
+                                   Vec3(real(0.4), rise / 2, 2), real(0.6)));
+    }
+    return treads;
+}
+
+namespace {
+
+class Ragdolls final : public Scene {
+public:
+    Ragdolls() {
+        buildStairs(*this, 8);
+        for (int i = 0; i < 3; ++i)
+            buildRagdoll(*this, Vec3(real(-5.6) + real(0.3) * static_cast<real>(i), real(4.6) + real(1.8) * static_cast<real>(i),
+                                     real(-0.9) + real(0.9) * static_cast<real>(i)));
+    }
+    const char* name() const override { return "ragdolls"; }
+    const char* description() const override {
+        return "Three ragdolls (boxes on ball joints) tumbling down stairs.";
+    }
+    Vec3 cameraTarget() const override { return Vec3(-2, 2, 0); }
+    real cameraDistance() const override { return 12; }
+};
+
+} // namespace
+
+std::unique_ptr<Scene> makeRagdolls() { return std::make_unique<Ragdolls>(); }
 
 } // namespace jounce::scenes

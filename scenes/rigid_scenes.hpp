@@ -24,4 +24,11 @@ std::array<BodyId, 2> buildMassRatio(Scene& scene, real lowerMass, real upperMas
 /// restitution `restitution`; the first one moves toward the rest at `speed`.
 std::vector<BodyId> buildCradle(Scene& scene, int count, real restitution, real speed);
 
+/// A ragdoll of 8 boxes (torso, head, arms, thighs, shins) on ball joints, its pelvis
+/// at `pelvis`. Returns its bodies, torso first.
+std::vector<BodyId> buildRagdoll(Scene& scene, const Vec3& pelvis);
+
+/// The ground and `steps` static steps 0.4 m high and 0.8 m deep, rising toward -x.
+std::vector<BodyId> buildStairs(Scene& scene, int steps);
+
 } // namespace jounce::scenes

@@ -204,6 +204,7 @@ constexpr Entry registry[] = {
     {"incline", makeIncline},
     {"two-boxes", makeTwoBoxes},
     {"cradle", makeCradle},
+    {"ragdolls", makeRagdolls},
 };
 } // namespace
 

@@ -67,8 +67,12 @@ TEST_CASE("a falling ball reports its contact with the ground within the margin"
     for (int i = 0; i < 30 && !seen; ++i) {
         // A step's contacts are found where the bodies stood when it began.
         const real gap = world.body(ball).position.y() - real(0.5);
+        // The margin grows by how far the bodies can approach this step (speculative),
+        // at the velocity gravity gives them before the narrow phase runs.
+        const Vec3 v = world.body(ball).linearVelocity + world.settings().gravity / 60;
+        const real margin = world.settings().collisionMargin + v.norm() / 60;
         world.step(real(1) / 60);
-        if (gap > world.settings().collisionMargin) {
+        if (gap > margin) {
             CHECK(world.contacts().empty());
             continue;
         }

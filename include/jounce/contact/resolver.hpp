@@ -126,6 +126,7 @@ private:
     bool nextDeepest(ResolutionRecord& record);
     void endOfSweepItem(real change);
     real bounceKey(const Contact& c) const;
+    void bounceFromGap(const Contact& c);
     void orderByLevel();
     int lowerSide(const Contact& c) const;
     bool nextPush(ResolutionRecord& record);
