@@ -19,5 +19,6 @@ std::unique_ptr<Scene> makeIncline();
 std::unique_ptr<Scene> makeTwoBoxes();
 std::unique_ptr<Scene> makeCradle();
 std::unique_ptr<Scene> makeRagdolls();
+std::unique_ptr<Scene> makeExplosion();
 
 } // namespace jounce::scenes

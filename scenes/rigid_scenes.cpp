@@ -2,6 +2,7 @@
 // sliders, two boxes, a heavy box on a light one, and a row of spheres (the cradle).
 
 #include "scenes/rigid_scenes.hpp"
+#include "scenes/bench_scenes.hpp"
 #include "scenes/builtin.hpp"
 
 #include <cmath>
@@ -219,5 +220,67 @@ public:
 } // namespace
 
 std::unique_ptr<Scene> makeRagdolls() { return std::make_unique<Ragdolls>(); }
+
+} // namespace jounce::scenes
+
+namespace jounce::scenes {
+
+void ShockWave::detonate(const Vec3& centre) {
+    centre_ = centre;
+    radius_ = 0;
+    active_ = true;
+    hit_.clear();
+}
+
+Vec3 ShockWave::impulseOn(const Vec3& at, real mass) const {
+    const Vec3 d = at - centre_;
+    const real distance = d.norm();
+    if (!(distance < reach) || !(distance > real(1e-6))) return Vec3::Zero();
+    // A velocity change that falls off linearly to zero at the reach, times the mass:
+    // every body the wave passes at the same distance flies off at the same speed.
+    return d / distance * (mass * peakSpeed * (1 - distance / reach));
+}
+
+void ShockWave::advance(World& world, real h) {
+    if (!active_) return;
+    const real from = radius_;
+    radius_ += speed * h;
+    for (const BodyId id : world.bodyIds()) {
+        const Body& b = world.body(id);
+        if (!b.isDynamic()) continue;
+        const real distance = (b.position - centre_).norm();
+        // The front reaches a body once: when it passes the body's centre.
+        if (distance < from || distance >= radius_) continue;
+        const Vec3 j = impulseOn(b.position, real(1) / b.inverseMass);
+        if (j.isZero()) continue;
+        world.applyImpulse(id, j, b.position);
+        hit_.push_back(id);
+    }
+    if (radius_ >= reach) active_ = false;
+}
+
+namespace {
+
+class ExplosionScene final : public Scene {
+public:
+    ExplosionScene() { buildBenchScene(*this, "pyramid10"); }
+    const char* name() const override { return "explosion"; }
+    const char* description() const override {
+        return "A pyramid of 55 boxes and a charge in front of it: the shock wave's front travels at 30 m/s "
+               "and gives each box it passes a kick away from the centre, falling off to nothing at 8 m.";
+    }
+    Vec3 cameraTarget() const override { return Vec3(0, 3, 0); }
+    real cameraDistance() const override { return 22; }
+    std::vector<std::string> actions() const override { return {"Detonate"}; }
+    void act(std::size_t) override { wave_.detonate(Vec3(0, real(0.5), real(2.5))); }
+    void update(real h) override { wave_.advance(world_, h); }
+
+private:
+    ShockWave wave_;
+};
+
+} // namespace
+
+std::unique_ptr<Scene> makeExplosion() { return std::make_unique<ExplosionScene>(); }
 
 } // namespace jounce::scenes

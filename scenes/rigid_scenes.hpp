@@ -5,6 +5,8 @@
 
 #include "scenes/scene.hpp"
 
+#include <vector>
+
 namespace jounce::scenes {
 
 /// A static ramp tilted by `angleDegrees` about z (rising toward -x) and a 1 m box
@@ -30,5 +32,29 @@ std::vector<BodyId> buildRagdoll(Scene& scene, const Vec3& pelvis);
 
 /// The ground and `steps` static steps 0.4 m high and 0.8 m deep, rising toward -x.
 std::vector<BodyId> buildStairs(Scene& scene, int steps);
+
+/// An explosion as Millington's explosion force generator describes it (ch. 8): a
+/// shock-wave front leaves the centre at `speed` and, as it passes a body's centre,
+/// gives it an impulse along the line from the centre: mass times `peakSpeed`, falling
+/// linearly to zero at `reach`. Call advance() once per step.
+class ShockWave {
+public:
+    real speed = 30;      ///< front speed [m/s]
+    real reach = 8;       ///< no effect beyond [m]
+    real peakSpeed = 12;  ///< velocity change at the centre [m/s]
+
+    void detonate(const Vec3& centre);
+    void advance(World& world, real h);
+    /// The impulse on a body of `mass` whose centre is at `at`.
+    Vec3 impulseOn(const Vec3& at, real mass) const;
+    bool active() const { return active_; }
+    const std::vector<BodyId>& hit() const { return hit_; } ///< bodies reached so far
+
+private:
+    Vec3 centre_ = Vec3::Zero();
+    real radius_ = 0;
+    bool active_ = false;
+    std::vector<BodyId> hit_;
+};
 
 } // namespace jounce::scenes

@@ -205,6 +205,7 @@ constexpr Entry registry[] = {
     {"two-boxes", makeTwoBoxes},
     {"cradle", makeCradle},
     {"ragdolls", makeRagdolls},
+    {"explosion", makeExplosion},
 };
 } // namespace
 

@@ -177,3 +177,48 @@ TEST_CASE("Newton's cradle with e = 1: the last sphere leaves with the first one
         CHECK(others < real(0.1));
     }
 }
+
+TEST_CASE("an explosion's shock wave kicks each body once, radially, as its front passes", "[physics][scene]") {
+    WorldSettings s;
+    s.gravity.setZero();
+    World w(s);
+    // Six spheres 1.5 m, 3 m, ... 9 m out, each in its own direction (they never meet).
+    const auto spot = [](int i) -> Vec3 {
+        const real angle = static_cast<real>(i) * std::numbers::pi_v<real> / 3;
+        return Vec3(std::cos(angle), real(0.1) * static_cast<real>(i), std::sin(angle)) * (real(1.5) * static_cast<real>(i + 1) + real(0.1)); // off the steps' boundaries
+    };
+    std::vector<BodyId> ids;
+    for (int i = 0; i < 6; ++i) {
+        BodyDesc d;
+        d.position = spot(i);
+        d.colliders.push_back(ColliderDesc{Sphere{real(0.2)}, Transform{}, 1000, Material{0.5, 0}, CollisionFilter{}});
+        ids.push_back(w.createBody(d));
+    }
+    scenes::ShockWave wave;
+    wave.detonate(Vec3::Zero());
+    const real h = real(1) / 60;
+    std::vector<int> hitAt(ids.size(), -1);
+    for (int step = 1; step <= 30; ++step) {
+        const std::size_t before = wave.hit().size();
+        wave.advance(w, h);
+        for (std::size_t k = before; k < wave.hit().size(); ++k)
+            for (std::size_t i = 0; i < ids.size(); ++i)
+                if (ids[i] == wave.hit()[k]) hitAt[i] = step;
+        w.step(h);
+    }
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        const Vec3 at = spot(static_cast<int>(i));
+        const real distance = at.norm();
+        const Body& b = w.body(ids[i]);
+        INFO("body " << i << " at " << distance << " m, hit at step " << hitAt[i]);
+        if (distance >= wave.reach) {
+            CHECK(hitAt[i] == -1);
+            CHECK(b.linearVelocity.norm() == 0);
+            continue;
+        }
+        // The front covers [(k - 1) c h, k c h) in step k (c = 30 m/s).
+        CHECK(hitAt[i] == static_cast<int>(std::floor(distance / (wave.speed * h))) + 1);
+        const Vec3 expected = at / distance * (wave.peakSpeed * (1 - distance / wave.reach));
+        CHECK((b.linearVelocity - expected).norm() < testing::tol(1e-9, 1e-4));
+    }
+}
