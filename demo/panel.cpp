@@ -149,6 +149,18 @@ void actions(Simulation& sim) {
     }
 }
 
+void parameters(Simulation& sim) {
+    const auto list = sim.scene().parameters();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        float value = static_cast<float>(list[i].value);
+        ImGui::PushID(static_cast<int>(100 + i));
+        if (ImGui::SliderFloat(list[i].name.c_str(), &value, static_cast<float>(list[i].min),
+                               static_cast<float>(list[i].max)))
+            sim.setParameter(i, static_cast<real>(value));
+        ImGui::PopID();
+    }
+}
+
 void errorLine(const Simulation& sim) {
     if (sim.error().empty()) return;
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24);
@@ -170,6 +182,7 @@ PanelResult drawPanel(Simulation& sim, const std::vector<std::string>& sceneName
     profile(sim);
     contactStep(sim);
     actions(sim);
+    parameters(sim);
     errorLine(sim);
     ImGui::Separator();
     result.resetCamera = ImGui::Button("Reset camera");

@@ -41,6 +41,14 @@ void Simulation::act(std::size_t index) {
     }
 }
 
+void Simulation::setParameter(std::size_t index, real value) {
+    try {
+        scene_->setParameter(index, value);
+    } catch (const std::exception& e) {
+        error_ = e.what();
+    }
+}
+
 void Simulation::setTimeScale(float scale) {
     timeScale_ = std::clamp(scale, kMinTimeScale, kMaxTimeScale);
 }

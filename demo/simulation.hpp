@@ -53,6 +53,8 @@ public:
     ContactStepper& contactStepper() { return stepper_; }
 
     scenes::Scene& scene() { return *scene_; }
+    /// Sets a scene parameter (a slider); an error is shown, not thrown.
+    void setParameter(std::size_t index, real value);
     const scenes::Scene& scene() const { return *scene_; }
     const std::string& sceneName() const { return sceneName_; }
 

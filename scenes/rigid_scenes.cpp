@@ -5,6 +5,7 @@
 #include "scenes/bench_scenes.hpp"
 #include "scenes/builtin.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -97,19 +98,18 @@ public:
     Incline() { rebuild(); }
     const char* name() const override { return "incline"; }
     const char* description() const override {
-        return "A box on a ramp (friction 0.5): it holds below atan(0.5) = 26.6 degrees and slides above, "
-               "with acceleration g (sin a - mu cos a). Actions tilt the ramp.";
+        return "A box on a ramp: with friction mu it holds below atan(mu) (26.6 degrees for 0.5) and slides "
+               "above with acceleration g (sin a - mu cos a). Sliders set the angle and mu.";
     }
     Vec3 cameraTarget() const override { return Vec3(0, 4, 0); }
     real cameraDistance() const override { return 16; }
-    std::vector<std::string> actions() const override {
-        return {"20 degrees", "35 degrees", "friction 0.2", "friction 0.5", "friction 0.8"};
+    std::vector<Parameter> parameters() const override {
+        return {{"angle [deg]", angle_, 0, 60}, {"friction", friction_, 0, real(1.5)}};
     }
-    void act(std::size_t action) override {
-        const real angles[] = {20, 35};
-        const real frictions[] = {real(0.2), real(0.5), real(0.8)};
-        if (action < 2) angle_ = angles[action];
-        else if (action < 5) friction_ = frictions[action - 2];
+    void setParameter(std::size_t index, real value) override {
+        const std::vector<Parameter> p = parameters();
+        if (index >= p.size() || !std::isfinite(value)) return;
+        (index == 0 ? angle_ : friction_) = std::clamp(value, p[index].min, p[index].max);
         rebuild();
     }
 

@@ -69,6 +69,14 @@ public:
     /// Named actions a user can trigger from the demo panel (fire, reset a spin...).
     virtual std::vector<std::string> actions() const { return {}; }
     virtual void act(std::size_t /*action*/) {}
+    /// Numbers a user can change from the demo panel (sliders): the scene rebuilds or
+    /// adjusts itself in setParameter (the value is clamped to [min, max] first).
+    struct Parameter {
+        std::string name;
+        real value = 0, min = 0, max = 1;
+    };
+    virtual std::vector<Parameter> parameters() const { return {}; }
+    virtual void setParameter(std::size_t /*index*/, real /*value*/) {}
 
     /// One fixed step: update() then world().step(timeStep(), substeps()).
     void step();

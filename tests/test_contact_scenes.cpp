@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 using namespace jounce;
@@ -221,4 +222,29 @@ TEST_CASE("an explosion's shock wave kicks each body once, radially, as its fron
         const Vec3 expected = at / distance * (wave.peakSpeed * (1 - distance / wave.reach));
         CHECK((b.linearVelocity - expected).norm() < testing::tol(1e-9, 1e-4));
     }
+}
+
+TEST_CASE("the incline scene's sliders set the angle and friction it is rebuilt with", "[contact][scene]") {
+    const auto scene = scenes::makeScene("incline");
+    const auto boxOf = [&] {
+        for (const BodyId id : scene->world().bodyIds())
+            if (scene->world().body(id).isDynamic()) return id;
+        return BodyId{};
+    };
+    const auto travelIn1s = [&] {
+        const BodyId box = boxOf();
+        const Vec3 start = scene->world().body(box).position;
+        for (int i = 0; i < 60; ++i) scene->step();
+        return (scene->world().body(box).position - start).norm();
+    };
+    REQUIRE(scene->parameters().size() == 2);
+    scene->setParameter(0, 35); // above atan(0.5): slides, about g (sin - mu cos) / 2 = 0.8 m in 1 s
+    CHECK(scene->parameters()[0].value == 35);
+    CHECK(travelIn1s() > real(0.7));
+    scene->setParameter(1, real(0.8)); // atan(0.8) = 38.7 degrees: now it holds at 35
+    CHECK(travelIn1s() < real(0.01));
+    scene->setParameter(0, 1000); // clamped to the slider's range
+    CHECK(scene->parameters()[0].value == 60);
+    scene->setParameter(1, std::numeric_limits<real>::quiet_NaN()); // ignored
+    CHECK(scene->parameters()[1].value == real(0.8));
 }
