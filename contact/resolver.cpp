@@ -35,6 +35,7 @@ void ContactResolver::begin(std::span<Body> bodies, std::span<Contact> contacts,
         detail::prepareContact(c, bodies_, dt_, settings_);
         c.penetrationAtStart = c.penetration;
         c.accumulatedPush = 0;
+        c.bounceImpulse = Vec3::Zero();
         stats_.maxPenetrationBefore = std::max(stats_.maxPenetrationBefore, c.penetration);
     }
     // Which contacts touch each body (CSR), so a resolution re-keys only those.
@@ -341,6 +342,7 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
         // step's warm start: it happens once.
         if (!worstFirst) {
             c.accumulatedImpulse = sequentialTotal;
+            c.bounceImpulse += impulse;
             bounceFromGap(c);
         }
         for (std::size_t side = 0; side < 2; ++side) {

@@ -20,5 +20,7 @@ std::unique_ptr<Scene> makeTwoBoxes();
 std::unique_ptr<Scene> makeCradle();
 std::unique_ptr<Scene> makeRagdolls();
 std::unique_ptr<Scene> makeExplosion();
+std::unique_ptr<Scene> makeBigBallistic();
+std::unique_ptr<Scene> makeFracture();
 
 } // namespace jounce::scenes

@@ -284,3 +284,126 @@ private:
 std::unique_ptr<Scene> makeExplosion() { return std::make_unique<ExplosionScene>(); }
 
 } // namespace jounce::scenes
+
+namespace jounce::scenes {
+
+BodyId fireRound(Scene& scene, const Vec3& from, const Vec3& velocity, real mass, real radius) {
+    BodyDesc d;
+    d.position = from;
+    d.linearVelocity = velocity;
+    d.canSleep = false;
+    const real volume = 4 * std::numbers::pi_v<real> / 3 * radius * radius * radius;
+    d.colliders.push_back(collider(Sphere{radius}, real(0.4), real(0.1), mass / volume));
+    return scene.addBody(d, {BodyId{}, Primitive::Sphere, Vec3::Constant(radius), {0.2f, 0.2f, 0.25f}});
+}
+
+std::vector<BodyId> splitBox(Scene& scene, BodyId block) {
+    // Millington's fracture demo cuts the block at a random point; here the cut is at
+    // the middle of every axis (eight equal pieces), so the result is deterministic.
+    // Each piece keeps the block's velocity at its own centre (v + w x r) and its spin.
+    World& w = scene.world();
+    const Body b = w.body(block);
+    const Collider& c = w.collider(w.colliderIdsOf(block).front());
+    const Vec3 half = std::get<Box>(c.shape).halfExtents / 2;
+    const ColliderDesc piece = collider(Box{half}, c.material.friction, c.material.restitution, c.density);
+    scene.removeBody(block);
+    std::vector<BodyId> pieces;
+    for (int i = 0; i < 8; ++i) {
+        const Vec3 offset((i & 1 ? 1 : -1) * half.x(), (i & 2 ? 1 : -1) * half.y(), (i & 4 ? 1 : -1) * half.z());
+        BodyDesc d;
+        d.position = b.transform().toWorld(offset);
+        d.orientation = b.orientation;
+        d.linearVelocity = b.linearVelocity + b.angularVelocity.cross(b.orientation * offset);
+        d.angularVelocity = b.angularVelocity;
+        d.colliders.push_back(piece);
+        pieces.push_back(scene.addBody(d, {BodyId{}, Primitive::Box, half, {0.75f, 0.5f, 0.35f}}));
+    }
+    return pieces;
+}
+
+namespace {
+
+/// Millington's 'bigballistic': his four rounds (ballistic.cpp) fired at boxes that
+/// are rigid bodies now, so the rounds knock them over.
+class BigBallistic final : public Scene {
+public:
+    BigBallistic() {
+        groundBox(*this, real(0.6));
+        for (int i = 0; i < 5; ++i)
+            for (int k = 0; k <= i % 3; ++k)
+                addBox(*this, Vec3(real(-4) + 2 * static_cast<real>(i), real(0.5) + static_cast<real>(k), 20), Quat::Identity(),
+                       Vec3::Constant(real(0.5)), 400, real(0.6), {0.85f, 0.6f, 0.3f});
+    }
+    const char* name() const override { return "bigballistic"; }
+    const char* description() const override {
+        return "Millington's shooting gallery: pistol, artillery, fireball and laser rounds against stacked boxes.";
+    }
+    Vec3 cameraTarget() const override { return Vec3(0, 2, 12); }
+    real cameraDistance() const override { return 26; }
+    real cameraYaw() const override { return real(1.2); }
+    std::vector<std::string> actions() const override { return {"Pistol", "Artillery", "Fireball", "Laser"}; }
+    void act(std::size_t action) override {
+        // Masses and muzzle speeds of ballistic.cpp (Millington ch. 3), under the world's
+        // gravity here, so each is aimed up just enough to reach the boxes 20 m away.
+        const real masses[] = {2, 200, 1, real(0.1)};
+        const Vec3 velocities[] = {Vec3(0, real(2.5), 35), Vec3(0, 2, 40), Vec3(0, real(4.5), 10), Vec3(0, real(0.4), 100)};
+        const real radii[] = {real(0.15), real(0.4), real(0.3), real(0.1)};
+        if (action >= 4) return;
+        const real x = real(-4) + 2 * static_cast<real>(shots_++ % 5);
+        rounds_.push_back(fireRound(*this, Vec3(x, real(0.8), 0), velocities[action], masses[action], radii[action]));
+        // Keep the last 20 rounds.
+        if (rounds_.size() > 20) {
+            if (world_.contains(rounds_.front())) removeBody(rounds_.front());
+            rounds_.erase(rounds_.begin());
+        }
+    }
+
+private:
+    std::vector<BodyId> rounds_;
+    int shots_ = 0;
+};
+
+/// Millington's fracture demo: a block that breaks into pieces when a hit on it needs
+/// an impulse above a threshold.
+class Fracture final : public Scene {
+public:
+    Fracture() { build(); }
+    const char* name() const override { return "fracture"; }
+    const char* description() const override {
+        return "A block that splits into eight when a hit on it takes more than 2000 N s; fire a heavy ball at it.";
+    }
+    Vec3 cameraTarget() const override { return Vec3(0, 1, 0); }
+    real cameraDistance() const override { return 12; }
+    std::vector<std::string> actions() const override { return {"Fire ball", "Rebuild"}; }
+    void act(std::size_t action) override {
+        if (action == 0) fireRound(*this, Vec3(-6, 1, 0), Vec3(25, 1, 0), 200, real(0.4));
+        if (action == 1) build();
+    }
+    void update(real) override {
+        // After a step: any contact on the block that took more than the threshold?
+        if (!world_.contains(block_)) return;
+        for (const Contact& c : world_.resolvedContacts()) {
+            const bool onBlock = c.body[0] == block_.index || c.body[1] == block_.index;
+            if (onBlock && c.accumulatedImpulse.x() + c.bounceImpulse.x() > threshold) {
+                splitBox(*this, block_);
+                return;
+            }
+        }
+    }
+    static constexpr real threshold = 2000; ///< [N s]
+
+private:
+    void build() {
+        for (const BodyId id : world_.bodyIds()) removeBody(id);
+        groundBox(*this, real(0.6));
+        block_ = addBox(*this, Vec3(0, 1, 0), Quat::Identity(), Vec3(1, 1, 1), 500, real(0.6), {0.75f, 0.5f, 0.35f});
+    }
+    BodyId block_{};
+};
+
+} // namespace
+
+std::unique_ptr<Scene> makeBigBallistic() { return std::make_unique<BigBallistic>(); }
+std::unique_ptr<Scene> makeFracture() { return std::make_unique<Fracture>(); }
+
+} // namespace jounce::scenes

@@ -33,6 +33,13 @@ std::vector<BodyId> buildRagdoll(Scene& scene, const Vec3& pelvis);
 /// The ground and `steps` static steps 0.4 m high and 0.8 m deep, rising toward -x.
 std::vector<BodyId> buildStairs(Scene& scene, int steps);
 
+/// A sphere of `mass` and `radius` fired from `from` at `velocity` (it never sleeps).
+BodyId fireRound(Scene& scene, const Vec3& from, const Vec3& velocity, real mass, real radius);
+
+/// Replaces a one-box body by its eight octants (Millington's fracture demo, cut at the
+/// middle), each moving as that part of the block moved. Returns the pieces.
+std::vector<BodyId> splitBox(Scene& scene, BodyId block);
+
 /// An explosion as Millington's explosion force generator describes it (ch. 8): a
 /// shock-wave front leaves the centre at `speed` and, as it passes a body's centre,
 /// gives it an impulse along the line from the centre: mass times `peakSpeed`, falling

@@ -206,6 +206,8 @@ constexpr Entry registry[] = {
     {"cradle", makeCradle},
     {"ragdolls", makeRagdolls},
     {"explosion", makeExplosion},
+    {"bigballistic", makeBigBallistic},
+    {"fracture", makeFracture},
 };
 } // namespace
 

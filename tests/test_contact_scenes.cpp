@@ -248,3 +248,41 @@ TEST_CASE("the incline scene's sliders set the angle and friction it is rebuilt 
     scene->setParameter(1, std::numeric_limits<real>::quiet_NaN()); // ignored
     CHECK(scene->parameters()[1].value == real(0.8));
 }
+
+TEST_CASE("fracture: a heavy ball's hit splits the block into eight pieces of equal mass", "[contact][scene]") {
+    const auto scene = scenes::makeScene("fracture");
+    World& w = scene->world();
+    const auto dynamicMass = [&] {
+        real total = 0;
+        int count = 0;
+        for (const BodyId id : w.bodyIds())
+            if (w.body(id).isDynamic() && w.body(id).inverseMass < real(0.004)) { // not the 200 kg ball
+                total += 1 / w.body(id).inverseMass;
+                ++count;
+            }
+        return std::pair{total, count};
+    };
+    for (int i = 0; i < 30; ++i) scene->step(); // settle: resting does not break it
+    REQUIRE(dynamicMass().second == 1);
+    const real blockMass = dynamicMass().first;
+    scene->act(0); // fire
+    for (int i = 0; i < 60; ++i) scene->step();
+    const auto [mass, pieces] = dynamicMass();
+    CHECK(pieces == 8);
+    CHECK(mass == Approx(blockMass).epsilon(1e-9));
+}
+
+TEST_CASE("bigballistic: an artillery round knocks the box it hits downrange", "[contact][scene]") {
+    const auto scene = scenes::makeScene("bigballistic");
+    World& w = scene->world();
+    for (int i = 0; i < 30; ++i) scene->step();
+    // The first box of the first stack stands at x = -4, z = 20; shot 0 flies down x = -4.
+    BodyId target{};
+    for (const BodyId id : w.bodyIds())
+        if (w.body(id).isDynamic() && (w.body(id).position - Vec3(-4, real(0.5), 20)).norm() < real(0.05)) target = id;
+    REQUIRE_FALSE(target.isNull());
+    scene->act(1); // artillery: 200 kg at (0, 8, 40) m/s
+    for (int i = 0; i < 90; ++i) scene->step();
+    INFO("box now at " << w.body(target).position.transpose());
+    CHECK(w.body(target).position.z() > real(20.5));
+}

@@ -45,6 +45,9 @@ struct Contact {
 
     // Persistent: impulse applied by the sequential-impulse pass, contact frame [N s].
     Vec3 accumulatedImpulse = Vec3::Zero();
+    /// This step only: impulse of the bounce pass (sequential impulses; contact frame,
+    /// N s). The contact's whole impulse this step is accumulatedImpulse + bounceImpulse.
+    Vec3 bounceImpulse = Vec3::Zero();
 };
 
 /// An orthonormal basis whose first column is `normal` (unit). Robust for any normal:
