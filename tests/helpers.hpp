@@ -51,6 +51,15 @@ inline std::uint64_t stateHash(const jounce::World& world) {
     return h;
 }
 
+/// Under ASan/UBSan (the third build of ./jounce test) long scene runs take this share of
+/// their steps: the figures are still asserted, on a shorter run, and the full runs are
+/// asserted by the other two builds.
+#ifdef JOUNCE_SANITIZED
+inline constexpr int sanitizedStepDivisor = 5;
+#else
+inline constexpr int sanitizedStepDivisor = 1;
+#endif
+
 /// A dynamic body with the mass properties of a solid box.
 inline jounce::BodyDesc boxDesc(const jounce::Vec3& halfExtents, real density, const jounce::Vec3& at = jounce::Vec3::Zero()) {
     jounce::BodyDesc d;

@@ -72,7 +72,7 @@ TEST_CASE("pyramid of base 20 with sleep off: the top box drifts less than 2 cm 
     TestScene scene(false);
     const scenes::BenchLayout layout = scenes::buildBenchScene(scene, "pyramid20");
     const Vec3 start = scene.world().body(layout.top).position;
-    for (int i = 0; i < 600; ++i) scene.step();
+    for (int i = 0; i < 600 / testing::sanitizedStepDivisor; ++i) scene.step();
     const Vec3 moved = scene.world().body(layout.top).position - start;
     INFO("top box moved " << moved.transpose() << " m");
     CHECK(horizontal(moved) < real(0.02));
