@@ -22,5 +22,6 @@ std::unique_ptr<Scene> makeRagdolls();
 std::unique_ptr<Scene> makeExplosion();
 std::unique_ptr<Scene> makeBigBallistic();
 std::unique_ptr<Scene> makeFracture();
+std::unique_ptr<Scene> makeBridge();
 
 } // namespace jounce::scenes

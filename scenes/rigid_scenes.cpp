@@ -407,3 +407,84 @@ std::unique_ptr<Scene> makeBigBallistic() { return std::make_unique<BigBallistic
 std::unique_ptr<Scene> makeFracture() { return std::make_unique<Fracture>(); }
 
 } // namespace jounce::scenes
+
+namespace jounce::scenes {
+
+Bridge buildBridge(Scene& scene, int planks, real deck) {
+    // Millington's bridge (ch. 7) hangs particles from fixed points by cables and links
+    // them with cables; here the particles are planks. Every plank hangs from the world
+    // directly, so each one is a single link away from something fixed: the resolver's
+    // bottom-up order settles the hangers first and the side links after them.
+    const Vec3 half(real(0.25), real(0.05), real(0.8));
+    const real gap = real(0.05), pitch = 2 * half.x() + gap, hanger = 3;
+    const real side = real(0.7); // z of the side links and hangers on each plank
+    World& world = scene.world();
+    Bridge bridge;
+    bridge.deck = deck;
+    bridge.hangerLength = hanger;
+
+    const auto centreX = [&](int i) { return (static_cast<real>(i) - static_cast<real>(planks - 1) / 2) * pitch; };
+    const real bankEdge = centreX(planks - 1) + half.x() + gap;
+    groundBox(scene, real(0.6));
+    const real bankHalfY = (deck + half.y()) / 2;
+    for (const real s : {real(-1), real(1)})
+        addStatic(scene, Vec3(s * (bankEdge + 1), bankHalfY, 0), Quat::Identity(), Vec3(1, bankHalfY, real(1.5)), real(0.6));
+
+    const auto cable = [&](const Attachment& a, const Attachment& b, real length) {
+        JointDesc j;
+        j.type = JointType::Cable;
+        j.a = a;
+        j.b = b;
+        j.length = length;
+        world.createJoint(j);
+    };
+    for (int i = 0; i < planks; ++i) {
+        const real x = centreX(i);
+        const BodyId plank = addBox(scene, Vec3(x, deck, 0), Quat::Identity(), half, 600, real(0.6), {0.6f, 0.42f, 0.25f});
+        for (const real z : {-side, side}) {
+            // Hanger: from the plank's top face to a fixed point straight above it.
+            cable({plank, Vec3(0, half.y(), z)}, {BodyId{}, Vec3(x, deck + half.y() + hanger, z)}, hanger);
+            // Side link to the plank (or bank) on the left, just taut at rest.
+            const Attachment left = i == 0 ? Attachment{BodyId{}, Vec3(-bankEdge, deck, z)}
+                                           : Attachment{bridge.planks.back(), Vec3(half.x(), 0, z)};
+            cable({plank, Vec3(-half.x(), 0, z)}, left, gap);
+            if (i == planks - 1) cable({plank, Vec3(half.x(), 0, z)}, {BodyId{}, Vec3(bankEdge, deck, z)}, gap);
+        }
+        bridge.planks.push_back(plank);
+    }
+    return bridge;
+}
+
+namespace {
+
+class BridgeScene final : public Scene {
+public:
+    BridgeScene() {
+        bridge_ = buildBridge(*this, 12, 2);
+        act(0);
+    }
+    const char* name() const override { return "bridge"; }
+    const char* description() const override {
+        return "Twelve planks hanging on cables between two banks (Millington's bridge); drop crates on it.";
+    }
+    Vec3 cameraTarget() const override { return Vec3(0, 2, 0); }
+    real cameraDistance() const override { return 14; }
+    std::vector<std::string> actions() const override { return {"Drop a crate"}; }
+    void act(std::size_t action) override {
+        if (action != 0) return;
+        // Crates of 0.6 m (216 kg, four and a half planks' weight) along the deck.
+        const real x = real(-2.4) + real(1.1) * static_cast<real>(crates_++ % 5);
+        addBox(*this, Vec3(x, bridge_.deck + 2, 0), Quat::Identity(), Vec3::Constant(real(0.3)), 1000, real(0.6),
+               {0.8f, 0.6f, 0.3f});
+    }
+
+private:
+    Bridge bridge_;
+    int crates_ = 0;
+};
+
+} // namespace
+
+std::unique_ptr<Scene> makeBridge() { return std::make_unique<BridgeScene>(); }
+
+} // namespace jounce::scenes

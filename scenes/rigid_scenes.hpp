@@ -33,6 +33,17 @@ std::vector<BodyId> buildRagdoll(Scene& scene, const Vec3& pelvis);
 /// The ground and `steps` static steps 0.4 m high and 0.8 m deep, rising toward -x.
 std::vector<BodyId> buildStairs(Scene& scene, int steps);
 
+/// A suspension bridge after Millington's particle bridge (ch. 7): `planks` rigid
+/// planks (0.5 x 0.1 x 1.6 m) in a row along x at height `deck`, each hanging from two
+/// fixed anchors 3 m above it by cables, linked to its neighbours (and the end planks to
+/// the static banks) by a cable at each side. Returns the planks, left to right.
+struct Bridge {
+    std::vector<BodyId> planks;
+    real deck = 0;          ///< height of the planks' centres when the cables are just taut
+    real hangerLength = 0;  ///< length of each hanger cable
+};
+Bridge buildBridge(Scene& scene, int planks, real deck);
+
 /// A sphere of `mass` and `radius` fired from `from` at `velocity` (it never sleeps).
 BodyId fireRound(Scene& scene, const Vec3& from, const Vec3& velocity, real mass, real radius);
 

@@ -183,6 +183,14 @@ void Scene::draw(DrawList& out) const {
         else if (const auto* f = std::get_if<FakeSpring>(&g))
             out.lines.push_back({f->anchor, world_.body(f->body).position, fakeColour});
     }
+    // Cables and rods are visible parts of a scene (a bridge's hangers); ball, hinge and
+    // fixed joints sit inside the bodies they join.
+    const Colour cableColour{0.75f, 0.75f, 0.7f};
+    for (const JointId id : world_.jointIds()) {
+        const JointDesc& j = world_.joint(id).desc;
+        if (j.type == JointType::Cable || j.type == JointType::Rod)
+            out.lines.push_back({world_.attachmentPoint(j.a), world_.attachmentPoint(j.b), cableColour});
+    }
 }
 
 namespace {
@@ -208,6 +216,7 @@ constexpr Entry registry[] = {
     {"explosion", makeExplosion},
     {"bigballistic", makeBigBallistic},
     {"fracture", makeFracture},
+    {"bridge", makeBridge},
 };
 } // namespace
 
