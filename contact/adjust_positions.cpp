@@ -7,15 +7,6 @@
 #include <cmath>
 
 namespace jounce::detail {
-namespace {
-
-/// Sets the world inverse inertia from the orientation: R I^-1 R^T.
-void refreshInertia(Body& b) {
-    const Mat3 r = b.orientation.toRotationMatrix();
-    b.inverseInertiaWorld = r * b.inverseInertiaBody * r.transpose();
-}
-
-} // namespace
 
 BodyChange projectContact(const Contact& c, std::span<Body> bodies, real angularLimit) {
     BodyChange change;
@@ -54,14 +45,8 @@ BodyChange projectContact(const Contact& c, std::span<Body> bodies, real angular
             const Vec3 perImpulse = b->inverseInertiaWorld * r.cross(c.normal);
             change.angular[side] = perImpulse * (angularMove / angularInertia[side]);
         }
-        // Apply: translate, and turn by the small rotation vector theta
-        // (q += 1/2 [0, theta] q, then normalise, as the integrator does).
-        b->position += change.linear[side];
-        const Vec3& theta = change.angular[side];
-        const Quat spin(0, theta.x() / 2, theta.y() / 2, theta.z() / 2);
-        b->orientation.coeffs() += (spin * b->orientation).coeffs();
-        b->orientation.normalize();
-        refreshInertia(*b);
+        // Apply: translate, and turn by the small rotation vector (as the integrator does).
+        displaceBody(*b, change.linear[side], change.angular[side]);
     }
     return change;
 }

@@ -126,12 +126,11 @@ void ContactResolver::startPositions(std::size_t island) {
         for (std::uint32_t k = first; k < last; ++k) keys[k] = contacts_[k].penetration;
         heap_.build(first, last - first, keys);
     } else {
-        sweepIndex_ = first;
-        sweep_ = 0;
+        sweeps_.start(first, last, settings_.sequentialPositionIterations);
         // An island with nothing deeper than the allowance has nothing to push.
         bool deep = false;
         for (std::uint32_t k = first; k < last; ++k) deep = deep || contacts_[k].penetration > settings_.allowedPenetration;
-        if (!deep) sweep_ = settings_.sequentialPositionIterations;
+        if (!deep) sweeps_.stop();
     }
     iterations_ = 0;
     islandStarted_ = true;
@@ -187,19 +186,14 @@ bool ContactResolver::nextDeepest(ResolutionRecord& record) {
 }
 
 bool ContactResolver::nextPush(ResolutionRecord& record) {
-    const std::uint32_t first = islandStarts_[island_], last = islandStarts_[island_ + 1];
-    if (first == last || sweep_ >= settings_.sequentialPositionIterations) return false;
-    const std::uint32_t index = sweepOrder_[sweepIndex_];
+    if (sweeps_.finished()) return false;
+    const std::uint32_t index = sweepOrder_[sweeps_.at];
     // Shock propagation (Guendelman et al. 2003) on the last sweep: the body nearer
     // the ground holds still, so each layer is pushed out of the one below it in a
     // single bottom-up pass, whatever the mass ratio.
-    const bool lastSweep = sweep_ + 1 == settings_.sequentialPositionIterations;
     int holdSide = -1;
-    if (settings_.shockPropagation && lastSweep) holdSide = lowerSide(contacts_[index]);
-    if (++sweepIndex_ == last) {
-        sweepIndex_ = first;
-        ++sweep_;
-    }
+    if (settings_.shockPropagation && sweeps_.lastSweep()) holdSide = lowerSide(contacts_[index]);
+    sweeps_.advance(0, -1); // position sweeps run their full count
     Contact& c = contacts_[index];
     record = recordFor(ResolutionRecord::Kind::Position, index);
     // Other contacts' pushes moved these bodies since this one was last visited.
@@ -252,8 +246,7 @@ void ContactResolver::startVelocities(std::size_t island) {
         }
         heap_.build(first, last - first, keys);
         bouncing_ = true;
-        sweepIndex_ = first;
-        sweep_ = 0;
+        sweeps_.start(first, last, settings_.sequentialIterations);
     }
     iterations_ = 0;
     islandStarted_ = true;
@@ -288,16 +281,6 @@ real ContactResolver::bounceKey(const Contact& c) const {
     return bounces ? c.desiredDeltaVelocity : 0;
 }
 
-void ContactResolver::endOfSweepItem(real change) {
-    sweepLargestChange_ = std::max(sweepLargestChange_, change);
-    if (++sweepIndex_ < islandStarts_[island_ + 1]) return;
-    // A sweep ended: stop if it changed nothing by more than the tolerance.
-    sweepIndex_ = islandStarts_[island_];
-    ++sweep_;
-    if (sweepLargestChange_ <= settings_.sequentialTolerance) sweep_ = settings_.sequentialIterations;
-    sweepLargestChange_ = 0;
-}
-
 bool ContactResolver::stepVelocity(ResolutionRecord& record) {
     while (!positionsDone_) {
         ResolutionRecord skipped;
@@ -326,8 +309,8 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
         if (!heapHasWork()) return false;
         index = heap_.top();
     } else {
-        if (first == last || sweep_ >= settings_.sequentialIterations) return false;
-        index = sweepOrder_[sweepIndex_];
+        if (sweeps_.finished()) return false;
+        index = sweepOrder_[sweeps_.at];
     }
     Contact& c = contacts_[index];
     record = recordFor(ResolutionRecord::Kind::Velocity, index);
@@ -359,13 +342,13 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
         // Shock propagation on the last sweep, as for positions: the lower body holds,
         // so what the sweeps left of a heavy body's fall is stopped by the body it
         // lands on instead of pressing that body into the ground.
-        const bool lastSweep = sweep_ + 1 == settings_.sequentialIterations;
-        const int hold = settings_.shockPropagation && lastSweep ? lowerSide(c) : -1;
+        const int hold = settings_.shockPropagation && sweeps_.lastSweep() ? lowerSide(c) : -1;
         change = detail::sequentialImpulse(c, bodies_, settings_.slidingSpeed, hold, impulse);
     }
     const Vec3 after = detail::relativeVelocity(c, bodies_);
     record.after = after.x();
-    if (!largestFirst) endOfSweepItem((after - before).norm());
+    // A sweep ends early when no contact in it changed by more than the tolerance.
+    if (!largestFirst) sweeps_.advance((after - before).norm(), settings_.sequentialTolerance);
     record.linearChange = change.linear;
     record.angularChange = change.angular;
     record.impulseContact = impulse;

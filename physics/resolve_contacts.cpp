@@ -88,6 +88,16 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
     }
 }
 
+namespace {
+
+/// Whether slot i holds a live dynamic body that sleeps (noBody and static: no).
+bool sleepingBody(const BodyArray& bodies, std::uint32_t i) {
+    const std::span<const Body> slots = bodies.slots();
+    return i < slots.size() && bodies.aliveFlags()[i] && slots[i].isDynamic() && !slots[i].awake;
+}
+
+} // namespace
+
 void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const WorldSettings& settings, Islands& islands,
                    std::vector<std::uint32_t>& islandStarts, std::vector<BodyLink>& sleepingLinks,
                    const std::vector<BodyLink>& jointLinks) {
@@ -95,9 +105,7 @@ void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const Worl
     // sleeping pile together are not found again. The links kept from them join its
     // bodies into one island still, so a hit on any of them wakes all of them.
     const std::span<const Body> slots = bodies.slots();
-    const auto asleep = [&](std::uint32_t i) {
-        return i < slots.size() && bodies.aliveFlags()[i] && slots[i].isDynamic() && !slots[i].awake;
-    };
+    const auto asleep = [&](std::uint32_t i) { return sleepingBody(bodies, i); };
     std::erase_if(sleepingLinks, [&](const BodyLink& l) { return !asleep(l.first) && !asleep(l.second); });
     std::vector<BodyLink> links = sleepingLinks;
     links.insert(links.end(), jointLinks.begin(), jointLinks.end());
@@ -118,10 +126,8 @@ void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const Worl
 }
 
 void keepSleepingLinks(const BodyArray& bodies, const std::vector<Contact>& contacts, std::vector<BodyLink>& links) {
-    const std::span<const Body> slots = bodies.slots();
-    const auto asleep = [&](std::uint32_t i) { return i != noBody && slots[i].isDynamic() && !slots[i].awake; };
     for (const Contact& c : contacts)
-        if (asleep(c.body[0]) && asleep(c.body[1]))
+        if (sleepingBody(bodies, c.body[0]) && sleepingBody(bodies, c.body[1]))
             links.emplace_back(std::min(c.body[0], c.body[1]), std::max(c.body[0], c.body[1]));
     std::sort(links.begin(), links.end()); // plain numbers: deterministic
     links.erase(std::unique(links.begin(), links.end()), links.end());

@@ -19,6 +19,7 @@
 #include <jounce/contact/indexed_heap.hpp>
 #include <jounce/physics/body.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <span>
 #include <vector>
@@ -92,6 +93,38 @@ struct ResolverStats {
     real maxPenetrationAfter = 0;  ///< deepest left after projection [m]
 };
 
+/// Where a run of Gauss-Seidel sweeps over one island's contacts stands: the
+/// position in the island's sweep order, how many sweeps are done, and the largest
+/// change seen in the current sweep (sweeps stop early when it stays under a
+/// tolerance). Positions and velocities sweep the same way.
+struct Sweeps {
+    std::uint32_t first = 0, last = 0; ///< the island's range in the sweep order
+    std::uint32_t at = 0;              ///< position of the next contact in the sweep order
+    int done = 0, limit = 0;           ///< sweeps finished, sweeps allowed
+    real largestChange = 0;            ///< in the current sweep
+
+    void start(std::uint32_t from, std::uint32_t to, int sweeps) {
+        first = at = from;
+        last = to;
+        done = 0;
+        limit = sweeps;
+        largestChange = 0;
+    }
+    bool finished() const { return first == last || done >= limit; }
+    bool lastSweep() const { return done + 1 == limit; }
+    void stop() { done = limit; }
+    /// After one contact: note its change; at the end of a sweep, stop if no change in
+    /// it exceeded `tolerance` (a negative tolerance never stops early).
+    void advance(real change, real tolerance) {
+        largestChange = std::max(largestChange, change);
+        if (++at < last) return;
+        at = first;
+        ++done;
+        if (largestChange <= tolerance) stop();
+        largestChange = 0;
+    }
+};
+
 class ContactResolver {
 public:
     explicit ContactResolver(ResolverSettings settings = {});
@@ -124,7 +157,6 @@ private:
     void startVelocities(std::size_t island);
     bool nextPosition(ResolutionRecord& record);
     bool nextDeepest(ResolutionRecord& record);
-    void endOfSweepItem(real change);
     real bounceKey(const Contact& c) const;
     void bounceFromGap(const Contact& c);
     void orderByLevel();
@@ -156,10 +188,8 @@ private:
     std::vector<Vec3> pushLinear_, pushAngular_; ///< sequential projection: each body's move this step
     std::vector<std::uint32_t> bodyLevel_;  ///< contacts from a static body (0: static)
     std::vector<std::uint32_t> sweepOrder_; ///< per island, its contacts bottom-up
-    std::size_t sweepIndex_ = 0; ///< sweeps: position in sweepOrder_ of the next contact
-    int sweep_ = 0;
+    Sweeps sweeps_;              ///< the island's sweeps (Sequential, SequentialImpulses)
     bool bouncing_ = false;      ///< SequentialImpulses: still in the collision (bounce) pass
-    real sweepLargestChange_ = 0; ///< largest relative-velocity change in the current sweep
 };
 
 } // namespace jounce
