@@ -111,6 +111,7 @@ struct Figures {
     bool nonFinite = false;
     std::size_t escaped = 0;
     std::size_t contacts = 0, islands = 0;
+    std::size_t particles = 0, constraints = 0;
     double maxPenetration = 0;
     double positionIterations = 0, velocityIterations = 0; ///< medians per step
     int positionIterationsMax = 0, velocityIterationsMax = 0;
@@ -171,7 +172,8 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
         const jounce::Profile& p = world.profile();
         for (const auto& [phase, value] : {std::pair{"forces", p.forces}, {"integrate", p.integrate},
                                            {"broad_phase", p.broadPhase}, {"narrow_phase", p.narrowPhase},
-                                           {"group", p.group}, {"resolve", p.resolve}, {"sleep", p.sleep}})
+                                           {"group", p.group}, {"resolve", p.resolve}, {"finish", p.finish},
+                                           {"particles", p.particles}, {"sleep", p.sleep}})
             phases[phase].push_back(value);
         const jounce::ResolverStats& rs = world.resolverStats();
         positionIterations.push_back(rs.positionIterations);
@@ -208,6 +210,8 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
         f.topDrift = std::hypot(static_cast<double>(d.x()), static_cast<double>(d.z()));
     }
     f.contacts = world.resolvedContacts().size();
+    f.particles = world.particleCount();
+    f.constraints = world.distanceConstraintIds().size() + world.particleAttachmentIds().size();
     f.islands = world.islands().count();
     return f;
 }
@@ -238,6 +242,8 @@ void print(const Options& o, const Figures& f) {
         {"ms_total", number(f.msTotal)},
         {"bodies", std::to_string(f.bodies)},
         {"dynamic", std::to_string(f.dynamic)},
+        {"particles", std::to_string(f.particles)},
+        {"constraints", std::to_string(f.constraints)},
         {"asleep", std::to_string(f.asleep)},
         {"all_asleep_from", f.allAsleepFrom < 0 ? "null" : std::to_string(f.allAsleepFrom)},
         {"top_dy", f.hasTop ? number(f.topDy) : "null"},

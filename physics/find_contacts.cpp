@@ -11,9 +11,8 @@
 
 namespace jounce::detail {
 
-void broadPhase(const BodyArray& bodies, ColliderArray& colliders, const WorldSettings& settings, BroadPhase& bp,
-                std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
-                std::vector<ProxyPair>& pairs, real h) {
+void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const WorldSettings& settings,
+                     std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders, real h) {
     proxies.clear();
     proxyColliders.clear();
     for (std::size_t i = 0; i < colliders.slotCount(); ++i) {
@@ -40,6 +39,9 @@ void broadPhase(const BodyArray& bodies, ColliderArray& colliders, const WorldSe
         proxies.push_back(p);
         proxyColliders.push_back(colliders.idOf(i));
     }
+}
+
+void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs) {
     bp.findPairs(proxies, pairs);
 }
 
@@ -50,6 +52,7 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
     contacts.clear();
     std::vector<Manifold> manifolds;
     for (const ProxyPair& pair : pairs) {
+        if (pair.b >= proxyColliders.size()) continue; // a particle's pair: the particle layer's
         const ColliderId ia = proxyColliders[pair.a], ib = proxyColliders[pair.b];
         const Collider& ca = colliders[ia];
         const Collider& cb = colliders[ib];

@@ -23,10 +23,13 @@ void integratePositions(BodyArray& bodies, const StepContext& ctx);
 
 using ColliderArray = SlotArray<Collider, ColliderTag>;
 
-/// Stage 3: refresh every collider's fat box and find the overlapping pairs.
-void broadPhase(const BodyArray& bodies, ColliderArray& colliders, const WorldSettings& settings, BroadPhase& bp,
-                std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
-                std::vector<ProxyPair>& pairs, real h);
+/// Stage 3a: refresh every collider's fat box (covering the step's sweep) into
+/// `proxies`, which is cleared first; proxyColliders[i] names proxy i's collider.
+void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const WorldSettings& settings,
+                     std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders, real h);
+
+/// Stage 3c: the overlapping pairs of every proxy, colliders' and particles' alike.
+void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs);
 
 /// Stage 4: a manifold for every pair whose shapes are within the collision margin.
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,

@@ -7,6 +7,8 @@
 #include <jounce/collision/ray_cast.hpp>
 #include <jounce/physics/mass_properties.hpp>
 
+#include "physics/particles/direct_solve.hpp"
+#include "physics/particles/stages.hpp"
 #include "physics/stages.hpp"
 #include "physics/validate.hpp"
 
@@ -99,7 +101,9 @@ void requireAccumulates(const Vec3& sum, const Vec3& delta, const char* field) {
 
 } // namespace
 
-World::World(const WorldSettings& settings) { setSettings(settings); }
+World::World(const WorldSettings& settings) : directSolver_(std::make_unique<detail::DirectSolver>()) {
+    setSettings(settings);
+}
 
 void World::setSettings(const WorldSettings& s) {
     detail::requireFinite(s.gravity, "WorldSettings.gravity");
@@ -135,6 +139,17 @@ void World::setSettings(const WorldSettings& s) {
     if (r.velocitySolver != VelocitySolver::WorstFirst && r.velocitySolver != VelocitySolver::SequentialImpulses)
         throw Error("WorldSettings.resolver.velocitySolver", std::to_string(static_cast<int>(r.velocitySolver)),
                     "not a VelocitySolver");
+    const ParticleSettings& ps = s.particles;
+    if (ps.solver != ParticleSolver::XPBD && ps.solver != ParticleSolver::PBD)
+        throw Error("WorldSettings.particles.solver", std::to_string(static_cast<int>(ps.solver)), "not a ParticleSolver");
+    if (ps.substeps < 1 || ps.substeps > 1000)
+        throw Error("WorldSettings.particles.substeps", std::to_string(ps.substeps), "must lie in [1, 1000]");
+    if (ps.iterations < 1 || ps.iterations > 1000)
+        throw Error("WorldSettings.particles.iterations", std::to_string(ps.iterations), "must lie in [1, 1000]");
+    detail::requireInRange(ps.pbdStiffness, 0, 1, "WorldSettings.particles.pbdStiffness");
+    if (!(ps.pbdStiffness > 0)) throw Error("WorldSettings.particles.pbdStiffness", toText(ps.pbdStiffness), "must be > 0");
+    detail::requireNonNegative(ps.damping, "WorldSettings.particles.damping");
+    detail::requireNonNegative(ps.restitutionThreshold, "WorldSettings.particles.restitutionThreshold");
     detail::requirePositive(s.sleep.sleepEpsilon, "WorldSettings.sleep.sleepEpsilon");
     detail::requireInRange(s.sleep.baseBias, 0, 1, "WorldSettings.sleep.baseBias");
     settings_ = s;
@@ -263,6 +278,8 @@ void World::destroyBody(BodyId id) {
         if (refers) generators_.erase(generators_.idOf(i));
     }
     for (const ColliderId c : colliderIdsOf(id)) colliders_.erase(c);
+    for (const ParticleAttachmentId a : particles_.attachments.ids())
+        if (particles_.attachments[a].target.body == id) particles_.attachments.erase(a);
     for (const JointId j : joints_.ids()) {
         const JointDesc& d = joints_[j].desc;
         if (d.a.body == id || d.b.body == id) removeJoint(j);
@@ -584,6 +601,7 @@ void World::step(real dt, int substeps) {
 
     const auto start = Clock::now();
     backup_ = bodies_; // all or nothing: restored if the step overflows
+    particlesBackup_ = particles_;
     profile_ = Profile{};
     StepContext ctx;
     ctx.h = dt / static_cast<real>(substeps);
@@ -599,6 +617,7 @@ void World::step(real dt, int substeps) {
         if (!isFiniteState(bodies_.atSlot(i))) {
             const BodyId bad = bodies_.idOf(i);
             bodies_ = backup_;
+            particles_ = particlesBackup_;
             throw Error("step", "body " + handleText(bad.index, bad.generation),
                         "the step overflowed to a non-finite state; the world was restored (check forces "
                         "and generators on this body)");
@@ -606,6 +625,18 @@ void World::step(real dt, int substeps) {
         Body& b = bodies_.atSlot(i);
         b.userForce.setZero();
         b.userTorque.setZero();
+    }
+    for (std::size_t i = 0; i < particles_.slotCount(); ++i) {
+        if (!particles_.isAlive(i)) continue;
+        if (!particles_.x[i].allFinite() || !particles_.v[i].allFinite()) {
+            const ParticleId bad = particles_.slots.idOf(i);
+            bodies_ = backup_;
+            particles_ = particlesBackup_;
+            throw Error("step", "particle " + handleText(bad.index, bad.generation),
+                        "the step overflowed to a non-finite state; the world was restored (check forces on "
+                        "this particle and the compliance of its constraints)");
+        }
+        particles_.force[i].setZero();
     }
     ++stepCount_;
     profile_.total = millisecondsSince(start);
@@ -621,11 +652,14 @@ void World::substep(const StepContext& ctx) {
     profile_.integrate += millisecondsSince(t);
 
     t = Clock::now();
-    detail::broadPhase(bodies_, colliders_, settings_, broadPhase_, proxies_, proxyColliders_, pairs_, ctx.h);
+    detail::colliderProxies(bodies_, colliders_, settings_, proxies_, proxyColliders_, ctx.h);
+    detail::addParticleProxies(particles_, settings_, proxies_, ctx.h);
+    detail::findPairs(broadPhase_, proxies_, pairs_);
     profile_.broadPhase += millisecondsSince(t);
 
     t = Clock::now();
     detail::narrowPhase(bodies_, colliders_, settings_, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h);
+    detail::particleCandidates(particles_, proxyColliders_, proxies_, pairs_, particleCandidates_);
     profile_.narrowPhase += millisecondsSince(t);
 
     t = Clock::now();
@@ -643,6 +677,10 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     detail::integratePositions(bodies_, ctx);
     profile_.finish += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::solveParticles(particles_, *directSolver_, bodies_, colliders_, particleCandidates_, settings_.particles, ctx);
+    profile_.particles += millisecondsSince(t);
 
     t = Clock::now();
     if (updateSleep(bodies_.slots(), islands_, ctx.h, settings_.sleep) > 0)

@@ -15,4 +15,7 @@
 #include <jounce/physics/handle.hpp>
 #include <jounce/physics/mass_properties.hpp>
 #include <jounce/physics/math.hpp>
+#include <jounce/physics/joint.hpp>
+#include <jounce/physics/particle_builders.hpp>
+#include <jounce/physics/particles.hpp>
 #include <jounce/physics/world.hpp>

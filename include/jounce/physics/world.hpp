@@ -18,14 +18,20 @@
 #include <jounce/physics/force_generators.hpp>
 #include <jounce/physics/handle.hpp>
 #include <jounce/physics/math.hpp>
+#include <jounce/physics/particles.hpp>
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace jounce {
+
+namespace detail {
+struct DirectSolver;
+}
 
 /// How the rotational part of the Newton-Euler equations is integrated
 /// (docs/physics.md compares them).
@@ -60,6 +66,8 @@ struct WorldSettings {
     ResolverSettings resolver;
     /// Stage 8: sleeping.
     SleepSettings sleep;
+    /// The particle layer's solver (particles.hpp).
+    ParticleSettings particles;
 };
 
 /// Milliseconds spent in each stage of the last step (summed over its substeps).
@@ -72,6 +80,7 @@ struct Profile {
     double group = 0;
     double resolve = 0;
     double finish = 0;
+    double particles = 0;
     double sleep = 0;
     double report = 0;
     double total = 0;
@@ -88,6 +97,9 @@ struct StepContext {
 class World {
 public:
     explicit World(const WorldSettings& settings = {});
+    World(World&&) noexcept;
+    World& operator=(World&&) noexcept;
+    ~World();
 
     // ---- Bodies ------------------------------------------------------------------
     BodyId createBody(const BodyDesc& desc);
@@ -194,6 +206,38 @@ public:
     const Joint& joint(JointId id) const;
     std::vector<JointId> jointIds() const { return joints_.ids(); }
 
+    // ---- Particles (particles.hpp) -------------------------------------------------
+    ParticleId createParticle(const ParticleDesc& desc);
+    void destroyParticle(ParticleId id); ///< also removes its constraints and attachments
+    bool contains(ParticleId id) const { return particles_.slots.contains(id); }
+    Particle particle(ParticleId id) const;
+    std::size_t particleCount() const { return particles_.slots.size(); }
+    std::vector<ParticleId> particleIds() const { return particles_.slots.ids(); }
+    void setParticlePosition(ParticleId id, const Vec3& position);
+    void setParticleVelocity(ParticleId id, const Vec3& velocity);
+    /// Acts for the whole next step() [N].
+    void applyParticleForce(ParticleId id, const Vec3& force);
+    /// A collision group no particle has yet (particles of one non-zero group do not
+    /// collide with each other). Counts up from 65536, above small hand-picked numbers.
+    std::uint32_t newParticleGroup() { return particles_.groupsIssued++; }
+    /// The flat arrays themselves (read only), for drawing and measuring.
+    const ParticleSystem& particles() const { return particles_; }
+
+    DistanceConstraintId createDistanceConstraint(const DistanceConstraintDesc& desc);
+    void removeDistanceConstraint(DistanceConstraintId id);
+    bool contains(DistanceConstraintId id) const { return particles_.distances.contains(id); }
+    const DistanceConstraint& distanceConstraint(DistanceConstraintId id) const;
+    std::vector<DistanceConstraintId> distanceConstraintIds() const { return particles_.distances.ids(); }
+    /// Tension of a distance constraint over the last substep [N]: XPBD's -lambda / h^2
+    /// (> 0 pulls the particles together). 0 under PBD, which has no forces.
+    real distanceTension(DistanceConstraintId id) const;
+
+    ParticleAttachmentId createParticleAttachment(const ParticleAttachmentDesc& desc);
+    void removeParticleAttachment(ParticleAttachmentId id);
+    bool contains(ParticleAttachmentId id) const { return particles_.attachments.contains(id); }
+    const ParticleAttachment& particleAttachment(ParticleAttachmentId id) const;
+    std::vector<ParticleAttachmentId> particleAttachmentIds() const { return particles_.attachments.ids(); }
+
     // ---- Settings and the step ---------------------------------------------------
     const WorldSettings& settings() const { return settings_; }
     void setSettings(const WorldSettings& settings);
@@ -217,6 +261,7 @@ private:
     void validateGenerator(const ForceGenerator& g, const char* field) const;
     Body& checkedBody(BodyId id, const char* field);
     void requireLiveBody(BodyId id, const char* field) const;
+    void requireLiveParticle(ParticleId id, const char* field) const;
 
     WorldSettings settings_;
     SlotArray<Body, BodyTag> bodies_;
@@ -237,7 +282,11 @@ private:
     std::vector<std::pair<std::uint32_t, std::uint32_t>> sleepingLinks_; ///< sleeping bodies that touched when they fell asleep
     ContactResolver resolver_;
     std::vector<std::string> contactErrors_;    ///< contacts dropped in the last step, and why
+    ParticleSystem particles_;
+    ParticleCandidates particleCandidates_;
+    std::unique_ptr<detail::DirectSolver> directSolver_; ///< cache: factorisations of acyclic rope groups     ///< this substep's particle pairs from the broad phase
     SlotArray<Body, BodyTag> backup_; ///< state before the step, for the all-or-nothing rule
+    ParticleSystem particlesBackup_;
     Profile profile_;
     std::uint64_t stepCount_ = 0;
 };

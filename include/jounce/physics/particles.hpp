@@ -1,0 +1,172 @@
+#pragma once
+/// \file particles.hpp
+/// The position-based particle layer: particles in flat arrays, the constraints
+/// between them (each kind in its own flat array), and the solver's settings.
+/// Müller et al. 2007 "Position Based Dynamics" (seeds/002) gives the loop; XPBD
+/// (Macklin, Müller, Chentanez 2016; survey seeds/000 eq. 22-24) gives compliance with
+/// accumulated multipliers; Macklin et al. 2019 "Small Steps" gives the substeps.
+///
+/// This header is state only (Eigen and handles): the world owns a ParticleSystem,
+/// validates what goes into it, and runs the solver (physics/particles/) in its step.
+
+#include <jounce/collision/shapes.hpp>
+#include <jounce/physics/collider.hpp>
+#include <jounce/physics/force_generators.hpp>
+#include <jounce/physics/handle.hpp>
+#include <jounce/physics/math.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace jounce {
+
+struct ParticleTag;
+struct DistanceConstraintTag;
+struct ParticleAttachmentTag;
+using ParticleId = Handle<ParticleTag>;
+using DistanceConstraintId = Handle<DistanceConstraintTag>;
+using ParticleAttachmentId = Handle<ParticleAttachmentTag>;
+
+struct ParticleDesc {
+    Vec3 position = Vec3::Zero();
+    Vec3 velocity = Vec3::Zero();
+    real mass = 1;                 ///< [kg], > 0 unless pinned
+    bool pinned = false;           ///< inverse mass 0: constraints never move it
+    real radius = real(0.05);      ///< collision radius [m], > 0
+    /// Particles that share a non-zero group never collide with each other (a cloth's
+    /// or a rope's own particles, whose constraints already space them). Group 0
+    /// collides with everything.
+    std::uint32_t group = 0;
+    real friction = real(0.3);     ///< Coulomb coefficient, static and kinetic (Macklin 2014)
+    real restitution = 0;          ///< normal bounce in the velocity pass, [0, 1]
+    std::uint64_t userData = 0;
+};
+
+/// |x_a - x_b| = restLength, with compliance alpha [m/N] (0: rigid). A negative
+/// rest length means "as the particles are now".
+struct DistanceConstraintDesc {
+    ParticleId a, b;
+    real restLength = -1;
+    real compliance = 0;
+};
+
+/// Holds a particle at a point fixed in the world (target.body null) or on a body
+/// (target.point in the body's frame, centre-of-mass origin). The particle is pulled
+/// to within restLength of it with compliance [m/N]. With a dynamic body the pull is
+/// shared between particle and body by their generalized inverse masses.
+struct ParticleAttachmentDesc {
+    ParticleId particle;
+    Attachment target;
+    real restLength = 0;
+    real compliance = 0;
+};
+
+/// How the layer solves its constraints.
+enum class ParticleSolver : std::uint8_t {
+    /// Default. XPBD: each constraint keeps its multiplier lambda over the substep's
+    /// iterations and is exactly as stiff as its compliance says, whatever the
+    /// substep or iteration count (survey eq. 22-24).
+    XPBD,
+    /// Müller 2007: every distance constraint has stiffness `pbdStiffness` k in (0, 1],
+    /// corrected for the iteration count n as k' = 1 - (1 - k)^(1/n) so the result
+    /// does not depend on n (seeds/002); compliance is ignored.
+    PBD,
+};
+
+struct ParticleSettings {
+    ParticleSolver solver = ParticleSolver::XPBD;
+    /// Substeps of each world (sub)step: the default spends the work on small steps
+    /// rather than iterations (Macklin 2019), which converges better per unit of work.
+    int substeps = 20;
+    int iterations = 1;                 ///< Gauss-Seidel sweeps per substep
+    /// Groups of distance constraints that close no loop (ropes, chains, hair) are
+    /// solved exactly each iteration instead of by Gauss-Seidel, so a heavy weight on
+    /// a light rope does not stretch it (Deul et al. 2018). Loops (cloth) stay
+    /// Gauss-Seidel.
+    bool directChains = true;
+    real pbdStiffness = 1;              ///< PBD only: k in (0, 1] for every distance constraint
+    /// Velocity damping: v *= exp(-damping h) each substep [1/s]. 0 by default (XPBD
+    /// substeps lose little energy of their own).
+    real damping = 0;
+    /// Speed below which a particle contact does not bounce [m/s] (as the rigid
+    /// resolver's velocityLimit).
+    real restitutionThreshold = real(0.25);
+};
+
+/// A distance constraint as the solver keeps it: particle slots, rest length,
+/// compliance and the multiplier of the last substep (force = lambda / h^2).
+struct DistanceConstraint {
+    std::uint32_t a = 0, b = 0;
+    real restLength = 0;
+    real compliance = 0;
+    real lambda = 0;
+};
+
+struct ParticleAttachment {
+    std::uint32_t particle = 0;
+    Attachment target;          ///< body handle (null: world) and the point in its frame
+    real restLength = 0;
+    real compliance = 0;
+    real lambda = 0;
+};
+
+/// Every particle in flat arrays, indexed by slot (a ParticleId's index). Slots of
+/// removed particles stay in the arrays with alive 0 and are reused last-in first-out.
+struct ParticleSystem {
+    std::vector<Vec3> x;            ///< position at the start of the substep
+    std::vector<Vec3> p;            ///< predicted position, moved by the projection
+    std::vector<Vec3> v;            ///< velocity
+    std::vector<real> w;            ///< inverse mass (0: pinned)
+    std::vector<real> radius;
+    std::vector<std::uint32_t> group;
+    std::vector<real> friction;
+    std::vector<real> restitution;
+    std::vector<std::uint64_t> userData;
+    std::vector<Vec3> force;        ///< applied through the API for the next step [N]
+    std::vector<Aabb> fatBox;       ///< the broad phase's box (see fattenAabb)
+    SlotArray<char, ParticleTag> slots; ///< handles and liveness (the char is unused)
+
+    SlotArray<DistanceConstraint, DistanceConstraintTag> distances;
+    SlotArray<ParticleAttachment, ParticleAttachmentTag> attachments;
+
+    /// Bumped whenever distance constraints or particles come or go (the direct
+    /// solver's groups are rebuilt from it).
+    std::uint64_t topologyVersion = 0;
+    std::uint32_t groupsIssued = 65536;  ///< next group World::newParticleGroup() hands out
+    real lastSubstep = 0;           ///< length of the last substep [s] (force = lambda / h^2)
+
+    std::size_t slotCount() const { return slots.slotCount(); }
+    bool isAlive(std::size_t i) const { return slots.isAlive(i); }
+};
+
+/// Collision candidates from the shared broad phase, found once per world substep:
+/// a particle and a collider, or two particles (slots, a < b).
+struct ParticleShapePair {
+    std::uint32_t particle = 0;
+    ColliderId collider{};
+};
+struct ParticlePair {
+    std::uint32_t a = 0, b = 0;
+};
+struct ParticleCandidates {
+    std::vector<ParticleShapePair> shapes;
+    std::vector<ParticlePair> particles;
+    void clear() {
+        shapes.clear();
+        particles.clear();
+    }
+};
+
+/// A particle as the API shows it (a copy of its slot in the flat arrays).
+struct Particle {
+    Vec3 position = Vec3::Zero();
+    Vec3 velocity = Vec3::Zero();
+    real inverseMass = 0;
+    real radius = 0;
+    std::uint32_t group = 0;
+    real friction = 0;
+    real restitution = 0;
+    std::uint64_t userData = 0;
+};
+
+} // namespace jounce

@@ -1,0 +1,77 @@
+// Builders of ropes and cloth from particles and distance constraints.
+
+#include <jounce/physics/particle_builders.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace jounce {
+
+Rope buildRope(World& world, const RopeDesc& d) {
+    if (d.segments < 1 || d.segments > 100000)
+        throw Error("RopeDesc.segments", std::to_string(d.segments), "must lie in [1, 100000]");
+    if (!(d.mass > 0) || !std::isfinite(d.mass)) throw Error("RopeDesc.mass", toText(d.mass), "must be finite and > 0");
+    const std::uint32_t group = d.group != 0 ? d.group : world.newParticleGroup();
+    const real particleMass = d.mass / static_cast<real>(d.segments + 1);
+    Rope rope;
+    for (int i = 0; i <= d.segments; ++i) {
+        ParticleDesc p;
+        p.position = d.from + (d.to - d.from) * (static_cast<real>(i) / static_cast<real>(d.segments));
+        p.mass = particleMass;
+        p.pinned = (i == 0 && d.pinFrom) || (i == d.segments && d.pinTo);
+        p.radius = d.radius;
+        p.friction = d.friction;
+        p.group = group;
+        rope.particles.push_back(world.createParticle(p));
+        if (i > 0) rope.links.push_back(world.createDistanceConstraint({rope.particles[static_cast<std::size_t>(i - 1)],
+                                                                         rope.particles.back(), -1, d.compliance}));
+    }
+    return rope;
+}
+
+Cloth buildCloth(World& world, const ClothDesc& d) {
+    if (d.nu < 2 || d.nv < 2 || d.nu > 4096 || d.nv > 4096)
+        throw Error("ClothDesc.nu", std::to_string(d.nu) + " x " + std::to_string(d.nv), "each side needs 2 to 4096 particles");
+    if (!(d.mass > 0) || !std::isfinite(d.mass)) throw Error("ClothDesc.mass", toText(d.mass), "must be finite and > 0");
+    for (const auto& [u, v] : d.pinned)
+        if (u < 0 || u >= d.nu || v < 0 || v >= d.nv)
+            throw Error("ClothDesc.pinned", std::to_string(u) + ", " + std::to_string(v), "outside the grid");
+    const std::uint32_t group = d.group != 0 ? d.group : world.newParticleGroup();
+    Cloth c;
+    c.nu = d.nu;
+    c.nv = d.nv;
+    const real particleMass = d.mass / static_cast<real>(d.nu * d.nv);
+    for (int v = 0; v < d.nv; ++v)
+        for (int u = 0; u < d.nu; ++u) {
+            ParticleDesc p;
+            p.position = d.corner + d.sideU * (static_cast<real>(u) / static_cast<real>(d.nu - 1)) +
+                         d.sideV * (static_cast<real>(v) / static_cast<real>(d.nv - 1));
+            p.mass = particleMass;
+            p.pinned = std::find(d.pinned.begin(), d.pinned.end(), std::array<int, 2>{u, v}) != d.pinned.end();
+            p.radius = d.radius;
+            p.friction = d.friction;
+            p.group = group;
+            c.particles.push_back(world.createParticle(p));
+        }
+    const auto link = [&](std::vector<DistanceConstraintId>& set, int u0, int v0, int u1, int v1, real compliance) {
+        if (u1 < 0 || u1 >= d.nu || v1 < 0 || v1 >= d.nv) return;
+        set.push_back(world.createDistanceConstraint({c.at(u0, v0), c.at(u1, v1), -1, compliance}));
+    };
+    for (int v = 0; v < d.nv; ++v)
+        for (int u = 0; u < d.nu; ++u) {
+            link(c.stretch, u, v, u + 1, v, d.stretchCompliance);
+            link(c.stretch, u, v, u, v + 1, d.stretchCompliance);
+            link(c.shear, u, v, u + 1, v + 1, d.shearCompliance);
+            link(c.shear, u + 1, v, u, v + 1, d.shearCompliance);
+            link(c.bend, u, v, u + 2, v, d.bendCompliance);
+            link(c.bend, u, v, u, v + 2, d.bendCompliance);
+            if (u + 1 < d.nu && v + 1 < d.nv) {
+                const auto index = [&](int uu, int vv) { return static_cast<std::uint32_t>(uu + d.nu * vv); };
+                c.triangles.push_back({index(u, v), index(u + 1, v), index(u + 1, v + 1)});
+                c.triangles.push_back({index(u, v), index(u + 1, v + 1), index(u, v + 1)});
+            }
+        }
+    return c;
+}
+
+} // namespace jounce

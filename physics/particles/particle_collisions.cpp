@@ -1,0 +1,103 @@
+// Collision constraints of the particle layer. Candidates come from the shared broad
+// phase once per world substep; each small step turns them into constraints:
+//   particle vs shape:    C(p) = (p - q) . n >= 0, q where the centre touches the shape
+//                         along the ray x -> p (Müller 2007 sec. 3.5, continuous first),
+//                         or the nearest outside position when x already overlaps;
+//   particle vs particle: C = |p_a - p_b| - (r_a + r_b) >= 0 (survey, particle collision).
+// Friction is position-based (Macklin et al. 2014; survey eq. 27-29): the tangential
+// part of the relative displacement in the small step is undone while it is under
+// mu_s times the penetration just corrected (static), otherwise shortened by mu_k d.
+
+#include "physics/particles/stages.hpp"
+
+#include <jounce/collision/point_queries.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace jounce::detail {
+namespace {
+
+/// The tangential displacement friction takes away from a relative displacement dx,
+/// given the normal n and the penetration depth d just corrected.
+Vec3 frictionCorrection(const Vec3& dx, const Vec3& n, real depth, real friction) {
+    const Vec3 tangential = dx - n * dx.dot(n);
+    const real length = tangential.norm();
+    if (length < friction * depth) return tangential; // static: stick
+    if (!(length > 0)) return Vec3::Zero();
+    return tangential * std::min(friction * depth / length, real(1)); // kinetic
+}
+
+} // namespace
+
+void makeParticleContacts(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
+                          const ParticleCandidates& candidates, real h, std::vector<ParticleContact>& out) {
+    out.clear();
+    for (const ParticleShapePair& pair : candidates.shapes) {
+        const std::uint32_t i = pair.particle;
+        if (ps.w[i] == 0) continue;
+        const Collider& collider = colliders[pair.collider];
+        const Body& body = bodies[collider.body];
+        const Transform pose = body.origin() * collider.local;
+        SweptHit hit;
+        if (!sweptParticle(collider.shape, pose, ps.x[i], ps.p[i], ps.radius[i], hit)) continue;
+        if (hit.startedInside) {
+            // Already overlapping at the start (placed there, or pushed in by a body):
+            // move it out as a teleport, x and p alike, so the push does not become
+            // velocity (v = (p - x) / h would throw it out at depth / h).
+            const Vec3 push = hit.position - ps.x[i];
+            ps.x[i] += push;
+            ps.p[i] += push;
+        }
+        ParticleContact c;
+        c.a = i;
+        c.q = hit.position;
+        c.n = hit.normal;
+        c.surfaceMotion = body.velocityAt(hit.position - hit.normal * ps.radius[i]) * h;
+        c.friction = std::sqrt(ps.friction[i] * collider.material.friction);
+        c.restitution = std::max(ps.restitution[i], collider.material.restitution);
+        c.normalVelocity = ps.v[i].dot(c.n) - c.surfaceMotion.dot(c.n) / h;
+        out.push_back(c);
+    }
+    for (const ParticlePair& pair : candidates.particles) {
+        const Vec3 d = ps.p[pair.a] - ps.p[pair.b];
+        const real reach = ps.radius[pair.a] + ps.radius[pair.b];
+        if (!(d.squaredNorm() < reach * reach)) continue;
+        ParticleContact c;
+        c.a = pair.a;
+        c.b = pair.b;
+        const real length = d.norm();
+        c.n = length > real(1e-12) ? Vec3(d / length) : Vec3::UnitY(); // coincident: push apart along +y
+        c.friction = std::sqrt(ps.friction[pair.a] * ps.friction[pair.b]);
+        c.restitution = std::max(ps.restitution[pair.a], ps.restitution[pair.b]);
+        c.normalVelocity = (ps.v[pair.a] - ps.v[pair.b]).dot(c.n);
+        out.push_back(c);
+    }
+}
+
+void projectContacts(ParticleSystem& ps, const std::vector<ParticleContact>& contacts) {
+    for (const ParticleContact& c : contacts) {
+        if (c.b == ParticleContact::none) {
+            Vec3& p = ps.p[c.a];
+            const real value = (p - c.q).dot(c.n);
+            if (value >= 0) continue;
+            p -= c.n * value; // the shape does not move: the particle takes all of it
+            p -= frictionCorrection(p - ps.x[c.a] - c.surfaceMotion, c.n, -value, c.friction);
+            continue;
+        }
+        const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
+        if (!(total > 0)) continue;
+        const Vec3 d = ps.p[c.a] - ps.p[c.b];
+        const real length = d.norm();
+        const Vec3 n = length > real(1e-12) ? Vec3(d / length) : c.n;
+        const real value = length - (ps.radius[c.a] + ps.radius[c.b]);
+        if (value >= 0) continue;
+        ps.p[c.a] -= n * (value * wa / total);
+        ps.p[c.b] += n * (value * wb / total);
+        const Vec3 f = frictionCorrection((ps.p[c.a] - ps.x[c.a]) - (ps.p[c.b] - ps.x[c.b]), n, -value, c.friction);
+        ps.p[c.a] -= f * (wa / total);
+        ps.p[c.b] += f * (wb / total);
+    }
+}
+
+} // namespace jounce::detail

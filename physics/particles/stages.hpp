@@ -1,0 +1,65 @@
+#pragma once
+// The stages of the particle solver (DESIGN.md steps 2, 6 and 7 for particles). The
+// world calls solveParticles once per world substep; it runs the layer's own small
+// steps (Macklin et al. 2019), each: predict, project, update velocities.
+
+#include "physics/stages.hpp"
+
+#include <jounce/physics/particles.hpp>
+
+namespace jounce::detail {
+
+/// A collision constraint of one small step: C(p) = (p - q) . n >= 0 for a particle
+/// against a shape (q: where the particle's centre touches, n: the surface normal),
+/// or |p_a - p_b| - (r_a + r_b) >= 0 for two particles (b != none).
+struct ParticleContact {
+    static constexpr std::uint32_t none = ~std::uint32_t(0);
+    std::uint32_t a = 0, b = none;
+    Vec3 q = Vec3::Zero();
+    Vec3 n = Vec3::UnitY();
+    Vec3 surfaceMotion = Vec3::Zero(); ///< how far the shape's surface moves in the small step
+    real friction = 0;
+    real restitution = 0;
+    real normalVelocity = 0;           ///< v . n before the small step (for the bounce)
+};
+
+/// Step 2 for particles: v += h (g + w f), damping, p = x + h v. Pinned particles stay.
+void predictParticles(ParticleSystem& ps, const Vec3& gravity, real damping, real h);
+
+/// This small step's collision constraints from the candidates: a swept test from x to
+/// p first (Müller 2007 sec. 3.5: the ray x -> p), the closest surface point when the
+/// particle starts inside, which also moves it out (x and p) without a velocity.
+void makeParticleContacts(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
+                          const ParticleCandidates& candidates, real h, std::vector<ParticleContact>& out);
+
+/// One Gauss-Seidel sweep over each kind of constraint (XPBD's alpha~ = alpha / h^2;
+/// PBD's corrected stiffness k').
+/// Distance constraints marked in `solvedDirectly` are left to projectDirect.
+void projectDistances(ParticleSystem& ps, const ParticleSettings& settings, real h,
+                      const std::vector<std::uint8_t>& solvedDirectly);
+void projectAttachments(ParticleSystem& ps, const BodyArray& bodies, const ParticleSettings& settings, real h);
+void projectContacts(ParticleSystem& ps, const std::vector<ParticleContact>& contacts);
+
+/// Step 7 for particles: v = (p - x) / h, x = p; then the velocity pass: contacts that
+/// closed faster than the threshold bounce with their restitution.
+void updateParticleVelocities(ParticleSystem& ps, const std::vector<ParticleContact>& contacts,
+                              const ParticleSettings& settings, real h);
+
+/// The whole layer for one world substep of length h.
+struct DirectSolver;
+void solveParticles(ParticleSystem& ps, DirectSolver& direct, const BodyArray& bodies, const ColliderArray& colliders,
+                    const ParticleCandidates& candidates, const ParticleSettings& settings, const StepContext& ctx);
+
+/// Stage 3 for particles: each particle's box (its sphere swept over the step) joins
+/// the broad phase's proxies after the colliders'; owner = particleOwnerBit | slot.
+constexpr std::uint32_t particleOwnerBit = 0x80000000u;
+void addParticleProxies(ParticleSystem& ps, const WorldSettings& settings, std::vector<BroadPhaseProxy>& proxies,
+                        real h);
+
+/// The broad phase's pairs that involve particles, as candidates (pairs of one group
+/// other than 0 are left out).
+void particleCandidates(const ParticleSystem& ps, const std::vector<ColliderId>& proxyColliders,
+                        const std::vector<BroadPhaseProxy>& proxies, const std::vector<ProxyPair>& pairs,
+                        ParticleCandidates& out);
+
+} // namespace jounce::detail

@@ -1,0 +1,170 @@
+// The world's particle API: every call validates first and changes nothing when it
+// throws (the same rule as bodies). The particles live in flat arrays (particles.hpp);
+// a ParticleId's index is the slot in all of them.
+
+#include <jounce/physics/world.hpp>
+
+#include "physics/particles/direct_solve.hpp"
+#include "physics/validate.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace jounce {
+namespace {
+
+std::string handleText(std::uint32_t index, std::uint32_t generation) {
+    return "{index " + std::to_string(index) + ", generation " + std::to_string(generation) + "}";
+}
+
+template <typename Id> [[noreturn]] void throwStale(Id id, const char* field, const char* kind) {
+    throw Error(field, handleText(id.index, id.generation), std::string("not a live ") + kind + " of this world (stale or null handle)");
+}
+
+template <typename T> void putAt(std::vector<T>& array, std::size_t slot, const T& value) {
+    if (slot == array.size()) array.push_back(value);
+    else array[slot] = value;
+}
+
+} // namespace
+
+// The direct solver's cache is complete here, so the world's special members are.
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+World::~World() = default;
+
+void World::requireLiveParticle(ParticleId id, const char* field) const {
+    if (!particles_.slots.contains(id)) throwStale(id, field, "particle");
+}
+
+ParticleId World::createParticle(const ParticleDesc& d) {
+    detail::requireFinite(d.position, "ParticleDesc.position");
+    detail::requireFinite(d.velocity, "ParticleDesc.velocity");
+    if (!d.pinned) detail::requirePositive(d.mass, "ParticleDesc.mass");
+    detail::requirePositive(d.radius, "ParticleDesc.radius");
+    detail::requireNonNegative(d.friction, "ParticleDesc.friction");
+    detail::requireInRange(d.restitution, 0, 1, "ParticleDesc.restitution");
+    ParticleSystem& ps = particles_;
+    const ParticleId id = ps.slots.insert(0);
+    ++ps.topologyVersion;
+    const std::size_t i = id.index;
+    putAt(ps.x, i, d.position);
+    putAt(ps.p, i, d.position);
+    putAt(ps.v, i, d.pinned ? Vec3(Vec3::Zero()) : d.velocity);
+    putAt(ps.w, i, d.pinned ? real(0) : 1 / d.mass);
+    putAt(ps.radius, i, d.radius);
+    putAt(ps.group, i, d.group);
+    putAt(ps.friction, i, d.friction);
+    putAt(ps.restitution, i, d.restitution);
+    putAt(ps.userData, i, d.userData);
+    putAt(ps.force, i, Vec3(Vec3::Zero()));
+    putAt(ps.fatBox, i, Aabb{});
+    return id;
+}
+
+void World::destroyParticle(ParticleId id) {
+    requireLiveParticle(id, "destroyParticle.id");
+    for (const DistanceConstraintId c : particles_.distances.ids()) {
+        const DistanceConstraint& d = particles_.distances[c];
+        if (d.a == id.index || d.b == id.index) particles_.distances.erase(c);
+    }
+    for (const ParticleAttachmentId a : particles_.attachments.ids())
+        if (particles_.attachments[a].particle == id.index) particles_.attachments.erase(a);
+    particles_.slots.erase(id);
+    ++particles_.topologyVersion;
+}
+
+Particle World::particle(ParticleId id) const {
+    requireLiveParticle(id, "particle.id");
+    const ParticleSystem& ps = particles_;
+    const std::size_t i = id.index;
+    return Particle{ps.x[i], ps.v[i], ps.w[i], ps.radius[i], ps.group[i], ps.friction[i], ps.restitution[i], ps.userData[i]};
+}
+
+void World::setParticlePosition(ParticleId id, const Vec3& position) {
+    requireLiveParticle(id, "setParticlePosition.id");
+    detail::requireFinite(position, "setParticlePosition.position");
+    particles_.x[id.index] = position;
+    particles_.p[id.index] = position;
+}
+
+void World::setParticleVelocity(ParticleId id, const Vec3& velocity) {
+    requireLiveParticle(id, "setParticleVelocity.id");
+    detail::requireFinite(velocity, "setParticleVelocity.velocity");
+    if (particles_.w[id.index] == 0 && !velocity.isZero(0))
+        throw Error("setParticleVelocity.velocity", toText(velocity), "a pinned particle cannot move");
+    particles_.v[id.index] = velocity;
+}
+
+void World::applyParticleForce(ParticleId id, const Vec3& force) {
+    requireLiveParticle(id, "applyParticleForce.id");
+    detail::requireFinite(force, "applyParticleForce.force");
+    particles_.force[id.index] += force;
+}
+
+// ---- Distance constraints ------------------------------------------------------------
+
+DistanceConstraintId World::createDistanceConstraint(const DistanceConstraintDesc& d) {
+    requireLiveParticle(d.a, "DistanceConstraintDesc.a");
+    requireLiveParticle(d.b, "DistanceConstraintDesc.b");
+    if (d.a == d.b) throw Error("DistanceConstraintDesc.b", handleText(d.b.index, d.b.generation), "must differ from a");
+    detail::requireFinite(d.restLength, "DistanceConstraintDesc.restLength");
+    detail::requireNonNegative(d.compliance, "DistanceConstraintDesc.compliance");
+    const real rest = d.restLength < 0 ? (particles_.x[d.a.index] - particles_.x[d.b.index]).norm() : d.restLength;
+    // A zero length has no direction to correct along (and particles that coincide).
+    if (!(rest > real(1e-9)))
+        throw Error("DistanceConstraintDesc.restLength", toText(rest), "must be > 0 (the particles coincide or it was given as 0)");
+    DistanceConstraint c;
+    c.a = d.a.index;
+    c.b = d.b.index;
+    c.restLength = rest;
+    c.compliance = d.compliance;
+    ++particles_.topologyVersion;
+    return particles_.distances.insert(c);
+}
+
+void World::removeDistanceConstraint(DistanceConstraintId id) {
+    if (!particles_.distances.contains(id)) throwStale(id, "removeDistanceConstraint.id", "distance constraint");
+    particles_.distances.erase(id);
+    ++particles_.topologyVersion;
+}
+
+const DistanceConstraint& World::distanceConstraint(DistanceConstraintId id) const {
+    if (!particles_.distances.contains(id)) throwStale(id, "distanceConstraint.id", "distance constraint");
+    return particles_.distances[id];
+}
+
+real World::distanceTension(DistanceConstraintId id) const {
+    const DistanceConstraint& c = distanceConstraint(id);
+    const real h = particles_.lastSubstep;
+    if (settings_.particles.solver != ParticleSolver::XPBD || !(h > 0)) return 0;
+    return -c.lambda / (h * h);
+}
+
+// ---- Attachments ---------------------------------------------------------------------
+
+ParticleAttachmentId World::createParticleAttachment(const ParticleAttachmentDesc& d) {
+    requireLiveParticle(d.particle, "ParticleAttachmentDesc.particle");
+    if (!d.target.body.isNull()) requireLiveBody(d.target.body, "ParticleAttachmentDesc.target.body");
+    detail::requireFinite(d.target.point, "ParticleAttachmentDesc.target.point");
+    detail::requireNonNegative(d.restLength, "ParticleAttachmentDesc.restLength");
+    detail::requireNonNegative(d.compliance, "ParticleAttachmentDesc.compliance");
+    ParticleAttachment a;
+    a.particle = d.particle.index;
+    a.target = d.target;
+    a.restLength = d.restLength;
+    a.compliance = d.compliance;
+    return particles_.attachments.insert(a);
+}
+
+void World::removeParticleAttachment(ParticleAttachmentId id) {
+    if (!particles_.attachments.contains(id)) throwStale(id, "removeParticleAttachment.id", "particle attachment");
+    particles_.attachments.erase(id);
+}
+
+const ParticleAttachment& World::particleAttachment(ParticleAttachmentId id) const {
+    if (!particles_.attachments.contains(id)) throwStale(id, "particleAttachment.id", "particle attachment");
+    return particles_.attachments[id];
+}
+
+} // namespace jounce

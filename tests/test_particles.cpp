@@ -1,0 +1,325 @@
+// The particle layer (issue 5): XPBD chains against their closed forms, PBD's
+// stiffness correction, substeps, a pendulum's period, collisions with shapes and
+// between particles, and bad input.
+
+#include "helpers.hpp"
+
+#include <jounce/physics/world.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+using namespace jounce;
+using testing::tol;
+
+namespace {
+
+World worldWith(const ParticleSettings& particles, const Vec3& gravity = Vec3(0, real(-9.81), 0)) {
+    WorldSettings s;
+    s.gravity = gravity;
+    s.particles = particles;
+    return World(s);
+}
+
+ParticleId addParticle(World& w, const Vec3& at, real mass, bool pinned = false, std::uint32_t group = 1) {
+    ParticleDesc d;
+    d.position = at;
+    d.mass = mass;
+    d.pinned = pinned;
+    d.group = group;
+    return w.createParticle(d);
+}
+
+struct Chain {
+    std::vector<ParticleId> particles; ///< the pinned anchor first
+    std::vector<DistanceConstraintId> links;
+};
+
+/// A pinned anchor at y = 0 and `masses.size()` particles hanging straight below it,
+/// `link` apart at rest, joined by distance constraints of compliance `alpha`.
+Chain hangingChain(World& w, const std::vector<real>& masses, real link, real alpha) {
+    Chain c;
+    c.particles.push_back(addParticle(w, Vec3::Zero(), 1, true));
+    for (std::size_t i = 0; i < masses.size(); ++i) {
+        c.particles.push_back(addParticle(w, Vec3(0, -link * static_cast<real>(i + 1), 0), masses[i]));
+        c.links.push_back(w.createDistanceConstraint({c.particles[i], c.particles[i + 1], link, alpha}));
+    }
+    return c;
+}
+
+real chainLength(const World& w, const Chain& c) {
+    return w.particle(c.particles.front()).position.y() - w.particle(c.particles.back()).position.y();
+}
+
+} // namespace
+
+TEST_CASE("XPBD chain: the stretch is the closed form alpha g sum(m below), whatever the iteration count",
+          "[particles]") {
+    // Ten 1 kg particles on links of 0.1 m with compliance 1e-4 m/N: link k from the
+    // top carries the 11 - k particles below it, so the total stretch is
+    // alpha m g (10 + 9 + ... + 1) = 55 alpha m g.
+    const real alpha = real(1e-4), g = real(9.81), link = real(0.1);
+    const real expected = 55 * alpha * g;
+    real stretch[2] = {0, 0};
+    const int iterations[2] = {1, 5};
+    for (int run = 0; run < 2; ++run) {
+        ParticleSettings ps;
+        ps.substeps = 20;
+        ps.iterations = iterations[run];
+        ps.damping = 2; // settle the bounce; damping does not move the equilibrium
+        World w = worldWith(ps);
+        const Chain c = hangingChain(w, std::vector<real>(10, 1), link, alpha);
+        for (int i = 0; i < 600; ++i) w.step(real(1) / 60);
+        stretch[run] = chainLength(w, c) - 10 * link;
+        INFO("iterations " << iterations[run] << ": stretch " << stretch[run] << " m, closed form " << expected);
+        CHECK(std::abs(stretch[run] - expected) < real(0.02) * expected);
+        // Each link's force, lambda / h^2, is the weight below it.
+        for (std::size_t k = 0; k < c.links.size(); ++k) {
+            const real weight = static_cast<real>(10 - k) * g;
+            INFO("link " << k << ": tension " << w.distanceTension(c.links[k]) << " N, weight below " << weight);
+            CHECK(std::abs(w.distanceTension(c.links[k]) - weight) < real(0.01) * weight);
+        }
+    }
+    CHECK(std::abs(stretch[0] - stretch[1]) < real(0.01) * stretch[1]);
+}
+
+TEST_CASE("PBD stiffness correction: n iterations with k' leave (1 - k) of the error", "[particles]") {
+    for (const int n : {1, 5, 50}) {
+        ParticleSettings ps;
+        ps.solver = ParticleSolver::PBD;
+        ps.substeps = 1;
+        ps.iterations = n;
+        ps.pbdStiffness = real(0.3);
+        World w = worldWith(ps, Vec3::Zero());
+        const ParticleId a = addParticle(w, Vec3::Zero(), 1, true);
+        const ParticleId b = addParticle(w, Vec3(real(1.5), 0, 0), 1);
+        w.createDistanceConstraint({a, b, 1, 0});
+        const real e0 = real(0.5);
+        w.step(real(1) / 60);
+        const real error = (w.particle(b).position - w.particle(a).position).norm() - 1;
+        INFO("n = " << n << ": error " << error << ", expected " << (1 - real(0.3)) * e0);
+        CHECK(std::abs(error - (1 - real(0.3)) * e0) < tol(1e-9, 1e-5));
+    }
+}
+
+TEST_CASE("XPBD chain with a 1:100 mass ratio and zero compliance stretches under 1%", "[particles]") {
+    // Light and heavy particles alternate; the last one is heavy. Swung sideways, so
+    // the links also carry the swing's pull.
+    const auto worstStrain = [](bool direct) {
+        ParticleSettings ps;
+        ps.substeps = 20;
+        ps.directChains = direct;
+        World w = worldWith(ps);
+        std::vector<real> masses;
+        for (int i = 0; i < 10; ++i) masses.push_back(i % 2 == 0 ? real(1) : real(100));
+        const Chain c = hangingChain(w, masses, real(0.1), 0);
+        for (std::size_t i = 1; i < c.particles.size(); ++i)
+            w.setParticleVelocity(c.particles[i], Vec3(real(0.5) * static_cast<real>(i), 0, 0));
+        real worst = 0;
+        for (int i = 0; i < 300; ++i) {
+            w.step(real(1) / 60);
+            for (const DistanceConstraintId id : c.links) {
+                const DistanceConstraint& d = w.distanceConstraint(id);
+                const real length = (w.particles().x[d.a] - w.particles().x[d.b]).norm();
+                worst = std::max(worst, std::abs(length - d.restLength) / d.restLength);
+            }
+        }
+        return worst;
+    };
+    const real direct = worstStrain(true), gaussSeidel = worstStrain(false);
+    INFO("worst strain: direct chain solve " << direct << ", Gauss-Seidel " << gaussSeidel);
+    CHECK(direct < real(0.01));
+    // Gauss-Seidel alone cannot carry the heavy particles' weight up the light links
+    // in one iteration per substep: this is why chains are solved directly.
+    CHECK(gaussSeidel > 10 * direct);
+}
+
+TEST_CASE("pendulum of 1 m at 5 degrees: period within 0.1% of the corrected small-angle value", "[particles]") {
+    ParticleSettings ps;
+    ps.substeps = 50;
+    World w = worldWith(ps);
+    const real g = real(9.81), length = 1, theta0 = 5 * std::numbers::pi_v<real> / 180;
+    const ParticleId anchor = addParticle(w, Vec3::Zero(), 1, true);
+    const ParticleId bob = addParticle(w, Vec3(length * std::sin(theta0), -length * std::cos(theta0), 0), 1);
+    w.createDistanceConstraint({anchor, bob, length, 0});
+    // T = 2 pi sqrt(L/g) (1 + theta0^2/16 + 11 theta0^4/3072).
+    const real expected = 2 * std::numbers::pi_v<real> * std::sqrt(length / g) *
+                          (1 + theta0 * theta0 / 16 + 11 * std::pow(theta0, real(4)) / 3072);
+    const auto energy = [&] {
+        const Particle p = w.particle(bob);
+        return real(0.5) * p.velocity.squaredNorm() + g * p.position.y();
+    };
+    const real e0 = energy() - g * -length; // relative to the lowest point
+    // Times of the upward zero crossings of x (linear interpolation between steps).
+    const real h = real(1) / 600;
+    std::vector<real> crossings;
+    real previousX = w.particle(bob).position.x();
+    for (int i = 1; i <= 6000; ++i) {
+        w.step(h);
+        const real x = w.particle(bob).position.x();
+        if (previousX < 0 && x >= 0) crossings.push_back(h * (static_cast<real>(i) - x / (x - previousX)));
+        previousX = x;
+    }
+    REQUIRE(crossings.size() >= 5);
+    const real period = (crossings.back() - crossings.front()) / static_cast<real>(crossings.size() - 1);
+    const real e1 = energy() - g * -length;
+    INFO("period " << period << " s, expected " << expected << "; energy " << e0 << " -> " << e1);
+    CHECK(std::abs(period - expected) < real(0.001) * expected);
+    CHECK(e1 > real(0.95) * e0);
+}
+
+TEST_CASE("particles rest on shapes, bounce with their restitution and never pass a 1 mm wall", "[particles][collision]") {
+    SECTION("a particle dropped on the ground rests at its radius") {
+        World w;
+        BodyDesc ground;
+        ground.type = BodyType::Static;
+        ground.colliders.push_back(ColliderDesc{HalfSpace{Vec3::UnitY(), 0}, Transform{}, 1000, Material{0.5, 0}, CollisionFilter{}});
+        w.createBody(ground);
+        const ParticleId p = addParticle(w, Vec3(0, 1, 0), 1, false, 0);
+        for (int i = 0; i < 120; ++i) w.step(real(1) / 60);
+        CHECK(std::abs(w.particle(p).position.y() - real(0.05)) < real(1e-3));
+        CHECK(w.particle(p).velocity.norm() < real(1e-2));
+    }
+    SECTION("restitution 0.5 rebounds to a quarter of the drop height") {
+        World w;
+        BodyDesc ground;
+        ground.type = BodyType::Static;
+        ground.colliders.push_back(ColliderDesc{HalfSpace{Vec3::UnitY(), 0}, Transform{}, 1000, Material{0.5, real(0.5)}, CollisionFilter{}});
+        w.createBody(ground);
+        ParticleDesc d;
+        d.position = Vec3(0, real(1.05), 0);
+        d.restitution = real(0.5);
+        const ParticleId p = w.createParticle(d);
+        real apex = 0;
+        bool bounced = false;
+        for (int i = 0; i < 120; ++i) {
+            w.step(real(1) / 60);
+            const Particle q = w.particle(p);
+            bounced = bounced || q.velocity.y() > 0;
+            if (bounced) apex = std::max(apex, q.position.y() - real(0.05));
+        }
+        INFO("rebound to " << apex << " m of 1 m");
+        CHECK(std::abs(apex - real(0.25)) < real(0.03));
+    }
+    SECTION("a particle at 100 m/s never passes a 1 mm static wall") {
+        World w;
+        BodyDesc wall;
+        wall.type = BodyType::Static;
+        wall.colliders.push_back(ColliderDesc{Box{Vec3(real(0.0005), 2, 2)}, Transform{}, 1000, Material{0, 0}, CollisionFilter{}});
+        w.createBody(wall);
+        std::vector<ParticleId> shots;
+        for (int k = 0; k < 16; ++k) {
+            ParticleDesc d;
+            // From 1 m away, at heights and angles that differ, all toward the wall.
+            const real angle = real(0.08) * static_cast<real>(k - 8);
+            d.position = Vec3(-1, real(0.1) * static_cast<real>(k - 8), real(0.05) * static_cast<real>(k));
+            d.velocity = Vec3(100 * std::cos(angle), 100 * std::sin(angle), 0);
+            d.radius = real(0.01);
+            d.group = 1; // they do not hit each other
+            shots.push_back(w.createParticle(d));
+        }
+        for (int i = 0; i < 60; ++i) {
+            w.step(real(1) / 60);
+            for (const ParticleId id : shots) REQUIRE(w.particle(id).position.x() < 0);
+        }
+    }
+    SECTION("a particle that starts inside a box is pushed out in 2 steps without gaining speed") {
+        World w = worldWith(ParticleSettings{}, Vec3::Zero());
+        BodyDesc box;
+        box.type = BodyType::Static;
+        box.colliders.push_back(ColliderDesc{Box{Vec3(1, 1, 1)}, Transform{}, 1000, Material{0.5, 0}, CollisionFilter{}});
+        w.createBody(box);
+        const ParticleId p = addParticle(w, Vec3(real(0.7), real(0.2), 0), 1, false, 0);
+        w.step(real(1) / 60);
+        w.step(real(1) / 60);
+        const Particle q = w.particle(p);
+        INFO("at " << q.position.transpose() << ", speed " << q.velocity.norm());
+        CHECK(q.position.x() >= 1 + real(0.05) - real(1e-6));
+        // Pushed out, not thrown out: the push moves the particle, it is not a velocity.
+        CHECK(q.velocity.norm() < real(1e-6));
+    }
+}
+
+TEST_CASE("two particles colliding head-on keep their momentum", "[particles]") {
+    World w = worldWith(ParticleSettings{}, Vec3::Zero());
+    ParticleDesc d;
+    d.radius = real(0.1);
+    d.friction = 0;
+    d.position = Vec3(-1, 0, 0);
+    d.velocity = Vec3(2, 0, 0);
+    d.mass = 1;
+    const ParticleId a = w.createParticle(d);
+    d.position = Vec3(1, 0, 0);
+    d.velocity = Vec3(-1, 0, 0);
+    d.mass = 3;
+    const ParticleId b = w.createParticle(d);
+    const Vec3 before = 1 * w.particle(a).velocity + 3 * w.particle(b).velocity;
+    for (int i = 0; i < 120; ++i) w.step(real(1) / 60);
+    const Vec3 after = 1 * w.particle(a).velocity + 3 * w.particle(b).velocity;
+    CHECK((after - before).norm() < tol(1e-9, 1e-4));
+    // They met (restitution 0: they move on together) and do not overlap.
+    CHECK((w.particle(a).position - w.particle(b).position).norm() >= real(0.2) - real(1e-6));
+    CHECK(std::abs(w.particle(a).velocity.x() - w.particle(b).velocity.x()) < real(1e-6));
+}
+
+TEST_CASE("bad particle input is rejected with the field named and nothing stored", "[particles]") {
+    World w;
+    const ParticleId a = addParticle(w, Vec3::Zero(), 1);
+    const ParticleId b = addParticle(w, Vec3(1, 0, 0), 1);
+    const auto count = w.particleCount();
+    const auto expectError = [&](auto call, const char* field) {
+        try {
+            call();
+            FAIL("no error for " << field);
+        } catch (const Error& e) {
+            CHECK(e.field() == field);
+        }
+        CHECK(w.particleCount() == count);
+        CHECK(w.distanceConstraintIds().empty());
+        CHECK(w.particleAttachmentIds().empty());
+    };
+    ParticleDesc d;
+    d.radius = 0;
+    expectError([&] { w.createParticle(d); }, "ParticleDesc.radius");
+    d.radius = real(-0.1);
+    expectError([&] { w.createParticle(d); }, "ParticleDesc.radius");
+    d = ParticleDesc{};
+    d.position = Vec3(std::nan(""), 0, 0);
+    expectError([&] { w.createParticle(d); }, "ParticleDesc.position");
+    d = ParticleDesc{};
+    d.mass = 0;
+    expectError([&] { w.createParticle(d); }, "ParticleDesc.mass");
+    d.mass = -1;
+    expectError([&] { w.createParticle(d); }, "ParticleDesc.mass");
+    d = ParticleDesc{};
+    d.restitution = 2;
+    expectError([&] { w.createParticle(d); }, "ParticleDesc.restitution");
+
+    ParticleId stale = addParticle(w, Vec3(5, 0, 0), 1);
+    w.destroyParticle(stale);
+    expectError([&] { w.createDistanceConstraint({a, stale, 1, 0}); }, "DistanceConstraintDesc.b");
+    expectError([&] { w.createDistanceConstraint({a, a, 1, 0}); }, "DistanceConstraintDesc.b");
+    expectError([&] { w.createDistanceConstraint({a, b, 0, 0}); }, "DistanceConstraintDesc.restLength");
+    expectError([&] { w.createDistanceConstraint({a, b, std::nan(""), 0}); }, "DistanceConstraintDesc.restLength");
+    expectError([&] { w.createDistanceConstraint({a, b, 1, -1}); }, "DistanceConstraintDesc.compliance");
+    expectError([&] { w.createParticleAttachment({stale, {}, 0, 0}); }, "ParticleAttachmentDesc.particle");
+    expectError([&] { w.createParticleAttachment({a, {BodyId{3, 1}, Vec3::Zero()}, 0, 0}); },
+                "ParticleAttachmentDesc.target.body");
+    expectError([&] { w.createParticleAttachment({a, {BodyId{}, Vec3(0, std::nan(""), 0)}, 0, 0}); },
+                "ParticleAttachmentDesc.target.point");
+    expectError([&] { w.setParticlePosition(stale, Vec3::Zero()); }, "setParticlePosition.id");
+    expectError([&] { w.setParticlePosition(a, Vec3(0, 0, std::nan(""))); }, "setParticlePosition.position");
+    expectError([&] { w.applyParticleForce(a, Vec3(INFINITY, 0, 0)); }, "applyParticleForce.force");
+    expectError([&] { w.particle(stale); }, "particle.id");
+
+    WorldSettings s = w.settings();
+    s.particles.substeps = 0;
+    expectError([&] { w.setSettings(s); }, "WorldSettings.particles.substeps");
+    s = w.settings();
+    s.particles.pbdStiffness = 0;
+    expectError([&] { w.setSettings(s); }, "WorldSettings.particles.pbdStiffness");
+    CHECK(w.settings().particles.substeps == ParticleSettings{}.substeps);
+}
