@@ -52,7 +52,8 @@ std::uint64_t ownerKey(std::uint32_t a, std::uint32_t b) {
 bool active(const BroadPhaseProxy& p) { return p.moves && p.awake; }
 
 bool filtersPass(const BroadPhaseProxy& p, const BroadPhaseProxy& q) {
-    return (p.category & q.mask) != 0 && (q.category & p.mask) != 0;
+    const bool sameGroup = p.group != 0 && p.group == q.group;
+    return !sameGroup && (p.category & q.mask) != 0 && (q.category & p.mask) != 0;
 }
 
 /// One R-tree and how much it has been edited since it was bulk-loaded.
@@ -77,6 +78,7 @@ struct BroadPhase::State {
     // Per proxy index, as of the last call.
     std::vector<Aabb> boxes;
     std::vector<char> moves;     ///< which tree holds the box: 0 static, 1 moving
+    std::vector<std::uint32_t> groups; ///< same non-zero group: never an overlap worth keeping
     std::vector<char> isChanged; ///< scratch: changed in this call
 
     std::array<Tree, 2> trees;            ///< [0] static proxies, [1] moving ones
@@ -133,13 +135,14 @@ bool BroadPhase::State::findChanged(std::span<const BroadPhaseProxy> proxies) {
     if (n != boxes.size()) {
         boxes.assign(n, Aabb{});
         moves.assign(n, 0);
+        groups.assign(n, 0);
         isChanged.assign(n, 1);
         overlaps.clear();
         for (std::uint32_t i = 0; i < n; ++i) changed.push_back(i);
         return true;
     }
     for (std::uint32_t i = 0; i < n; ++i)
-        if (!sameBox(proxies[i].box, boxes[i]) || proxies[i].moves != (moves[i] != 0)) {
+        if (!sameBox(proxies[i].box, boxes[i]) || proxies[i].moves != (moves[i] != 0) || proxies[i].group != groups[i]) {
             changed.push_back(i);
             isChanged[i] = 1;
         }
@@ -170,6 +173,7 @@ void BroadPhase::State::updateTrees(std::span<const BroadPhaseProxy> proxies, bo
         if (!reloading[to] && isBounded(proxies[i].box)) trees[to].rtree.insert(Value(toBox(proxies[i].box), i));
         boxes[i] = proxies[i].box;
         moves[i] = static_cast<char>(to);
+        groups[i] = proxies[i].group;
     }
     for (int t = 0; t < 2; ++t) {
         if (reloading[t]) reload(proxies, t);
@@ -190,9 +194,11 @@ void BroadPhase::State::reload(std::span<const BroadPhaseProxy> proxies, int tre
 
 /// Records the overlap of changed proxy i with j, unless it is found elsewhere or is of
 /// no use: a pair of two changed proxies is kept from the lower index's query only, and
-/// two static proxies never pair.
+/// two static proxies or two of one non-zero group never pair (a cloth's thousands of
+/// neighbouring particles stop here).
 void BroadPhase::State::consider(std::uint32_t i, std::uint32_t j) {
     if (i == j || (isChanged[j] && j < i) || (!moves[i] && !moves[j])) return;
+    if (groups[i] != 0 && groups[i] == groups[j]) return;
     fresh.push_back({std::min(i, j), std::max(i, j)});
 }
 

@@ -653,13 +653,13 @@ void World::substep(const StepContext& ctx) {
 
     t = Clock::now();
     detail::colliderProxies(bodies_, colliders_, settings_, proxies_, proxyColliders_, ctx.h);
-    detail::addParticleProxies(particles_, settings_, proxies_, ctx.h);
+    detail::addParticleProxies(particles_, settings_, proxies_, particleCandidates_, ctx.h);
     detail::findPairs(broadPhase_, proxies_, pairs_);
     profile_.broadPhase += millisecondsSince(t);
 
     t = Clock::now();
     detail::narrowPhase(bodies_, colliders_, settings_, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h);
-    detail::particleCandidates(particles_, proxyColliders_, proxies_, pairs_, particleCandidates_);
+    detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs_, particleCandidates_);
     profile_.narrowPhase += millisecondsSince(t);
 
     t = Clock::now();

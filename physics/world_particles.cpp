@@ -42,7 +42,8 @@ ParticleId World::createParticle(const ParticleDesc& d) {
     detail::requireFinite(d.velocity, "ParticleDesc.velocity");
     if (!d.pinned) detail::requirePositive(d.mass, "ParticleDesc.mass");
     detail::requirePositive(d.radius, "ParticleDesc.radius");
-    detail::requireNonNegative(d.friction, "ParticleDesc.friction");
+    detail::requireNonNegative(d.staticFriction, "ParticleDesc.staticFriction");
+    detail::requireNonNegative(d.kineticFriction, "ParticleDesc.kineticFriction");
     detail::requireInRange(d.restitution, 0, 1, "ParticleDesc.restitution");
     ParticleSystem& ps = particles_;
     const ParticleId id = ps.slots.insert(0);
@@ -54,7 +55,8 @@ ParticleId World::createParticle(const ParticleDesc& d) {
     putAt(ps.w, i, d.pinned ? real(0) : 1 / d.mass);
     putAt(ps.radius, i, d.radius);
     putAt(ps.group, i, d.group);
-    putAt(ps.friction, i, d.friction);
+    putAt(ps.staticFriction, i, d.staticFriction);
+    putAt(ps.kineticFriction, i, d.kineticFriction);
     putAt(ps.restitution, i, d.restitution);
     putAt(ps.userData, i, d.userData);
     putAt(ps.force, i, Vec3(Vec3::Zero()));
@@ -78,7 +80,8 @@ Particle World::particle(ParticleId id) const {
     requireLiveParticle(id, "particle.id");
     const ParticleSystem& ps = particles_;
     const std::size_t i = id.index;
-    return Particle{ps.x[i], ps.v[i], ps.w[i], ps.radius[i], ps.group[i], ps.friction[i], ps.restitution[i], ps.userData[i]};
+    return Particle{ps.x[i], ps.v[i], ps.w[i], ps.radius[i], ps.group[i], ps.staticFriction[i], ps.kineticFriction[i],
+                    ps.restitution[i], ps.userData[i]};
 }
 
 void World::setParticlePosition(ParticleId id, const Vec3& position) {

@@ -183,6 +183,20 @@ void Scene::draw(DrawList& out) const {
         else if (const auto* f = std::get_if<FakeSpring>(&g))
             out.lines.push_back({f->anchor, world_.body(f->body).position, fakeColour});
     }
+    if (showParticles) {
+        const ParticleSystem& ps = world_.particles();
+        const Colour grain{0.85f, 0.75f, 0.5f}, pinned{0.9f, 0.3f, 0.3f};
+        for (std::size_t i = 0; i < ps.slotCount(); ++i)
+            if (ps.isAlive(i))
+                out.items.push_back({Primitive::Particle, Transform{ps.x[i], Quat::Identity()}, Vec3(ps.radius[i], 0, 0),
+                                     ps.w[i] == 0 ? pinned : grain, {}});
+        if (ps.distances.size() <= 2000)
+            for (std::size_t k = 0; k < ps.distances.slotCount(); ++k)
+                if (ps.distances.isAlive(k)) {
+                    const DistanceConstraint& d = ps.distances.atSlot(k);
+                    out.lines.push_back({ps.x[d.a], ps.x[d.b], Colour{0.8f, 0.8f, 0.75f}});
+                }
+    }
     // Cables and rods are visible parts of a scene (a bridge's hangers); ball, hinge and
     // fixed joints sit inside the bodies they join.
     const Colour cableColour{0.75f, 0.75f, 0.7f};
@@ -217,6 +231,10 @@ constexpr Entry registry[] = {
     {"bigballistic", makeBigBallistic},
     {"fracture", makeFracture},
     {"bridge", makeBridge},
+    {"rope", makeRope},
+    {"cloth", makeHangingCloth},
+    {"cloth64", makeCloth64},
+    {"sandpile", makeSandpile},
 };
 } // namespace
 

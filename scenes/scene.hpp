@@ -103,6 +103,9 @@ public:
 
     /// Draw each contact point and its normal (the world's contacts() stream).
     bool showContacts = false;
+    /// Draw particles as small spheres (cloth scenes draw their triangles instead), and
+    /// distance constraints as lines while there are at most 2000 of them.
+    bool showParticles = true;
 
     World& world() { return world_; }
     const World& world() const { return world_; }

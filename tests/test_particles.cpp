@@ -247,7 +247,7 @@ TEST_CASE("two particles colliding head-on keep their momentum", "[particles]") 
     World w = worldWith(ParticleSettings{}, Vec3::Zero());
     ParticleDesc d;
     d.radius = real(0.1);
-    d.friction = 0;
+    d.staticFriction = d.kineticFriction = 0;
     d.position = Vec3(-1, 0, 0);
     d.velocity = Vec3(2, 0, 0);
     d.mass = 1;

@@ -20,7 +20,7 @@ Rope buildRope(World& world, const RopeDesc& d) {
         p.mass = particleMass;
         p.pinned = (i == 0 && d.pinFrom) || (i == d.segments && d.pinTo);
         p.radius = d.radius;
-        p.friction = d.friction;
+        p.staticFriction = p.kineticFriction = d.friction;
         p.group = group;
         rope.particles.push_back(world.createParticle(p));
         if (i > 0) rope.links.push_back(world.createDistanceConstraint({rope.particles[static_cast<std::size_t>(i - 1)],
@@ -49,7 +49,7 @@ Cloth buildCloth(World& world, const ClothDesc& d) {
             p.mass = particleMass;
             p.pinned = std::find(d.pinned.begin(), d.pinned.end(), std::array<int, 2>{u, v}) != d.pinned.end();
             p.radius = d.radius;
-            p.friction = d.friction;
+            p.staticFriction = p.kineticFriction = d.friction;
             p.group = group;
             c.particles.push_back(world.createParticle(p));
         }

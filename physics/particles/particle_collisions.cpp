@@ -20,18 +20,18 @@ namespace {
 
 /// The tangential displacement friction takes away from a relative displacement dx,
 /// given the normal n and the penetration depth d just corrected.
-Vec3 frictionCorrection(const Vec3& dx, const Vec3& n, real depth, real friction) {
+Vec3 frictionCorrection(const Vec3& dx, const Vec3& n, real depth, const ParticleContact& c) {
     const Vec3 tangential = dx - n * dx.dot(n);
     const real length = tangential.norm();
-    if (length < friction * depth) return tangential; // static: stick
+    if (length < c.staticFriction * depth) return tangential; // static: stick
     if (!(length > 0)) return Vec3::Zero();
-    return tangential * std::min(friction * depth / length, real(1)); // kinetic
+    return tangential * std::min(c.kineticFriction * depth / length, real(1)); // kinetic
 }
 
 } // namespace
 
-void makeParticleContacts(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
-                          const ParticleCandidates& candidates, real h, std::vector<ParticleContact>& out) {
+void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
+                       const ParticleCandidates& candidates, real h, std::vector<ParticleContact>& out) {
     out.clear();
     for (const ParticleShapePair& pair : candidates.shapes) {
         const std::uint32_t i = pair.particle;
@@ -54,21 +54,30 @@ void makeParticleContacts(ParticleSystem& ps, const BodyArray& bodies, const Col
         c.q = hit.position;
         c.n = hit.normal;
         c.surfaceMotion = body.velocityAt(hit.position - hit.normal * ps.radius[i]) * h;
-        c.friction = std::sqrt(ps.friction[i] * collider.material.friction);
+        c.staticFriction = std::sqrt(ps.staticFriction[i] * collider.material.friction);
+        c.kineticFriction = std::sqrt(ps.kineticFriction[i] * collider.material.friction);
         c.restitution = std::max(ps.restitution[i], collider.material.restitution);
         c.normalVelocity = ps.v[i].dot(c.n) - c.surfaceMotion.dot(c.n) / h;
         out.push_back(c);
     }
+}
+
+void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candidates, real h,
+                      std::vector<ParticleContact>& out) {
+    out.clear();
     for (const ParticlePair& pair : candidates.particles) {
-        const Vec3 d = ps.p[pair.a] - ps.p[pair.b];
-        const real reach = ps.radius[pair.a] + ps.radius[pair.b];
-        if (!(d.squaredNorm() < reach * reach)) continue;
+        const Vec3 d = ps.x[pair.a] - ps.x[pair.b];
+        // Pairs that cannot close the gap in this world substep at their speeds are
+        // left out (a quarter of their radii spare for what pushes them on the way).
+        const real reach = (ps.radius[pair.a] + ps.radius[pair.b]) * real(1.25) + (ps.v[pair.a].norm() + ps.v[pair.b].norm()) * h;
+        if (d.squaredNorm() > reach * reach) continue;
         ParticleContact c;
         c.a = pair.a;
         c.b = pair.b;
         const real length = d.norm();
         c.n = length > real(1e-12) ? Vec3(d / length) : Vec3::UnitY(); // coincident: push apart along +y
-        c.friction = std::sqrt(ps.friction[pair.a] * ps.friction[pair.b]);
+        c.staticFriction = std::sqrt(ps.staticFriction[pair.a] * ps.staticFriction[pair.b]);
+        c.kineticFriction = std::sqrt(ps.kineticFriction[pair.a] * ps.kineticFriction[pair.b]);
         c.restitution = std::max(ps.restitution[pair.a], ps.restitution[pair.b]);
         c.normalVelocity = (ps.v[pair.a] - ps.v[pair.b]).dot(c.n);
         out.push_back(c);
@@ -82,7 +91,7 @@ void projectContacts(ParticleSystem& ps, const std::vector<ParticleContact>& con
             const real value = (p - c.q).dot(c.n);
             if (value >= 0) continue;
             p -= c.n * value; // the shape does not move: the particle takes all of it
-            p -= frictionCorrection(p - ps.x[c.a] - c.surfaceMotion, c.n, -value, c.friction);
+            p -= frictionCorrection(p - ps.x[c.a] - c.surfaceMotion, c.n, -value, c);
             continue;
         }
         const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
@@ -94,7 +103,7 @@ void projectContacts(ParticleSystem& ps, const std::vector<ParticleContact>& con
         if (value >= 0) continue;
         ps.p[c.a] -= n * (value * wa / total);
         ps.p[c.b] += n * (value * wb / total);
-        const Vec3 f = frictionCorrection((ps.p[c.a] - ps.x[c.a]) - (ps.p[c.b] - ps.x[c.b]), n, -value, c.friction);
+        const Vec3 f = frictionCorrection((ps.p[c.a] - ps.x[c.a]) - (ps.p[c.b] - ps.x[c.b]), n, -value, c);
         ps.p[c.a] -= f * (wa / total);
         ps.p[c.b] += f * (wb / total);
     }

@@ -1,51 +1,123 @@
-// Particles in the shared broad phase (DESIGN.md step 3): each particle's sphere,
-// swept over the step, is one more proxy after the colliders', and the pairs the
-// broad phase finds become the particle layer's collision candidates. No second
-// broad phase.
+// Particles in the shared broad phase (DESIGN.md step 3): after the colliders'
+// proxies come one proxy per group-0 particle and one per particle group; the pairs
+// the broad phase finds are opened into the particle layer's collision candidates.
+// No second broad phase.
 
 #include "physics/particles/stages.hpp"
 
 #include <algorithm>
+#include <span>
 
 namespace jounce::detail {
 
-void addParticleProxies(ParticleSystem& ps, const WorldSettings& settings, std::vector<BroadPhaseProxy>& proxies,
-                        real h) {
-    for (std::size_t i = 0; i < ps.slotCount(); ++i) {
-        if (!ps.isAlive(i)) continue;
-        // Where the sphere is and where its velocity and gravity can take it this step.
-        const Vec3 move = ps.v[i] * h;
-        const real reach = ps.radius[i] + settings.gravity.norm() * h * h + settings.collisionMargin;
-        Aabb tight;
-        tight.min = ps.x[i].cwiseMin(ps.x[i] + move) - Vec3::Constant(reach);
-        tight.max = ps.x[i].cwiseMax(ps.x[i] + move) + Vec3::Constant(reach);
-        fattenAabb(ps.fatBox[i], tight, settings.aabbMargin);
-        BroadPhaseProxy proxy;
-        proxy.box = ps.fatBox[i];
-        proxy.owner = particleOwnerBit | static_cast<std::uint32_t>(i);
-        proxy.moves = true;
-        proxy.awake = true;
-        proxies.push_back(proxy);
+namespace {
+
+/// A particle's sphere where it is and where its velocity and gravity can take it this
+/// step, grown by a margin of its radius (not the bodies' aabbMargin: a particle is
+/// small and moves all the time).
+const Aabb& refreshFatBox(ParticleSystem& ps, std::size_t i, const WorldSettings& settings, real h) {
+    const Vec3 move = ps.v[i] * h;
+    const real reach = ps.radius[i] + settings.gravity.norm() * h * h + settings.collisionMargin;
+    Aabb tight;
+    tight.min = ps.x[i].cwiseMin(ps.x[i] + move) - Vec3::Constant(reach);
+    tight.max = ps.x[i].cwiseMax(ps.x[i] + move) + Vec3::Constant(reach);
+    fattenAabb(ps.fatBox[i], tight, std::min(settings.aabbMargin, ps.radius[i]));
+    return ps.fatBox[i];
+}
+
+/// Pairs of particles, one from each list, whose boxes overlap: sweep and prune on x.
+void overlappingMembers(const ParticleSystem& ps, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
+                        std::vector<ParticlePair>& out) {
+    std::vector<std::pair<real, std::uint32_t>> sa, sb;
+    for (const std::uint32_t i : a) sa.emplace_back(ps.fatBox[i].min.x(), i);
+    for (const std::uint32_t j : b) sb.emplace_back(ps.fatBox[j].min.x(), j);
+    std::sort(sa.begin(), sa.end());
+    std::sort(sb.begin(), sb.end());
+    std::size_t start = 0;
+    for (const auto& [minX, i] : sa) {
+        while (start < sb.size() && ps.fatBox[sb[start].second].max.x() < minX && sb[start].first <= minX) ++start;
+        for (std::size_t k = start; k < sb.size() && sb[k].first <= ps.fatBox[i].max.x(); ++k) {
+            const std::uint32_t j = sb[k].second;
+            if (ps.fatBox[i].overlaps(ps.fatBox[j])) out.push_back({std::min(i, j), std::max(i, j)});
+        }
     }
 }
 
-void particleCandidates(const ParticleSystem& ps, const std::vector<ColliderId>& proxyColliders,
-                        const std::vector<BroadPhaseProxy>& proxies, const std::vector<ProxyPair>& pairs,
-                        ParticleCandidates& out) {
-    out.clear();
-    const auto isParticle = [&](std::uint32_t proxy) { return (proxies[proxy].owner & particleOwnerBit) != 0; };
-    const auto slot = [&](std::uint32_t proxy) { return proxies[proxy].owner & ~particleOwnerBit; };
-    for (const ProxyPair& pair : pairs) {
-        // Colliders' proxies come first, so a mixed pair has the collider as a.
-        if (!isParticle(pair.b)) continue;
-        if (!isParticle(pair.a)) {
-            out.shapes.push_back({slot(pair.b), proxyColliders[pair.a]});
+} // namespace
+
+void addParticleProxies(ParticleSystem& ps, const WorldSettings& settings, std::vector<BroadPhaseProxy>& proxies,
+                        ParticleCandidates& map, real h) {
+    // One proxy per group-0 particle, one per non-zero group (its particles' boxes
+    // together): a cloth of 4096 particles is one box in the broad phase's trees, and
+    // the few pairs it makes are opened below, particle by particle.
+    map.firstProxy = static_cast<std::uint32_t>(proxies.size());
+    map.memberStart.assign(1, 0);
+    map.members.clear();
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> grouped; // (group, slot)
+    for (std::size_t i = 0; i < ps.slotCount(); ++i) {
+        if (!ps.isAlive(i)) continue;
+        const Aabb& box = refreshFatBox(ps, i, settings, h);
+        if (ps.group[i] != 0) {
+            grouped.emplace_back(ps.group[i], static_cast<std::uint32_t>(i));
             continue;
         }
-        const std::uint32_t a = slot(pair.a), b = slot(pair.b);
-        if (ps.group[a] != 0 && ps.group[a] == ps.group[b]) continue;
-        out.particles.push_back({std::min(a, b), std::max(a, b)});
+        BroadPhaseProxy proxy;
+        proxy.box = box;
+        proxy.owner = particleOwnerBit | static_cast<std::uint32_t>(i);
+        proxies.push_back(proxy);
+        map.members.push_back(static_cast<std::uint32_t>(i));
+        map.memberStart.push_back(static_cast<std::uint32_t>(map.members.size()));
     }
+    std::sort(grouped.begin(), grouped.end()); // by group, then slot: deterministic
+    for (std::size_t s = 0; s < grouped.size();) {
+        BroadPhaseProxy proxy;
+        proxy.owner = particleOwnerBit | grouped[s].second; // its first particle names it
+        proxy.group = grouped[s].first;
+        std::size_t e = s;
+        for (; e < grouped.size() && grouped[e].first == grouped[s].first; ++e) {
+            proxy.box.min = proxy.box.min.cwiseMin(ps.fatBox[grouped[e].second].min);
+            proxy.box.max = proxy.box.max.cwiseMax(ps.fatBox[grouped[e].second].max);
+            map.members.push_back(grouped[e].second);
+        }
+        proxies.push_back(proxy);
+        map.memberStart.push_back(static_cast<std::uint32_t>(map.members.size()));
+        s = e;
+    }
+}
+
+void particleCandidates(const ParticleSystem& ps, const std::vector<BroadPhaseProxy>& proxies,
+                        const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
+                        ParticleCandidates& out) {
+    out.shapes.clear();
+    out.particles.clear();
+    const auto membersOf = [&](std::uint32_t proxy) {
+        const std::uint32_t k = proxy - out.firstProxy;
+        return std::span<const std::uint32_t>(out.members.data() + out.memberStart[k], out.memberStart[k + 1] - out.memberStart[k]);
+    };
+    for (const ProxyPair& pair : pairs) {
+        // Colliders' proxies come first, so a mixed pair has the collider as a.
+        if (pair.b < out.firstProxy) continue;
+        if (pair.a < out.firstProxy) {
+            const Aabb& box = proxies[pair.a].box;
+            for (const std::uint32_t i : membersOf(pair.b))
+                if (ps.fatBox[i].overlaps(box)) out.shapes.push_back({i, proxyColliders[pair.a]});
+            continue;
+        }
+        const std::span<const std::uint32_t> ma = membersOf(pair.a), mb = membersOf(pair.b);
+        if (ma.size() == 1 && mb.size() == 1) { // two loose particles (sand): the common case
+            if (ps.fatBox[ma[0]].overlaps(ps.fatBox[mb[0]]))
+                out.particles.push_back({std::min(ma[0], mb[0]), std::max(ma[0], mb[0])});
+            continue;
+        }
+        overlappingMembers(ps, ma, mb, out.particles);
+    }
+    // In slot order, so the projection order never depends on the trees.
+    std::sort(out.shapes.begin(), out.shapes.end(), [](const ParticleShapePair& x, const ParticleShapePair& y) {
+        return x.particle != y.particle ? x.particle < y.particle : x.collider.index < y.collider.index;
+    });
+    const auto before = [](const ParticlePair& x, const ParticlePair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; };
+    if (!std::is_sorted(out.particles.begin(), out.particles.end(), before)) // loose grains come sorted
+        std::sort(out.particles.begin(), out.particles.end(), before);
 }
 
 } // namespace jounce::detail

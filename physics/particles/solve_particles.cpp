@@ -14,21 +14,25 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, const BodyArray& b
     if (ps.slots.size() == 0) return;
     const real h = ctx.h / static_cast<real>(settings.substeps);
     ps.lastSubstep = h;
-    std::vector<ParticleContact> contacts;
+    std::vector<ParticleContact> shapeContacts, pairContacts;
+    makePairContacts(ps, candidates, ctx.h, pairContacts);
     if (!settings.directChains) direct = DirectSolver{};
     else if (direct.builtFor != ps.topologyVersion) buildDirectGroups(ps, direct);
     for (int s = 0; s < settings.substeps; ++s) {
         predictParticles(ps, ctx.gravity, settings.damping, h);
-        makeParticleContacts(ps, bodies, colliders, candidates, h, contacts);
+        makeShapeContacts(ps, bodies, colliders, candidates, h, shapeContacts);
         for (std::size_t k = 0; k < ps.distances.slotCount(); ++k) ps.distances.atSlot(k).lambda = 0;
         for (std::size_t k = 0; k < ps.attachments.slotCount(); ++k) ps.attachments.atSlot(k).lambda = 0;
         for (int it = 0; it < settings.iterations; ++it) {
             if (settings.directChains) projectDirect(ps, direct, settings, h);
             projectDistances(ps, settings, h, direct.solvedDirectly);
             projectAttachments(ps, bodies, settings, h);
-            projectContacts(ps, contacts);
+            projectContacts(ps, shapeContacts);
+            projectContacts(ps, pairContacts);
         }
-        updateParticleVelocities(ps, contacts, settings, h);
+        updateParticleVelocities(ps, h);
+        bounceParticles(ps, shapeContacts, settings, h);
+        bounceParticles(ps, pairContacts, settings, h);
     }
 }
 

@@ -18,7 +18,7 @@ struct ParticleContact {
     Vec3 q = Vec3::Zero();
     Vec3 n = Vec3::UnitY();
     Vec3 surfaceMotion = Vec3::Zero(); ///< how far the shape's surface moves in the small step
-    real friction = 0;
+    real staticFriction = 0, kineticFriction = 0;
     real restitution = 0;
     real normalVelocity = 0;           ///< v . n before the small step (for the bounce)
 };
@@ -26,11 +26,18 @@ struct ParticleContact {
 /// Step 2 for particles: v += h (g + w f), damping, p = x + h v. Pinned particles stay.
 void predictParticles(ParticleSystem& ps, const Vec3& gravity, real damping, real h);
 
-/// This small step's collision constraints from the candidates: a swept test from x to
-/// p first (Müller 2007 sec. 3.5: the ray x -> p), the closest surface point when the
-/// particle starts inside, which also moves it out (x and p) without a velocity.
-void makeParticleContacts(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
-                          const ParticleCandidates& candidates, real h, std::vector<ParticleContact>& out);
+/// This small step's particle-shape constraints from the candidates: a swept test from
+/// x to p first (Müller 2007 sec. 3.5: the ray x -> p), the closest surface point when
+/// the particle starts inside, which also moves it out (x and p) without a velocity.
+void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
+                       const ParticleCandidates& candidates, real h, std::vector<ParticleContact>& out);
+
+/// The particle-particle constraints of a whole world substep, one per candidate pair
+/// that can touch in it
+/// (each small step's projection tests whether it is touching; the bounce uses the
+/// closing speed at the start of the world substep).
+void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candidates, real h,
+                      std::vector<ParticleContact>& out);
 
 /// One Gauss-Seidel sweep over each kind of constraint (XPBD's alpha~ = alpha / h^2;
 /// PBD's corrected stiffness k').
@@ -40,26 +47,30 @@ void projectDistances(ParticleSystem& ps, const ParticleSettings& settings, real
 void projectAttachments(ParticleSystem& ps, const BodyArray& bodies, const ParticleSettings& settings, real h);
 void projectContacts(ParticleSystem& ps, const std::vector<ParticleContact>& contacts);
 
-/// Step 7 for particles: v = (p - x) / h, x = p; then the velocity pass: contacts that
-/// closed faster than the threshold bounce with their restitution.
-void updateParticleVelocities(ParticleSystem& ps, const std::vector<ParticleContact>& contacts,
-                              const ParticleSettings& settings, real h);
+/// Step 7 for particles: v = (p - x) / h, x = p.
+void updateParticleVelocities(ParticleSystem& ps, real h);
+
+/// The velocity pass: touching contacts that closed faster than the threshold leave
+/// with their restitution times the closing speed.
+void bounceParticles(ParticleSystem& ps, const std::vector<ParticleContact>& contacts, const ParticleSettings& settings,
+                     real h);
 
 /// The whole layer for one world substep of length h.
 struct DirectSolver;
 void solveParticles(ParticleSystem& ps, DirectSolver& direct, const BodyArray& bodies, const ColliderArray& colliders,
                     const ParticleCandidates& candidates, const ParticleSettings& settings, const StepContext& ctx);
 
-/// Stage 3 for particles: each particle's box (its sphere swept over the step) joins
-/// the broad phase's proxies after the colliders'; owner = particleOwnerBit | slot.
+/// Stage 3 for particles: refreshes each particle's box (its sphere swept over the
+/// step) and appends the particles' proxies after the colliders': one per group-0
+/// particle, one per non-zero group; `map` records whose particles each holds.
 constexpr std::uint32_t particleOwnerBit = 0x80000000u;
 void addParticleProxies(ParticleSystem& ps, const WorldSettings& settings, std::vector<BroadPhaseProxy>& proxies,
-                        real h);
+                        ParticleCandidates& map, real h);
 
-/// The broad phase's pairs that involve particles, as candidates (pairs of one group
-/// other than 0 are left out).
-void particleCandidates(const ParticleSystem& ps, const std::vector<ColliderId>& proxyColliders,
-                        const std::vector<BroadPhaseProxy>& proxies, const std::vector<ProxyPair>& pairs,
+/// Stage 4 for particles: the broad phase's pairs with particle proxies, opened into
+/// particle-collider and particle-particle candidates whose own boxes overlap, sorted.
+void particleCandidates(const ParticleSystem& ps, const std::vector<BroadPhaseProxy>& proxies,
+                        const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                         ParticleCandidates& out);
 
 } // namespace jounce::detail

@@ -30,6 +30,9 @@ struct BroadPhaseProxy {
     bool awake = true;                 ///< false while its owner sleeps
     std::uint32_t category = 1;        ///< bits this proxy is
     std::uint32_t mask = 0xffffffffu;  ///< bits it collides with
+    /// Proxies of one non-zero group never pair (a cloth's own particles, whose
+    /// constraints keep them apart): rejected here, before any pair is made.
+    std::uint32_t group = 0;
 };
 
 /// Indices into the proxy array, a < b.
@@ -52,8 +55,8 @@ public:
     BroadPhase& operator=(BroadPhase&&) noexcept;
 
     /// Pairs of proxies whose boxes overlap, where at least one moves and is awake,
-    /// the category/mask filter passes both ways, and the owners differ and are not
-    /// an ignored pair. Sorted by (a, b); `out` is cleared first. Successive calls are
+    /// the category/mask filter passes both ways, the groups differ (or are 0), and
+    /// the owners differ and are not an ignored pair. Sorted by (a, b); `out` is cleared first. Successive calls are
     /// fastest when index i names the same proxy each time (as the world's arrays do);
     /// any other array is still handled exactly.
     void findPairs(std::span<const BroadPhaseProxy> proxies, std::vector<ProxyPair>& out);

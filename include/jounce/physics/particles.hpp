@@ -37,7 +37,8 @@ struct ParticleDesc {
     /// or a rope's own particles, whose constraints already space them). Group 0
     /// collides with everything.
     std::uint32_t group = 0;
-    real friction = real(0.3);     ///< Coulomb coefficient, static and kinetic (Macklin 2014)
+    real staticFriction = real(0.3);  ///< Coulomb coefficients (Macklin 2014): sticks below mu_s d,
+    real kineticFriction = real(0.3); ///< slides with mu_k d beyond (d: the penetration corrected)
     real restitution = 0;          ///< normal bounce in the velocity pass, [0, 1]
     std::uint64_t userData = 0;
 };
@@ -119,7 +120,8 @@ struct ParticleSystem {
     std::vector<real> w;            ///< inverse mass (0: pinned)
     std::vector<real> radius;
     std::vector<std::uint32_t> group;
-    std::vector<real> friction;
+    std::vector<real> staticFriction;
+    std::vector<real> kineticFriction;
     std::vector<real> restitution;
     std::vector<std::uint64_t> userData;
     std::vector<Vec3> force;        ///< applied through the API for the next step [N]
@@ -151,6 +153,11 @@ struct ParticlePair {
 struct ParticleCandidates {
     std::vector<ParticleShapePair> shapes;
     std::vector<ParticlePair> particles;
+    /// The particles' broad-phase proxies: proxy firstProxy + k holds the particles
+    /// members[memberStart[k] .. memberStart[k + 1]) (one for a group-0 particle, every
+    /// particle of the group for a non-zero group).
+    std::uint32_t firstProxy = 0;
+    std::vector<std::uint32_t> memberStart, members;
     void clear() {
         shapes.clear();
         particles.clear();
@@ -164,7 +171,8 @@ struct Particle {
     real inverseMass = 0;
     real radius = 0;
     std::uint32_t group = 0;
-    real friction = 0;
+    real staticFriction = 0;
+    real kineticFriction = 0;
     real restitution = 0;
     std::uint64_t userData = 0;
 };
