@@ -149,6 +149,7 @@ void World::setSettings(const WorldSettings& s) {
     detail::requireInRange(ps.pbdStiffness, 0, 1, "WorldSettings.particles.pbdStiffness");
     if (!(ps.pbdStiffness > 0)) throw Error("WorldSettings.particles.pbdStiffness", toText(ps.pbdStiffness), "must be > 0");
     detail::requireNonNegative(ps.damping, "WorldSettings.particles.damping");
+    detail::requireNonNegative(ps.contactMargin, "WorldSettings.particles.contactMargin");
     detail::requireNonNegative(ps.restitutionThreshold, "WorldSettings.particles.restitutionThreshold");
     detail::requirePositive(s.sleep.sleepEpsilon, "WorldSettings.sleep.sleepEpsilon");
     detail::requireInRange(s.sleep.baseBias, 0, 1, "WorldSettings.sleep.baseBias");

@@ -58,8 +58,13 @@ std::vector<ParticleId> buildSandpile(Scene& scene, int side, real staticFrictio
         for (int z = 0; z < side; ++z)
             for (int x = 0; x < side; ++x) {
                 ParticleDesc p;
+                // A perfect lattice of spheres stands like a crystal; real grains are
+                // not stacked exactly, so each is offset by up to 5 mm (a fixed hash:
+                // the same every run).
+                const std::uint32_t k = static_cast<std::uint32_t>(x + side * (z + side * y)) * 2654435761u;
+                const Vec3 jitter(real((k >> 8) % 1001) / 1000 - real(0.5), 0, real((k >> 18) % 1001) / 1000 - real(0.5));
                 p.position = Vec3(spacing * static_cast<real>(x) - half, real(0.5) + spacing * static_cast<real>(y),
-                                  spacing * static_cast<real>(z) - half);
+                                  spacing * static_cast<real>(z) - half) + jitter * real(0.01);
                 p.radius = real(0.05);
                 p.mass = real(0.5);
                 p.staticFriction = staticFriction;

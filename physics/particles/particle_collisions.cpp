@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace jounce::detail {
 namespace {
@@ -31,7 +33,7 @@ Vec3 frictionCorrection(const Vec3& dx, const Vec3& n, real depth, const Particl
 } // namespace
 
 void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
-                       const ParticleCandidates& candidates, real h, std::vector<ParticleContact>& out) {
+                       const ParticleCandidates& candidates, real margin, real h, std::vector<ParticleContact>& out) {
     out.clear();
     for (const ParticleShapePair& pair : candidates.shapes) {
         const std::uint32_t i = pair.particle;
@@ -40,13 +42,20 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
         const Body& body = bodies[collider.body];
         const Transform pose = body.origin() * collider.local;
         SweptHit hit;
-        if (!sweptParticle(collider.shape, pose, ps.x[i], ps.p[i], ps.radius[i], hit)) continue;
+        if (!sweptParticle(collider.shape, pose, ps.x[i], ps.p[i], ps.radius[i], hit)) {
+            // Its path misses, but it is near: the tangent plane at the closest point
+            // holds it where constraints would pull it in (Müller 2007 sec. 3.5 static case).
+            const PointProximity near = signedDistance(collider.shape, pose, ps.x[i]);
+            if (!(near.distance < ps.radius[i] + (ps.p[i] - ps.x[i]).norm() + margin)) continue;
+            hit.position = near.point + near.normal * ps.radius[i];
+            hit.normal = near.normal;
+        }
         if (hit.startedInside) {
             // Already overlapping at the start (placed there, or pushed in by a body):
             // move it out as a teleport, x and p alike, so the push does not become
             // velocity (v = (p - x) / h would throw it out at depth / h).
             const Vec3 push = hit.position - ps.x[i];
-            ps.x[i] += push;
+            ps.x[i] += push; if (getenv("TELE")) fprintf(stderr, "tele %g\n", push.norm());
             ps.p[i] += push;
         }
         ParticleContact c;

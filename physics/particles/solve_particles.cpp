@@ -20,7 +20,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, const BodyArray& b
     else if (direct.builtFor != ps.topologyVersion) buildDirectGroups(ps, direct);
     for (int s = 0; s < settings.substeps; ++s) {
         predictParticles(ps, ctx.gravity, settings.damping, h);
-        makeShapeContacts(ps, bodies, colliders, candidates, h, shapeContacts);
+        makeShapeContacts(ps, bodies, colliders, candidates, settings.contactMargin, h, shapeContacts);
         for (std::size_t k = 0; k < ps.distances.slotCount(); ++k) ps.distances.atSlot(k).lambda = 0;
         for (std::size_t k = 0; k < ps.attachments.slotCount(); ++k) ps.attachments.atSlot(k).lambda = 0;
         for (int it = 0; it < settings.iterations; ++it) {

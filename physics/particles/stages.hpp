@@ -28,9 +28,10 @@ void predictParticles(ParticleSystem& ps, const Vec3& gravity, real damping, rea
 
 /// This small step's particle-shape constraints from the candidates: a swept test from
 /// x to p first (Müller 2007 sec. 3.5: the ray x -> p), the closest surface point when
-/// the particle starts inside, which also moves it out (x and p) without a velocity.
+/// the particle starts inside, which also moves it out (x and p) without a velocity;
+/// the tangent plane at the closest point when the path misses by less than `margin`.
 void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
-                       const ParticleCandidates& candidates, real h, std::vector<ParticleContact>& out);
+                       const ParticleCandidates& candidates, real margin, real h, std::vector<ParticleContact>& out);
 
 /// The particle-particle constraints of a whole world substep, one per candidate pair
 /// that can touch in it

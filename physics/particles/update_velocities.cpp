@@ -17,26 +17,40 @@ void updateParticleVelocities(ParticleSystem& ps, real h) {
 
 void bounceParticles(ParticleSystem& ps, const std::vector<ParticleContact>& contacts, const ParticleSettings& settings,
                      real h) {
+    constexpr real touching = real(1e-6); // [m]
     for (const ParticleContact& c : contacts) {
-        if (c.restitution <= 0 || -c.normalVelocity < settings.restitutionThreshold) continue;
-        if (c.b != ParticleContact::none) {
-            // A pair candidate bounces only once it touches.
-            const real reach = ps.radius[c.a] + ps.radius[c.b] + real(1e-6);
-            if ((ps.x[c.a] - ps.x[c.b]).squaredNorm() > reach * reach) continue;
-        }
-        // Only a contact still touching bounces: its particle was stopped along n.
-        const real vn = c.b == ParticleContact::none ? ps.v[c.a].dot(c.n) - c.surfaceMotion.dot(c.n) / h
-                                                     : (ps.v[c.a] - ps.v[c.b]).dot(c.n);
-        const real gain = -c.restitution * c.normalVelocity - vn;
-        if (!(gain > 0)) continue;
-        if (c.b == ParticleContact::none) {
-            ps.v[c.a] += c.n * gain;
+        const bool pair = c.b != ParticleContact::none;
+        // Only a contact that touches at the end of the small step: the projection
+        // stopped its particle along n, or pushed it out.
+        Vec3 n = c.n;
+        if (pair) {
+            const Vec3 d = ps.x[c.a] - ps.x[c.b];
+            const real reach = ps.radius[c.a] + ps.radius[c.b] + touching;
+            if (d.squaredNorm() > reach * reach) continue;
+            if (d.squaredNorm() > 0) n = d.normalized();
+        } else if ((ps.x[c.a] - c.q).dot(c.n) > touching) {
             continue;
         }
-        const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
-        if (!(total > 0)) continue;
-        ps.v[c.a] += c.n * (gain * wa / total);
-        ps.v[c.b] -= c.n * (gain * wb / total);
+        const real vn = pair ? (ps.v[c.a] - ps.v[c.b]).dot(n) : ps.v[c.a].dot(n) - c.surfaceMotion.dot(n) / h;
+        // Müller 2007's velocity update: the normal velocity becomes -e times the
+        // closing speed (0 below the threshold). Both ways: the push out of a
+        // penetration, divided by h, is not a velocity the particle earned, and left
+        // in it pumps energy into anything that rests on a curved surface while
+        // constraints pull it in (a cloth over a sphere blew up that way).
+        const bool bounces = c.restitution > 0 && -c.normalVelocity >= settings.restitutionThreshold;
+        const real target = bounces ? -c.restitution * c.normalVelocity : 0;
+        // Separating faster than the target only because of the push-out: the excess
+        // goes; closing or separating slower than a bounce asks: it is given.
+        const real change = target - vn;
+        if (!bounces && change >= 0) continue; // resting or closing: the projection handles it
+        if (pair) {
+            const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
+            if (!(total > 0)) continue;
+            ps.v[c.a] += n * (change * wa / total);
+            ps.v[c.b] -= n * (change * wb / total);
+        } else {
+            ps.v[c.a] += n * change;
+        }
     }
 }
 
