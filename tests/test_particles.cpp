@@ -323,3 +323,98 @@ TEST_CASE("bad particle input is rejected with the field named and nothing store
     expectError([&] { w.setSettings(s); }, "WorldSettings.particles.pbdStiffness");
     CHECK(w.settings().particles.substeps == ParticleSettings{}.substeps);
 }
+
+TEST_CASE("64 x 64 hanging cloth: 30 substeps of 1 iteration stretch it 3x less than 30 iterations of 1 substep",
+          "[particles]") {
+    // Small steps (Macklin 2019): the same 30 sweeps, spent as substeps, converge the
+    // stiff stretch constraints much further than as iterations of one big step.
+    const auto worstStrain = [](int substeps, int iterations) {
+        ParticleSettings ps;
+        ps.substeps = substeps;
+        ps.iterations = iterations;
+        World w = worldWith(ps);
+        ClothDesc d;
+        d.corner = Vec3(-1, 3, 0); // hangs in the x-y plane from its top row
+        d.sideU = Vec3(2, 0, 0);
+        d.sideV = Vec3(0, -2, 0);
+        d.nu = d.nv = 64;
+        d.mass = real(0.5);
+        for (int u = 0; u < 64; ++u) d.pinned.push_back({u, 0});
+        const Cloth cloth = buildCloth(w, d);
+        real worst = 0;
+        const int steps = 60 / testing::sanitizedStepDivisor;
+        for (int i = 0; i < steps; ++i) {
+            w.step(real(1) / 60);
+            if (i < steps / 2) continue; // after the first fall
+            for (const DistanceConstraintId id : cloth.stretch) {
+                const DistanceConstraint& c = w.distanceConstraint(id);
+                const real length = (w.particles().x[c.a] - w.particles().x[c.b]).norm();
+                worst = std::max(worst, (length - c.restLength) / c.restLength);
+            }
+        }
+        return worst;
+    };
+    const real small = worstStrain(30, 1), big = worstStrain(1, 30);
+    INFO("worst edge strain: 30 substeps x 1 iteration " << small << ", 1 substep x 30 iterations " << big);
+    CHECK(small * 3 <= big);
+}
+
+TEST_CASE("a particle cluster on a ramp: holds below the friction angle, slides with a = g (sin - mu cos) above",
+          "[particles]") {
+    // Four particles linked by six distance constraints (a small rigid tetrahedron),
+    // mu_s = mu_k = 0.35 against a frictional ramp of mu 0.35 (pairs combine as
+    // sqrt(mu_a mu_b)). Macklin 2014's position friction, per substep.
+    const real mu = real(0.35), g = real(9.81);
+    for (const real degrees : {real(11.25), real(22.5), real(33.75)}) {
+        World w = worldWith(ParticleSettings{});
+        const real angle = degrees * std::numbers::pi_v<real> / 180;
+        const Quat tilt(Eigen::AngleAxis<real>(-angle, Vec3::UnitZ())); // rises toward -x
+        BodyDesc ramp;
+        ramp.type = BodyType::Static;
+        ramp.orientation = tilt;
+        ramp.colliders.push_back(ColliderDesc{Box{Vec3(20, real(0.5), 2)}, Transform{}, 1000, Material{mu, 0}, CollisionFilter{}});
+        w.createBody(ramp);
+        const Vec3 up = tilt * Vec3::UnitY(), down = tilt * Vec3::UnitX(), side = Vec3::UnitZ();
+        const real r = real(0.05);
+        const Vec3 base = up * (real(0.5) + r) - down * 5;
+        const std::array<Vec3, 4> corners{base, base + down * real(0.2), base + side * real(0.2),
+                                          base + (down + side) * real(0.1) + up * real(0.16)};
+        std::vector<ParticleId> ids;
+        for (const Vec3& c : corners) {
+            ParticleDesc p;
+            p.position = c;
+            p.radius = r;
+            p.mass = real(0.25);
+            p.staticFriction = p.kineticFriction = mu;
+            p.group = 1;
+            ids.push_back(w.createParticle(p));
+        }
+        for (std::size_t a = 0; a < 4; ++a)
+            for (std::size_t b = a + 1; b < 4; ++b) w.createDistanceConstraint({ids[a], ids[b], -1, 0});
+        const auto along = [&] {
+            real s = 0;
+            for (const ParticleId id : ids) s += w.particle(id).position.dot(down) / 4;
+            return s;
+        };
+        // Settle for a second, then measure over the next 2 s (s = s0 + v0 t + a t^2 / 2).
+        for (int i = 0; i < 60; ++i) w.step(real(1) / 60);
+        const real s0 = along();
+        std::vector<real> samples;
+        for (int i = 1; i <= 120; ++i) {
+            w.step(real(1) / 60);
+            samples.push_back(along() - s0);
+        }
+        const real expected = g * (std::sin(angle) - mu * std::cos(angle));
+        if (expected <= 0) {
+            INFO(degrees << " degrees: moved " << samples.back() << " m in 2 s");
+            CHECK(std::abs(samples.back()) < real(0.01));
+            continue;
+        }
+        // Acceleration from the second difference over the two seconds.
+        const real t1 = 1, t2 = 2;
+        const real v1 = samples[59] / t1, v2 = samples[119] / t2; // mean speeds from the start of the window
+        const real measured = 2 * (v2 - v1) / (t2 - t1);
+        INFO(degrees << " degrees: a = " << measured << ", expected " << expected);
+        CHECK(std::abs(measured - expected) < real(0.1) * expected);
+    }
+}
