@@ -108,6 +108,8 @@ struct Figures {
     bool column = false;
     double maxOverlap = 0;
     double maxSpeed = 0;
+    double maxParticleSpeed = 0;
+    std::size_t particlesBelow = 0; ///< particles under y = -1 at the end
     bool nonFinite = false;
     std::size_t escaped = 0;
     std::size_t contacts = 0, islands = 0;
@@ -116,7 +118,7 @@ struct Figures {
     double positionIterations = 0, velocityIterations = 0; ///< medians per step
     int positionIterationsMax = 0, velocityIterationsMax = 0;
     std::string error;
-    bool exploded() const { return nonFinite || maxSpeed > 50; }
+    bool exploded() const { return nonFinite || maxSpeed > 50 || maxParticleSpeed > 50; }
 };
 
 std::vector<jounce::BodyId> dynamicBodies(const jounce::World& world) {
@@ -136,6 +138,14 @@ void sample(const jounce::World& world, const std::vector<jounce::BodyId>& dynam
         if (!std::isfinite(speed) || !b.position.allFinite()) f.nonFinite = true;
         else f.maxSpeed = std::max(f.maxSpeed, speed);
         allAsleep = allAsleep && !b.awake;
+    }
+    // Particles count as moving parts too: the same speed figure and NaN check.
+    const jounce::ParticleSystem& ps = world.particles();
+    for (std::size_t i = 0; i < ps.slotCount(); ++i) {
+        if (!ps.isAlive(i)) continue;
+        const double speed = static_cast<double>(ps.v[i].norm());
+        if (!std::isfinite(speed) || !ps.x[i].allFinite()) f.nonFinite = true;
+        else f.maxParticleSpeed = std::max(f.maxParticleSpeed, speed);
     }
     if (column && !dynamic.empty()) {
         // BENCH_SCENES.md: max over 0.5 - y0 and 1 - (y[i] - y[i-1]), over the whole run.
@@ -211,6 +221,8 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
     }
     f.contacts = world.resolvedContacts().size();
     f.particles = world.particleCount();
+    for (std::size_t i = 0; i < world.particles().slotCount(); ++i)
+        if (world.particles().isAlive(i) && !(world.particles().x[i].y() >= -1)) ++f.particlesBelow;
     f.constraints = world.distanceConstraintIds().size() + world.particleAttachmentIds().size();
     f.islands = world.islands().count();
     return f;
@@ -250,6 +262,8 @@ void print(const Options& o, const Figures& f) {
         {"top_drift", f.hasTop ? number(f.topDrift) : "null"},
         {"max_overlap", f.column ? number(f.maxOverlap) : "null"},
         {"max_speed", number(f.maxSpeed)},
+        {"max_particle_speed", number(f.maxParticleSpeed)},
+        {"particles_escaped", std::to_string(f.particlesBelow)},
         {"exploded", f.exploded() ? "true" : "false"},
         {"any_nan", f.nonFinite ? "true" : "false"},
         {"escaped", std::to_string(f.escaped)},
