@@ -418,3 +418,28 @@ TEST_CASE("a particle cluster on a ramp: holds below the friction angle, slides 
         CHECK(std::abs(measured - expected) < real(0.1) * expected);
     }
 }
+
+TEST_CASE("two-way coupling: a particle hitting a free box keeps the total momentum", "[particles]") {
+    // A 5 kg particle at 4 m/s into a free 10 kg box, no gravity, restitution 0: they
+    // leave together at 20 / 15 m/s.
+    {
+        World w = worldWith(ParticleSettings{}, Vec3::Zero());
+        BodyDesc box;
+        box.colliders.push_back(ColliderDesc{Box{Vec3::Constant(real(0.5))}, Transform{}, 10, Material{real(0.3), 0}, CollisionFilter{}});
+        const BodyId b = w.createBody(box); // 10 kg
+        ParticleDesc d;
+        d.position = Vec3(-2, real(0.1), real(0.05));
+        d.velocity = Vec3(4, 0, 0);
+        d.mass = 5;
+        d.radius = real(0.2);
+        const ParticleId p = w.createParticle(d);
+        const auto momentum = [&] { return Vec3(5 * w.particle(p).velocity + 10 * w.body(b).linearVelocity); };
+        const Vec3 before = momentum();
+        for (int i = 0; i < 60; ++i) w.step(real(1) / 60);
+        const Vec3 after = momentum();
+        INFO("momentum " << before.transpose() << " -> " << after.transpose() << "; box at " << w.body(b).linearVelocity.transpose());
+        CHECK((after - before).norm() < real(0.05) * before.norm());
+        CHECK(std::abs(w.body(b).linearVelocity.x() - real(20) / 15) < real(0.05));
+        CHECK(std::abs(w.particle(p).velocity.x() - real(20) / 15) < real(0.05));
+    }
+}

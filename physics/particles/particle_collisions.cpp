@@ -10,12 +10,12 @@
 
 #include "physics/particles/stages.hpp"
 
+#include "contact/stages.hpp"
+
 #include <jounce/collision/point_queries.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 namespace jounce::detail {
 namespace {
@@ -31,6 +31,26 @@ Vec3 frictionCorrection(const Vec3& dx, const Vec3& n, real depth, const Particl
 }
 
 } // namespace
+
+real generalizedInverseMass(const Body& body, const Vec3& at, const Vec3& direction) {
+    const Vec3 rn = (at - body.position).cross(direction);
+    return body.inverseMass + rn.dot(body.inverseInertiaWorld * rn);
+}
+
+Vec3 pushBody(Body& body, const Vec3& at, const Vec3& push, real h, bool withVelocity) {
+    // A position change (linear and angular, as a contact's projection moves a body) and
+    // the velocity that goes with it (push / h is the impulse's share of the small
+    // step: the momentum the particle gains, the body loses).
+    const Vec3 r = at - body.position;
+    const Vec3 linear = push * body.inverseMass;
+    const Vec3 angular = body.inverseInertiaWorld * r.cross(push);
+    displaceBody(body, linear, angular);
+    if (withVelocity) {
+        body.linearVelocity += linear / h;
+        body.angularVelocity += angular / h;
+    }
+    return linear + angular.cross(r);
+}
 
 void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
                        const ParticleCandidates& candidates, real margin, real h, std::vector<ParticleContact>& out) {
@@ -50,12 +70,14 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
             hit.position = near.point + near.normal * ps.radius[i];
             hit.normal = near.normal;
         }
-        if (hit.startedInside) {
-            // Already overlapping at the start (placed there, or pushed in by a body):
-            // move it out as a teleport, x and p alike, so the push does not become
-            // velocity (v = (p - x) / h would throw it out at depth / h).
+        const bool coupled = body.isDynamic() && body.awake;
+        if (hit.startedInside && !coupled) {
+            // Already overlapping at the start (placed there, or pushed in by a body
+            // that does not yield): move it out as a teleport, x and p alike, so the
+            // push does not become velocity (v = (p - x) / h would throw it out at
+            // depth / h). A dynamic body that moved into it shares the push instead.
             const Vec3 push = hit.position - ps.x[i];
-            ps.x[i] += push; if (getenv("TELE")) fprintf(stderr, "tele %g\n", push.norm());
+            ps.x[i] += push;
             ps.p[i] += push;
         }
         ParticleContact c;
@@ -63,6 +85,9 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
         c.q = hit.position;
         c.n = hit.normal;
         c.surfaceMotion = body.velocityAt(hit.position - hit.normal * ps.radius[i]) * h;
+        // Awake dynamic bodies take their share of the push (two-way coupling);
+        // static, kinematic and sleeping ones do not move.
+        if (coupled) c.body = collider.body.index;
         c.staticFriction = std::sqrt(ps.staticFriction[i] * collider.material.friction);
         c.kineticFriction = std::sqrt(ps.kineticFriction[i] * collider.material.friction);
         c.restitution = std::max(ps.restitution[i], collider.material.restitution);
@@ -93,14 +118,28 @@ void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candid
     }
 }
 
-void projectContacts(ParticleSystem& ps, const std::vector<ParticleContact>& contacts) {
-    for (const ParticleContact& c : contacts) {
+void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<ParticleContact>& contacts, real h) {
+    for (ParticleContact& c : contacts) {
         if (c.b == ParticleContact::none) {
             Vec3& p = ps.p[c.a];
             const real value = (p - c.q).dot(c.n);
             if (value >= 0) continue;
-            p -= c.n * value; // the shape does not move: the particle takes all of it
-            p -= frictionCorrection(p - ps.x[c.a] - c.surfaceMotion, c.n, -value, c);
+            if (c.body == noBody) {
+                p -= c.n * value; // the shape does not move: the particle takes all of it
+                p -= frictionCorrection(p - ps.x[c.a] - c.surfaceMotion, c.n, -value, c);
+                continue;
+            }
+            // Two-way: the overlap is shared by the particle's inverse mass and the
+            // body's generalized inverse mass at the contact point (DESIGN.md step 6),
+            // as a move of both, not a velocity: the body took a whole world step into
+            // the cloth, and undoing that in one small step h must not throw it back out
+            // at overlap / h. Momentum is exchanged in the velocity pass, by impulses.
+            Body& body = bodies.slots()[c.body];
+            const Vec3 surface = c.q - c.n * ps.radius[c.a];
+            const real dlambda = -value / (ps.w[c.a] + generalizedInverseMass(body, surface, c.n));
+            p += c.n * (ps.w[c.a] * dlambda);
+            ps.x[c.a] += c.n * (ps.w[c.a] * dlambda);
+            c.q -= pushBody(body, surface, c.n * -dlambda, h, false);
             continue;
         }
         const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;

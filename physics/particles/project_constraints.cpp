@@ -47,7 +47,7 @@ void projectDistances(ParticleSystem& ps, const ParticleSettings& settings, real
     }
 }
 
-void projectAttachments(ParticleSystem& ps, const BodyArray& bodies, const ParticleSettings& settings, real h) {
+void projectAttachments(ParticleSystem& ps, BodyArray& bodies, const ParticleSettings& settings, real h) {
     for (std::size_t k = 0; k < ps.attachments.slotCount(); ++k) {
         if (!ps.attachments.isAlive(k)) continue;
         ParticleAttachment& a = ps.attachments.atSlot(k);
@@ -58,9 +58,14 @@ void projectAttachments(ParticleSystem& ps, const BodyArray& bodies, const Parti
         const real length = delta.norm();
         if (!(length > real(1e-12))) continue;
         const Vec3 n = delta / length;
-        const real dlambda = multiplierChange(length - a.restLength, w, a.compliance, a.lambda, settings, h);
+        // A dynamic, awake body shares the pull by its generalized inverse mass.
+        Body* body = a.target.body.isNull() ? nullptr : &bodies.slots()[a.target.body.index];
+        const bool coupled = body != nullptr && body->isDynamic() && body->awake;
+        const real weights = w + (coupled ? generalizedInverseMass(*body, target, n) : real(0));
+        const real dlambda = multiplierChange(length - a.restLength, weights, a.compliance, a.lambda, settings, h);
         a.lambda += dlambda;
         ps.p[a.particle] += n * (w * dlambda);
+        if (coupled) pushBody(*body, target, n * -dlambda, h, true);
     }
 }
 

@@ -9,7 +9,7 @@
 
 namespace jounce::detail {
 
-void solveParticles(ParticleSystem& ps, DirectSolver& direct, const BodyArray& bodies, const ColliderArray& colliders,
+void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies, const ColliderArray& colliders,
                     const ParticleCandidates& candidates, const ParticleSettings& settings, const StepContext& ctx) {
     if (ps.slots.size() == 0) return;
     const real h = ctx.h / static_cast<real>(settings.substeps);
@@ -27,12 +27,12 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, const BodyArray& b
             if (settings.directChains) projectDirect(ps, direct, settings, h);
             projectDistances(ps, settings, h, direct.solvedDirectly);
             projectAttachments(ps, bodies, settings, h);
-            projectContacts(ps, shapeContacts);
-            projectContacts(ps, pairContacts);
+            projectContacts(ps, bodies, shapeContacts, h);
+            projectContacts(ps, bodies, pairContacts, h);
         }
         updateParticleVelocities(ps, h);
-        bounceParticles(ps, shapeContacts, settings, h);
-        bounceParticles(ps, pairContacts, settings, h);
+        bounceParticles(ps, bodies, shapeContacts, settings, h);
+        bounceParticles(ps, bodies, pairContacts, settings, h);
     }
 }
 

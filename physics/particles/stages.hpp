@@ -18,6 +18,7 @@ struct ParticleContact {
     Vec3 q = Vec3::Zero();
     Vec3 n = Vec3::UnitY();
     Vec3 surfaceMotion = Vec3::Zero(); ///< how far the shape's surface moves in the small step
+    std::uint32_t body = noBody;       ///< a dynamic body that takes its share (two-way), or none
     real staticFriction = 0, kineticFriction = 0;
     real restitution = 0;
     real normalVelocity = 0;           ///< v . n before the small step (for the bounce)
@@ -45,20 +46,27 @@ void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candid
 /// Distance constraints marked in `solvedDirectly` are left to projectDirect.
 void projectDistances(ParticleSystem& ps, const ParticleSettings& settings, real h,
                       const std::vector<std::uint8_t>& solvedDirectly);
-void projectAttachments(ParticleSystem& ps, const BodyArray& bodies, const ParticleSettings& settings, real h);
-void projectContacts(ParticleSystem& ps, const std::vector<ParticleContact>& contacts);
+void projectAttachments(ParticleSystem& ps, BodyArray& bodies, const ParticleSettings& settings, real h);
+void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<ParticleContact>& contacts, real h);
+
+/// 1/m + (r x d) . I^-1 (r x d): how far a unit push along d at `at` moves that point.
+real generalizedInverseMass(const Body& body, const Vec3& at, const Vec3& direction);
+/// Moves and turns a dynamic body by an impulse-like push (its share of a particle
+/// constraint's correction) at `at`, adding push / h to its momentum when
+/// `withVelocity`. Returns how far the point `at` moved.
+Vec3 pushBody(Body& body, const Vec3& at, const Vec3& push, real h, bool withVelocity);
 
 /// Step 7 for particles: v = (p - x) / h, x = p.
 void updateParticleVelocities(ParticleSystem& ps, real h);
 
 /// The velocity pass: touching contacts that closed faster than the threshold leave
 /// with their restitution times the closing speed.
-void bounceParticles(ParticleSystem& ps, const std::vector<ParticleContact>& contacts, const ParticleSettings& settings,
-                     real h);
+void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<ParticleContact>& contacts,
+                     const ParticleSettings& settings, real h);
 
 /// The whole layer for one world substep of length h.
 struct DirectSolver;
-void solveParticles(ParticleSystem& ps, DirectSolver& direct, const BodyArray& bodies, const ColliderArray& colliders,
+void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies, const ColliderArray& colliders,
                     const ParticleCandidates& candidates, const ParticleSettings& settings, const StepContext& ctx);
 
 /// Stage 3 for particles: refreshes each particle's box (its sphere swept over the

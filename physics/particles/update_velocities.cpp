@@ -5,7 +5,38 @@
 
 #include "physics/particles/stages.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace jounce::detail {
+namespace {
+
+/// An impulse j at `at`: the particle gains w j, the body loses it.
+void exchange(Vec3& v, real w, Body& body, const Vec3& at, const Vec3& j) {
+    v += j * w;
+    body.linearVelocity -= j * body.inverseMass;
+    body.angularVelocity -= body.inverseInertiaWorld * (at - body.position).cross(j);
+}
+
+/// A contact with a dynamic body exchanges momentum here only (the projection moved
+/// both without velocity): the normal impulse that gives the relative normal velocity
+/// `change`, then Coulomb friction against the relative sliding velocity, up to
+/// mu_s |j_n| to stick, else mu_k |j_n|.
+void coupledVelocityPass(Vec3& v, real w, Body& body, const Vec3& at, const Vec3& n, real change,
+                         const ParticleContact& c) {
+    const real jn = change / (w + generalizedInverseMass(body, at, n));
+    exchange(v, w, body, at, n * jn);
+    const Vec3 relative = v - body.velocityAt(at);
+    const Vec3 sliding = relative - n * relative.dot(n);
+    const real speed = sliding.norm();
+    if (!(speed > 0)) return;
+    const Vec3 t = sliding / speed;
+    const real stop = speed / (w + generalizedInverseMass(body, at, t));
+    const real jt = stop <= c.staticFriction * std::abs(jn) ? stop : std::min(stop, c.kineticFriction * std::abs(jn));
+    exchange(v, w, body, at, t * -jt);
+}
+
+} // namespace
 
 void updateParticleVelocities(ParticleSystem& ps, real h) {
     for (std::size_t i = 0; i < ps.slotCount(); ++i) {
@@ -15,8 +46,8 @@ void updateParticleVelocities(ParticleSystem& ps, real h) {
     }
 }
 
-void bounceParticles(ParticleSystem& ps, const std::vector<ParticleContact>& contacts, const ParticleSettings& settings,
-                     real h) {
+void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<ParticleContact>& contacts,
+                     const ParticleSettings& settings, real h) {
     constexpr real touching = real(1e-6); // [m]
     for (const ParticleContact& c : contacts) {
         const bool pair = c.b != ParticleContact::none;
@@ -31,7 +62,10 @@ void bounceParticles(ParticleSystem& ps, const std::vector<ParticleContact>& con
         } else if ((ps.x[c.a] - c.q).dot(c.n) > touching) {
             continue;
         }
-        const real vn = pair ? (ps.v[c.a] - ps.v[c.b]).dot(n) : ps.v[c.a].dot(n) - c.surfaceMotion.dot(n) / h;
+        Body* body = c.body == noBody ? nullptr : &bodies.slots()[c.body];
+        const Vec3 surface = c.q - c.n * ps.radius[c.a];
+        const Vec3 surfaceVelocity = body != nullptr ? body->velocityAt(surface) : Vec3(c.surfaceMotion / h);
+        const real vn = pair ? (ps.v[c.a] - ps.v[c.b]).dot(n) : (ps.v[c.a] - surfaceVelocity).dot(n);
         // Müller 2007's velocity update: the normal velocity becomes -e times the
         // closing speed (0 below the threshold). Both ways: the push out of a
         // penetration, divided by h, is not a velocity the particle earned, and left
@@ -42,6 +76,10 @@ void bounceParticles(ParticleSystem& ps, const std::vector<ParticleContact>& con
         // Separating faster than the target only because of the push-out: the excess
         // goes; closing or separating slower than a bounce asks: it is given.
         const real change = target - vn;
+        if (body != nullptr) {
+            coupledVelocityPass(ps.v[c.a], ps.w[c.a], *body, surface, n, change, c);
+            continue;
+        }
         if (!bounces && change >= 0) continue; // resting or closing: the projection handles it
         if (pair) {
             const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
