@@ -40,6 +40,14 @@ inline std::uint64_t stateHash(const jounce::World& world) {
         mix(&b.awake, sizeof(bool));
         mix(&b.userData, sizeof b.userData);
     }
+    // Particles: every slot's position and velocity, in slot order.
+    const jounce::ParticleSystem& ps = world.particles();
+    for (std::size_t i = 0; i < ps.slotCount(); ++i) {
+        if (!ps.isAlive(i)) continue;
+        mix(&i, sizeof i);
+        mix(ps.x[i].data(), sizeof(real) * 3);
+        mix(ps.v[i].data(), sizeof(real) * 3);
+    }
     const auto generators = world.forceGeneratorIds();
     const std::size_t n = generators.size();
     mix(&n, sizeof n);

@@ -24,6 +24,8 @@ bool allFinite(const World& w) {
         const Body& b = w.body(id);
         if (!b.position.allFinite() || !b.linearVelocity.allFinite() || !b.angularVelocity.allFinite()) return false;
     }
+    for (const ParticleId id : w.particleIds())
+        if (!w.particle(id).position.allFinite() || !w.particle(id).velocity.allFinite()) return false;
     return true;
 }
 
@@ -33,9 +35,10 @@ TEST_CASE("every scene runs 600 steps with finite state and draws something", "[
     for (const std::string& name : scenes::sceneNames()) {
         CAPTURE(name);
         auto scene = makeScene(name);
-        // The benchmark scenes are big (up to 4096 bodies): a few steps here, the full
-        // runs are jounce-bench's and the [contact] tests'.
-        const int steps = scenes::isBenchScene(name) ? 20 : 600;
+        // The benchmark scenes are big (up to 4096 bodies or particles): a few steps
+        // here, the full runs are jounce-bench's and the [contact] tests'.
+        const bool big = scenes::isBenchScene(name) || name == "cloth64" || name == "sandpile";
+        const int steps = big ? 20 : 600;
         for (int i = 0; i < steps; ++i) scene->step();
         CHECK(allFinite(scene->world()));
         scenes::DrawList list;
@@ -46,7 +49,7 @@ TEST_CASE("every scene runs 600 steps with finite state and draws something", "[
 }
 
 TEST_CASE("scenes are deterministic: two runs hash equal at every step", "[physics][scene]") {
-    for (const char* name : {"fireworks", "springs", "ballistic"}) {
+    for (const char* name : {"fireworks", "springs", "ballistic", "rope", "cloth"}) {
         CAPTURE(name);
         auto a = makeScene(name), b = makeScene(name);
         for (int i = 0; i < 300; ++i) {
