@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <string>
 #include <utility>
 
@@ -118,8 +119,8 @@ void profile(const Simulation& sim) {
         {"group", &Profile::group},
         {"resolve", &Profile::resolve},
         {"finish", &Profile::finish},
+        {"particles", &Profile::particles},
         {"sleep", &Profile::sleep},
-        {"report", &Profile::report},
         {"total", &Profile::total},
     }};
     if (!ImGui::CollapsingHeader("Last step [ms]", ImGuiTreeNodeFlags_DefaultOpen)) return;
@@ -131,6 +132,40 @@ void profile(const Simulation& sim) {
         const auto& [right, rightField] = kStages[i + 1];
         ImGui::Text("%-12s %7.4f  %-12s %7.4f", left, p.*leftField, right, p.*rightField);
     }
+}
+
+/// The particle solver's settings (WorldSettings::particles) and one compliance for every
+/// distance constraint, shown when the scene has particles.
+void particleControls(Simulation& sim) {
+    World& world = sim.scene().world();
+    if (world.particleCount() == 0) return;
+    if (!ImGui::CollapsingHeader("Particles", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    ImGui::Text("Particles   %zu, %zu distance constraints", world.particleCount(), world.distanceConstraintIds().size());
+    WorldSettings s = world.settings();
+    ParticleSettings& p = s.particles;
+    bool changed = false;
+    int solver = p.solver == ParticleSolver::XPBD ? 0 : 1;
+    if (ImGui::Combo("Solver", &solver, "XPBD\0PBD\0")) {
+        p.solver = solver == 0 ? ParticleSolver::XPBD : ParticleSolver::PBD;
+        changed = true;
+    }
+    changed |= ImGui::SliderInt("Substeps", &p.substeps, 1, 60);
+    changed |= ImGui::SliderInt("Iterations", &p.iterations, 1, 30);
+    if (p.solver == ParticleSolver::PBD) {
+        float k = static_cast<float>(p.pbdStiffness);
+        if (ImGui::SliderFloat("Stiffness k", &k, 0.01f, 1.0f)) {
+            p.pbdStiffness = static_cast<real>(k);
+            changed = true;
+        }
+    } else {
+        // One compliance for every distance constraint, on a log scale [m/N].
+        static float exponent = -8;
+        if (ImGui::SliderFloat("Compliance 10^", &exponent, -10.0f, -1.0f, "%.1f")) {
+            const real alpha = std::pow(real(10), static_cast<real>(exponent));
+            for (const DistanceConstraintId id : world.distanceConstraintIds()) world.setDistanceCompliance(id, alpha);
+        }
+    }
+    if (changed) world.setSettings(s);
 }
 
 void actions(Simulation& sim) {
@@ -181,6 +216,7 @@ PanelResult drawPanel(Simulation& sim, const std::vector<std::string>& sceneName
     statistics(sim);
     profile(sim);
     contactStep(sim);
+    particleControls(sim);
     actions(sim);
     parameters(sim);
     errorLine(sim);

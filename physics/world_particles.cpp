@@ -137,6 +137,12 @@ const DistanceConstraint& World::distanceConstraint(DistanceConstraintId id) con
     return particles_.distances[id];
 }
 
+void World::setDistanceCompliance(DistanceConstraintId id, real compliance) {
+    if (!particles_.distances.contains(id)) throwStale(id, "setDistanceCompliance.id", "distance constraint");
+    detail::requireNonNegative(compliance, "setDistanceCompliance.compliance");
+    particles_.distances[id].compliance = compliance;
+}
+
 real World::distanceTension(DistanceConstraintId id) const {
     const DistanceConstraint& c = distanceConstraint(id);
     const real h = particles_.lastSubstep;

@@ -228,6 +228,7 @@ public:
     bool contains(DistanceConstraintId id) const { return particles_.distances.contains(id); }
     const DistanceConstraint& distanceConstraint(DistanceConstraintId id) const;
     std::vector<DistanceConstraintId> distanceConstraintIds() const { return particles_.distances.ids(); }
+    void setDistanceCompliance(DistanceConstraintId id, real compliance); ///< [m/N], >= 0
     /// Tension of a distance constraint over the last substep [N]: XPBD's -lambda / h^2
     /// (> 0 pulls the particles together). 0 under PBD, which has no forces.
     real distanceTension(DistanceConstraintId id) const;
