@@ -99,12 +99,14 @@ void integrateVelocities(BodyArray& bodies, const StepContext& ctx) {
     }
 }
 
-void integratePositions(BodyArray& bodies, const StepContext& ctx) {
+void integratePositions(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& skip) {
     for (std::size_t i = 0; i < bodies.slotCount(); ++i) {
-        if (!bodies.isAlive(i)) continue;
+        if (!bodies.isAlive(i) || (i < skip.size() && skip[i])) continue;
         Body& b = bodies.atSlot(i);
         if (b.type == BodyType::Kinematic || (b.type == BodyType::Dynamic && b.awake)) move(b, ctx);
     }
 }
+
+void integrateBodyPosition(Body& body, const StepContext& ctx) { move(body, ctx); }
 
 } // namespace jounce::detail

@@ -19,7 +19,11 @@ void integrateVelocities(BodyArray& bodies, const StepContext& ctx);
 
 /// Stage 7: the position half for every awake dynamic and every kinematic body: move
 /// and turn with the velocities the resolver left, refresh the world inertia.
-void integratePositions(BodyArray& bodies, const StepContext& ctx);
+/// Bodies flagged in `skip` (by slot, may be empty) are left to the particle layer,
+/// which moves them in its small steps.
+void integratePositions(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& skip = {});
+/// Stage 7 for one body over ctx.h (the particle layer's small steps use it).
+void integrateBodyPosition(Body& body, const StepContext& ctx);
 
 using ColliderArray = SlotArray<Collider, ColliderTag>;
 

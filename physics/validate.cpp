@@ -33,4 +33,8 @@ void requireUnit(const Quat& q, const char* field) {
         throw Error(field, toText(q), "must be a unit quaternion (|q| = " + toText(q.norm()) + ")");
 }
 
+std::string handleText(std::uint32_t index, std::uint32_t generation) {
+    return "{index " + std::to_string(index) + ", generation " + std::to_string(generation) + "}";
+}
+
 } // namespace jounce::detail

@@ -22,22 +22,12 @@
 namespace jounce {
 namespace {
 
+using detail::handleText;
+using detail::requireLive;
 using Clock = std::chrono::steady_clock;
 
 double millisecondsSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-std::string handleText(std::uint32_t index, std::uint32_t generation) {
-    return "{index " + std::to_string(index) + ", generation " + std::to_string(generation) + "}";
-}
-
-/// Throws unless `id` names a live object of `array`; `kind` says what it should be.
-template <typename T, typename Tag>
-void requireLive(const SlotArray<T, Tag>& array, Handle<Tag> id, const std::string& field, const char* kind) {
-    if (!array.contains(id))
-        throw Error(field, handleText(id.index, id.generation),
-                    std::string("not a live ") + kind + " of this world (stale or null handle)");
 }
 
 void validateDamping(real linear, real angular, const char* linearField, const char* angularField) {
@@ -676,7 +666,8 @@ void World::substep(const StepContext& ctx) {
     profile_.resolve += millisecondsSince(t);
 
     t = Clock::now();
-    detail::integratePositions(bodies_, ctx);
+    detail::findCoupledBodies(particles_, bodies_, colliders_, particleCandidates_);
+    detail::integratePositions(bodies_, ctx, particleCandidates_.coupledMask);
     profile_.finish += millisecondsSince(t);
 
     t = Clock::now();

@@ -7,19 +7,12 @@
 #include "physics/particles/direct_solve.hpp"
 #include "physics/validate.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 namespace jounce {
 namespace {
-
-std::string handleText(std::uint32_t index, std::uint32_t generation) {
-    return "{index " + std::to_string(index) + ", generation " + std::to_string(generation) + "}";
-}
-
-template <typename Id> [[noreturn]] void throwStale(Id id, const char* field, const char* kind) {
-    throw Error(field, handleText(id.index, id.generation), std::string("not a live ") + kind + " of this world (stale or null handle)");
-}
 
 template <typename T> void putAt(std::vector<T>& array, std::size_t slot, const T& value) {
     if (slot == array.size()) array.push_back(value);
@@ -34,7 +27,7 @@ World& World::operator=(World&&) noexcept = default;
 World::~World() = default;
 
 void World::requireLiveParticle(ParticleId id, const char* field) const {
-    if (!particles_.slots.contains(id)) throwStale(id, field, "particle");
+    detail::requireLive(particles_.slots, id, field, "particle");
 }
 
 ParticleId World::createParticle(const ParticleDesc& d) {
@@ -72,6 +65,15 @@ void World::destroyParticle(ParticleId id) {
     }
     for (const ParticleAttachmentId a : particles_.attachments.ids())
         if (particles_.attachments[a].particle == id.index) particles_.attachments.erase(a);
+    const auto holds = [&](const auto& slots) { return std::find(slots.begin(), slots.end(), id.index) != slots.end(); };
+    for (const ParticleConstraintId c : particles_.constraints.ids()) {
+        const ParticleConstraint& k = particles_.constraints[c];
+        if (std::find(k.p.begin(), k.p.begin() + k.count, id.index) != k.p.begin() + k.count) particles_.constraints.erase(c);
+    }
+    for (const ParticleVolumeId v : particles_.volumes.ids())
+        if (holds(particles_.volumes[v].particles)) particles_.volumes.erase(v);
+    for (const ParticleClusterId c : particles_.clusters.ids())
+        if (holds(particles_.clusters[c].particles)) particles_.clusters.erase(c);
     particles_.slots.erase(id);
     ++particles_.topologyVersion;
 }
@@ -110,7 +112,7 @@ void World::applyParticleForce(ParticleId id, const Vec3& force) {
 DistanceConstraintId World::createDistanceConstraint(const DistanceConstraintDesc& d) {
     requireLiveParticle(d.a, "DistanceConstraintDesc.a");
     requireLiveParticle(d.b, "DistanceConstraintDesc.b");
-    if (d.a == d.b) throw Error("DistanceConstraintDesc.b", handleText(d.b.index, d.b.generation), "must differ from a");
+    if (d.a == d.b) throw Error("DistanceConstraintDesc.b", detail::handleText(d.b), "must differ from a");
     detail::requireFinite(d.restLength, "DistanceConstraintDesc.restLength");
     detail::requireNonNegative(d.compliance, "DistanceConstraintDesc.compliance");
     const real rest = d.restLength < 0 ? (particles_.x[d.a.index] - particles_.x[d.b.index]).norm() : d.restLength;
@@ -127,18 +129,18 @@ DistanceConstraintId World::createDistanceConstraint(const DistanceConstraintDes
 }
 
 void World::removeDistanceConstraint(DistanceConstraintId id) {
-    if (!particles_.distances.contains(id)) throwStale(id, "removeDistanceConstraint.id", "distance constraint");
+    detail::requireLive(particles_.distances, id, "removeDistanceConstraint.id", "distance constraint");
     particles_.distances.erase(id);
     ++particles_.topologyVersion;
 }
 
 const DistanceConstraint& World::distanceConstraint(DistanceConstraintId id) const {
-    if (!particles_.distances.contains(id)) throwStale(id, "distanceConstraint.id", "distance constraint");
+    detail::requireLive(particles_.distances, id, "distanceConstraint.id", "distance constraint");
     return particles_.distances[id];
 }
 
 void World::setDistanceCompliance(DistanceConstraintId id, real compliance) {
-    if (!particles_.distances.contains(id)) throwStale(id, "setDistanceCompliance.id", "distance constraint");
+    detail::requireLive(particles_.distances, id, "setDistanceCompliance.id", "distance constraint");
     detail::requireNonNegative(compliance, "setDistanceCompliance.compliance");
     particles_.distances[id].compliance = compliance;
 }
@@ -167,12 +169,12 @@ ParticleAttachmentId World::createParticleAttachment(const ParticleAttachmentDes
 }
 
 void World::removeParticleAttachment(ParticleAttachmentId id) {
-    if (!particles_.attachments.contains(id)) throwStale(id, "removeParticleAttachment.id", "particle attachment");
+    detail::requireLive(particles_.attachments, id, "removeParticleAttachment.id", "particle attachment");
     particles_.attachments.erase(id);
 }
 
 const ParticleAttachment& World::particleAttachment(ParticleAttachmentId id) const {
-    if (!particles_.attachments.contains(id)) throwStale(id, "particleAttachment.id", "particle attachment");
+    detail::requireLive(particles_.attachments, id, "particleAttachment.id", "particle attachment");
     return particles_.attachments[id];
 }
 

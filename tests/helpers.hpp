@@ -84,4 +84,16 @@ inline jounce::World worldWithoutGravity() {
     return jounce::World(s);
 }
 
+/// A particle of the given mass at `at` (pinned: inverse mass 0) in collision group
+/// `group` (1 by default: test particles of one test do not collide with each other).
+inline jounce::ParticleId addParticle(jounce::World& w, const jounce::Vec3& at, real mass, bool pinned = false,
+                                      std::uint32_t group = 1) {
+    jounce::ParticleDesc d;
+    d.position = at;
+    d.mass = mass;
+    d.pinned = pinned;
+    d.group = group;
+    return w.createParticle(d);
+}
+
 } // namespace testing

@@ -13,6 +13,7 @@
 #include <numbers>
 
 using namespace jounce;
+using testing::addParticle;
 using testing::tol;
 
 namespace {
@@ -22,15 +23,6 @@ World worldWith(const ParticleSettings& particles, const Vec3& gravity = Vec3(0,
     s.gravity = gravity;
     s.particles = particles;
     return World(s);
-}
-
-ParticleId addParticle(World& w, const Vec3& at, real mass, bool pinned = false, std::uint32_t group = 1) {
-    ParticleDesc d;
-    d.position = at;
-    d.mass = mass;
-    d.pinned = pinned;
-    d.group = group;
-    return w.createParticle(d);
 }
 
 struct Chain {

@@ -130,16 +130,14 @@ void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<Particle
                 continue;
             }
             // Two-way: the overlap is shared by the particle's inverse mass and the
-            // body's generalized inverse mass at the contact point (DESIGN.md step 6),
-            // as a move of both, not a velocity: the body took a whole world step into
-            // the cloth, and undoing that in one small step h must not throw it back out
-            // at overlap / h. Momentum is exchanged in the velocity pass, by impulses.
+            // body's generalized inverse mass at the contact point (DESIGN.md step 6).
+            // The body moves in the same small steps (findCoupledBodies), so its share
+            // is a move and a velocity change, as the particle's is (v = (p - x) / h).
             Body& body = bodies.slots()[c.body];
             const Vec3 surface = c.q - c.n * ps.radius[c.a];
             const real dlambda = -value / (ps.w[c.a] + generalizedInverseMass(body, surface, c.n));
             p += c.n * (ps.w[c.a] * dlambda);
-            ps.x[c.a] += c.n * (ps.w[c.a] * dlambda);
-            c.q -= pushBody(body, surface, c.n * -dlambda, h, false);
+            c.q -= pushBody(body, surface, c.n * -dlambda, h, true);
             continue;
         }
         const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;

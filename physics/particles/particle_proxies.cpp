@@ -120,4 +120,22 @@ void particleCandidates(const ParticleSystem& ps, const std::vector<BroadPhasePr
         std::sort(out.particles.begin(), out.particles.end(), before);
 }
 
+void findCoupledBodies(const ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
+                       ParticleCandidates& candidates) {
+    std::vector<std::uint32_t>& coupled = candidates.coupledBodies;
+    coupled.clear();
+    const auto consider = [&](BodyId id) {
+        if (id.isNull() || !bodies.contains(id)) return;
+        const Body& b = bodies[id];
+        if (b.isDynamic() && b.awake) coupled.push_back(id.index);
+    };
+    for (const ParticleShapePair& pair : candidates.shapes) consider(colliders[pair.collider].body);
+    for (std::size_t k = 0; k < ps.attachments.slotCount(); ++k)
+        if (ps.attachments.isAlive(k)) consider(ps.attachments.atSlot(k).target.body);
+    std::sort(coupled.begin(), coupled.end());
+    coupled.erase(std::unique(coupled.begin(), coupled.end()), coupled.end());
+    candidates.coupledMask.assign(coupled.empty() ? 0 : bodies.slotCount(), 0);
+    for (const std::uint32_t b : coupled) candidates.coupledMask[b] = 1;
+}
+
 } // namespace jounce::detail

@@ -12,7 +12,6 @@
 #include <cmath>
 
 namespace jounce::detail {
-namespace {
 
 /// The multiplier change for a constraint of value c, summed weights `weights`
 /// (sum w |grad C|^2) and accumulated lambda; PBD: a plain scaled projection.
@@ -26,8 +25,6 @@ real multiplierChange(real c, real weights, real compliance, real lambda, const 
     const real alphaTilde = compliance / (h * h);
     return (-c - alphaTilde * lambda) / (weights + alphaTilde);
 }
-
-} // namespace
 
 void projectDistances(ParticleSystem& ps, const ParticleSettings& settings, real h,
                       const std::vector<std::uint8_t>& solvedDirectly) {

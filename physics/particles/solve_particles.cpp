@@ -8,24 +8,60 @@
 #include "physics/particles/stages.hpp"
 
 namespace jounce::detail {
+namespace {
+
+/// XPBD's multipliers accumulate over one small step's iterations and start at 0.
+void resetMultipliers(ParticleSystem& ps) {
+    for (std::size_t k = 0; k < ps.distances.slotCount(); ++k) ps.distances.atSlot(k).lambda = 0;
+    for (std::size_t k = 0; k < ps.attachments.slotCount(); ++k) ps.attachments.atSlot(k).lambda = 0;
+    for (std::size_t k = 0; k < ps.constraints.slotCount(); ++k) ps.constraints.atSlot(k).lambda = 0;
+    for (std::size_t k = 0; k < ps.volumes.slotCount(); ++k) ps.volumes.atSlot(k).lambda = 0;
+}
+
+/// Flags the particles with a contact in this small step (for Diziol's volume weights).
+void markTouching(const ParticleSystem& ps, const std::vector<ParticleContact>& shapeContacts,
+                  const std::vector<ParticleContact>& pairContacts, std::vector<std::uint8_t>& touching) {
+    touching.assign(ps.volumes.size() > 0 ? ps.slotCount() : 0, 0);
+    if (touching.empty()) return;
+    for (const ParticleContact& c : shapeContacts) touching[c.a] = 1;
+    for (const ParticleContact& c : pairContacts) touching[c.a] = touching[c.b] = 1;
+}
+
+} // namespace
 
 void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies, const ColliderArray& colliders,
                     const ParticleCandidates& candidates, const ParticleSettings& settings, const StepContext& ctx) {
-    if (ps.slots.size() == 0) return;
+    if (ps.slots.size() == 0) {
+        for (const std::uint32_t b : candidates.coupledBodies) integrateBodyPosition(bodies.slots()[b], ctx);
+        return;
+    }
     const real h = ctx.h / static_cast<real>(settings.substeps);
     ps.lastSubstep = h;
     std::vector<ParticleContact> shapeContacts, pairContacts;
+    std::vector<std::uint8_t> touching;
+    VolumeScratch volumeScratch;
     makePairContacts(ps, candidates, ctx.h, pairContacts);
     if (!settings.directChains) direct = DirectSolver{};
     else if (direct.builtFor != ps.topologyVersion) buildDirectGroups(ps, direct);
+    StepContext small = ctx;
+    small.h = h;
     for (int s = 0; s < settings.substeps; ++s) {
+        // Bodies the particles touch move in the same small steps (with the velocity
+        // the rigid resolver left them), so pushing one out of a particle by d is a
+        // velocity change d / h, as it is for the particle.
+        for (const std::uint32_t b : candidates.coupledBodies) integrateBodyPosition(bodies.slots()[b], small);
+        dampClusters(ps); // Müller 2007 damps before predicting; gravity adds no deviation from rigid motion
         predictParticles(ps, ctx.gravity, settings.damping, h);
         makeShapeContacts(ps, bodies, colliders, candidates, settings.contactMargin, h, shapeContacts);
-        for (std::size_t k = 0; k < ps.distances.slotCount(); ++k) ps.distances.atSlot(k).lambda = 0;
-        for (std::size_t k = 0; k < ps.attachments.slotCount(); ++k) ps.attachments.atSlot(k).lambda = 0;
+        markTouching(ps, shapeContacts, pairContacts, touching);
+        resetMultipliers(ps);
         for (int it = 0; it < settings.iterations; ++it) {
+            // Internal constraints first, contacts last (they must hold at the end).
             if (settings.directChains) projectDirect(ps, direct, settings, h);
             projectDistances(ps, settings, h, direct.solvedDirectly);
+            projectSmallConstraints(ps, settings, h);
+            projectVolumes(ps, settings, h, touching, volumeScratch);
+            matchShapes(ps, settings);
             projectAttachments(ps, bodies, settings, h);
             projectContacts(ps, bodies, shapeContacts, h);
             projectContacts(ps, bodies, pairContacts, h);

@@ -49,6 +49,37 @@ void projectDistances(ParticleSystem& ps, const ParticleSettings& settings, real
 void projectAttachments(ParticleSystem& ps, BodyArray& bodies, const ParticleSettings& settings, real h);
 void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<ParticleContact>& contacts, real h);
 
+/// The XPBD multiplier change for a constraint of value c with summed weights
+/// sum_i w_i |grad_i C|^2 and accumulated lambda (PBD: the projection scaled by k').
+real multiplierChange(real c, real weights, real compliance, real lambda, const ParticleSettings& settings, real h);
+
+/// Bending, tet volume and triangle area (project_small_constraints.cpp). The value
+/// and gradients of one constraint at positions x; false where it has no direction
+/// (a collapsed triangle or edge).
+bool constraintValue(const ParticleConstraint& k, const std::array<Vec3, 4>& x, real& value, std::array<Vec3, 4>& grad);
+/// The signed dihedral angle of triangles (a, b, c), (b, a, d) and its gradients.
+bool bendingAngle(const std::array<Vec3, 4>& x, real& theta, std::array<Vec3, 4>& grad);
+/// Isometric bending's c = sqrt(3 / (A0 + A1)) K for a rest stencil (Q = c c^T).
+std::array<real, 4> isometricBendingCoefficients(const std::array<Vec3, 4>& x);
+void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& settings, real h);
+
+/// Closed-mesh volumes (project_volumes.cpp). `touching` flags particles with a contact
+/// in this small step (Diziol's weights leave them alone).
+struct VolumeScratch {
+    std::vector<Vec3> grad;
+    std::vector<real> omega;
+};
+real meshVolume(const ParticleSystem& ps, const ParticleVolume& volume); ///< at the predicted positions p
+void projectVolumes(ParticleSystem& ps, const ParticleSettings& settings, real h,
+                    const std::vector<std::uint8_t>& touching, VolumeScratch& scratch);
+
+/// Clusters (clusters.cpp): shape matching, one pull per iteration; rigid-mode damping
+/// of the velocities, once per small step.
+Mat3 properRotation(const Mat3& a); ///< the rotation of a's polar decomposition, det +1 always
+void setClusterRest(const ParticleSystem& ps, ParticleCluster& cluster); ///< rest offsets from x
+void matchShapes(ParticleSystem& ps, const ParticleSettings& settings);
+void dampClusters(ParticleSystem& ps);
+
 /// 1/m + (r x d) . I^-1 (r x d): how far a unit push along d at `at` moves that point.
 real generalizedInverseMass(const Body& body, const Vec3& at, const Vec3& direction);
 /// Moves and turns a dynamic body by an impulse-like push (its share of a particle
@@ -63,6 +94,11 @@ void updateParticleVelocities(ParticleSystem& ps, real h);
 /// with their restitution times the closing speed.
 void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<ParticleContact>& contacts,
                      const ParticleSettings& settings, real h);
+
+/// The awake dynamic bodies of this substep's particle-collider candidates and
+/// particle attachments, into candidates.coupledBodies and coupledMask.
+void findCoupledBodies(const ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
+                       ParticleCandidates& candidates);
 
 /// The whole layer for one world substep of length h.
 struct DirectSolver;

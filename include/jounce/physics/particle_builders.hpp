@@ -1,6 +1,7 @@
 #pragma once
 /// \file particle_builders.hpp
-/// Builders of common particle objects: a rope and a cloth grid. Each adds particles
+/// Builders of common particle objects: a rope, a cloth grid, a tetrahedralised
+/// soft box and a closed balloon. Each adds particles
 /// and constraints to a world through its public API (so each piece is validated)
 /// and returns the handles.
 
@@ -42,7 +43,13 @@ struct ClothDesc {
     real radius = real(0.02);
     real stretchCompliance = 0;      ///< grid edges [m/N]
     real shearCompliance = real(1e-2); ///< cell diagonals (stiffer ones let a 64 x 64 grid blow up at 1 iteration)
-    real bendCompliance = real(1e-3);  ///< edges skipping one particle (a simple bending set)
+    /// How the cloth resists bending: distance constraints skipping one particle (the
+    /// default, cheap), dihedral angle constraints on each interior edge, isometric
+    /// bending on each interior edge, or nothing.
+    enum class Bending : std::uint8_t { SkipOne, Dihedral, Isometric, None } bending = Bending::SkipOne;
+    /// Compliance of the bending set: [m/N] for SkipOne, [rad/(N m)] for Dihedral,
+    /// [1/(N m)] for Isometric.
+    real bendCompliance = real(1e-3);
     real friction = real(0.3);
     /// Grid coordinates (u, v) of pinned particles (a flag hangs by two corners).
     std::vector<std::array<int, 2>> pinned;
@@ -53,13 +60,70 @@ struct Cloth {
     int nu = 0, nv = 0;
     std::vector<ParticleId> particles;   ///< particle (u, v) at u + nu v
     std::vector<DistanceConstraintId> stretch, shear, bend;
+    std::vector<ParticleConstraintId> bendAngles;   ///< Dihedral or Isometric bending
     /// Two triangles per cell, counter-clockwise seen along sideU x sideV, as indices
     /// into `particles` (for drawing and for aerodynamic forces).
     std::vector<std::array<std::uint32_t, 3>> triangles;
     ParticleId at(int u, int v) const { return particles[static_cast<std::size_t>(u + nu * v)]; }
 };
 
-/// A grid of nu x nv particles with stretch, shear and bending distance constraints.
+/// A grid of nu x nv particles with stretch, shear and bending constraints.
 Cloth buildCloth(World& world, const ClothDesc& desc);
+
+/// The bending stencils of a triangle mesh: for each edge shared by two triangles
+/// (a, b, c) and (b, a, d), the four indices {a, b, c, d}, in a fixed order.
+std::vector<std::array<std::uint32_t, 4>> bendingStencils(const std::vector<std::array<std::uint32_t, 3>>& triangles);
+
+/// A box of (cells + 1)^3 particles, each cubic cell cut into six tetrahedra around its
+/// diagonal (Kuhn's subdivision, which neighbouring cells share faces with), held by a
+/// volume constraint per tet and a distance constraint per tet edge.
+struct SoftBoxDesc {
+    Vec3 centre = Vec3::Zero();
+    Vec3 halfExtents = Vec3(real(0.5), real(0.5), real(0.5));
+    int cells = 4;                     ///< per side, 1 to 64
+    real mass = 1;                     ///< of the whole box [kg]
+    real radius = 0;                   ///< of each particle; 0: a third of the smallest cell side
+    real edgeCompliance = real(1e-5);  ///< [m/N]
+    real volumeCompliance = 0;         ///< per tet [m^5/N] (C is a volume); 0: incompressible tets
+    real friction = real(0.5);
+    real restitution = 0;
+    std::uint32_t group = 0;           ///< 0: a new group
+};
+
+struct SoftBox {
+    int cells = 0;
+    std::vector<ParticleId> particles; ///< (i, j, k) at i + (cells + 1) (j + (cells + 1) k)
+    std::vector<DistanceConstraintId> edges;
+    std::vector<ParticleConstraintId> tets;
+    std::vector<std::array<std::uint32_t, 4>> tetIndices;     ///< into `particles`
+    std::vector<std::array<std::uint32_t, 3>> surface;        ///< outward, for drawing
+};
+
+SoftBox buildSoftBox(World& world, const SoftBoxDesc& desc);
+
+/// A closed sphere: an icosahedron subdivided `subdivisions` times (12, 42, 162, 642,
+/// 2562 vertices), its edges distance constraints and its inside a volume constraint.
+struct BalloonDesc {
+    Vec3 centre = Vec3::Zero();
+    real radius = real(0.5);
+    int subdivisions = 3;             ///< 0 to 5
+    real mass = real(0.5);            ///< of the skin [kg]
+    real particleRadius = 0;          ///< 0: half the mean edge length
+    real stretchCompliance = 0;       ///< edges [m/N]
+    real pressure = 1;                ///< k_pressure
+    real volumeCompliance = 0;        ///< [m^5/N]
+    VolumeMode mode = VolumeMode::Global;
+    real friction = real(0.5);
+    std::uint32_t group = 0;          ///< 0: a new group
+};
+
+struct Balloon {
+    std::vector<ParticleId> particles;
+    std::vector<DistanceConstraintId> edges;
+    ParticleVolumeId volume;
+    std::vector<std::array<std::uint32_t, 3>> triangles; ///< into `particles`, outward
+};
+
+Balloon buildBalloon(World& world, const BalloonDesc& desc);
 
 } // namespace jounce

@@ -14,6 +14,7 @@
 #include <jounce/physics/force_generators.hpp>
 #include <jounce/physics/handle.hpp>
 #include <jounce/physics/math.hpp>
+#include <jounce/physics/particle_constraints.hpp>
 
 #include <cstdint>
 #include <vector>
@@ -138,6 +139,9 @@ struct ParticleSystem {
 
     SlotArray<DistanceConstraint, DistanceConstraintTag> distances;
     SlotArray<ParticleAttachment, ParticleAttachmentTag> attachments;
+    SlotArray<ParticleConstraint, ParticleConstraintTag> constraints; ///< bending, volume, area
+    SlotArray<ParticleVolume, ParticleVolumeTag> volumes;             ///< closed meshes
+    SlotArray<ParticleCluster, ParticleClusterTag> clusters;          ///< shape matching, rigid damping
 
     /// Bumped whenever distance constraints or particles come or go (the direct
     /// solver's groups are rebuilt from it).
@@ -166,6 +170,12 @@ struct ParticleCandidates {
     /// particle of the group for a non-zero group).
     std::uint32_t firstProxy = 0;
     std::vector<std::uint32_t> memberStart, members;
+    /// Awake dynamic bodies that particles may touch or hang on in this world substep
+    /// (body slots, sorted). They move in the particle layer's small steps instead of
+    /// in one step of the world substep, so a particle's push changes their velocity
+    /// as it does the particle's (two-way coupling; coupledMask flags them by slot).
+    std::vector<std::uint32_t> coupledBodies;
+    std::vector<std::uint8_t> coupledMask;
     void clear() {
         shapes.clear();
         particles.clear();

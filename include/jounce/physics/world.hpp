@@ -208,7 +208,7 @@ public:
 
     // ---- Particles (particles.hpp) -------------------------------------------------
     ParticleId createParticle(const ParticleDesc& desc);
-    void destroyParticle(ParticleId id); ///< also removes its constraints and attachments
+    void destroyParticle(ParticleId id); ///< also removes its constraints, attachments, and the volumes and clusters it is in
     bool contains(ParticleId id) const { return particles_.slots.contains(id); }
     Particle particle(ParticleId id) const;
     std::size_t particleCount() const { return particles_.slots.size(); }
@@ -238,6 +238,32 @@ public:
     bool contains(ParticleAttachmentId id) const { return particles_.attachments.contains(id); }
     const ParticleAttachment& particleAttachment(ParticleAttachmentId id) const;
     std::vector<ParticleAttachmentId> particleAttachmentIds() const { return particles_.attachments.ids(); }
+
+    /// Bending, tet volume and triangle area on three or four particles
+    /// (particle_constraints.hpp).
+    ParticleConstraintId createParticleConstraint(const ParticleConstraintDesc& desc);
+    void removeParticleConstraint(ParticleConstraintId id);
+    bool contains(ParticleConstraintId id) const { return particles_.constraints.contains(id); }
+    const ParticleConstraint& particleConstraint(ParticleConstraintId id) const;
+    std::vector<ParticleConstraintId> particleConstraintIds() const { return particles_.constraints.ids(); }
+    /// C now: angle, volume or area minus the rest value (isometric bending: its energy).
+    real particleConstraintValue(ParticleConstraintId id) const;
+
+    /// A closed triangle mesh that keeps (pressure times) its volume: a balloon.
+    ParticleVolumeId createParticleVolume(const ParticleVolumeDesc& desc);
+    void removeParticleVolume(ParticleVolumeId id);
+    bool contains(ParticleVolumeId id) const { return particles_.volumes.contains(id); }
+    const ParticleVolume& particleVolume(ParticleVolumeId id) const;
+    std::vector<ParticleVolumeId> particleVolumeIds() const { return particles_.volumes.ids(); }
+    real enclosedVolume(ParticleVolumeId id) const;          ///< the mesh's volume now [m^3]
+    void setVolumePressure(ParticleVolumeId id, real pressure); ///< k_pressure, > 0
+
+    /// Shape matching and rigid-mode damping over a set of particles.
+    ParticleClusterId createParticleCluster(const ParticleClusterDesc& desc);
+    void removeParticleCluster(ParticleClusterId id);
+    bool contains(ParticleClusterId id) const { return particles_.clusters.contains(id); }
+    const ParticleCluster& particleCluster(ParticleClusterId id) const;
+    std::vector<ParticleClusterId> particleClusterIds() const { return particles_.clusters.ids(); }
 
     // ---- Settings and the step ---------------------------------------------------
     const WorldSettings& settings() const { return settings_; }

@@ -1,0 +1,132 @@
+// Projection of the constraints on three or four particles: dihedral and isometric
+// bending, tetrahedral volume and triangle area (survey seeds/000, "specific
+// constraints"). Each kind gives its value C and gradients grad_i C; one XPBD update
+// (project_constraints.cpp's multiplierChange) moves the particles by
+// dp_i = w_i grad_i C dlambda.
+
+#include "physics/particles/stages.hpp"
+
+#include <cmath>
+#include <numbers>
+
+namespace jounce::detail {
+namespace {
+
+constexpr real tiny = real(1e-12);
+
+/// Wraps an angle difference into (-pi, pi] so a fold past the flat state does not
+/// read as a jump of 2 pi.
+real wrapAngle(real a) {
+    constexpr real pi = std::numbers::pi_v<real>;
+    while (a > pi) a -= 2 * pi;
+    while (a <= -pi) a += 2 * pi;
+    return a;
+}
+
+} // namespace
+
+bool bendingAngle(const std::array<Vec3, 4>& x, real& theta, std::array<Vec3, 4>& grad) {
+    // Triangles (a, b, c) and (b, a, d) share the edge e = b - a. n1, n2: their unit
+    // normals; theta: the signed angle from n1 to n2 about e (0 when flat), from atan2,
+    // which stays smooth at 0 where acos(n1 . n2) does not (Müller 2007's bending
+    // constraint has an infinite gradient there).
+    const Vec3 e = x[1] - x[0];
+    const Vec3 N1 = e.cross(x[2] - x[0]);
+    const Vec3 N2 = (x[0] - x[1]).cross(x[3] - x[1]);
+    const real length = e.norm(), a1 = N1.squaredNorm(), a2 = N2.squaredNorm();
+    if (!(length > tiny) || !(a1 > tiny * tiny) || !(a2 > tiny * tiny)) return false;
+    const Vec3 n1 = N1 / std::sqrt(a1), n2 = N2 / std::sqrt(a2), axis = e / length;
+    theta = std::atan2(n1.cross(n2).dot(axis), n1.dot(n2));
+    // A wing turning about the edge turns its normal with it: moving c by delta along
+    // n1 turns triangle 1 by delta / h_c (h_c = |N1| / |e|, c's height over the edge)
+    // and theta back by as much; likewise d. The edge's ends take the rest so that the
+    // gradients sum to zero and exert no torque (Bridson et al. 2003): the share of each
+    // wing's gradient is where its foot lies along the edge.
+    grad[2] = n1 * (-length / std::sqrt(a1));
+    grad[3] = n2 * (-length / std::sqrt(a2));
+    const real tc = (x[2] - x[0]).dot(axis) / length, td = (x[3] - x[0]).dot(axis) / length;
+    grad[0] = -(1 - tc) * grad[2] - (1 - td) * grad[3];
+    grad[1] = -tc * grad[2] - td * grad[3];
+    return true;
+}
+
+std::array<real, 4> isometricBendingCoefficients(const std::array<Vec3, 4>& x) {
+    // Stencil: shared edge x0-x1, wings x2 (triangle x0 x1 x2) and x3 (triangle x0 x3 x1).
+    // K holds cotangents of the angles at the edge's ends (survey, isometric bending):
+    // K = (cot a1 + cot a1', cot a0 + cot a0', -(cot a1 + cot a0), -(cot a1' + cot a0'))
+    // with a0, a1 the angles at x0, x1 in triangle 1, primed in triangle 2. sum K_i x_i
+    // vanishes for any flat stencil, so a flat cloth has no bending energy.
+    const auto cotangent = [](const Vec3& at, const Vec3& u, const Vec3& v) {
+        const Vec3 a = u - at, b = v - at;
+        return a.dot(b) / std::max(a.cross(b).norm(), tiny);
+    };
+    const real a0 = cotangent(x[0], x[1], x[2]), a1 = cotangent(x[1], x[0], x[2]);
+    const real b0 = cotangent(x[0], x[1], x[3]), b1 = cotangent(x[1], x[0], x[3]);
+    const real area0 = real(0.5) * (x[1] - x[0]).cross(x[2] - x[0]).norm();
+    const real area1 = real(0.5) * (x[1] - x[0]).cross(x[3] - x[0]).norm();
+    // Q = 3 / (A0 + A1) K^T K is rank one: keep c = sqrt(3 / (A0 + A1)) K.
+    const real scale = std::sqrt(real(3) / std::max(area0 + area1, tiny));
+    return {scale * (a1 + b1), scale * (a0 + b0), -scale * (a1 + a0), -scale * (b1 + b0)};
+}
+
+bool constraintValue(const ParticleConstraint& k, const std::array<Vec3, 4>& x, real& value, std::array<Vec3, 4>& grad) {
+    switch (k.kind) {
+    case ParticleConstraintKind::Bending: {
+        real theta = 0;
+        if (!bendingAngle(x, theta, grad)) return false;
+        value = wrapAngle(theta - k.rest);
+        return true;
+    }
+    case ParticleConstraintKind::IsometricBending: {
+        // C = 1/2 |s|^2 with s = sum_j c_j x_j; grad_i C = c_i s.
+        Vec3 s = Vec3::Zero();
+        for (int i = 0; i < 4; ++i) s += k.c[i] * x[i];
+        value = real(0.5) * s.squaredNorm();
+        for (int i = 0; i < 4; ++i) grad[i] = k.c[i] * s;
+        return true;
+    }
+    case ParticleConstraintKind::TetVolume: {
+        // V = 1/6 (x_b - x_a) x (x_c - x_a) . (x_d - x_a); each gradient is 1/6 the
+        // cross product of the other two edges from a (the opposite face's area normal / 3).
+        const Vec3 e1 = x[1] - x[0], e2 = x[2] - x[0], e3 = x[3] - x[0];
+        value = e1.cross(e2).dot(e3) / 6 - k.rest;
+        grad[1] = e2.cross(e3) / 6;
+        grad[2] = e3.cross(e1) / 6;
+        grad[3] = e1.cross(e2) / 6;
+        grad[0] = -(grad[1] + grad[2] + grad[3]);
+        return true;
+    }
+    case ParticleConstraintKind::TriangleArea: {
+        const Vec3 e1 = x[1] - x[0], e2 = x[2] - x[0], N = e1.cross(e2);
+        const real twice = N.norm();
+        if (!(twice > tiny)) return false; // collapsed: no direction to restore along
+        const Vec3 n = N / twice;
+        value = real(0.5) * twice - k.rest;
+        grad[1] = real(0.5) * e2.cross(n);
+        grad[2] = real(0.5) * n.cross(e1);
+        grad[0] = -(grad[1] + grad[2]);
+        grad[3].setZero();
+        return true;
+    }
+    }
+    return false;
+}
+
+void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& settings, real h) {
+    for (std::size_t s = 0; s < ps.constraints.slotCount(); ++s) {
+        if (!ps.constraints.isAlive(s)) continue;
+        ParticleConstraint& k = ps.constraints.atSlot(s);
+        std::array<Vec3, 4> x, grad;
+        for (int i = 0; i < 4; ++i) x[i] = ps.p[k.p[i]];
+        real value = 0;
+        if (!constraintValue(k, x, value, grad)) continue;
+        real weights = 0;
+        for (int i = 0; i < k.count; ++i) weights += ps.w[k.p[i]] * grad[i].squaredNorm();
+        if (!(weights > tiny * tiny)) continue;
+        const real dlambda = multiplierChange(value, weights, k.compliance, k.lambda, settings, h);
+        k.lambda += dlambda;
+        for (int i = 0; i < k.count; ++i) ps.p[k.p[i]] += grad[i] * (ps.w[k.p[i]] * dlambda);
+    }
+}
+
+} // namespace jounce::detail
