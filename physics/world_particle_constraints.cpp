@@ -90,12 +90,14 @@ ParticleConstraintId World::createParticleConstraint(const ParticleConstraintDes
         throw Error("ParticleConstraintDesc.particles", std::string(kindName(d.kind)) + " of size " + toText(value),
                     "the particles are degenerate (coincide, or lie on a line or in a plane) and give no direction to correct along");
     if (d.kind != ParticleConstraintKind::IsometricBending) k.rest = std::isnan(d.rest) ? value : d.rest;
+    ++particles_.topologyVersion;
     return particles_.constraints.insert(k);
 }
 
 void World::removeParticleConstraint(ParticleConstraintId id) {
     detail::requireLive(particles_.constraints, id, "removeParticleConstraint.id", "particle constraint");
     particles_.constraints.erase(id);
+    ++particles_.topologyVersion;
 }
 
 const ParticleConstraint& World::particleConstraint(ParticleConstraintId id) const {
@@ -156,12 +158,14 @@ ParticleVolumeId World::createParticleVolume(const ParticleVolumeDesc& d) {
     volume.compliance = d.compliance;
     volume.mode = d.mode;
     volume.globalShare = d.globalShare;
+    ++particles_.topologyVersion;
     return particles_.volumes.insert(std::move(volume));
 }
 
 void World::removeParticleVolume(ParticleVolumeId id) {
     detail::requireLive(particles_.volumes, id, "removeParticleVolume.id", "particle volume");
     particles_.volumes.erase(id);
+    ++particles_.topologyVersion;
 }
 
 const ParticleVolume& World::particleVolume(ParticleVolumeId id) const {
@@ -204,12 +208,14 @@ ParticleClusterId World::createParticleCluster(const ParticleClusterDesc& d) {
     cluster.shapeStiffness = d.shapeStiffness;
     cluster.rigidDamping = d.rigidDamping;
     detail::setClusterRest(particles_, cluster);
+    ++particles_.topologyVersion;
     return particles_.clusters.insert(std::move(cluster));
 }
 
 void World::removeParticleCluster(ParticleClusterId id) {
     detail::requireLive(particles_.clusters, id, "removeParticleCluster.id", "particle cluster");
     particles_.clusters.erase(id);
+    ++particles_.topologyVersion;
 }
 
 const ParticleCluster& World::particleCluster(ParticleClusterId id) const {

@@ -43,6 +43,9 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
     makePairContacts(ps, candidates, ctx.h, pairContacts);
     if (!settings.directChains) direct = DirectSolver{};
     else if (direct.builtFor != ps.topologyVersion) buildDirectGroups(ps, direct);
+    if (settings.keepAngularMomentum && ps.freeGroups.builtFor != ps.topologyVersion) buildFreeGroups(ps);
+    const bool keepMomentum = settings.keepAngularMomentum && !ps.freeGroups.members.empty();
+    std::vector<Vec3> beforeSweep;
     StepContext small = ctx;
     small.h = h;
     for (int s = 0; s < settings.substeps; ++s) {
@@ -57,11 +60,13 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
         resetMultipliers(ps);
         for (int it = 0; it < settings.iterations; ++it) {
             // Internal constraints first, contacts last (they must hold at the end).
+            if (keepMomentum) beforeSweep = ps.p;
             if (settings.directChains) projectDirect(ps, direct, settings, h);
             projectDistances(ps, settings, h, direct.solvedDirectly);
             projectSmallConstraints(ps, settings, h);
             projectVolumes(ps, settings, h, touching, volumeScratch);
             matchShapes(ps, settings);
+            if (keepMomentum) keepAngularMomentum(ps, beforeSweep);
             projectAttachments(ps, bodies, settings, h);
             projectContacts(ps, bodies, shapeContacts, h);
             projectContacts(ps, bodies, pairContacts, h);

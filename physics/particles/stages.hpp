@@ -95,6 +95,12 @@ void updateParticleVelocities(ParticleSystem& ps, real h);
 void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<ParticleContact>& contacts,
                      const ParticleSettings& settings, real h);
 
+/// Free groups and their angular momentum (conserve_momentum.cpp): rebuilds
+/// ps.freeGroups; turns each free group so that the internal sweep that moved p from
+/// `before` leaves its angular momentum about the step's start as it was.
+void buildFreeGroups(ParticleSystem& ps);
+void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before);
+
 /// The awake dynamic bodies of this substep's particle-collider candidates and
 /// particle attachments, into candidates.coupledBodies and coupledMask.
 void findCoupledBodies(const ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,

@@ -91,6 +91,13 @@ struct ParticleSettings {
     /// Gauss-Seidel.
     bool directChains = true;
     real pbdStiffness = 1;              ///< PBD only: k in (0, 1] for every distance constraint
+    /// After each sweep over the internal constraints, give each free group of particles
+    /// (joined by internal constraints, none pinned) back the angular momentum the sweep
+    /// took or gave by a small rigid turn (physics/particles/conserve_momentum.cpp).
+    /// Gauss-Seidel's corrections are torque-free where each is evaluated, not about the
+    /// positions the step started from; without this, a spinning body slows and a
+    /// balloon at over-pressure spins itself up.
+    bool keepAngularMomentum = true;
     /// Velocity damping: v *= exp(-damping h) each substep [1/s]. 0 by default (XPBD
     /// substeps lose little energy of their own).
     real damping = 0;
@@ -143,9 +150,15 @@ struct ParticleSystem {
     SlotArray<ParticleVolume, ParticleVolumeTag> volumes;             ///< closed meshes
     SlotArray<ParticleCluster, ParticleClusterTag> clusters;          ///< shape matching, rigid damping
 
-    /// Bumped whenever distance constraints or particles come or go (the direct
-    /// solver's groups are rebuilt from it).
+    /// Bumped whenever particles or internal constraints come or go (the direct
+    /// solver's groups and the free groups are rebuilt from it).
     std::uint64_t topologyVersion = 0;
+    /// Free groups: particles joined by internal constraints with none pinned, each
+    /// group's slots members[groupStart[g] .. groupStart[g + 1]) (conserve_momentum.cpp).
+    struct FreeGroups {
+        std::uint64_t builtFor = ~std::uint64_t(0);
+        std::vector<std::uint32_t> groupStart, members;
+    } freeGroups;
     std::uint32_t groupsIssued = 65536;  ///< next group World::newParticleGroup() hands out
     real lastSubstep = 0;           ///< length of the last substep [s] (force = lambda / h^2)
 
