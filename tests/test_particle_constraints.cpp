@@ -526,3 +526,55 @@ TEST_CASE("bad constraint, volume and cluster input is rejected with the field n
     w.destroyParticle(d);
     CHECK_FALSE(w.contains(good));
 }
+
+TEST_CASE("a 2 kg box in a cloth hammock stays on top of the cloth for 10 s", "[particles][scene]") {
+    // A 1.5 m square cloth of 16 x 16 particles (0.5 kg) whose two opposite edges are
+    // pinned 20% closer together than its width, so it hangs slack as a hammock does (a
+    // taut, inextensible sheet cannot sag under a load at all: the contact and the
+    // stretch constraints then fight and the box punches through). Particles are 5 cm in
+    // radius, half the spacing, so the sheet has no holes a box corner fits through.
+    World w = worldWith(Vec3(0, real(-9.81), 0));
+    ClothDesc c;
+    c.corner = Vec3(real(-0.75), 1, real(-0.75));
+    c.sideU = Vec3(real(1.5), 0, 0);
+    c.sideV = Vec3(0, 0, real(1.5));
+    c.nu = c.nv = 16;
+    c.mass = real(0.5);
+    c.radius = real(0.05);
+    for (int v = 0; v < c.nv; ++v) {
+        c.pinned.push_back({0, v});
+        c.pinned.push_back({c.nu - 1, v});
+    }
+    const Cloth cloth = buildCloth(w, c);
+    for (int v = 0; v < c.nv; ++v)
+        for (const int u : {0, c.nu - 1}) {
+            Vec3 at = w.particle(cloth.at(u, v)).position;
+            at.x() *= real(0.8);
+            w.setParticlePosition(cloth.at(u, v), at);
+        }
+    for (int i = 0; i < 120; ++i) w.step(real(1) / 60); // let it sag
+    BodyDesc b;
+    b.position = Vec3(0, real(1.3), 0);
+    ColliderDesc box;
+    box.shape = Box{Vec3(real(0.15), real(0.15), real(0.15))};
+    box.density = real(2) / real(0.027);
+    b.colliders.push_back(box);
+    const BodyId crate = w.createBody(b);
+    int inside = 0;
+    real lowestBox = 1e9;
+    for (int i = 0; i < 600; ++i) {
+        w.step(real(1) / 60);
+        const Body& body = w.body(crate);
+        for (const ParticleId p : cloth.particles) {
+            const Vec3 local = body.orientation.conjugate() * (w.particle(p).position - body.position);
+            if ((local.cwiseAbs().array() < real(0.15)).all()) ++inside;
+        }
+        lowestBox = std::min(lowestBox, body.position.y());
+    }
+    real lowestCloth = 1e9;
+    for (const ParticleId p : cloth.particles) lowestCloth = std::min(lowestCloth, w.particle(p).position.y());
+    INFO("box centre at the end " << w.body(crate).position.transpose() << ", lowest " << lowestBox << "; cloth lowest " << lowestCloth);
+    CHECK(inside == 0);
+    CHECK(w.body(crate).position.y() > lowestCloth + real(0.15)); // resting on the cloth, above its lowest point
+    CHECK(lowestBox > real(0.6));
+}

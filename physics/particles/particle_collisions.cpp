@@ -137,7 +137,7 @@ void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<Particle
             const Vec3 surface = c.q - c.n * ps.radius[c.a];
             const real dlambda = -value / (ps.w[c.a] + generalizedInverseMass(body, surface, c.n));
             p += c.n * (ps.w[c.a] * dlambda);
-            c.q -= pushBody(body, surface, c.n * -dlambda, h, true);
+            c.q += pushBody(body, surface, c.n * -dlambda, h, true); // the plane moves with the surface
             continue;
         }
         const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
