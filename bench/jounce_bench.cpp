@@ -223,7 +223,8 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
     f.particles = world.particleCount();
     for (std::size_t i = 0; i < world.particles().slotCount(); ++i)
         if (world.particles().isAlive(i) && !(world.particles().x[i].y() >= -1)) ++f.particlesBelow;
-    f.constraints = world.distanceConstraintIds().size() + world.particleAttachmentIds().size();
+    f.constraints = world.distanceConstraintIds().size() + world.particleAttachmentIds().size() +
+                    world.particleConstraintIds().size() + world.particleVolumeIds().size() + world.particleClusterIds().size();
     f.islands = world.islands().count();
     return f;
 }

@@ -27,5 +27,11 @@ std::unique_ptr<Scene> makeRope();
 std::unique_ptr<Scene> makeCloth64();
 std::unique_ptr<Scene> makeSandpile();
 std::unique_ptr<Scene> makeHangingCloth();
+std::unique_ptr<Scene> makeBalloon();
+std::unique_ptr<Scene> makeSoftCube();
+std::unique_ptr<Scene> makeMixed();
+std::unique_ptr<Scene> makeFlag();
+std::unique_ptr<Scene> makeRopeBridge();
+std::unique_ptr<Scene> makeBlob();
 
 } // namespace jounce::scenes

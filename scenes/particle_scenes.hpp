@@ -1,9 +1,11 @@
 #pragma once
-// The particle scenes of ../shared/BENCH_SCENES.md (rope, cloth64, sandpile) and the
-// demo's particle scenes; the demo shows them, tests assert figures on them,
-// jounce-bench times them.
+// The particle scenes of ../shared/BENCH_SCENES.md (rope, cloth64, balloon, softcube,
+// sandpile, mixed) and the demo's particle scenes; the demo shows them, tests assert
+// figures on them, jounce-bench times them.
 
 #include "scenes/scene.hpp"
+
+#include <jounce/physics/particle_builders.hpp>
 
 namespace jounce::scenes {
 
@@ -20,7 +22,26 @@ Cloth buildCloth64(Scene& scene);
 /// 0.5 m above the ground. Returns them.
 std::vector<ParticleId> buildSandpile(Scene& scene, int side = 16, real staticFriction = 1, real kineticFriction = real(0.5));
 
-/// The cloth's triangles, both faces, in world coordinates, as one draw item.
-void drawCloth(const World& world, const Cloth& cloth, Colour colour, DrawList& out);
+/// A balloon of 642 particles (radius 0.5 m, 0.5 kg, pressure 1.0) on the ground and a
+/// 10 kg box (0.4 m) above it, its bottom 1 m above the balloon's top. `box` gets the box.
+Balloon buildBenchBalloon(Scene& scene, BodyId* box);
+
+/// A 1 m soft cube of 10 x 10 x 10 particles (5 kg, Kuhn tets, incompressible), its
+/// bottom 1 m above the ground.
+SoftBody buildBenchSoftCube(Scene& scene);
+
+/// pyramid10, an 8 m square cloth of 32 x 32 particles (10 kg) 1 m above the pyramid's
+/// top, and 1000 grains (10 x 10 x 10, radius 5 cm, 10 g) above its left side.
+struct MixedParts {
+    std::vector<BodyId> pyramid;
+    Cloth cloth;
+    std::vector<ParticleId> sand;
+};
+MixedParts buildMixed(Scene& scene);
+
+/// Particle triangles in world coordinates as one draw item (both faces for cloth).
+void drawParticleMesh(const World& world, const std::vector<ParticleId>& particles,
+                      const std::vector<std::array<std::uint32_t, 3>>& triangles, Colour colour, bool bothSides,
+                      DrawList& out);
 
 } // namespace jounce::scenes

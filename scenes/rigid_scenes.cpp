@@ -42,11 +42,11 @@ BodyId addBox(Scene& scene, const Vec3& centre, const Quat& orientation, const V
     return scene.addBody(d, {BodyId{}, Primitive::Box, half, colour});
 }
 
-void groundBox(Scene& scene, real friction, real restitution = 0) {
+} // namespace
+
+void addGroundSlab(Scene& scene, real friction, real restitution) {
     addStatic(scene, Vec3(0, real(-0.5), 0), Quat::Identity(), Vec3(50, real(0.5), 50), friction, restitution);
 }
-
-} // namespace
 
 BodyId buildIncline(Scene& scene, real angleDegrees, real friction) {
     const real angle = angleDegrees * std::numbers::pi_v<real> / 180;
@@ -61,7 +61,7 @@ BodyId buildIncline(Scene& scene, real angleDegrees, real friction) {
 }
 
 std::array<BodyId, 2> buildTwoBoxes(Scene& scene) {
-    groundBox(scene, real(0.5));
+    addGroundSlab(scene, real(0.5));
     const BodyId lower = addBox(scene, Vec3(0, real(0.5), 0), Quat::Identity(), Vec3::Constant(real(0.5)), density,
                                 real(0.5), {0.8f, 0.5f, 0.3f});
     const BodyId upper = addBox(scene, Vec3(real(0.2), real(2.5), real(0.1)), Quat(Eigen::AngleAxis<real>(real(0.3), Vec3::UnitY())),
@@ -70,7 +70,7 @@ std::array<BodyId, 2> buildTwoBoxes(Scene& scene) {
 }
 
 std::array<BodyId, 2> buildMassRatio(Scene& scene, real lowerMass, real upperMass) {
-    groundBox(scene, real(0.5));
+    addGroundSlab(scene, real(0.5));
     const BodyId lower = addBox(scene, Vec3(0, real(0.5), 0), Quat::Identity(), Vec3::Constant(real(0.5)), lowerMass,
                                 real(0.5), {0.8f, 0.7f, 0.3f});
     const BodyId upper = addBox(scene, Vec3(0, real(1.5), 0), Quat::Identity(), Vec3::Constant(real(0.5)), upperMass,
@@ -79,7 +79,7 @@ std::array<BodyId, 2> buildMassRatio(Scene& scene, real lowerMass, real upperMas
 }
 
 std::vector<BodyId> buildCradle(Scene& scene, int count, real restitution, real speed) {
-    groundBox(scene, 0);
+    addGroundSlab(scene, 0);
     std::vector<BodyId> balls;
     for (int i = 0; i < count; ++i) {
         BodyDesc d;
@@ -189,7 +189,7 @@ std::vector<BodyId> buildRagdoll(Scene& scene, const Vec3& pelvis) {
 }
 
 std::vector<BodyId> buildStairs(Scene& scene, int steps) {
-    groundBox(scene, real(0.6));
+    addGroundSlab(scene, real(0.6));
     std::vector<BodyId> treads;
     for (int i = 0; i < steps; ++i) {
         const real rise = real(0.4) * static_cast<real>(i + 1);
@@ -328,7 +328,7 @@ namespace {
 class BigBallistic final : public Scene {
 public:
     BigBallistic() {
-        groundBox(*this, real(0.6));
+        addGroundSlab(*this, real(0.6));
         for (int i = 0; i < 5; ++i)
             for (int k = 0; k <= i % 3; ++k)
                 addBox(*this, Vec3(real(-4) + 2 * static_cast<real>(i), real(0.5) + static_cast<real>(k), 20), Quat::Identity(),
@@ -395,7 +395,7 @@ public:
 private:
     void build() {
         for (const BodyId id : world_.bodyIds()) removeBody(id);
-        groundBox(*this, real(0.6));
+        addGroundSlab(*this, real(0.6));
         block_ = addBox(*this, Vec3(0, 1, 0), Quat::Identity(), Vec3(1, 1, 1), 500, real(0.6), {0.75f, 0.5f, 0.35f});
     }
     BodyId block_{};
@@ -425,7 +425,7 @@ Bridge buildBridge(Scene& scene, int planks, real deck) {
 
     const auto centreX = [&](int i) { return (static_cast<real>(i) - static_cast<real>(planks - 1) / 2) * pitch; };
     const real bankEdge = centreX(planks - 1) + half.x() + gap;
-    groundBox(scene, real(0.6));
+    addGroundSlab(scene, real(0.6));
     const real bankHalfY = (deck + half.y()) / 2;
     for (const real s : {real(-1), real(1)})
         addStatic(scene, Vec3(s * (bankEdge + 1), bankHalfY, 0), Quat::Identity(), Vec3(1, bankHalfY, real(1.5)), real(0.6));

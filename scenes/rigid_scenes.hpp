@@ -9,6 +9,9 @@
 
 namespace jounce::scenes {
 
+/// The static ground: a 100 m x 100 m slab whose top is y = 0.
+void addGroundSlab(Scene& scene, real friction, real restitution = 0);
+
 /// A static ramp tilted by `angleDegrees` about z (rising toward -x) and a 1 m box
 /// resting on it, both with friction `friction` (pairs combine as sqrt(fa fb), so the
 /// pair's coefficient is `friction`), restitution 0. Returns the box; its start is

@@ -235,6 +235,12 @@ constexpr Entry registry[] = {
     {"cloth", makeHangingCloth},
     {"cloth64", makeCloth64},
     {"sandpile", makeSandpile},
+    {"balloon", makeBalloon},
+    {"softcube", makeSoftCube},
+    {"mixed", makeMixed},
+    {"flag", makeFlag},
+    {"ropebridge", makeRopeBridge},
+    {"blob", makeBlob},
 };
 } // namespace
 

@@ -37,7 +37,8 @@ TEST_CASE("every scene runs 600 steps with finite state and draws something", "[
         auto scene = makeScene(name);
         // The benchmark scenes are big (up to 4096 bodies or particles): a few steps
         // here, the full runs are jounce-bench's and the [contact] tests'.
-        const bool big = scenes::isBenchScene(name) || name == "cloth64" || name == "sandpile";
+        const bool big = scenes::isBenchScene(name) || name == "cloth64" || name == "sandpile" || name == "softcube" ||
+                         name == "mixed";
         const int steps = big ? 20 : 600;
         for (int i = 0; i < steps; ++i) scene->step();
         CHECK(allFinite(scene->world()));
@@ -49,7 +50,7 @@ TEST_CASE("every scene runs 600 steps with finite state and draws something", "[
 }
 
 TEST_CASE("scenes are deterministic: two runs hash equal at every step", "[physics][scene]") {
-    for (const char* name : {"fireworks", "springs", "ballistic", "rope", "cloth"}) {
+    for (const char* name : {"fireworks", "springs", "ballistic", "rope", "cloth", "flag", "blob", "balloon"}) {
         CAPTURE(name);
         auto a = makeScene(name), b = makeScene(name);
         for (int i = 0; i < 300; ++i) {

@@ -75,7 +75,8 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
             // Already overlapping at the start (placed there, or pushed in by a body
             // that does not yield): move it out as a teleport, x and p alike, so the
             // push does not become velocity (v = (p - x) / h would throw it out at
-            // depth / h). A dynamic body that moved into it shares the push instead.
+            // depth / h). A dynamic body that moved into it in this small step shares
+            // the push in the projection instead, as a collision (both gain velocity).
             const Vec3 push = hit.position - ps.x[i];
             ps.x[i] += push;
             ps.p[i] += push;
@@ -115,6 +116,23 @@ void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candid
         c.restitution = std::max(ps.restitution[pair.a], ps.restitution[pair.b]);
         c.normalVelocity = (ps.v[pair.a] - ps.v[pair.b]).dot(c.n);
         out.push_back(c);
+    }
+}
+
+void preStabilizePairs(ParticleSystem& ps, const std::vector<ParticleContact>& contacts) {
+    for (const ParticleContact& c : contacts) {
+        const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
+        if (!(total > 0)) continue;
+        const Vec3 d = ps.x[c.a] - ps.x[c.b];
+        const real length = d.norm();
+        const real overlap = ps.radius[c.a] + ps.radius[c.b] - length;
+        if (!(overlap > 0)) continue;
+        const Vec3 n = length > real(1e-12) ? Vec3(d / length) : c.n;
+        const Vec3 moveA = n * (overlap * wa / total), moveB = n * (-overlap * wb / total);
+        ps.x[c.a] += moveA;
+        ps.p[c.a] += moveA;
+        ps.x[c.b] += moveB;
+        ps.p[c.b] += moveB;
     }
 }
 

@@ -56,6 +56,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
         dampClusters(ps); // Müller 2007 damps before predicting; gravity adds no deviation from rigid motion
         predictParticles(ps, ctx.gravity, settings.damping, h);
         makeShapeContacts(ps, bodies, colliders, candidates, settings.contactMargin, h, shapeContacts);
+        preStabilizePairs(ps, pairContacts);
         markTouching(ps, shapeContacts, pairContacts, touching);
         resetMultipliers(ps);
         for (int it = 0; it < settings.iterations; ++it) {
@@ -68,8 +69,11 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
             matchShapes(ps, settings);
             if (keepMomentum) keepAngularMomentum(ps, beforeSweep);
             projectAttachments(ps, bodies, settings, h);
-            projectContacts(ps, bodies, shapeContacts, h);
+            // Shapes last: a particle squeezed between a heavy grain and a box ends the
+            // sweep outside the box (pairs left overlapping are separated without
+            // velocity at the next small step's start, preStabilizePairs).
             projectContacts(ps, bodies, pairContacts, h);
+            projectContacts(ps, bodies, shapeContacts, h);
         }
         updateParticleVelocities(ps, h);
         bounceParticles(ps, bodies, shapeContacts, settings, h);

@@ -41,6 +41,12 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
 void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candidates, real h,
                       std::vector<ParticleContact>& out);
 
+/// Pre-stabilization (Macklin et al. 2014, sec. 5): pairs that already overlap at the
+/// start of the small step are pushed apart at x and p alike, by their inverse masses,
+/// so an overlap left by the last step (a light cloth particle squeezed between heavy
+/// grains and a box) is undone without becoming velocity.
+void preStabilizePairs(ParticleSystem& ps, const std::vector<ParticleContact>& contacts);
+
 /// One Gauss-Seidel sweep over each kind of constraint (XPBD's alpha~ = alpha / h^2;
 /// PBD's corrected stiffness k').
 /// Distance constraints marked in `solvedDirectly` are left to projectDirect.

@@ -1,7 +1,8 @@
 #pragma once
 /// \file particle_builders.hpp
-/// Builders of common particle objects: a rope, a cloth grid, a tetrahedralised
-/// soft box and a closed balloon. Each adds particles
+/// Builders of common particle objects: a rope, a cloth grid, tetrahedralised soft
+/// boxes and balls, a closed balloon, a block of grains, Millington's blob and
+/// platform; and the aerodynamic force on a particle triangle mesh. Each adds particles
 /// and constraints to a world through its public API (so each piece is validated)
 /// and returns the handles.
 
@@ -81,7 +82,7 @@ struct SoftBoxDesc {
     Vec3 centre = Vec3::Zero();
     Vec3 halfExtents = Vec3(real(0.5), real(0.5), real(0.5));
     int cells = 4;                     ///< per side, 1 to 64
-    real mass = 1;                     ///< of the whole box [kg]
+    real mass = 1;                     ///< of the whole body [kg]
     real radius = 0;                   ///< of each particle; 0: a third of the smallest cell side
     real edgeCompliance = real(1e-5);  ///< [m/N]
     real volumeCompliance = 0;         ///< per tet [m^5/N] (C is a volume); 0: incompressible tets
@@ -90,16 +91,111 @@ struct SoftBoxDesc {
     std::uint32_t group = 0;           ///< 0: a new group
 };
 
-struct SoftBox {
-    int cells = 0;
-    std::vector<ParticleId> particles; ///< (i, j, k) at i + (cells + 1) (j + (cells + 1) k)
+/// A tetrahedral soft body: its particles, edges and tets, and its outer surface.
+struct SoftBody {
+    int cells = 0;                     ///< lattice cells per side
+    /// Lattice corners in order i + (cells + 1) (j + (cells + 1) k), those the body uses
+    /// (all of them for a box: the first is the corner at centre - halfExtents).
+    std::vector<ParticleId> particles;
     std::vector<DistanceConstraintId> edges;
     std::vector<ParticleConstraintId> tets;
     std::vector<std::array<std::uint32_t, 4>> tetIndices;     ///< into `particles`
-    std::vector<std::array<std::uint32_t, 3>> surface;        ///< outward, for drawing
+    std::vector<std::array<std::uint32_t, 3>> surface;        ///< into `particles`, outward
+};
+using SoftBox = SoftBody;
+
+SoftBody buildSoftBox(World& world, const SoftBoxDesc& desc);
+
+/// A tetrahedralised ball: the cells of a (cells)^3 lattice around `centre` whose
+/// centres lie within `radius`, each cut into Kuhn's six tets (a voxel sphere: its
+/// surface is stepped at the cell size).
+struct SoftSphereDesc {
+    Vec3 centre = Vec3::Zero();
+    real radius = real(0.5);
+    int cells = 6;                     ///< across the diameter, 2 to 64
+    real mass = 1;
+    real edgeCompliance = real(1e-5);
+    real volumeCompliance = 0;
+    real friction = real(0.5);
+    real restitution = 0;
+    std::uint32_t group = 0;
 };
 
-SoftBox buildSoftBox(World& world, const SoftBoxDesc& desc);
+SoftBody buildSoftSphere(World& world, const SoftSphereDesc& desc);
+
+/// Grains: an nx x ny x nz block of particles `spacing` apart, its bottom layer centred
+/// on `bottomCentre`, each grain offset sideways by up to `jitter` (a fixed hash: the
+/// same every run; a perfect lattice stands like a crystal, real grains do not).
+struct GranularDesc {
+    Vec3 bottomCentre = Vec3::Zero();
+    int nx = 16, ny = 16, nz = 16;
+    real radius = real(0.05);
+    real spacing = real(0.11);
+    real grainMass = real(0.5);
+    real staticFriction = 1;
+    real kineticFriction = real(0.5);
+    real jitter = real(0.005);
+};
+
+std::vector<ParticleId> buildGranularBlock(World& world, const GranularDesc& desc);
+
+/// Millington's blob, made position-based: particles filling a ball, held in shape by one
+/// shape-matching cluster (soft: it squashes and springs back) with rigid-mode damping.
+struct BlobDesc {
+    Vec3 centre = Vec3::Zero();
+    real radius = real(0.3);
+    real spacing = real(0.1);          ///< of the particles (their radius is half of it)
+    real mass = 1;
+    real shapeStiffness = real(0.3);
+    real rigidDamping = real(0.02);
+    real friction = real(0.4);
+    std::uint32_t group = 0;
+};
+
+struct Blob {
+    std::vector<ParticleId> particles;
+    ParticleClusterId cluster;
+};
+
+Blob buildBlob(World& world, const BlobDesc& desc);
+
+/// Millington's platform (ch. 7): six particles in two rows of three, joined by rods
+/// (zero-compliance distance constraints) along its sides, across it and along the
+/// diagonals of its two halves. Its `from` end is pinned; the `to` end hangs from two
+/// cables to points `cableHeight` above it, so the platform dips as a load moves
+/// along it.
+struct PlatformDesc {
+    Vec3 from = Vec3(-2, 1, 0), to = Vec3(2, 1, 0);
+    real width = 1;
+    real particleMass = 1;
+    real radius = real(0.1);
+    real cableHeight = 2;
+    std::uint32_t group = 0;
+};
+
+struct Platform {
+    std::vector<ParticleId> particles;   ///< row 0 (from -> to), then row 1
+    std::vector<DistanceConstraintId> rods;
+    std::vector<ParticleAttachmentId> cables;
+};
+
+Platform buildPlatform(World& world, const PlatformDesc& desc);
+
+/// Aerodynamic forces on a triangle mesh of particles (a flag, a sail): each triangle
+/// of area A and unit normal n, moving at the mean velocity of its corners through air
+/// moving at `wind`, takes the pressure force of a flat plate,
+///   F = 1/2 rho C_d A |u| (u . n) n,  u = wind - v,
+/// plus a lift 1/2 rho C_l A |u| (u . n) across u (in the plane of u and n), shared
+/// equally by its corners through World::applyParticleForce. Call before each step.
+struct AeroDesc {
+    Vec3 wind = Vec3::Zero();
+    real airDensity = real(1.2);  ///< rho [kg/m^3]
+    real drag = 1;                ///< C_d of a flat plate face-on is about 1.2
+    real lift = real(0.3);
+};
+
+void applyAerodynamics(World& world, const std::vector<ParticleId>& particles,
+                       const std::vector<std::array<std::uint32_t, 3>>& triangles, const AeroDesc& desc);
 
 /// A closed sphere: an icosahedron subdivided `subdivisions` times (12, 42, 162, 642,
 /// 2562 vertices), its edges distance constraints and its inside a volume constraint.

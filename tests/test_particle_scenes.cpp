@@ -1,0 +1,137 @@
+// The particle benchmark and demo scenes (issue 5): the soft cube and the balloon of
+// ../shared/BENCH_SCENES.md keep their volumes, the mixed scene (rigid pyramid, cloth
+// and sand together) is deterministic (test 15), and the builders' shapes are right.
+
+#include "helpers.hpp"
+
+#include "scenes/particle_scenes.hpp"
+
+#include <jounce/physics/particle_builders.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numbers>
+
+using namespace jounce;
+using testing::tol;
+
+namespace {
+
+/// An empty scene for the scene module's builders.
+struct Bare final : scenes::Scene {
+    const char* name() const override { return "bare"; }
+    const char* description() const override { return ""; }
+};
+
+real surfaceVolume(const World& w, const SoftBody& body) {
+    real six = 0;
+    const ParticleSystem& ps = w.particles();
+    for (const auto& t : body.surface)
+        six += ps.x[body.particles[t[0]].index].cross(ps.x[body.particles[t[1]].index]).dot(ps.x[body.particles[t[2]].index]);
+    return six / 6;
+}
+
+} // namespace
+
+TEST_CASE("softcube: a 1 m cube of 4374 tets lands from 1 m and keeps its volume within 1%", "[particles][scene]") {
+    Bare scene;
+    const SoftBody cube = scenes::buildBenchSoftCube(scene);
+    REQUIRE(cube.particles.size() == 1000);
+    REQUIRE(cube.tets.size() == 6 * 729);
+    CHECK(surfaceVolume(scene.world(), cube) == Approx(1).epsilon(1e-9));
+    for (int i = 0; i < 180; ++i) scene.world().step(real(1) / 60);
+    CHECK(surfaceVolume(scene.world(), cube) == Approx(1).epsilon(0.01));
+    real bottom = 1e9, top = -1e9;
+    for (const ParticleId p : cube.particles) {
+        bottom = std::min(bottom, scene.world().particle(p).position.y());
+        top = std::max(top, scene.world().particle(p).position.y());
+    }
+    CHECK(bottom > 0);                            // on the ground, not through it
+    CHECK(top - bottom == Approx(1).epsilon(0.03)); // standing at its height
+}
+
+TEST_CASE("balloon scene: the 10 kg box lands on the balloon and bounces off it without reaching the ground",
+          "[particles][scene]") {
+    // Over the first impact and rebound (the box, top-heavy on a round balloon, slides
+    // off it on a later bounce: not asserted). 10 kg at 4.4 m/s on 642 particles of
+    // 0.8 g each is a mass ratio of 12500: at the default 10 substeps x 2 iterations the
+    // skin's constraints give way and the balloon flattens to a third of its height
+    // while keeping 96% of its volume; at 20 substeps it keeps 99% (docs/particles.md).
+    // The issue's bar (under 1% loss under 10x its weight) is the balloon test of
+    // test_particle_constraints.cpp.
+    Bare scene;
+    BodyId box;
+    const Balloon balloon = scenes::buildBenchBalloon(scene, &box);
+    const real rest = scene.world().particleVolume(balloon.volume).restVolume;
+    real lowestBox = 1e9, lowestVolume = 1e9;
+    for (int i = 0; i < 45; ++i) {
+        scene.world().step(real(1) / 60);
+        lowestBox = std::min(lowestBox, scene.world().body(box).position.y());
+        lowestVolume = std::min(lowestVolume, scene.world().enclosedVolume(balloon.volume) / rest);
+    }
+    INFO("lowest box centre " << lowestBox << ", lowest V / V0 " << lowestVolume);
+    CHECK(lowestVolume > 0.95);
+    CHECK(lowestBox > real(0.25)); // its bottom stayed 5 cm above the ground
+    CHECK(scene.world().body(box).linearVelocity.y() > 0); // on its way back up
+}
+
+TEST_CASE("mixed scene: two runs are bit-identical at every step", "[particles][scene]") {
+    auto a = scenes::makeScene("mixed"), b = scenes::makeScene("mixed");
+    REQUIRE(a->world().particleCount() == 2024);
+    for (int i = 0; i < 90; ++i) {
+        a->step();
+        b->step();
+        REQUIRE(testing::stateHash(a->world()) == testing::stateHash(b->world()));
+    }
+}
+
+TEST_CASE("soft bodies, blobs and platforms are built as described", "[particles]") {
+    World w;
+    SoftSphereDesc ball;
+    ball.radius = real(0.5);
+    ball.cells = 8;
+    const SoftBody sphere = buildSoftSphere(w, ball);
+    // The voxel ball's volume: its cells whose centres lie within the radius.
+    const real volume = surfaceVolume(w, sphere);
+    CHECK(volume == Approx(static_cast<real>(sphere.tets.size()) / 6 * std::pow(real(0.125), 3)).epsilon(1e-9));
+    CHECK(volume == Approx(4.0 / 3 * std::numbers::pi * 0.125).epsilon(0.15));
+    const Blob blob = buildBlob(w, BlobDesc{});
+    CHECK(blob.particles.size() == 123); // lattice points within 3 spacings of the centre
+    const Platform platform = buildPlatform(w, PlatformDesc{});
+    CHECK(platform.particles.size() == 6);
+    CHECK(platform.rods.size() == 8);
+    CHECK(platform.cables.size() == 2);
+    CHECK_THROWS_AS(buildSoftSphere(w, SoftSphereDesc{Vec3::Zero(), -1}), Error);
+    GranularDesc bad;
+    bad.nx = 0;
+    CHECK_THROWS_AS(buildGranularBlock(w, bad), Error);
+}
+
+TEST_CASE("aerodynamics: a plate face-on to the wind takes 1/2 rho C_d A |u|^2, edge-on nothing", "[particles]") {
+    WorldSettings s;
+    s.gravity = Vec3::Zero();
+    World w(s);
+    std::vector<ParticleId> corners;
+    for (const Vec3& at : {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)}) corners.push_back(testing::addParticle(w, at, 1));
+    const std::vector<std::array<std::uint32_t, 3>> triangle = {{0, 1, 2}}; // normal +z, area 1/2
+    AeroDesc air;
+    air.wind = Vec3(0, 0, 10);
+    air.drag = real(1.2);
+    air.lift = 0;
+    applyAerodynamics(w, corners, triangle, air);
+    Vec3 total = Vec3::Zero();
+    for (const ParticleId p : corners) total += w.particles().force[p.index];
+    CHECK(total.z() == Approx(0.5 * 1.2 * 1.2 * 0.5 * 100).epsilon(1e-9));
+    CHECK(total.head<2>().norm() < 1e-9);
+    // Edge-on (wind in the plate's plane): no force.
+    World edge(s);
+    corners.clear();
+    for (const Vec3& at : {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)}) corners.push_back(testing::addParticle(edge, at, 1));
+    air.wind = Vec3(10, 0, 0);
+    air.lift = real(0.3);
+    applyAerodynamics(edge, corners, triangle, air);
+    for (const ParticleId p : corners) CHECK(edge.particles().force[p.index].norm() < 1e-9);
+    air.wind = Vec3(INFINITY, 0, 0);
+    CHECK_THROWS_AS(applyAerodynamics(edge, corners, triangle, air), Error);
+}
