@@ -2,6 +2,8 @@
 
 #include <jounce/contact/islands.hpp>
 
+#include "contact/disjoint_sets.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -9,21 +11,7 @@
 namespace jounce {
 namespace {
 
-/// Union-find with path halving; the root is always the lowest index of its set, so
-/// the result does not depend on the order of unions.
-struct DisjointSets {
-    std::vector<std::uint32_t> parent;
-    explicit DisjointSets(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
-    std::uint32_t find(std::uint32_t x) {
-        while (parent[x] != x) x = parent[x] = parent[parent[x]];
-        return x;
-    }
-    void unite(std::uint32_t a, std::uint32_t b) {
-        a = find(a);
-        b = find(b);
-        if (a != b) parent[std::max(a, b)] = std::min(a, b);
-    }
-};
+using detail::DisjointSets;
 
 bool joins(std::span<const Body> bodies, std::uint32_t i) { return i != noBody && bodies[i].isDynamic(); }
 
@@ -67,7 +55,8 @@ void buildIslands(std::span<const Body> bodies, std::span<const std::uint8_t> al
     group(contacts.size(), contactIsland, out.contactOrder, out.contactStarts);
 }
 
-int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const SleepSettings& settings) {
+int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const SleepSettings& settings,
+                std::span<const std::uint8_t> keepAwake) {
     if (!settings.enabled) return 0;
     const real bias = std::pow(settings.baseBias, dt);
     int fellAsleep = 0;
@@ -80,7 +69,7 @@ int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const S
             b.motion = std::min(bias * b.motion + (1 - bias) * current, 10 * settings.sleepEpsilon);
             allQuiet = allQuiet && b.canSleep && b.motion < settings.sleepEpsilon;
         }
-        if (!allQuiet) continue;
+        if (!allQuiet || (k < keepAwake.size() && keepAwake[k])) continue;
         for (std::uint32_t i = islands.bodyStarts[k]; i < islands.bodyStarts[k + 1]; ++i) {
             Body& b = bodies[islands.bodies[i]];
             if (!b.awake) continue;

@@ -657,6 +657,8 @@ void World::substep(const StepContext& ctx) {
     detail::gatherContacts(bodies_, contacts_, previousContacts_, resolverContacts_, contactErrors_);
     detail::generateJointContacts(bodies_, joints_, previousContacts_, resolverContacts_);
     detail::groupContacts(bodies_, resolverContacts_, settings_, islands_, islandStarts_, sleepingLinks_, jointLinks_);
+    detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepEpsilon,
+                           particleIslands_);
     profile_.group += millisecondsSince(t);
 
     t = Clock::now();
@@ -675,8 +677,10 @@ void World::substep(const StepContext& ctx) {
     profile_.particles += millisecondsSince(t);
 
     t = Clock::now();
-    if (updateSleep(bodies_.slots(), islands_, ctx.h, settings_.sleep) > 0)
+    detail::particleMotion(particles_, particleIslands_, islands_.count(), ctx.h, settings_.sleep, keepAwake_);
+    if (updateSleep(bodies_.slots(), islands_, ctx.h, settings_.sleep, keepAwake_) > 0)
         detail::keepSleepingLinks(bodies_, resolverContacts_, sleepingLinks_);
+    detail::sleepParticles(particles_, bodies_, islands_, particleIslands_, settings_.sleep);
     profile_.sleep += millisecondsSince(t);
 }
 

@@ -54,6 +54,8 @@ ParticleId World::createParticle(const ParticleDesc& d) {
     putAt(ps.userData, i, d.userData);
     putAt(ps.force, i, Vec3(Vec3::Zero()));
     putAt(ps.fatBox, i, Aabb{});
+    putAt(ps.asleep, i, std::uint8_t{0});
+    putAt(ps.motion, i, 2 * settings_.sleep.sleepEpsilon); // as a woken body: not asleep at once
     return id;
 }
 
@@ -78,6 +80,11 @@ void World::destroyParticle(ParticleId id) {
     ++particles_.topologyVersion;
 }
 
+bool World::isParticleAsleep(ParticleId id) const {
+    requireLiveParticle(id, "isParticleAsleep.id");
+    return particles_.asleep[id.index] != 0;
+}
+
 Particle World::particle(ParticleId id) const {
     requireLiveParticle(id, "particle.id");
     const ParticleSystem& ps = particles_;
@@ -91,6 +98,7 @@ void World::setParticlePosition(ParticleId id, const Vec3& position) {
     detail::requireFinite(position, "setParticlePosition.position");
     particles_.x[id.index] = position;
     particles_.p[id.index] = position;
+    wakeParticle(id.index);
 }
 
 void World::setParticleVelocity(ParticleId id, const Vec3& velocity) {
@@ -99,12 +107,21 @@ void World::setParticleVelocity(ParticleId id, const Vec3& velocity) {
     if (particles_.w[id.index] == 0 && !velocity.isZero(0))
         throw Error("setParticleVelocity.velocity", toText(velocity), "a pinned particle cannot move");
     particles_.v[id.index] = velocity;
+    wakeParticle(id.index);
 }
 
 void World::applyParticleForce(ParticleId id, const Vec3& force) {
     requireLiveParticle(id, "applyParticleForce.id");
     detail::requireFinite(force, "applyParticleForce.force");
     particles_.force[id.index] += force;
+    wakeParticle(id.index);
+}
+
+void World::wakeParticle(std::uint32_t slot) {
+    // Its island wakes with it at the next step (groupParticles).
+    if (!particles_.asleep[slot]) return;
+    particles_.asleep[slot] = 0;
+    particles_.motion[slot] = 2 * settings_.sleep.sleepEpsilon;
 }
 
 // ---- Distance constraints ------------------------------------------------------------

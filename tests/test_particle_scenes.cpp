@@ -135,3 +135,67 @@ TEST_CASE("aerodynamics: a plate face-on to the wind takes 1/2 rho C_d A |u|^2, 
     air.wind = Vec3(INFINITY, 0, 0);
     CHECK_THROWS_AS(applyAerodynamics(edge, corners, triangle, air), Error);
 }
+
+TEST_CASE("a cloth resting on a box falls asleep together with the box, and wakes with it", "[particles][scene]") {
+    // Particles join contact/'s islands: the cloth and the box it touches are one island,
+    // which sleeps when every particle's and the box's recency-weighted motion is below
+    // sleepEpsilon (Millington ch. 16), and wakes as a whole.
+    World w;
+    BodyDesc ground;
+    ground.type = BodyType::Static;
+    ground.position = Vec3(0, real(-0.5), 0);
+    ColliderDesc slab;
+    slab.shape = Box{Vec3(20, real(0.5), 20)};
+    slab.material.friction = real(0.6);
+    ground.colliders.push_back(slab);
+    w.createBody(ground);
+    BodyDesc b;
+    b.position = Vec3(0, real(0.5), 0);
+    ColliderDesc box;
+    box.shape = Box{Vec3::Constant(real(0.5))};
+    box.density = 100;
+    box.material.friction = real(0.6);
+    b.colliders.push_back(box);
+    const BodyId crate = w.createBody(b);
+    ClothDesc c;
+    c.corner = Vec3(real(-0.9), real(1.2), real(-0.9));
+    c.sideU = Vec3(real(1.8), 0, 0);
+    c.sideV = Vec3(0, 0, real(1.8));
+    c.nu = c.nv = 16;
+    c.mass = real(0.3);
+    c.radius = real(0.06);
+    c.friction = real(0.6);
+    const Cloth cloth = buildCloth(w, c);
+    const auto clothAsleep = [&] {
+        int n = 0;
+        for (const ParticleId p : cloth.particles) n += w.isParticleAsleep(p);
+        return n;
+    };
+    int fellAsleepAt = -1;
+    for (int i = 0; i < 600 && fellAsleepAt < 0; ++i) {
+        w.step(real(1) / 60);
+        const int asleep = clothAsleep();
+        CHECK((asleep == 0 || asleep == 256)); // the cloth sleeps as a whole
+        CHECK((asleep == 256) == !w.body(crate).awake); // and with the box
+        if (asleep == 256) fellAsleepAt = i;
+    }
+    INFO("asleep from step " << fellAsleepAt);
+    REQUIRE(fellAsleepAt > 0);
+    const Vec3 restingAt = w.particle(cloth.at(8, 8)).position;
+    for (int i = 0; i < 60; ++i) w.step(real(1) / 60);
+    CHECK(w.particle(cloth.at(8, 8)).position == restingAt); // asleep: it does not move at all
+
+    // A push on the box wakes the cloth with it...
+    w.setLinearVelocity(crate, Vec3(real(0.5), 0, 0));
+    w.step(real(1) / 60);
+    CHECK(clothAsleep() == 0);
+    CHECK(w.body(crate).awake);
+    for (int i = 0; i < 600 && clothAsleep() == 0; ++i) w.step(real(1) / 60);
+    REQUIRE(clothAsleep() == 256);
+    REQUIRE_FALSE(w.body(crate).awake);
+    // ...and a tug on the cloth wakes the box.
+    w.setParticleVelocity(cloth.at(0, 0), Vec3(0, 1, 0));
+    w.step(real(1) / 60);
+    CHECK(w.body(crate).awake);
+    CHECK(clothAsleep() == 0);
+}

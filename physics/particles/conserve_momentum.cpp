@@ -21,26 +21,14 @@
 
 #include "physics/particles/stages.hpp"
 
+#include "contact/disjoint_sets.hpp"
+
 #include <Eigen/QR>
 
 #include <algorithm>
 #include <numeric>
 
 namespace jounce::detail {
-namespace {
-
-std::uint32_t findRoot(std::vector<std::uint32_t>& parent, std::uint32_t i) {
-    while (parent[i] != i) i = parent[i] = parent[parent[i]];
-    return i;
-}
-
-void join(std::vector<std::uint32_t>& parent, std::uint32_t a, std::uint32_t b) {
-    a = findRoot(parent, a);
-    b = findRoot(parent, b);
-    if (a != b) parent[std::max(a, b)] = std::min(a, b); // the smaller slot is the root: deterministic
-}
-
-} // namespace
 
 void buildFreeGroups(ParticleSystem& ps) {
     ParticleSystem::FreeGroups& groups = ps.freeGroups;
@@ -48,33 +36,19 @@ void buildFreeGroups(ParticleSystem& ps) {
     groups.groupStart.clear();
     groups.members.clear();
     const std::size_t n = ps.slotCount();
-    std::vector<std::uint32_t> parent(n);
-    std::iota(parent.begin(), parent.end(), 0u);
+    DisjointSets sets(n);
     std::vector<std::uint8_t> joined(n, 0);
-    const auto link = [&](std::uint32_t a, std::uint32_t b) {
-        join(parent, a, b);
+    forEachInternalLink(ps, [&](std::uint32_t a, std::uint32_t b) {
+        sets.unite(a, b);
         joined[a] = joined[b] = 1;
-    };
-    for (std::size_t k = 0; k < ps.distances.slotCount(); ++k)
-        if (ps.distances.isAlive(k)) link(ps.distances.atSlot(k).a, ps.distances.atSlot(k).b);
-    for (std::size_t k = 0; k < ps.constraints.slotCount(); ++k) {
-        if (!ps.constraints.isAlive(k)) continue;
-        const ParticleConstraint& c = ps.constraints.atSlot(k);
-        for (std::size_t i = 1; i < c.count; ++i) link(c.p[0], c.p[i]);
-    }
-    for (std::size_t k = 0; k < ps.volumes.slotCount(); ++k)
-        if (ps.volumes.isAlive(k))
-            for (const std::uint32_t i : ps.volumes.atSlot(k).particles) link(ps.volumes.atSlot(k).particles.front(), i);
-    for (std::size_t k = 0; k < ps.clusters.slotCount(); ++k)
-        if (ps.clusters.isAlive(k))
-            for (const std::uint32_t i : ps.clusters.atSlot(k).particles) link(ps.clusters.atSlot(k).particles.front(), i);
+    });
     // A group with a pinned particle is held from outside: its torque is not its own.
     std::vector<std::uint8_t> held(n, 0);
     for (std::uint32_t i = 0; i < n; ++i)
-        if (ps.isAlive(i) && joined[i] && ps.w[i] == 0) held[findRoot(parent, i)] = 1;
+        if (ps.isAlive(i) && joined[i] && ps.w[i] == 0) held[sets.find(i)] = 1;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> byRoot; // (root, slot), sorted
     for (std::uint32_t i = 0; i < n; ++i)
-        if (ps.isAlive(i) && joined[i] && !held[findRoot(parent, i)]) byRoot.emplace_back(findRoot(parent, i), i);
+        if (ps.isAlive(i) && joined[i] && !held[sets.find(i)]) byRoot.emplace_back(sets.find(i), i);
     std::sort(byRoot.begin(), byRoot.end());
     for (std::size_t s = 0; s < byRoot.size(); ++s) {
         if (s == 0 || byRoot[s].first != byRoot[s - 1].first) groups.groupStart.push_back(static_cast<std::uint32_t>(s));

@@ -57,7 +57,7 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
     out.clear();
     for (const ParticleShapePair& pair : candidates.shapes) {
         const std::uint32_t i = pair.particle;
-        if (ps.w[i] == 0) continue;
+        if (!ps.moves(i)) continue; // pinned or asleep: it does not move
         const Collider& collider = colliders[pair.collider];
         const Body& body = bodies[collider.body];
         const Transform pose = body.origin() * collider.local;
@@ -101,6 +101,7 @@ void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candid
                       std::vector<ParticleContact>& out) {
     out.clear();
     for (const ParticlePair& pair : candidates.particles) {
+        if (ps.asleep[pair.a] && ps.asleep[pair.b]) continue;
         const Vec3 d = ps.x[pair.a] - ps.x[pair.b];
         // Pairs that cannot close the gap in this world substep at their speeds are
         // left out (a quarter of their radii spare for what pushes them on the way).

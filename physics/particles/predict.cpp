@@ -12,7 +12,7 @@ void predictParticles(ParticleSystem& ps, const Vec3& gravity, real damping, rea
     const real keep = std::exp(-damping * h); // v' = -damping v over h, exactly
     for (std::size_t i = 0; i < ps.slotCount(); ++i) {
         if (!ps.isAlive(i)) continue;
-        if (ps.w[i] == 0) {
+        if (ps.w[i] == 0 || ps.asleep[i]) { // pinned, or its island sleeps
             ps.v[i].setZero();
             ps.p[i] = ps.x[i];
             continue;

@@ -101,6 +101,24 @@ void updateParticleVelocities(ParticleSystem& ps, real h);
 void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<ParticleContact>& contacts,
                      const ParticleSettings& settings, real h);
 
+/// Calls link(a, b) for pairs of particle slots that internal constraints join (every
+/// particle of a constraint, closed mesh or cluster with its first one).
+template <typename Link> void forEachInternalLink(const ParticleSystem& ps, Link link) {
+    for (std::size_t k = 0; k < ps.distances.slotCount(); ++k)
+        if (ps.distances.isAlive(k)) link(ps.distances.atSlot(k).a, ps.distances.atSlot(k).b);
+    for (std::size_t k = 0; k < ps.constraints.slotCount(); ++k) {
+        if (!ps.constraints.isAlive(k)) continue;
+        const ParticleConstraint& c = ps.constraints.atSlot(k);
+        for (std::size_t i = 1; i < c.count; ++i) link(c.p[0], c.p[i]);
+    }
+    for (std::size_t k = 0; k < ps.volumes.slotCount(); ++k)
+        if (ps.volumes.isAlive(k))
+            for (const std::uint32_t i : ps.volumes.atSlot(k).particles) link(ps.volumes.atSlot(k).particles.front(), i);
+    for (std::size_t k = 0; k < ps.clusters.slotCount(); ++k)
+        if (ps.clusters.isAlive(k))
+            for (const std::uint32_t i : ps.clusters.atSlot(k).particles) link(ps.clusters.atSlot(k).particles.front(), i);
+}
+
 /// Free groups and their angular momentum (conserve_momentum.cpp): rebuilds
 /// ps.freeGroups; turns each free group so that the internal sweep that moved p from
 /// `before` leaves its angular momentum about the step's start as it was.
@@ -111,6 +129,18 @@ void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before);
 /// particle attachments, into candidates.coupledBodies and coupledMask.
 void findCoupledBodies(const ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
                        ParticleCandidates& candidates);
+
+/// Particle islands (particle_islands.cpp). groupParticles: the islands, and wakes each
+/// one with an awake member (particles and bodies alike). particleMotion: each awake
+/// particle's recency-weighted motion, and which body islands moving particles keep
+/// awake (for updateSleep). sleepParticles: puts to sleep the particle islands whose
+/// particles are quiet and whose bodies all sleep.
+void groupParticles(ParticleSystem& ps, BodyArray& bodies, const ColliderArray& colliders, const ParticleCandidates& candidates,
+                    const Islands& bodyIslands, real sleepEpsilon, ParticleIslands& out);
+void particleMotion(ParticleSystem& ps, const ParticleIslands& islands, std::size_t bodyIslandCount, real dt,
+                    const SleepSettings& settings, std::vector<std::uint8_t>& keepAwake);
+void sleepParticles(ParticleSystem& ps, const BodyArray& bodies, const Islands& bodyIslands, const ParticleIslands& islands,
+                    const SleepSettings& settings);
 
 /// The whole layer for one world substep of length h.
 struct DirectSolver;

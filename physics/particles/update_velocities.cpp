@@ -41,6 +41,10 @@ void coupledVelocityPass(Vec3& v, real w, Body& body, const Vec3& at, const Vec3
 void updateParticleVelocities(ParticleSystem& ps, real h) {
     for (std::size_t i = 0; i < ps.slotCount(); ++i) {
         if (!ps.isAlive(i) || ps.w[i] == 0) continue;
+        if (ps.asleep[i]) { // a sleeping island stays where it is, whatever touched it in the sweep
+            ps.p[i] = ps.x[i];
+            continue;
+        }
         ps.v[i] = (ps.p[i] - ps.x[i]) / h;
         ps.x[i] = ps.p[i];
     }

@@ -42,9 +42,11 @@ struct SleepSettings {
 
 /// Step 8: updates each awake body's motion, motion = bias motion + (1 - bias)(v.v + w.w)
 /// clamped at 10 sleepEpsilon; puts to sleep every island whose bodies can all sleep
-/// and are all below sleepEpsilon (their velocities are zeroed). Returns how many
-/// bodies fell asleep.
-int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const SleepSettings& settings);
+/// and are all below sleepEpsilon (their velocities are zeroed). Islands flagged in
+/// `keepAwake` (by island, may be empty) stay awake: something joined to them (moving
+/// particles) is not quiet yet. Returns how many bodies fell asleep.
+int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const SleepSettings& settings,
+                std::span<const std::uint8_t> keepAwake = {});
 
 /// Wakes every body of an island in which any body is awake (a sleeping pile touched
 /// by an awake ball wakes as a whole). Returns how many bodies it woke.

@@ -142,6 +142,8 @@ struct ParticleSystem {
     std::vector<std::uint64_t> userData;
     std::vector<Vec3> force;        ///< applied through the API for the next step [N]
     std::vector<Aabb> fatBox;       ///< the broad phase's box (see fattenAabb)
+    std::vector<std::uint8_t> asleep; ///< 1: its island sleeps (it stays where it is)
+    std::vector<real> motion;       ///< recency-weighted v.v, as a body's (Millington ch. 16)
     SlotArray<char, ParticleTag> slots; ///< handles and liveness (the char is unused)
 
     SlotArray<DistanceConstraint, DistanceConstraintTag> distances;
@@ -164,6 +166,19 @@ struct ParticleSystem {
 
     std::size_t slotCount() const { return slots.slotCount(); }
     bool isAlive(std::size_t i) const { return slots.isAlive(i); }
+    /// Alive, not pinned and not asleep: the solver moves it.
+    bool moves(std::size_t i) const { return slots.isAlive(i) && w[i] > 0 && !asleep[i]; }
+};
+
+/// Particle islands: particles joined by internal constraints, touching each other or
+/// touching dynamic bodies, together with the body islands they touch. Pinned particles
+/// join nothing (like static bodies). Rebuilt every world substep.
+struct ParticleIslands {
+    std::vector<std::uint32_t> particles;      ///< particle slots grouped by island
+    std::vector<std::uint32_t> particleStarts; ///< island k: particles[particleStarts[k] .. particleStarts[k + 1])
+    std::vector<std::uint32_t> bodyIslands;    ///< body islands (contact/'s Islands) grouped likewise
+    std::vector<std::uint32_t> bodyIslandStarts;
+    std::size_t count() const { return particleStarts.empty() ? 0 : particleStarts.size() - 1; }
 };
 
 /// Collision candidates from the shared broad phase, found once per world substep:

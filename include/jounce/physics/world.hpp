@@ -215,8 +215,11 @@ public:
     std::vector<ParticleId> particleIds() const { return particles_.slots.ids(); }
     void setParticlePosition(ParticleId id, const Vec3& position);
     void setParticleVelocity(ParticleId id, const Vec3& velocity);
-    /// Acts for the whole next step() [N].
+    /// Acts for the whole next step() [N]. Setting a particle's position or velocity or
+    /// applying a force wakes it (and its island with it).
     void applyParticleForce(ParticleId id, const Vec3& force);
+    /// Whether the particle's island sleeps (it does not move until something wakes it).
+    bool isParticleAsleep(ParticleId id) const;
     /// A collision group no particle has yet (particles of one non-zero group do not
     /// collide with each other). Counts up from 65536, above small hand-picked numbers.
     std::uint32_t newParticleGroup() { return particles_.groupsIssued++; }
@@ -289,6 +292,7 @@ private:
     Body& checkedBody(BodyId id, const char* field);
     void requireLiveBody(BodyId id, const char* field) const;
     void requireLiveParticle(ParticleId id, const char* field) const;
+    void wakeParticle(std::uint32_t slot);
 
     WorldSettings settings_;
     SlotArray<Body, BodyTag> bodies_;
@@ -311,6 +315,8 @@ private:
     std::vector<std::string> contactErrors_;    ///< contacts dropped in the last step, and why
     ParticleSystem particles_;
     ParticleCandidates particleCandidates_;
+    ParticleIslands particleIslands_;
+    std::vector<std::uint8_t> keepAwake_;        ///< body islands moving particles keep awake
     std::unique_ptr<detail::DirectSolver> directSolver_; ///< cache: factorisations of acyclic rope groups     ///< this substep's particle pairs from the broad phase
     SlotArray<Body, BodyTag> backup_; ///< state before the step, for the all-or-nothing rule
     ParticleSystem particlesBackup_;
