@@ -96,4 +96,16 @@ inline jounce::ParticleId addParticle(jounce::World& w, const jounce::Vec3& at, 
     return w.createParticle(d);
 }
 
+/// A static 40 m x 40 m slab whose top is y = 0, with the given friction.
+inline jounce::BodyId addGround(jounce::World& w, real friction = real(0.6)) {
+    jounce::BodyDesc d;
+    d.type = jounce::BodyType::Static;
+    d.position = jounce::Vec3(0, real(-0.5), 0);
+    jounce::ColliderDesc c;
+    c.shape = jounce::Box{jounce::Vec3(20, real(0.5), 20)};
+    c.material.friction = friction;
+    d.colliders.push_back(c);
+    return w.createBody(d);
+}
+
 } // namespace testing

@@ -17,6 +17,7 @@
 #include <numbers>
 
 using namespace jounce;
+using testing::addGround;
 using testing::addParticle;
 using testing::tol;
 
@@ -28,17 +29,6 @@ World worldWith(const Vec3& gravity, int substeps = 10, int iterations = 2) {
     s.particles.substeps = substeps;
     s.particles.iterations = iterations;
     return World(s);
-}
-
-BodyId addGround(World& w) {
-    BodyDesc d;
-    d.type = BodyType::Static;
-    d.position = Vec3(0, real(-0.5), 0);
-    ColliderDesc c;
-    c.shape = Box{Vec3(20, real(0.5), 20)};
-    c.material.friction = real(0.6);
-    d.colliders.push_back(c);
-    return w.createBody(d);
 }
 
 /// A fixed pseudo-random number in [-1, 1] (the same every run).

@@ -141,14 +141,7 @@ TEST_CASE("a cloth resting on a box falls asleep together with the box, and wake
     // which sleeps when every particle's and the box's recency-weighted motion is below
     // sleepEpsilon (Millington ch. 16), and wakes as a whole.
     World w;
-    BodyDesc ground;
-    ground.type = BodyType::Static;
-    ground.position = Vec3(0, real(-0.5), 0);
-    ColliderDesc slab;
-    slab.shape = Box{Vec3(20, real(0.5), 20)};
-    slab.material.friction = real(0.6);
-    ground.colliders.push_back(slab);
-    w.createBody(ground);
+    testing::addGround(w);
     BodyDesc b;
     b.position = Vec3(0, real(0.5), 0);
     ColliderDesc box;
@@ -206,14 +199,7 @@ TEST_CASE("granular pile: with mu_s 1.0, mu_k 0.5 it stands at over 20 degrees a
     // the pile's height over the radius holding 95% of the grains (a cone's side).
     const auto pile = [](real mu, real& meanSpeed) {
         World w;
-        BodyDesc ground;
-        ground.type = BodyType::Static;
-        ground.position = Vec3(0, real(-0.5), 0);
-        ColliderDesc slab;
-        slab.shape = Box{Vec3(20, real(0.5), 20)};
-        slab.material.friction = mu > 0 ? real(0.6) : real(0);
-        ground.colliders.push_back(slab);
-        w.createBody(ground);
+        testing::addGround(w, mu > 0 ? real(0.6) : real(0));
         GranularDesc g;
         g.bottomCentre = Vec3(0, real(0.1), 0);
         g.nx = g.ny = g.nz = 8;
