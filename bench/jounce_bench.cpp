@@ -110,6 +110,7 @@ struct Figures {
     double maxSpeed = 0;
     double maxParticleSpeed = 0;
     std::size_t particlesBelow = 0; ///< particles under y = -1 at the end
+    std::size_t particlesAsleep = 0; ///< at the end
     bool nonFinite = false;
     std::size_t escaped = 0;
     std::size_t contacts = 0, islands = 0;
@@ -222,7 +223,10 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
     f.contacts = world.resolvedContacts().size();
     f.particles = world.particleCount();
     for (std::size_t i = 0; i < world.particles().slotCount(); ++i)
-        if (world.particles().isAlive(i) && !(world.particles().x[i].y() >= -1)) ++f.particlesBelow;
+        if (world.particles().isAlive(i)) {
+            if (!(world.particles().x[i].y() >= -1)) ++f.particlesBelow;
+            if (world.particles().asleep[i]) ++f.particlesAsleep;
+        }
     f.constraints = world.distanceConstraintIds().size() + world.particleAttachmentIds().size() +
                     world.particleConstraintIds().size() + world.particleVolumeIds().size() + world.particleClusterIds().size();
     f.islands = world.islands().count();
@@ -265,6 +269,7 @@ void print(const Options& o, const Figures& f) {
         {"max_speed", number(f.maxSpeed)},
         {"max_particle_speed", number(f.maxParticleSpeed)},
         {"particles_escaped", std::to_string(f.particlesBelow)},
+        {"particles_asleep", std::to_string(f.particlesAsleep)},
         {"exploded", f.exploded() ? "true" : "false"},
         {"any_nan", f.nonFinite ? "true" : "false"},
         {"escaped", std::to_string(f.escaped)},
