@@ -15,10 +15,10 @@
 
 #include "physics/particles/stages.hpp"
 
-#include <Eigen/QR>
 #include <Eigen/SVD>
 
 #include <cmath>
+#include <type_traits>
 
 namespace jounce::detail {
 namespace {
@@ -52,6 +52,17 @@ Vec3 clusterCentre(const ParticleSystem& ps, const std::vector<std::uint32_t>& p
 }
 
 } // namespace
+
+Vec3 pseudoInverseSolve(const Mat3& a, const Vec3& b) {
+    // x = V S^+ U^T b, dropping singular values under 1e-9 (double) of the largest: the
+    // least-squares solution of smallest norm when a is singular.
+    const Eigen::JacobiSVD<Mat3> svd(a, Eigen::ComputeFullU | Eigen::ComputeFullV);
+    const Vec3 s = svd.singularValues();
+    const real cut = s[0] * (std::is_same_v<real, float> ? real(1e-5) : real(1e-9));
+    Vec3 inUBasis = svd.matrixU().transpose() * b;
+    for (int i = 0; i < 3; ++i) inUBasis[i] = s[i] > cut ? inUBasis[i] / s[i] : real(0);
+    return svd.matrixV() * inUBasis;
+}
 
 Mat3 properRotation(const Mat3& a) {
     // A = U S V^T; R = U V^T is the nearest orthogonal matrix. When det(U V^T) = -1 (an
@@ -122,7 +133,7 @@ void dampClusters(ParticleSystem& ps) {
         }
         // Collinear particles have no inertia about their line: the pseudo-inverse
         // gives the spin about the other two axes and none about it.
-        const Vec3 omega = inertia.completeOrthogonalDecomposition().solve(angularMomentum);
+        const Vec3 omega = pseudoInverseSolve(inertia, angularMomentum);
         for (const std::uint32_t i : cluster.particles) {
             if (ps.w[i] == 0) continue;
             const Vec3 rigid = velocity + omega.cross(ps.x[i] - centre);

@@ -23,8 +23,6 @@
 
 #include "contact/disjoint_sets.hpp"
 
-#include <Eigen/QR>
-
 #include <algorithm>
 #include <numeric>
 
@@ -83,7 +81,7 @@ void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before) {
             a += m * (s.dot(r) * Mat3::Identity() - r * s.transpose());
         }
         if (torque.isZero(0)) continue;
-        const Vec3 turn = a.completeOrthogonalDecomposition().solve(-torque);
+        const Vec3 turn = pseudoInverseSolve(a, -torque);
         for (auto it = first; it != last; ++it) ps.p[*it] += turn.cross(ps.p[*it] - centre);
     }
 }
