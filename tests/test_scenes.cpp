@@ -37,9 +37,12 @@ TEST_CASE("every scene runs 600 steps with finite state and draws something", "[
         auto scene = makeScene(name);
         // The benchmark scenes are big (up to 4096 bodies or particles): a few steps
         // here, the full runs are jounce-bench's and the [contact] tests'.
+        // Particle scenes run 2 s (their figures are asserted in the [particles] tests);
+        // the sanitizer build runs this test too, and must stay fast.
         const bool big = scenes::isBenchScene(name) || name == "cloth64" || name == "sandpile" || name == "softcube" ||
                          name == "mixed";
-        const int steps = big ? 20 : 600;
+        const bool particles = scene->world().particleCount() > 0;
+        const int steps = big ? 20 : particles ? 120 : 600;
         for (int i = 0; i < steps; ++i) scene->step();
         CHECK(allFinite(scene->world()));
         scenes::DrawList list;
@@ -50,7 +53,7 @@ TEST_CASE("every scene runs 600 steps with finite state and draws something", "[
 }
 
 TEST_CASE("scenes are deterministic: two runs hash equal at every step", "[physics][scene]") {
-    for (const char* name : {"fireworks", "springs", "ballistic", "rope", "cloth", "flag", "blob", "balloon"}) {
+    for (const char* name : {"fireworks", "springs", "ballistic", "rope", "cloth", "blob"}) {
         CAPTURE(name);
         auto a = makeScene(name), b = makeScene(name);
         for (int i = 0; i < 300; ++i) {
