@@ -30,11 +30,24 @@ struct Options {
     std::vector<std::pair<std::string, std::string>> sets; ///< resolver settings to override
 };
 
-/// The resolver settings --set can change, by name (for experiments from the shell).
-bool applySet(jounce::ResolverSettings& r, const std::string& name, const std::string& value) {
+/// The particle settings --set can change: particles.substeps, particles.iterations,
+/// particles.integrator (0 Euler, 1 BDF2), particles.solver (0 XPBD, 1 PBD).
+bool applyParticleSet(jounce::ParticleSettings& p, const std::string& name, double v) {
+    if (name == "particles.substeps") p.substeps = static_cast<int>(v);
+    else if (name == "particles.iterations") p.iterations = static_cast<int>(v);
+    else if (name == "particles.integrator") p.integrator = v != 0 ? jounce::ParticleIntegrator::BDF2 : jounce::ParticleIntegrator::Euler;
+    else if (name == "particles.solver") p.solver = v != 0 ? jounce::ParticleSolver::PBD : jounce::ParticleSolver::XPBD;
+    else return false;
+    return true;
+}
+
+/// The resolver and particle settings --set can change, by name (for experiments from the shell).
+bool applySet(jounce::WorldSettings& settings, const std::string& name, const std::string& value) {
     char* end = nullptr;
     const double v = std::strtod(value.c_str(), &end);
     if (value.empty() || *end != '\0') return false;
+    if (applyParticleSet(settings.particles, name, v)) return true;
+    jounce::ResolverSettings& r = settings.resolver;
     const std::map<std::string, real*> reals{{"velocityLimit", &r.velocityLimit},
                                              {"angularLimit", &r.angularLimit},
                                              {"positionEpsilon", &r.positionEpsilon},
@@ -74,7 +87,8 @@ int usage(const char* problem) {
                  "        velocityEpsilon, positionIterationsPerContact, velocityIterationsPerContact,\n"
                  "        sequentialIterations, warmStart, positionSolver (0 worst-first, 1 sequential),\n"
                  "        sequentialPositionIterations, projectionRelaxation, allowedPenetration,\n"
-                 "        sequentialTolerance, slidingSpeed\n"
+                 "        sequentialTolerance, slidingSpeed; particles.substeps, particles.iterations,\n"
+                 "        particles.integrator (0 Euler, 1 BDF2), particles.solver (0 XPBD, 1 PBD)\n"
                  "scenes:";
     for (const std::string& n : jounce::scenes::sceneNames()) std::cerr << " " << n;
     std::cerr << "\n";
@@ -355,7 +369,7 @@ int main(int argc, char** argv) {
     if (solver == "worst-first") settings.resolver.velocitySolver = jounce::VelocitySolver::WorstFirst;
     if (solver == "sequential") settings.resolver.velocitySolver = jounce::VelocitySolver::SequentialImpulses;
     for (const auto& [name, value] : o.sets)
-        if (!applySet(settings.resolver, name, value)) return usage(("cannot set " + name + " to " + value).c_str());
+        if (!applySet(settings, name, value)) return usage(("cannot set " + name + " to " + value).c_str());
     try {
         scene->world().setSettings(settings);
     } catch (const jounce::Error& e) {

@@ -149,6 +149,11 @@ void particleControls(Simulation& sim) {
         p.solver = solver == 0 ? ParticleSolver::XPBD : ParticleSolver::PBD;
         changed = true;
     }
+    int integrator = p.integrator == ParticleIntegrator::Euler ? 0 : 1;
+    if (ImGui::Combo("Integrator", &integrator, "Euler\0BDF2\0")) {
+        p.integrator = integrator == 0 ? ParticleIntegrator::Euler : ParticleIntegrator::BDF2;
+        changed = true;
+    }
     changed |= ImGui::SliderInt("Substeps", &p.substeps, 1, 60);
     changed |= ImGui::SliderInt("Iterations", &p.iterations, 1, 30);
     if (p.solver == ParticleSolver::PBD) {

@@ -132,6 +132,9 @@ void World::setSettings(const WorldSettings& s) {
     const ParticleSettings& ps = s.particles;
     if (ps.solver != ParticleSolver::XPBD && ps.solver != ParticleSolver::PBD)
         throw Error("WorldSettings.particles.solver", std::to_string(static_cast<int>(ps.solver)), "not a ParticleSolver");
+    if (ps.integrator != ParticleIntegrator::Euler && ps.integrator != ParticleIntegrator::BDF2)
+        throw Error("WorldSettings.particles.integrator", std::to_string(static_cast<int>(ps.integrator)),
+                    "not a ParticleIntegrator");
     if (ps.substeps < 1 || ps.substeps > 1000)
         throw Error("WorldSettings.particles.substeps", std::to_string(ps.substeps), "must lie in [1, 1000]");
     if (ps.iterations < 1 || ps.iterations > 1000)

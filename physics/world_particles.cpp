@@ -55,6 +55,9 @@ ParticleId World::createParticle(const ParticleDesc& d) {
     putAt(ps.force, i, Vec3(Vec3::Zero()));
     putAt(ps.fatBox, i, Aabb{});
     putAt(ps.asleep, i, std::uint8_t{0});
+    putAt(ps.stepVelocity, i, Vec3(Vec3::Zero()));
+    putAt(ps.previousVelocity, i, Vec3(Vec3::Zero()));
+    putAt(ps.hasHistory, i, std::uint8_t{0});
     putAt(ps.motion, i, 2 * settings_.sleep.sleepEpsilon); // as a woken body: not asleep at once
     return id;
 }
@@ -98,6 +101,7 @@ void World::setParticlePosition(ParticleId id, const Vec3& position) {
     detail::requireFinite(position, "setParticlePosition.position");
     particles_.x[id.index] = position;
     particles_.p[id.index] = position;
+    particles_.hasHistory[id.index] = 0;
     wakeParticle(id.index);
 }
 
@@ -107,6 +111,7 @@ void World::setParticleVelocity(ParticleId id, const Vec3& velocity) {
     if (particles_.w[id.index] == 0 && !velocity.isZero(0))
         throw Error("setParticleVelocity.velocity", toText(velocity), "a pinned particle cannot move");
     particles_.v[id.index] = velocity;
+    particles_.hasHistory[id.index] = 0;
     wakeParticle(id.index);
 }
 

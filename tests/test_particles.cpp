@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <numbers>
 
 using namespace jounce;
@@ -170,6 +171,73 @@ TEST_CASE("pendulum of 1 m at 5 degrees: period within 0.1% of the corrected sma
     CHECK(e1 > real(0.95) * e0);
 }
 
+TEST_CASE("BDF2 is exact for a projectile where Euler is first order", "[particles]") {
+    // x(t) = x0 + v0 t + g t^2 / 2 is quadratic, which BDF2 integrates exactly (its
+    // history is started as if the particle had always fallen); symplectic Euler is
+    // off by g t h / 2 at time t.
+    const Vec3 g(0, real(-9.81), 0), x0(0, 10, 0), v0(3, 4, -1);
+    const auto runFor = [&](ParticleIntegrator integrator) {
+        ParticleSettings ps;
+        ps.integrator = integrator;
+        World w = worldWith(ps, g, false);
+        const ParticleId id = addParticle(w, x0, 1);
+        w.setParticleVelocity(id, v0);
+        for (int i = 0; i < 60; ++i) w.step(real(1) / 60);
+        const real t = 1;
+        return (w.particle(id).position - (x0 + v0 * t + g * (t * t / 2))).norm();
+    };
+    const real bdf2 = runFor(ParticleIntegrator::BDF2), euler = runFor(ParticleIntegrator::Euler);
+    INFO("error after 1 s: BDF2 " << bdf2 << " m, Euler " << euler << " m");
+    CHECK(bdf2 < testing::tol(1e-9, 2e-5));
+    CHECK(euler == Approx(9.81 / 2 / 600).epsilon(0.02)); // g t h / 2 with h = 1/600 s
+}
+
+TEST_CASE("BDF2 keeps a spring's oscillation where implicit Euler damps it away", "[particles]") {
+    // One particle of 1 kg on a compliant link (k = 1/alpha = 100 N/m, omega = 10 rad/s)
+    // to a pinned one, no gravity, released 0.1 m from rest length, one small step of
+    // 1/60 s (omega h = 1/6) and one iteration: XPBD then solves each step exactly, so
+    // the integrator alone decides. Implicit Euler keeps 1 / sqrt(1 + (omega h)^2) of
+    // the amplitude per step (0.60 after a period); BDF2 loses O((omega h)^4) per step.
+    const real k = 100, omega = 10, amplitude = real(0.1);
+    const auto runFor = [&](ParticleIntegrator integrator, real& period) {
+        ParticleSettings ps;
+        ps.integrator = integrator;
+        ps.substeps = 1;
+        ps.iterations = 1;
+        World w = worldWith(ps, Vec3::Zero(), false);
+        const ParticleId anchor = addParticle(w, Vec3::Zero(), 1, true);
+        const ParticleId bob = addParticle(w, Vec3(1 + amplitude, 0, 0), 1);
+        w.createDistanceConstraint({anchor, bob, 1, 1 / k});
+        const real h = real(1) / 60;
+        const int perPeriod = static_cast<int>(std::round(2 * std::numbers::pi / omega / h)); // 38 steps
+        real previous = amplitude, peak = 0;
+        std::vector<real> crossings;
+        for (int i = 1; i <= 3 * perPeriod; ++i) {
+            w.step(h);
+            const real x = w.particle(bob).position.x() - 1;
+            if (previous < 0 && x >= 0) crossings.push_back(h * (static_cast<real>(i) - x / (x - previous)));
+            previous = x;
+            if (i > 2 * perPeriod) peak = std::max(peak, std::abs(x));
+        }
+        period = crossings.size() >= 2 ? (crossings.back() - crossings.front()) / static_cast<real>(crossings.size() - 1) : 0;
+        return peak / amplitude;
+    };
+    real bdf2Period = 0, eulerPeriod = 0;
+    const real bdf2 = runFor(ParticleIntegrator::BDF2, bdf2Period), euler = runFor(ParticleIntegrator::Euler, eulerPeriod);
+    // BDF2's own period: the phase of the principal root r of
+    // (3/2 - i omega h) r^2 - 2 r + 1/2 = 0 (0.63398 s against the exact 0.62832 s).
+    const std::complex<double> z(0, 1.0 / 6);
+    const std::complex<double> root = (2.0 + std::sqrt(4.0 - 4.0 * (1.5 - z) * 0.5)) / (2.0 * (1.5 - z));
+    const double bdf2Expected = 2 * std::numbers::pi / (std::arg(root) * 60);
+    const double eulerExpected = std::pow(1 + 1.0 / 36, -76.0 / 2); // the third period's first peak
+    INFO("amplitude kept over the third period: BDF2 " << bdf2 << " (|r|^76 = " << std::pow(std::abs(root), 76)
+                                                       << "), Euler " << euler << " (" << eulerExpected << "); period BDF2 "
+                                                       << bdf2Period << " s (" << bdf2Expected << ")");
+    CHECK(bdf2 > real(0.95));
+    CHECK(euler == Approx(eulerExpected).epsilon(0.05));
+    CHECK(bdf2Period == Approx(bdf2Expected).epsilon(testing::tol(0.001, 0.01)));
+}
+
 TEST_CASE("particles rest on shapes, bounce with their restitution and never pass a 1 mm wall", "[particles][collision]") {
     SECTION("a particle dropped on the ground rests at its radius") {
         World w;
@@ -321,7 +389,11 @@ TEST_CASE("bad particle input is rejected with the field named and nothing store
     s = w.settings();
     s.particles.pbdStiffness = 0;
     expectError([&] { w.setSettings(s); }, "WorldSettings.particles.pbdStiffness");
+    s = w.settings();
+    s.particles.integrator = static_cast<ParticleIntegrator>(7);
+    expectError([&] { w.setSettings(s); }, "WorldSettings.particles.integrator");
     CHECK(w.settings().particles.substeps == ParticleSettings{}.substeps);
+    CHECK(w.settings().particles.integrator == ParticleIntegrator::Euler);
 }
 
 TEST_CASE("64 x 64 hanging cloth: 30 substeps of 1 iteration stretch it 3x less than 30 iterations of 1 substep",

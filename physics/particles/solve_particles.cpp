@@ -36,7 +36,11 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
         return;
     }
     const real h = ctx.h / static_cast<real>(settings.substeps);
-    ps.lastSubstep = h;
+    // The step the constraints see: BDF2's M (x - x~) = 4/9 h^2 f is implicit Euler's
+    // with 2/3 h (survey eq. 18), and its velocity gains 3/2 of a push over h, as a body
+    // pushed by push / (2/3 h) does.
+    const real hc = settings.integrator == ParticleIntegrator::BDF2 ? h * 2 / 3 : h;
+    ps.lastSubstep = hc;
     std::vector<ParticleContact> shapeContacts, pairContacts;
     std::vector<std::uint8_t> touching;
     VolumeScratch volumeScratch;
@@ -54,7 +58,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
         // velocity change d / h, as it is for the particle.
         for (const std::uint32_t b : candidates.coupledBodies) integrateBodyPosition(bodies.slots()[b], small);
         dampClusters(ps); // Müller 2007 damps before predicting; gravity adds no deviation from rigid motion
-        predictParticles(ps, ctx.gravity, settings.damping, h);
+        predictParticles(ps, ctx.gravity, settings.damping, h, settings.integrator);
         makeShapeContacts(ps, bodies, colliders, candidates, settings.contactMargin, h, shapeContacts);
         preStabilizePairs(ps, pairContacts);
         markTouching(ps, shapeContacts, pairContacts, touching);
@@ -62,20 +66,20 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
         for (int it = 0; it < settings.iterations; ++it) {
             // Internal constraints first, contacts last (they must hold at the end).
             if (keepMomentum) beforeSweep = ps.p;
-            if (settings.directChains) projectDirect(ps, direct, settings, h);
-            projectDistances(ps, settings, h, direct.solvedDirectly);
-            projectSmallConstraints(ps, settings, h);
-            projectVolumes(ps, settings, h, touching, volumeScratch);
+            if (settings.directChains) projectDirect(ps, direct, settings, hc);
+            projectDistances(ps, settings, hc, direct.solvedDirectly);
+            projectSmallConstraints(ps, settings, hc);
+            projectVolumes(ps, settings, hc, touching, volumeScratch);
             matchShapes(ps, settings);
             if (keepMomentum) keepAngularMomentum(ps, beforeSweep);
-            projectAttachments(ps, bodies, settings, h);
+            projectAttachments(ps, bodies, settings, hc);
             // Shapes last: a particle squeezed between a heavy grain and a box ends the
             // sweep outside the box (pairs left overlapping are separated without
             // velocity at the next small step's start, preStabilizePairs).
-            projectContacts(ps, bodies, pairContacts, h);
-            projectContacts(ps, bodies, shapeContacts, h);
+            projectContacts(ps, bodies, pairContacts, hc);
+            projectContacts(ps, bodies, shapeContacts, hc);
         }
-        updateParticleVelocities(ps, h);
+        updateParticleVelocities(ps, h, settings.integrator);
         bounceParticles(ps, bodies, shapeContacts, settings, h);
         bounceParticles(ps, bodies, pairContacts, settings, h);
     }

@@ -24,8 +24,9 @@ struct ParticleContact {
     real normalVelocity = 0;           ///< v . n before the small step (for the bounce)
 };
 
-/// Step 2 for particles: v += h (g + w f), damping, p = x + h v. Pinned particles stay.
-void predictParticles(ParticleSystem& ps, const Vec3& gravity, real damping, real h);
+/// Step 2 for particles: v += h (g + w f), damping, p = x + h v (Euler), or BDF2's
+/// inertial position (survey eq. 19). Pinned and sleeping particles stay.
+void predictParticles(ParticleSystem& ps, const Vec3& gravity, real damping, real h, ParticleIntegrator integrator);
 
 /// This small step's particle-shape constraints from the candidates: a swept test from
 /// x to p first (Müller 2007 sec. 3.5: the ray x -> p), the closest surface point when
@@ -95,8 +96,8 @@ real generalizedInverseMass(const Body& body, const Vec3& at, const Vec3& direct
 /// `withVelocity`. Returns how far the point `at` moved.
 Vec3 pushBody(Body& body, const Vec3& at, const Vec3& push, real h, bool withVelocity);
 
-/// Step 7 for particles: v = (p - x) / h, x = p.
-void updateParticleVelocities(ParticleSystem& ps, real h);
+/// Step 7 for particles: v = (p - x) / h (Euler) or BDF2's eq. 21, x = p; keeps BDF2's history.
+void updateParticleVelocities(ParticleSystem& ps, real h, ParticleIntegrator integrator);
 
 /// The velocity pass: touching contacts that closed faster than the threshold leave
 /// with their restitution times the closing speed.

@@ -38,14 +38,20 @@ void coupledVelocityPass(Vec3& v, real w, Body& body, const Vec3& at, const Vec3
 
 } // namespace
 
-void updateParticleVelocities(ParticleSystem& ps, real h) {
+void updateParticleVelocities(ParticleSystem& ps, real h, ParticleIntegrator integrator) {
     for (std::size_t i = 0; i < ps.slotCount(); ++i) {
         if (!ps.isAlive(i) || ps.w[i] == 0) continue;
         if (ps.asleep[i]) { // a sleeping island stays where it is, whatever touched it in the sweep
             ps.p[i] = ps.x[i];
             continue;
         }
-        ps.v[i] = (ps.p[i] - ps.x[i]) / h;
+        const Vec3 moved = (ps.p[i] - ps.x[i]) / h;
+        ps.previousVelocity[i] = ps.v[i];
+        // BDF2 (survey eq. 21): v = (3/2 x^(n+1) - 2 x^n + 1/2 x^(n-1)) / h
+        //                         = 3/2 (x^(n+1) - x^n) / h - 1/2 (x^n - x^(n-1)) / h.
+        ps.v[i] = integrator == ParticleIntegrator::BDF2 ? Vec3(moved * real(1.5) - ps.stepVelocity[i] * real(0.5)) : moved;
+        ps.stepVelocity[i] = moved;
+        ps.hasHistory[i] = 1;
         ps.x[i] = ps.p[i];
     }
 }
@@ -80,12 +86,17 @@ void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<Pa
         // Separating faster than the target only because of the push-out: the excess
         // goes; closing or separating slower than a bounce asks: it is given.
         const real change = target - vn;
+        // A velocity the positions did not make starts BDF2's history afresh (its last
+        // step's motion no longer leads to it).
         if (body != nullptr) {
             coupledVelocityPass(ps.v[c.a], ps.w[c.a], *body, surface, n, change, c);
+            ps.hasHistory[c.a] = 0;
             continue;
         }
         if (!bounces && change >= 0) continue; // resting or closing: the projection handles it
+        ps.hasHistory[c.a] = 0;
         if (pair) {
+            ps.hasHistory[c.b] = 0;
             const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
             if (!(total > 0)) continue;
             ps.v[c.a] += n * (change * wa / total);

@@ -75,8 +75,23 @@ enum class ParticleSolver : std::uint8_t {
     PBD,
 };
 
+/// How a small step predicts and turns positions into velocities.
+enum class ParticleIntegrator : std::uint8_t {
+    /// Default. The implicit Euler of PBD (survey eq. 11-16): p = x + h v + h^2 a,
+    /// v = (p - x) / h. First order: it damps oscillations by 1 / sqrt(1 + (omega h)^2)
+    /// per step.
+    Euler,
+    /// BDF2, second order (survey eq. 17-21, [EB08]): p from the last two steps,
+    /// x~ = 4/3 x^n - 1/3 x^(n-1) + 8/9 h v^n - 2/9 h v^(n-1) + 4/9 h^2 a, constraints
+    /// as if the step were 2/3 h (M (x - x~) = 4/9 h^2 f), and
+    /// v = (3/2 x^(n+1) - 2 x^n + 1/2 x^(n-1)) / h. Much less numerical damping; exact
+    /// for a projectile. Assumes equal small steps (a changed dt starts no new history).
+    BDF2,
+};
+
 struct ParticleSettings {
     ParticleSolver solver = ParticleSolver::XPBD;
+    ParticleIntegrator integrator = ParticleIntegrator::Euler;
     /// Substeps of each world (sub)step: the default spends the work on small steps
     /// rather than iterations (Macklin 2019), which converges better per unit of work.
     int substeps = 10;
@@ -144,6 +159,12 @@ struct ParticleSystem {
     std::vector<Aabb> fatBox;       ///< the broad phase's box (see fattenAabb)
     std::vector<std::uint8_t> asleep; ///< 1: its island sleeps (it stays where it is)
     std::vector<real> motion;       ///< recency-weighted v.v, as a body's (Millington ch. 16)
+    /// BDF2's history (kept by either integrator): the mean velocity of the last small
+    /// step, (x^n - x^(n-1)) / h, and the velocity before it, v^(n-1). hasHistory 0
+    /// (new, set or woken particles) starts it afresh from v and the applied acceleration.
+    std::vector<Vec3> stepVelocity;
+    std::vector<Vec3> previousVelocity;
+    std::vector<std::uint8_t> hasHistory;
     SlotArray<char, ParticleTag> slots; ///< handles and liveness (the char is unused)
 
     SlotArray<DistanceConstraint, DistanceConstraintTag> distances;
@@ -162,7 +183,9 @@ struct ParticleSystem {
         std::vector<std::uint32_t> groupStart, members;
     } freeGroups;
     std::uint32_t groupsIssued = 65536;  ///< next group World::newParticleGroup() hands out
-    real lastSubstep = 0;           ///< length of the last substep [s] (force = lambda / h^2)
+    /// The step the constraints of the last small step were solved with [s]: its length
+    /// h for Euler, 2/3 h for BDF2 (force = lambda / step^2).
+    real lastSubstep = 0;
 
     std::size_t slotCount() const { return slots.slotCount(); }
     bool isAlive(std::size_t i) const { return slots.isAlive(i); }
