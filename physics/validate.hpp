@@ -22,10 +22,12 @@ std::string handleText(std::uint32_t index, std::uint32_t generation);
 template <typename Tag> std::string handleText(Handle<Tag> id) { return handleText(id.index, id.generation); }
 
 /// Throws unless `id` names a live object of `array`; `kind` says what it should be.
-template <typename T, typename Tag>
-void requireLive(const SlotArray<T, Tag>& array, Handle<Tag> id, const std::string& field, const char* kind) {
+/// Returns the object.
+template <typename Array, typename Tag>
+auto& requireLive(Array& array, Handle<Tag> id, const std::string& field, const char* kind) {
     if (!array.contains(id))
         throw Error(field, handleText(id), std::string("not a live ") + kind + " of this world (stale or null handle)");
+    return array[id];
 }
 
 } // namespace jounce::detail

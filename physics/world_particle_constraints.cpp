@@ -101,8 +101,7 @@ void World::removeParticleConstraint(ParticleConstraintId id) {
 }
 
 const ParticleConstraint& World::particleConstraint(ParticleConstraintId id) const {
-    detail::requireLive(particles_.constraints, id, "particleConstraint.id", "particle constraint");
-    return particles_.constraints[id];
+    return detail::requireLive(particles_.constraints, id, "particleConstraint.id", "particle constraint");
 }
 
 real World::particleConstraintValue(ParticleConstraintId id) const {
@@ -115,6 +114,18 @@ real World::particleConstraintValue(ParticleConstraintId id) const {
 
 // ---- Closed-mesh volumes -------------------------------------------------------------
 
+std::array<std::uint32_t, 3> World::triangleSlots(const std::array<ParticleId, 3>& triangle, const char* base,
+                                                 std::size_t index) const {
+    std::array<std::uint32_t, 3> slots{};
+    for (std::size_t c = 0; c < 3; ++c) {
+        requireLiveParticle(triangle[c], (fieldOf(base, index) + "[" + std::to_string(c) + "]").c_str());
+        slots[c] = triangle[c].index;
+    }
+    if (slots[0] == slots[1] || slots[1] == slots[2] || slots[0] == slots[2])
+        throw Error(fieldOf(base, index), "a repeated particle", "a triangle needs three different particles");
+    return slots;
+}
+
 ParticleVolumeId World::createParticleVolume(const ParticleVolumeDesc& d) {
     if (d.triangles.size() < 4 || d.triangles.size() > 1000000)
         throw Error("ParticleVolumeDesc.triangles", std::to_string(d.triangles.size()) + " triangles",
@@ -124,14 +135,7 @@ ParticleVolumeId World::createParticleVolume(const ParticleVolumeDesc& d) {
     // triangles are oriented alike (each edge is walked both ways by its two triangles).
     std::map<std::pair<std::uint32_t, std::uint32_t>, int> edges;
     for (std::size_t t = 0; t < d.triangles.size(); ++t) {
-        std::array<std::uint32_t, 3> slots{};
-        for (std::size_t c = 0; c < 3; ++c) {
-            const std::string field = "ParticleVolumeDesc.triangles[" + std::to_string(t) + "][" + std::to_string(c) + "]";
-            requireLiveParticle(d.triangles[t][c], field.c_str());
-            slots[c] = d.triangles[t][c].index;
-        }
-        if (slots[0] == slots[1] || slots[1] == slots[2] || slots[0] == slots[2])
-            throw Error(fieldOf("ParticleVolumeDesc.triangles", t), "a repeated particle", "a triangle needs three different particles");
+        const std::array<std::uint32_t, 3> slots = triangleSlots(d.triangles[t], "ParticleVolumeDesc.triangles", t);
         for (std::size_t c = 0; c < 3; ++c) ++edges[{slots[c], slots[(c + 1) % 3]}];
         volume.triangles.push_back(slots);
     }
@@ -169,8 +173,7 @@ void World::removeParticleVolume(ParticleVolumeId id) {
 }
 
 const ParticleVolume& World::particleVolume(ParticleVolumeId id) const {
-    detail::requireLive(particles_.volumes, id, "particleVolume.id", "particle volume");
-    return particles_.volumes[id];
+    return detail::requireLive(particles_.volumes, id, "particleVolume.id", "particle volume");
 }
 
 real World::enclosedVolume(ParticleVolumeId id) const {
@@ -219,8 +222,39 @@ void World::removeParticleCluster(ParticleClusterId id) {
 }
 
 const ParticleCluster& World::particleCluster(ParticleClusterId id) const {
-    detail::requireLive(particles_.clusters, id, "particleCluster.id", "particle cluster");
-    return particles_.clusters[id];
+    return detail::requireLive(particles_.clusters, id, "particleCluster.id", "particle cluster");
+}
+
+// ---- Surfaces ----------------------------------------------------------------------
+
+ParticleSurfaceId World::createParticleSurface(const ParticleSurfaceDesc& d) {
+    if (d.triangles.empty() || d.triangles.size() > 1000000)
+        throw Error("ParticleSurfaceDesc.triangles", std::to_string(d.triangles.size()) + " triangles",
+                    "a surface needs 1 to 1000000 triangles");
+    detail::requirePositive(d.thickness, "ParticleSurfaceDesc.thickness");
+    ParticleSurface surface;
+    surface.thickness = d.thickness;
+    for (std::size_t t = 0; t < d.triangles.size(); ++t) {
+        const std::array<std::uint32_t, 3> slots = triangleSlots(d.triangles[t], "ParticleSurfaceDesc.triangles", t);
+        for (std::size_t c = 0; c < 3; ++c) {
+            const std::uint32_t group = particles_.group[slots[c]];
+            if (t == 0 && c == 0) surface.group = group;
+            if (group == 0 || group != surface.group)
+                throw Error(fieldOf("ParticleSurfaceDesc.triangles", t) + "[" + std::to_string(c) + "]", "group " + std::to_string(group),
+                            "a surface's particles share one non-zero group (ParticleDesc.group)");
+        }
+        surface.triangles.push_back(slots);
+    }
+    return particles_.surfaces.insert(std::move(surface));
+}
+
+void World::removeParticleSurface(ParticleSurfaceId id) {
+    detail::requireLive(particles_.surfaces, id, "removeParticleSurface.id", "particle surface");
+    particles_.surfaces.erase(id);
+}
+
+const ParticleSurface& World::particleSurface(ParticleSurfaceId id) const {
+    return detail::requireLive(particles_.surfaces, id, "particleSurface.id", "particle surface");
 }
 
 } // namespace jounce

@@ -79,6 +79,11 @@ void World::destroyParticle(ParticleId id) {
         if (holds(particles_.volumes[v].particles)) particles_.volumes.erase(v);
     for (const ParticleClusterId c : particles_.clusters.ids())
         if (holds(particles_.clusters[c].particles)) particles_.clusters.erase(c);
+    for (const ParticleSurfaceId s : particles_.surfaces.ids()) {
+        auto& triangles = particles_.surfaces[s].triangles;
+        std::erase_if(triangles, [&](const std::array<std::uint32_t, 3>& t) { return holds(t); });
+        if (triangles.empty()) particles_.surfaces.erase(s);
+    }
     particles_.slots.erase(id);
     ++particles_.topologyVersion;
 }
@@ -157,8 +162,7 @@ void World::removeDistanceConstraint(DistanceConstraintId id) {
 }
 
 const DistanceConstraint& World::distanceConstraint(DistanceConstraintId id) const {
-    detail::requireLive(particles_.distances, id, "distanceConstraint.id", "distance constraint");
-    return particles_.distances[id];
+    return detail::requireLive(particles_.distances, id, "distanceConstraint.id", "distance constraint");
 }
 
 void World::setDistanceCompliance(DistanceConstraintId id, real compliance) {
@@ -196,8 +200,7 @@ void World::removeParticleAttachment(ParticleAttachmentId id) {
 }
 
 const ParticleAttachment& World::particleAttachment(ParticleAttachmentId id) const {
-    detail::requireLive(particles_.attachments, id, "particleAttachment.id", "particle attachment");
-    return particles_.attachments[id];
+    return detail::requireLive(particles_.attachments, id, "particleAttachment.id", "particle attachment");
 }
 
 } // namespace jounce

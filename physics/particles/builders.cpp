@@ -41,6 +41,8 @@ Cloth buildCloth(World& world, const ClothDesc& d) {
     for (const auto& [u, v] : d.pinned)
         if (u < 0 || u >= d.nu || v < 0 || v >= d.nv)
             throw Error("ClothDesc.pinned", std::to_string(u) + ", " + std::to_string(v), "outside the grid");
+    if (!(d.surfaceThickness >= 0) || !std::isfinite(d.surfaceThickness))
+        throw Error("ClothDesc.surfaceThickness", toText(d.surfaceThickness), "must be finite and >= 0");
     const std::uint32_t group = d.group != 0 ? d.group : world.newParticleGroup();
     Cloth c;
     c.nu = d.nu;
@@ -88,6 +90,12 @@ Cloth buildCloth(World& world, const ClothDesc& d) {
             b.compliance = d.bendCompliance;
             c.bendAngles.push_back(world.createParticleConstraint(b));
         }
+    }
+    if (d.surfaceThickness > 0) {
+        ParticleSurfaceDesc surface;
+        surface.thickness = d.surfaceThickness;
+        for (const auto& t : c.triangles) surface.triangles.push_back({c.particles[t[0]], c.particles[t[1]], c.particles[t[2]]});
+        c.surface = world.createParticleSurface(surface);
     }
     return c;
 }

@@ -18,19 +18,14 @@
 #include <cmath>
 
 namespace jounce::detail {
-namespace {
 
-/// The tangential displacement friction takes away from a relative displacement dx,
-/// given the normal n and the penetration depth d just corrected.
-Vec3 frictionCorrection(const Vec3& dx, const Vec3& n, real depth, const ParticleContact& c) {
+Vec3 frictionCorrection(const Vec3& dx, const Vec3& n, real depth, real staticFriction, real kineticFriction) {
     const Vec3 tangential = dx - n * dx.dot(n);
     const real length = tangential.norm();
-    if (length < c.staticFriction * depth) return tangential; // static: stick
+    if (length < staticFriction * depth) return tangential; // static: stick
     if (!(length > 0)) return Vec3::Zero();
-    return tangential * std::min(c.kineticFriction * depth / length, real(1)); // kinetic
+    return tangential * std::min(kineticFriction * depth / length, real(1)); // kinetic
 }
-
-} // namespace
 
 real generalizedInverseMass(const Body& body, const Vec3& at, const Vec3& direction) {
     const Vec3 rn = (at - body.position).cross(direction);
@@ -145,7 +140,7 @@ void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<Particle
             if (value >= 0) continue;
             if (c.body == noBody) {
                 p -= c.n * value; // the shape does not move: the particle takes all of it
-                p -= frictionCorrection(p - ps.x[c.a] - c.surfaceMotion, c.n, -value, c);
+                p -= frictionCorrection(p - ps.x[c.a] - c.surfaceMotion, c.n, -value, c.staticFriction, c.kineticFriction);
                 continue;
             }
             // Two-way: the overlap is shared by the particle's inverse mass and the
@@ -168,7 +163,8 @@ void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<Particle
         if (value >= 0) continue;
         ps.p[c.a] -= n * (value * wa / total);
         ps.p[c.b] += n * (value * wb / total);
-        const Vec3 f = frictionCorrection((ps.p[c.a] - ps.x[c.a]) - (ps.p[c.b] - ps.x[c.b]), n, -value, c);
+        const Vec3 f = frictionCorrection((ps.p[c.a] - ps.x[c.a]) - (ps.p[c.b] - ps.x[c.b]), n, -value, c.staticFriction,
+                                          c.kineticFriction);
         ps.p[c.a] -= f * (wa / total);
         ps.p[c.b] += f * (wb / total);
     }

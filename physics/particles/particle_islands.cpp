@@ -41,6 +41,8 @@ void groupParticles(ParticleSystem& ps, BodyArray& bodies, const ColliderArray& 
     };
     forEachInternalLink(ps, link);
     for (const ParticlePair& pair : candidates.particles) link(pair.a, pair.b);
+    for (const ParticleTrianglePair& pair : candidates.triangles)
+        for (const std::uint32_t corner : ps.surfaces.atSlot(pair.surface).triangles[pair.triangle]) link(pair.particle, corner);
     for (const ParticleShapePair& pair : candidates.shapes)
         if (const std::uint32_t node = bodyNode(colliders[pair.collider].body); node != noIsland && joins(pair.particle))
             sets.unite(pair.particle, node);

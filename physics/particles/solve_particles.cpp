@@ -20,11 +20,16 @@ void resetMultipliers(ParticleSystem& ps) {
 
 /// Flags the particles with a contact in this small step (for Diziol's volume weights).
 void markTouching(const ParticleSystem& ps, const std::vector<ParticleContact>& shapeContacts,
-                  const std::vector<ParticleContact>& pairContacts, std::vector<std::uint8_t>& touching) {
+                  const std::vector<ParticleContact>& pairContacts, const std::vector<SurfaceContact>& surfaceContacts,
+                  std::vector<std::uint8_t>& touching) {
     touching.assign(ps.volumes.size() > 0 ? ps.slotCount() : 0, 0);
     if (touching.empty()) return;
     for (const ParticleContact& c : shapeContacts) touching[c.a] = 1;
     for (const ParticleContact& c : pairContacts) touching[c.a] = touching[c.b] = 1;
+    for (const SurfaceContact& c : surfaceContacts) {
+        touching[c.particle] = 1;
+        for (const std::uint32_t i : c.corners) touching[i] = 1;
+    }
 }
 
 } // namespace
@@ -42,6 +47,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
     const real hc = settings.integrator == ParticleIntegrator::BDF2 ? h * 2 / 3 : h;
     ps.lastSubstep = hc;
     std::vector<ParticleContact> shapeContacts, pairContacts;
+    std::vector<SurfaceContact> surfaceContacts;
     std::vector<std::uint8_t> touching;
     VolumeScratch volumeScratch;
     makePairContacts(ps, candidates, ctx.h, pairContacts);
@@ -60,8 +66,9 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
         dampClusters(ps); // Müller 2007 damps before predicting; gravity adds no deviation from rigid motion
         predictParticles(ps, ctx.gravity, settings.damping, h, settings.integrator);
         makeShapeContacts(ps, bodies, colliders, candidates, settings.contactMargin, h, shapeContacts);
+        makeSurfaceContacts(ps, candidates, surfaceContacts);
         preStabilizePairs(ps, pairContacts);
-        markTouching(ps, shapeContacts, pairContacts, touching);
+        markTouching(ps, shapeContacts, pairContacts, surfaceContacts, touching);
         resetMultipliers(ps);
         for (int it = 0; it < settings.iterations; ++it) {
             // Internal constraints first, contacts last (they must hold at the end).
@@ -77,6 +84,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
             // sweep outside the box (pairs left overlapping are separated without
             // velocity at the next small step's start, preStabilizePairs).
             projectContacts(ps, bodies, pairContacts, hc);
+            projectSurfaceContacts(ps, surfaceContacts);
             projectContacts(ps, bodies, shapeContacts, hc);
         }
         updateParticleVelocities(ps, h, settings.integrator);

@@ -48,6 +48,29 @@ void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candid
 /// grains and a box) is undone without becoming velocity.
 void preStabilizePairs(ParticleSystem& ps, const std::vector<ParticleContact>& contacts);
 
+/// Position-based friction (Macklin 2014; survey eq. 27-29): the share of the relative
+/// displacement dx to take away, given the normal n and the penetration depth just
+/// corrected: all of its tangential part below mu_s depth (stick), else mu_k depth of it.
+Vec3 frictionCorrection(const Vec3& dx, const Vec3& n, real depth, real staticFriction, real kineticFriction);
+
+/// A particle over a surface triangle in this small step (surface_collisions.cpp):
+/// keep s (q - x1) . n >= gap.
+struct SurfaceContact {
+    std::uint32_t particle = 0;
+    std::array<std::uint32_t, 3> corners{};
+    real side = 1;  ///< +1 or -1: the side of the triangle q started on
+    real gap = 0;   ///< the surface's thickness (plus q's radius when q is not its own)
+    real staticFriction = 0, kineticFriction = 0;
+};
+/// Once per world substep: particle-triangle candidates of every surface, from the
+/// broad phase's pairs of the surface's group proxy (and the surface's own particles).
+void findSurfaceCandidates(const ParticleSystem& ps, const std::vector<BroadPhaseProxy>& proxies,
+                           const std::vector<ProxyPair>& pairs, ParticleCandidates& out);
+/// Per small step: the candidates near their triangle's plane and over it.
+void makeSurfaceContacts(const ParticleSystem& ps, const ParticleCandidates& candidates, std::vector<SurfaceContact>& out);
+/// Per iteration: pushes q and the triangle's corners apart (barycentric weights), with friction.
+void projectSurfaceContacts(ParticleSystem& ps, const std::vector<SurfaceContact>& contacts);
+
 /// One Gauss-Seidel sweep over each kind of constraint (XPBD's alpha~ = alpha / h^2;
 /// PBD's corrected stiffness k').
 /// Distance constraints marked in `solvedDirectly` are left to projectDirect.

@@ -55,6 +55,10 @@ struct ClothDesc {
     /// Grid coordinates (u, v) of pinned particles (a flag hangs by two corners).
     std::vector<std::array<int, 2>> pinned;
     std::uint32_t group = 0;         ///< 0: a new group
+    /// > 0: the cloth's triangles become a ParticleSurface of this thickness [m]: the
+    /// cloth does not pass through itself and particles do not pass through it
+    /// (keep it below the grid spacing). 0: no surface.
+    real surfaceThickness = 0;
 };
 
 struct Cloth {
@@ -65,6 +69,7 @@ struct Cloth {
     /// Two triangles per cell, counter-clockwise seen along sideU x sideV, as indices
     /// into `particles` (for drawing and for aerodynamic forces).
     std::vector<std::array<std::uint32_t, 3>> triangles;
+    ParticleSurfaceId surface;  ///< null unless ClothDesc::surfaceThickness > 0
     ParticleId at(int u, int v) const { return particles[static_cast<std::size_t>(u + nu * v)]; }
 };
 

@@ -21,6 +21,8 @@ using ParticleId = Handle<ParticleTag>;
 struct ParticleConstraintTag;
 struct ParticleVolumeTag;
 struct ParticleClusterTag;
+struct ParticleSurfaceTag;
+using ParticleSurfaceId = Handle<ParticleSurfaceTag>;
 using ParticleConstraintId = Handle<ParticleConstraintTag>;
 using ParticleVolumeId = Handle<ParticleVolumeTag>;
 using ParticleClusterId = Handle<ParticleClusterTag>;
@@ -118,6 +120,26 @@ struct ParticleCluster {
     real shapeStiffness = 1;
     real rigidDamping = 0;
     Mat3 rotation = Mat3::Identity(); ///< last optimal rotation (det +1, also when the cluster is inverted)
+};
+
+/// A triangle mesh over the particles of one group (a cloth) that particles do not
+/// pass through: its own particles (self-collision) and every other particle stay on
+/// the side of each triangle they came from, at least `thickness` from its plane
+/// (other particles: thickness plus their radius). The survey's triangle collision,
+/// C = s (q - x1) . n - h >= 0 with s the side q started the small step on; the
+/// correction is spread over the triangle's corners by q's barycentric weights
+/// (Bridson et al. 2002), so it keeps momentum. Position-based friction as for pairs.
+struct ParticleSurfaceDesc {
+    /// Triangles as particle handles; every particle in one non-zero group (the group
+    /// is the surface's proxy in the broad phase).
+    std::vector<std::array<ParticleId, 3>> triangles;
+    real thickness = real(0.01); ///< h [m], > 0: less than the mesh's edges (or neighbours would collide)
+};
+
+struct ParticleSurface {
+    std::vector<std::array<std::uint32_t, 3>> triangles; ///< particle slots
+    std::uint32_t group = 0;                             ///< the group of all its particles
+    real thickness = real(0.01);
 };
 
 } // namespace jounce

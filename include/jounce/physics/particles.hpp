@@ -172,6 +172,7 @@ struct ParticleSystem {
     SlotArray<ParticleConstraint, ParticleConstraintTag> constraints; ///< bending, volume, area
     SlotArray<ParticleVolume, ParticleVolumeTag> volumes;             ///< closed meshes
     SlotArray<ParticleCluster, ParticleClusterTag> clusters;          ///< shape matching, rigid damping
+    SlotArray<ParticleSurface, ParticleSurfaceTag> surfaces;          ///< collision meshes (cloth self-collision)
 
     /// Bumped whenever particles or internal constraints come or go (the direct
     /// solver's groups and the free groups are rebuilt from it).
@@ -213,9 +214,16 @@ struct ParticleShapePair {
 struct ParticlePair {
     std::uint32_t a = 0, b = 0;
 };
+/// A particle near a triangle of a particle surface (not one of its corners).
+struct ParticleTrianglePair {
+    std::uint32_t particle = 0;
+    std::uint32_t surface = 0;  ///< slot in ParticleSystem::surfaces
+    std::uint32_t triangle = 0; ///< index in the surface's triangles
+};
 struct ParticleCandidates {
     std::vector<ParticleShapePair> shapes;
     std::vector<ParticlePair> particles;
+    std::vector<ParticleTrianglePair> triangles;
     /// The particles' broad-phase proxies: proxy firstProxy + k holds the particles
     /// members[memberStart[k] .. memberStart[k + 1]) (one for a group-0 particle, every
     /// particle of the group for a non-zero group).
@@ -230,6 +238,7 @@ struct ParticleCandidates {
     void clear() {
         shapes.clear();
         particles.clear();
+        triangles.clear();
     }
 };
 

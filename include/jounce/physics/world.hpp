@@ -268,6 +268,15 @@ public:
     const ParticleCluster& particleCluster(ParticleClusterId id) const;
     std::vector<ParticleClusterId> particleClusterIds() const { return particles_.clusters.ids(); }
 
+    /// A triangle mesh over one particle group that particles do not pass through
+    /// (cloth self-collision, grains on a cloth). Destroying a particle drops its
+    /// triangles; the surface goes with its last one.
+    ParticleSurfaceId createParticleSurface(const ParticleSurfaceDesc& desc);
+    void removeParticleSurface(ParticleSurfaceId id);
+    bool contains(ParticleSurfaceId id) const { return particles_.surfaces.contains(id); }
+    const ParticleSurface& particleSurface(ParticleSurfaceId id) const;
+    std::vector<ParticleSurfaceId> particleSurfaceIds() const { return particles_.surfaces.ids(); }
+
     // ---- Settings and the step ---------------------------------------------------
     const WorldSettings& settings() const { return settings_; }
     void setSettings(const WorldSettings& settings);
@@ -292,6 +301,8 @@ private:
     Body& checkedBody(BodyId id, const char* field);
     void requireLiveBody(BodyId id, const char* field) const;
     void requireLiveParticle(ParticleId id, const char* field) const;
+    /// A triangle's particle slots: three live, different particles (field base[index][corner]).
+    std::array<std::uint32_t, 3> triangleSlots(const std::array<ParticleId, 3>& triangle, const char* base, std::size_t index) const;
     void wakeParticle(std::uint32_t slot);
 
     WorldSettings settings_;

@@ -1,0 +1,228 @@
+// Particle surfaces (issue 5): cloth that does not pass through itself, grains that
+// stay on a cloth whose holes they would fall through, momentum kept, bad input.
+
+#include "helpers.hpp"
+
+#include <jounce/physics/particle_builders.hpp>
+#include <jounce/physics/world.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace jounce;
+using testing::addGround;
+
+namespace {
+
+World worldWithSleep(bool sleep) {
+    WorldSettings s;
+    s.sleep.enabled = sleep;
+    return World(s);
+}
+
+/// Times a particle of the cloth went through one of its triangles (not its own) in
+/// the step from `before` to now: the signed distance to the triangle's plane changed
+/// sign while the point was over the triangle at both ends, within `near` of it.
+int countCrossings(const Cloth& cloth, const std::vector<Vec3>& before, const std::vector<Vec3>& now, real near) {
+    int crossings = 0;
+    const auto side = [](const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& q, bool& over) {
+        const Vec3 e1 = b - a, e2 = c - a, n = e1.cross(e2).normalized();
+        const real d = (q - a).dot(n);
+        const Vec3 r = q - n * d - a;
+        const real d11 = e1.dot(e1), d12 = e1.dot(e2), d22 = e2.dot(e2), det = d11 * d22 - d12 * d12;
+        const real u = (d22 * r.dot(e1) - d12 * r.dot(e2)) / det, v = (d11 * r.dot(e2) - d12 * r.dot(e1)) / det;
+        over = u >= 0 && v >= 0 && u + v <= 1;
+        return d;
+    };
+    for (std::uint32_t q = 0; q < cloth.particles.size(); ++q)
+        for (const auto& t : cloth.triangles) {
+            if (t[0] == q || t[1] == q || t[2] == q) continue;
+            if ((now[q] - now[t[0]]).squaredNorm() > 4 * near * near) continue; // far from it: cheap test first
+            bool over0 = false, over1 = false;
+            const real d0 = side(before[t[0]], before[t[1]], before[t[2]], before[q], over0);
+            const real d1 = side(now[t[0]], now[t[1]], now[t[2]], now[q], over1);
+            if (over0 && over1 && std::abs(d0) < near && std::abs(d1) < near && (d0 > 0) != (d1 > 0)) ++crossings;
+        }
+    return crossings;
+}
+
+} // namespace
+
+TEST_CASE("a cloth falling onto the ground in folds never passes through itself with a surface", "[particles][scene]") {
+    const auto runWith = [](real thickness) {
+        World w = worldWithSleep(false);
+        addGround(w, real(0.6));
+        ClothDesc d;
+        d.nu = 8;
+        d.nv = 40;
+        d.corner = Vec3(real(-0.15), real(0.03), 0);
+        d.sideU = Vec3(real(0.3), 0, 0);
+        d.sideV = Vec3(0, real(1.5), real(0.1)); // a strip nearly upright: it buckles and folds as it lands
+        d.bending = ClothDesc::Bending::None;
+        d.mass = real(0.2);
+        d.radius = real(0.01);
+        d.surfaceThickness = thickness;
+        const Cloth cloth = buildCloth(w, d);
+        int crossings = 0;
+        std::vector<Vec3> before(cloth.particles.size()), now(cloth.particles.size());
+        const auto positions = [&](std::vector<Vec3>& out) {
+            for (std::size_t k = 0; k < out.size(); ++k) out[k] = w.particle(cloth.particles[k]).position;
+        };
+        positions(now);
+        real top = 0;
+        for (int i = 0; i < 120; ++i) {
+            before = now;
+            w.step(real(1) / 60);
+            positions(now);
+            crossings += countCrossings(cloth, before, now, real(0.05));
+        }
+        for (const Vec3& x : now) top = std::max(top, x.y());
+        INFO("thickness " << thickness << ": the pile is " << top << " m high");
+        CHECK(top < real(0.3)); // it has landed in folds, not stood or flown off
+        return crossings;
+    };
+    const int without = runWith(0), with = runWith(real(0.008));
+    INFO("crossings in 2 s: " << without << " without a surface, " << with << " with one");
+    CHECK(without > 0);
+    CHECK(with == 0);
+}
+
+TEST_CASE("grains stay on a coarse cloth they would fall through without its surface", "[particles][scene]") {
+    // A 1 m trampoline of 11 x 11 particles 0.1 m apart (radius 0.01 m), its border
+    // pinned; 16 grains of radius 0.02 m dropped over the middles of its cells fall
+    // between the cloth's particles unless its triangles stop them.
+    const auto runWith = [](real thickness) {
+        World w = worldWithSleep(true);
+        ClothDesc d;
+        d.nu = d.nv = 11;
+        d.corner = Vec3(real(-0.5), 0, real(-0.5));
+        d.sideU = Vec3(1, 0, 0);
+        d.sideV = Vec3(0, 0, 1);
+        d.mass = real(0.5);
+        d.radius = real(0.01);
+        d.surfaceThickness = thickness;
+        for (int k = 0; k < d.nu; ++k) d.pinned.insert(d.pinned.end(), {{k, 0}, {k, d.nv - 1}, {0, k}, {d.nu - 1, k}});
+        buildCloth(w, d);
+        std::vector<ParticleId> grains;
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 4; ++j) {
+                ParticleDesc g;
+                g.position = Vec3(real(-0.25) + real(0.2) * i, real(0.2) + real(0.01) * (i + j), real(-0.25) + real(0.2) * j);
+                g.radius = real(0.02);
+                g.mass = real(0.01);
+                grains.push_back(w.createParticle(g));
+            }
+        for (int i = 0; i < 180; ++i) w.step(real(1) / 60);
+        real lowest = 1e9, fastest = 0;
+        for (const ParticleId g : grains) {
+            lowest = std::min(lowest, w.particle(g).position.y());
+            fastest = std::max(fastest, w.particle(g).velocity.norm());
+        }
+        INFO("thickness " << thickness << ": lowest grain at " << lowest << " m, fastest " << fastest << " m/s");
+        if (thickness > 0) CHECK(fastest < real(0.05)); // resting on the cloth
+        return lowest;
+    };
+    CHECK(runWith(0) < real(-5)); // fell through, and on
+    CHECK(runWith(real(0.005)) > real(-0.15)); // on the cloth, which sags under them
+}
+
+TEST_CASE("a particle hitting a free cloth patch through its surface keeps the total momentum", "[particles]") {
+    // No gravity: a 3 x 3 patch of 9 particles of 10 g at rest and a grain of 50 g
+    // moving at 2 m/s straight at the middle of a cell. Only the surface stops it
+    // (the patch's particles are 0.25 m apart, radius 0.01 m): the correction is
+    // spread by barycentric weights, so momentum is kept.
+    WorldSettings s;
+    s.gravity = Vec3::Zero();
+    s.sleep.enabled = false;
+    World w(s);
+    ClothDesc d;
+    d.nu = d.nv = 3;
+    d.corner = Vec3(real(-0.25), 0, real(-0.25));
+    d.sideU = Vec3(real(0.5), 0, 0);
+    d.sideV = Vec3(0, 0, real(0.5));
+    d.mass = real(0.09);
+    d.radius = real(0.01);
+    d.friction = 0;
+    d.surfaceThickness = real(0.01);
+    const Cloth cloth = buildCloth(w, d);
+    ParticleDesc g;
+    g.position = Vec3(real(0.1), real(0.3), real(0.13));
+    g.velocity = Vec3(0, -2, 0);
+    g.mass = real(0.05);
+    g.radius = real(0.02);
+    g.staticFriction = g.kineticFriction = 0;
+    const ParticleId grain = w.createParticle(g);
+    const auto momentum = [&] {
+        Vec3 sum = Vec3::Zero();
+        for (const ParticleId id : w.particleIds()) sum += w.particle(id).velocity / w.particle(id).inverseMass;
+        return sum;
+    };
+    const Vec3 before = momentum();
+    for (int i = 0; i < 30; ++i) w.step(real(1) / 60);
+    const Vec3 after = momentum();
+    real lowestCloth = 1e9;
+    for (const ParticleId id : cloth.particles) lowestCloth = std::min(lowestCloth, w.particle(id).position.y());
+    INFO("momentum " << before.transpose() << " -> " << after.transpose() << "; grain at " << w.particle(grain).position.y()
+                     << " m, cloth's lowest " << lowestCloth << " m");
+    CHECK((after - before).norm() < testing::tol(1e-9, 1e-5) * before.norm());
+    CHECK(w.particle(grain).position.y() > lowestCloth); // still above the patch, which it carries along
+    CHECK(w.particle(grain).velocity.y() < real(-0.5));  // moving on together (momentum 0.1 over 0.14 kg)
+}
+
+TEST_CASE("bad particle surfaces are rejected with the field named and nothing stored", "[particles]") {
+    World w;
+    const ParticleId a = testing::addParticle(w, Vec3(0, 0, 0), 1, false, 3);
+    const ParticleId b = testing::addParticle(w, Vec3(1, 0, 0), 1, false, 3);
+    const ParticleId c = testing::addParticle(w, Vec3(0, 0, 1), 1, false, 3);
+    const ParticleId other = testing::addParticle(w, Vec3(1, 0, 1), 1, false, 4);
+    const ParticleId loose = testing::addParticle(w, Vec3(1, 1, 1), 1, false, 0);
+    const auto expectError = [&](const ParticleSurfaceDesc& d, const std::string& field) {
+        try {
+            w.createParticleSurface(d);
+            FAIL("no error for " << field);
+        } catch (const Error& e) {
+            INFO(e.what());
+            CHECK(e.field() == field);
+        }
+        CHECK(w.particleSurfaceIds().empty());
+    };
+    ParticleSurfaceDesc d;
+    expectError(d, "ParticleSurfaceDesc.triangles");
+    d.triangles = {{a, b, c}};
+    for (const real bad : {real(0), real(-0.01), std::numeric_limits<real>::quiet_NaN(), std::numeric_limits<real>::infinity()}) {
+        d.thickness = bad;
+        expectError(d, "ParticleSurfaceDesc.thickness");
+    }
+    d.thickness = real(0.01);
+    d.triangles = {{a, b, a}};
+    expectError(d, "ParticleSurfaceDesc.triangles[0]");
+    d.triangles = {{a, b, c}, {a, b, other}};
+    expectError(d, "ParticleSurfaceDesc.triangles[1][2]");
+    d.triangles = {{loose, b, c}};
+    expectError(d, "ParticleSurfaceDesc.triangles[0][0]");
+    d.triangles = {{a, b, ParticleId{99, 1}}};
+    expectError(d, "ParticleSurfaceDesc.triangles[0][2]");
+
+    d.triangles = {{a, b, c}};
+    const ParticleSurfaceId id = w.createParticleSurface(d);
+    CHECK(w.particleSurface(id).group == 3);
+    w.destroyParticle(c); // its triangle goes, and with it the surface
+    CHECK_FALSE(w.contains(id));
+    try {
+        w.removeParticleSurface(id);
+        FAIL("a stale surface handle was accepted");
+    } catch (const Error& e) {
+        CHECK(e.field() == "removeParticleSurface.id");
+    }
+    ClothDesc bad;
+    bad.surfaceThickness = -1;
+    try {
+        buildCloth(w, bad);
+        FAIL("a negative surface thickness was accepted");
+    } catch (const Error& e) {
+        CHECK(e.field() == "ClothDesc.surfaceThickness");
+    }
+    CHECK(w.particleCount() == 4);
+}
