@@ -654,7 +654,7 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     detail::narrowPhase(bodies_, colliders_, settings_, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h);
     detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs_, particleCandidates_);
-    detail::findSurfaceCandidates(particles_, proxies_, pairs_, particleCandidates_);
+    detail::findSurfaceCandidates(particles_, proxies_, pairs_, settings_, ctx.h, particleCandidates_);
     profile_.narrowPhase += millisecondsSince(t);
 
     t = Clock::now();

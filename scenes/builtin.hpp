@@ -33,5 +33,6 @@ std::unique_ptr<Scene> makeMixed();
 std::unique_ptr<Scene> makeFlag();
 std::unique_ptr<Scene> makeRopeBridge();
 std::unique_ptr<Scene> makeBlob();
+std::unique_ptr<Scene> makeFolds();
 
 } // namespace jounce::scenes

@@ -207,6 +207,56 @@ public:
     real cameraDistance() const override { return 6; }
 };
 
+/// Self-collision: a long strip dropped upright folds onto itself on the ground (its
+/// surface keeps the layers apart), and grains poured onto a coarse trampoline stay
+/// on it although they are smaller than its holes.
+class FoldsScene final : public MeshScene {
+public:
+    FoldsScene() {
+        groundPlane(*this);
+        ClothDesc strip;
+        strip.nu = 10;
+        strip.nv = 50;
+        strip.corner = Vec3(real(1.4), real(0.03), real(0.9));
+        strip.sideU = Vec3(real(0.5), 0, 0);
+        strip.sideV = Vec3(0, real(2.5), real(0.15));
+        strip.mass = real(0.5);
+        strip.radius = real(0.015);
+        strip.bending = ClothDesc::Bending::None; // limp: it buckles into folds as it lands
+        strip.surfaceThickness = real(0.012);
+        const Cloth folding = buildCloth(world_, strip);
+        addMesh(folding.particles, folding.triangles, {0.3f, 0.55f, 0.85f}, true);
+
+        ClothDesc net;
+        net.nu = net.nv = 13;
+        net.corner = Vec3(real(1.2), real(0.8), real(-0.6));
+        net.sideU = Vec3(real(1.2), 0, 0);
+        net.sideV = Vec3(0, 0, real(1.2));
+        net.mass = real(0.5);
+        net.radius = real(0.01); // holes of 0.08 m between particles
+        net.surfaceThickness = real(0.005);
+        for (int k = 0; k < net.nu; ++k) net.pinned.insert(net.pinned.end(), {{k, 0}, {k, net.nv - 1}, {0, k}, {net.nu - 1, k}});
+        const Cloth trampoline = buildCloth(world_, net);
+        addMesh(trampoline.particles, trampoline.triangles, {0.85f, 0.6f, 0.25f}, true);
+        GranularDesc g;
+        g.bottomCentre = Vec3(real(1.8), real(1.6), 0);
+        g.nx = g.nz = 6;
+        g.ny = 4;
+        g.radius = real(0.025); // smaller than the holes
+        g.spacing = real(0.055);
+        g.grainMass = real(0.005);
+        buildGranularBlock(world_, g);
+        showParticles = true; // the grains
+    }
+    const char* name() const override { return "folds"; }
+    const char* description() const override {
+        return "Particle surfaces: an upright strip folds onto itself without passing through, and grains "
+               "smaller than a trampoline's holes stay on it.";
+    }
+    Vec3 cameraTarget() const override { return Vec3(real(1.5), real(0.4), real(0.4)); }
+    real cameraDistance() const override { return 4; }
+};
+
 class BalloonScene final : public MeshScene {
 public:
     BalloonScene() {
@@ -414,5 +464,6 @@ std::unique_ptr<Scene> makeMixed() { return std::make_unique<MixedScene>(); }
 std::unique_ptr<Scene> makeFlag() { return std::make_unique<FlagScene>(); }
 std::unique_ptr<Scene> makeRopeBridge() { return std::make_unique<RopeBridgeScene>(); }
 std::unique_ptr<Scene> makeBlob() { return std::make_unique<BlobScene>(); }
+std::unique_ptr<Scene> makeFolds() { return std::make_unique<FoldsScene>(); }
 
 } // namespace jounce::scenes

@@ -241,6 +241,7 @@ constexpr Entry registry[] = {
     {"flag", makeFlag},
     {"ropebridge", makeRopeBridge},
     {"blob", makeBlob},
+    {"folds", makeFolds},
 };
 } // namespace
 

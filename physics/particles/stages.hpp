@@ -65,7 +65,8 @@ struct SurfaceContact {
 /// Once per world substep: particle-triangle candidates of every surface, from the
 /// broad phase's pairs of the surface's group proxy (and the surface's own particles).
 void findSurfaceCandidates(const ParticleSystem& ps, const std::vector<BroadPhaseProxy>& proxies,
-                           const std::vector<ProxyPair>& pairs, ParticleCandidates& out);
+                           const std::vector<ProxyPair>& pairs, const WorldSettings& settings, real h,
+                           ParticleCandidates& out);
 /// Per small step: the candidates near their triangle's plane and over it.
 void makeSurfaceContacts(const ParticleSystem& ps, const ParticleCandidates& candidates, std::vector<SurfaceContact>& out);
 /// Per iteration: pushes q and the triangle's corners apart (barycentric weights), with friction.

@@ -44,31 +44,55 @@ Vec3 barycentric(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& q) 
     return {1 - b1 - b2, b1, b2};
 }
 
-/// Particles of `list` (sorted by their fat boxes' min x) against the surface's
-/// triangles whose boxes overlap theirs, skipping a triangle's own corners.
-void sweepTriangles(const ParticleSystem& ps, std::uint32_t surfaceSlot, std::span<const std::uint32_t> list,
-                    std::vector<ParticleTrianglePair>& out) {
+/// Where particle i can be in this world substep: from x along v h, grown by what
+/// gravity adds and the collision margin (what constraints may add on the way). Much
+/// tighter than its broad-phase box, which carries its radius and a fat margin: a
+/// resting cloth's particles then overlap no triangle but their own.
+Aabb motionBox(const ParticleSystem& ps, std::uint32_t i, real slack, real h) {
+    const Vec3 to = ps.x[i] + ps.v[i] * h;
+    Aabb box;
+    box.min = ps.x[i].cwiseMin(to) - Vec3::Constant(slack);
+    box.max = ps.x[i].cwiseMax(to) + Vec3::Constant(slack);
+    return box;
+}
+
+/// Particles of `list` against the surface's triangles whose boxes overlap theirs
+/// (sort and sweep along `axis`), skipping a triangle's own corners.
+void sweepTriangles(const ParticleSystem& ps, std::uint32_t surfaceSlot, std::vector<std::uint32_t>& list, int axis,
+                    real slack, real h, std::vector<ParticleTrianglePair>& out) {
     const ParticleSurface& surface = ps.surfaces.atSlot(surfaceSlot);
+    std::vector<Aabb> points(list.size());
+    std::vector<std::pair<real, std::uint32_t>> pointOrder(list.size());
+    for (std::uint32_t k = 0; k < list.size(); ++k) {
+        points[k] = motionBox(ps, list[k], slack, h);
+        if (ps.group[list[k]] != surface.group) { // another's particle keeps its radius off the surface too
+            points[k].min -= Vec3::Constant(ps.radius[list[k]]);
+            points[k].max += Vec3::Constant(ps.radius[list[k]]);
+        }
+        pointOrder[k] = {points[k].min[axis], k};
+    }
     std::vector<Aabb> boxes(surface.triangles.size());
     std::vector<std::pair<real, std::uint32_t>> order(surface.triangles.size());
     for (std::uint32_t t = 0; t < surface.triangles.size(); ++t) {
         Aabb& box = boxes[t];
         for (const std::uint32_t i : surface.triangles[t]) {
-            box.min = box.min.cwiseMin(ps.fatBox[i].min);
-            box.max = box.max.cwiseMax(ps.fatBox[i].max);
+            const Aabb corner = motionBox(ps, i, slack, h);
+            box.min = box.min.cwiseMin(corner.min);
+            box.max = box.max.cwiseMax(corner.max);
         }
         box.min -= Vec3::Constant(surface.thickness);
         box.max += Vec3::Constant(surface.thickness);
-        order[t] = {box.min.x(), t};
+        order[t] = {box.min[axis], t};
     }
+    std::sort(pointOrder.begin(), pointOrder.end());
     std::sort(order.begin(), order.end());
     std::size_t start = 0;
-    for (const std::uint32_t i : list) {
-        const Aabb& box = ps.fatBox[i];
-        while (start < order.size() && boxes[order[start].second].max.x() < box.min.x() && order[start].first <= box.min.x())
-            ++start;
-        for (std::size_t k = start; k < order.size() && order[k].first <= box.max.x(); ++k) {
-            const std::uint32_t t = order[k].second;
+    for (const auto& [lo, k] : pointOrder) {
+        const Aabb& box = points[k];
+        const std::uint32_t i = list[k];
+        while (start < order.size() && boxes[order[start].second].max[axis] < lo && order[start].first <= lo) ++start;
+        for (std::size_t m = start; m < order.size() && order[m].first <= box.max[axis]; ++m) {
+            const std::uint32_t t = order[m].second;
             const auto& corners = surface.triangles[t];
             if (corners[0] == i || corners[1] == i || corners[2] == i || !boxes[t].overlaps(box)) continue;
             out.push_back({i, surfaceSlot, t});
@@ -79,7 +103,8 @@ void sweepTriangles(const ParticleSystem& ps, std::uint32_t surfaceSlot, std::sp
 } // namespace
 
 void findSurfaceCandidates(const ParticleSystem& ps, const std::vector<BroadPhaseProxy>& proxies,
-                           const std::vector<ProxyPair>& pairs, ParticleCandidates& out) {
+                           const std::vector<ProxyPair>& pairs, const WorldSettings& settings, real h,
+                           ParticleCandidates& out) {
     out.triangles.clear();
     if (ps.surfaces.size() == 0) return;
     const auto membersOf = [&](std::uint32_t proxy) {
@@ -87,6 +112,7 @@ void findSurfaceCandidates(const ParticleSystem& ps, const std::vector<BroadPhas
         return std::span<const std::uint32_t>(out.members.data() + out.memberStart[k], out.memberStart[k + 1] - out.memberStart[k]);
     };
     const auto proxyCount = static_cast<std::uint32_t>(out.memberStart.size() - 1);
+    const real slack = settings.gravity.norm() * h * h + settings.collisionMargin;
     std::vector<std::uint32_t> list;
     for (std::uint32_t s = 0; s < ps.surfaces.slotCount(); ++s) {
         if (!ps.surfaces.isAlive(s)) continue;
@@ -104,10 +130,11 @@ void findSurfaceCandidates(const ParticleSystem& ps, const std::vector<BroadPhas
                 list.insert(list.end(), other.begin(), other.end());
             }
         }
-        std::sort(list.begin(), list.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return ps.fatBox[a].min.x() != ps.fatBox[b].min.x() ? ps.fatBox[a].min.x() < ps.fatBox[b].min.x() : a < b;
-        });
-        sweepTriangles(ps, s, list, out.triangles);
+        // Sweep along the surface's longest side: a strip lying along z sorts well on z.
+        const Vec3 extent = proxies[own].box.max - proxies[own].box.min;
+        int axis = 0;
+        extent.maxCoeff(&axis);
+        sweepTriangles(ps, s, list, axis, slack, h, out.triangles);
     }
     // In slot order, so the projection order never depends on the sweep.
     std::sort(out.triangles.begin(), out.triangles.end(), [](const ParticleTrianglePair& x, const ParticleTrianglePair& y) {
@@ -116,24 +143,72 @@ void findSurfaceCandidates(const ParticleSystem& ps, const std::vector<BroadPhas
     });
 }
 
+namespace {
+
+/// A triangle at the start of a small step, ready for plane and barycentric tests.
+struct TriangleFrame {
+    Vec3 origin, n, e1, e2;
+    real d11 = 0, d12 = 0, d22 = 0, inverseDet = 0;
+    bool valid = false;
+};
+
+TriangleFrame frameOf(const Vec3& x0, const Vec3& x1, const Vec3& x2) {
+    TriangleFrame f;
+    f.origin = x0;
+    f.e1 = x1 - x0;
+    f.e2 = x2 - x0;
+    f.valid = triangleNormal(x0, x1, x2, f.n);
+    f.d11 = f.e1.dot(f.e1);
+    f.d12 = f.e1.dot(f.e2);
+    f.d22 = f.e2.dot(f.e2);
+    f.inverseDet = f.valid ? 1 / (f.d11 * f.d22 - f.d12 * f.d12) : 0;
+    return f;
+}
+
+/// The smallest barycentric weight of the point r (in the plane) in the frame's triangle.
+real smallestWeight(const TriangleFrame& f, const Vec3& r) {
+    const Vec3 d = r - f.origin;
+    const real dq1 = d.dot(f.e1), dq2 = d.dot(f.e2);
+    const real b1 = (f.d22 * dq1 - f.d12 * dq2) * f.inverseDet, b2 = (f.d11 * dq2 - f.d12 * dq1) * f.inverseDet;
+    return std::min({1 - b1 - b2, b1, b2});
+}
+
+} // namespace
+
 void makeSurfaceContacts(const ParticleSystem& ps, const ParticleCandidates& candidates, std::vector<SurfaceContact>& out) {
     out.clear();
+    // Every triangle's frame once (candidates share triangles) and each particle's
+    // travel in the small step.
+    std::vector<std::size_t> firstFrame(ps.surfaces.slotCount() + 1, 0);
+    for (std::size_t s = 0; s < ps.surfaces.slotCount(); ++s)
+        firstFrame[s + 1] = firstFrame[s] + (ps.surfaces.isAlive(s) ? ps.surfaces.atSlot(s).triangles.size() : 0);
+    std::vector<TriangleFrame> frames(firstFrame.back());
+    std::vector<real> cornerTravel(firstFrame.back());
+    for (std::size_t s = 0; s < ps.surfaces.slotCount(); ++s) {
+        if (!ps.surfaces.isAlive(s)) continue;
+        const auto& triangles = ps.surfaces.atSlot(s).triangles;
+        for (std::size_t t = 0; t < triangles.size(); ++t) {
+            const auto& c = triangles[t];
+            frames[firstFrame[s] + t] = frameOf(ps.x[c[0]], ps.x[c[1]], ps.x[c[2]]);
+            real travel = 0;
+            for (const std::uint32_t i : c) travel = std::max(travel, (ps.p[i] - ps.x[i]).norm());
+            cornerTravel[firstFrame[s] + t] = travel;
+        }
+    }
     for (const ParticleTrianglePair& pair : candidates.triangles) {
         const ParticleSurface& surface = ps.surfaces.atSlot(pair.surface);
         const std::array<std::uint32_t, 3>& t = surface.triangles[pair.triangle];
         const std::uint32_t q = pair.particle;
         if (!ps.moves(q) && !ps.moves(t[0]) && !ps.moves(t[1]) && !ps.moves(t[2])) continue;
-        Vec3 n;
-        if (!triangleNormal(ps.x[t[0]], ps.x[t[1]], ps.x[t[2]], n)) continue;
-        const real d = (ps.x[q] - ps.x[t[0]]).dot(n);
+        const std::size_t k = firstFrame[pair.surface] + pair.triangle;
+        const TriangleFrame& f = frames[k];
+        if (!f.valid) continue;
+        const real d = (ps.x[q] - f.origin).dot(f.n);
         const real gap = surface.thickness + (ps.group[q] == surface.group ? 0 : ps.radius[q]);
-        real cornerTravel = 0;
-        for (const std::uint32_t i : t) cornerTravel = std::max(cornerTravel, (ps.p[i] - ps.x[i]).norm());
-        const real travel = (ps.p[q] - ps.x[q]).norm() + cornerTravel;
+        const real travel = (ps.p[q] - ps.x[q]).norm() + cornerTravel[k];
         if (std::abs(d) > gap + travel) continue; // cannot come within h of the plane
         // Over the triangle, or near enough to slide over it in the step.
-        const Vec3 b = barycentric(ps.x[t[0]], ps.x[t[1]], ps.x[t[2]], ps.x[q] - n * d);
-        if (b.minCoeff() < real(-0.5)) continue;
+        if (smallestWeight(f, ps.x[q] - f.n * d) < real(-0.5)) continue;
         SurfaceContact c;
         c.particle = q;
         c.corners = t;
