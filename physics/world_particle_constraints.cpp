@@ -257,4 +257,51 @@ const ParticleSurface& World::particleSurface(ParticleSurfaceId id) const {
     return detail::requireLive(particles_.surfaces, id, "particleSurface.id", "particle surface");
 }
 
+// ---- Hierarchies ---------------------------------------------------------------------
+
+ParticleHierarchyId World::createParticleHierarchy(const ParticleHierarchyDesc& d) {
+    if (d.particles.size() < 3 || d.particles.size() > 1000000)
+        throw Error("ParticleHierarchyDesc.particles", std::to_string(d.particles.size()) + " particles",
+                    "a hierarchy needs 3 to 1000000 particles");
+    if (d.levels < 1 || d.levels > 8)
+        throw Error("ParticleHierarchyDesc.levels", std::to_string(d.levels), "must lie in [1, 8]");
+    if (d.parents < 1 || d.parents > 8)
+        throw Error("ParticleHierarchyDesc.parents", std::to_string(d.parents), "must lie in [1, 8]");
+    std::map<std::uint32_t, std::uint32_t> indexOf; // slot -> index in d.particles
+    std::vector<std::uint32_t> slots;
+    for (std::size_t i = 0; i < d.particles.size(); ++i) {
+        requireLiveParticle(d.particles[i], fieldOf("ParticleHierarchyDesc.particles", i).c_str());
+        if (!indexOf.emplace(d.particles[i].index, static_cast<std::uint32_t>(i)).second)
+            throw Error(fieldOf("ParticleHierarchyDesc.particles", i), "a repeated particle", "each particle may appear once");
+        slots.push_back(d.particles[i].index);
+    }
+    std::vector<std::array<std::uint32_t, 2>> edges;
+    for (std::size_t e = 0; e < d.edges.size(); ++e) {
+        std::array<std::uint32_t, 2> edge{};
+        for (std::size_t c = 0; c < 2; ++c) {
+            const std::string field = fieldOf("ParticleHierarchyDesc.edges", e) + "[" + std::to_string(c) + "]";
+            requireLiveParticle(d.edges[e][c], field.c_str());
+            const auto it = indexOf.find(d.edges[e][c].index);
+            if (it == indexOf.end()) throw Error(field, detail::handleText(d.edges[e][c]), "not one of ParticleHierarchyDesc.particles");
+            edge[c] = it->second;
+        }
+        if (edge[0] == edge[1]) throw Error(fieldOf("ParticleHierarchyDesc.edges", e), "a loop", "an edge joins two different particles");
+        edges.push_back(edge);
+    }
+    ParticleHierarchy h = detail::buildHierarchy(particles_, slots, edges, d.levels, d.parents);
+    if (h.levels.empty())
+        throw Error("ParticleHierarchyDesc.edges", std::to_string(d.edges.size()) + " edges",
+                    "the mesh has no coarser level (too few particles joined by edges)");
+    return particles_.hierarchies.insert(std::move(h));
+}
+
+void World::removeParticleHierarchy(ParticleHierarchyId id) {
+    detail::requireLive(particles_.hierarchies, id, "removeParticleHierarchy.id", "particle hierarchy");
+    particles_.hierarchies.erase(id);
+}
+
+const ParticleHierarchy& World::particleHierarchy(ParticleHierarchyId id) const {
+    return detail::requireLive(particles_.hierarchies, id, "particleHierarchy.id", "particle hierarchy");
+}
+
 } // namespace jounce

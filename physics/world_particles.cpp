@@ -79,6 +79,13 @@ void World::destroyParticle(ParticleId id) {
         if (holds(particles_.volumes[v].particles)) particles_.volumes.erase(v);
     for (const ParticleClusterId c : particles_.clusters.ids())
         if (holds(particles_.clusters[c].particles)) particles_.clusters.erase(c);
+    for (const ParticleHierarchyId h : particles_.hierarchies.ids()) {
+        const auto& levels = particles_.hierarchies[h].levels;
+        const bool uses = std::any_of(levels.begin(), levels.end(), [&](const ParticleHierarchyLevel& l) {
+            return holds(l.particles) || holds(l.children);
+        });
+        if (uses) particles_.hierarchies.erase(h);
+    }
     for (const ParticleSurfaceId s : particles_.surfaces.ids()) {
         auto& triangles = particles_.surfaces[s].triangles;
         std::erase_if(triangles, [&](const std::array<std::uint32_t, 3>& t) { return holds(t); });

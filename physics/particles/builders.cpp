@@ -43,6 +43,8 @@ Cloth buildCloth(World& world, const ClothDesc& d) {
             throw Error("ClothDesc.pinned", std::to_string(u) + ", " + std::to_string(v), "outside the grid");
     if (!(d.surfaceThickness >= 0) || !std::isfinite(d.surfaceThickness))
         throw Error("ClothDesc.surfaceThickness", toText(d.surfaceThickness), "must be finite and >= 0");
+    if (d.hierarchyLevels < 0 || d.hierarchyLevels > 8)
+        throw Error("ClothDesc.hierarchyLevels", std::to_string(d.hierarchyLevels), "must lie in [0, 8]");
     const std::uint32_t group = d.group != 0 ? d.group : world.newParticleGroup();
     Cloth c;
     c.nu = d.nu;
@@ -60,9 +62,11 @@ Cloth buildCloth(World& world, const ClothDesc& d) {
             p.group = group;
             c.particles.push_back(world.createParticle(p));
         }
+    std::vector<std::array<ParticleId, 2>> edges; // stretch and shear: the hierarchy's graph
     const auto link = [&](std::vector<DistanceConstraintId>& set, int u0, int v0, int u1, int v1, real compliance) {
         if (u1 < 0 || u1 >= d.nu || v1 < 0 || v1 >= d.nv) return;
         set.push_back(world.createDistanceConstraint({c.at(u0, v0), c.at(u1, v1), -1, compliance}));
+        if (&set != &c.bend) edges.push_back({c.at(u0, v0), c.at(u1, v1)});
     };
     for (int v = 0; v < d.nv; ++v)
         for (int u = 0; u < d.nu; ++u) {
@@ -96,6 +100,13 @@ Cloth buildCloth(World& world, const ClothDesc& d) {
         surface.thickness = d.surfaceThickness;
         for (const auto& t : c.triangles) surface.triangles.push_back({c.particles[t[0]], c.particles[t[1]], c.particles[t[2]]});
         c.surface = world.createParticleSurface(surface);
+    }
+    if (d.hierarchyLevels > 0) {
+        ParticleHierarchyDesc h;
+        h.particles = c.particles;
+        h.levels = d.hierarchyLevels;
+        h.edges = std::move(edges);
+        c.hierarchy = world.createParticleHierarchy(h);
     }
     return c;
 }

@@ -55,7 +55,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
     else if (direct.builtFor != ps.topologyVersion) buildDirectGroups(ps, direct);
     if (settings.keepAngularMomentum && ps.freeGroups.builtFor != ps.topologyVersion) buildFreeGroups(ps);
     const bool keepMomentum = settings.keepAngularMomentum && !ps.freeGroups.members.empty();
-    std::vector<Vec3> beforeSweep;
+    std::vector<Vec3> beforeSweep, hierarchyScratch;
     StepContext small = ctx;
     small.h = h;
     for (int s = 0; s < settings.substeps; ++s) {
@@ -73,6 +73,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
         for (int it = 0; it < settings.iterations; ++it) {
             // Internal constraints first, contacts last (they must hold at the end).
             if (keepMomentum) beforeSweep = ps.p;
+            projectHierarchies(ps, hierarchyScratch); // coarse levels first (Müller 2008)
             if (settings.directChains) projectDirect(ps, direct, settings, hc);
             projectDistances(ps, settings, hc, direct.solvedDirectly);
             projectSmallConstraints(ps, settings, hc);

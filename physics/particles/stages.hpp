@@ -72,6 +72,13 @@ void makeSurfaceContacts(const ParticleSystem& ps, const ParticleCandidates& can
 /// Per iteration: pushes q and the triangle's corners apart (barycentric weights), with friction.
 void projectSurfaceContacts(ParticleSystem& ps, const std::vector<SurfaceContact>& contacts);
 
+/// Hierarchical PBD (hierarchy.cpp): the coarse levels of a mesh given as particle slots
+/// and edges (indices into slots); each iteration, every hierarchy's levels projected
+/// coarsest first with their corrections carried down (`start`: scratch).
+ParticleHierarchy buildHierarchy(const ParticleSystem& ps, const std::vector<std::uint32_t>& slots,
+                                 const std::vector<std::array<std::uint32_t, 2>>& edges, int levels, int k);
+void projectHierarchies(ParticleSystem& ps, std::vector<Vec3>& start);
+
 /// One Gauss-Seidel sweep over each kind of constraint (XPBD's alpha~ = alpha / h^2;
 /// PBD's corrected stiffness k').
 /// Distance constraints marked in `solvedDirectly` are left to projectDirect.

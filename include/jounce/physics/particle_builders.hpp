@@ -59,6 +59,9 @@ struct ClothDesc {
     /// cloth does not pass through itself and particles do not pass through it
     /// (keep it below the grid spacing). 0: no surface.
     real surfaceThickness = 0;
+    /// > 0: that many coarse levels of hierarchical PBD over the stretch and shear
+    /// edges (Müller 2008; a ParticleHierarchy). 0: none.
+    int hierarchyLevels = 0;
 };
 
 struct Cloth {
@@ -70,6 +73,7 @@ struct Cloth {
     /// into `particles` (for drawing and for aerodynamic forces).
     std::vector<std::array<std::uint32_t, 3>> triangles;
     ParticleSurfaceId surface;  ///< null unless ClothDesc::surfaceThickness > 0
+    ParticleHierarchyId hierarchy; ///< null unless ClothDesc::hierarchyLevels > 0
     ParticleId at(int u, int v) const { return particles[static_cast<std::size_t>(u + nu * v)]; }
 };
 

@@ -23,6 +23,8 @@ struct ParticleVolumeTag;
 struct ParticleClusterTag;
 struct ParticleSurfaceTag;
 using ParticleSurfaceId = Handle<ParticleSurfaceTag>;
+struct ParticleHierarchyTag;
+using ParticleHierarchyId = Handle<ParticleHierarchyTag>;
 using ParticleConstraintId = Handle<ParticleConstraintTag>;
 using ParticleVolumeId = Handle<ParticleVolumeTag>;
 using ParticleClusterId = Handle<ParticleClusterTag>;
@@ -140,6 +142,39 @@ struct ParticleSurface {
     std::vector<std::array<std::uint32_t, 3>> triangles; ///< particle slots
     std::uint32_t group = 0;                             ///< the group of all its particles
     real thickness = real(0.01);
+};
+
+/// Hierarchical position-based dynamics (Müller 2008; survey sec. "hierarchical PBD"):
+/// coarser copies of a mesh, each a subset of the finer one's particles, whose distance
+/// constraints are projected first in every iteration, coarsest first; each level's
+/// corrections are carried down to the particles it left out, as the weighted mean of
+/// their coarse neighbours' corrections. Stretch then spreads across a large cloth in
+/// one sweep instead of one link per sweep. The coarse constraints are one-sided (they
+/// only stop stretching), so the cloth still folds and bends freely.
+struct ParticleHierarchyDesc {
+    std::vector<ParticleId> particles;              ///< the mesh's particles (each once)
+    std::vector<std::array<ParticleId, 2>> edges;   ///< its edges (a cloth: stretch and shear)
+    int levels = 2;   ///< coarse levels to build, in [1, 8]
+    int parents = 2;  ///< k: every left-out particle keeps at least k coarse neighbours where it has them, in [1, 8]
+};
+
+/// One coarse level: its particles (a subset of the finer level's), their masses with
+/// their children's shares added (so the corrections carried down keep momentum), the
+/// one-sided distance constraints between particles at most two finer edges apart, and
+/// how the finer level's left-out particles follow them.
+struct ParticleHierarchyLevel {
+    std::vector<std::uint32_t> particles;             ///< particle slots
+    std::vector<real> inverseMass;                    ///< per entry of particles (0: pinned)
+    std::vector<std::array<std::uint32_t, 2>> links;  ///< indices into particles
+    std::vector<real> restLength;                     ///< per link [m]
+    std::vector<std::uint32_t> children;              ///< slots of the finer level's particles not in this one
+    std::vector<std::uint32_t> parentStart;           ///< child k's parents: parents[parentStart[k] .. parentStart[k + 1])
+    std::vector<std::uint32_t> parents;               ///< indices into particles
+    std::vector<real> weights;                        ///< per parent, summing to 1 per child (by inverse rest distance)
+};
+
+struct ParticleHierarchy {
+    std::vector<ParticleHierarchyLevel> levels;       ///< finest coarse level first
 };
 
 } // namespace jounce

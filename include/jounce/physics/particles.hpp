@@ -173,6 +173,7 @@ struct ParticleSystem {
     SlotArray<ParticleVolume, ParticleVolumeTag> volumes;             ///< closed meshes
     SlotArray<ParticleCluster, ParticleClusterTag> clusters;          ///< shape matching, rigid damping
     SlotArray<ParticleSurface, ParticleSurfaceTag> surfaces;          ///< collision meshes (cloth self-collision)
+    SlotArray<ParticleHierarchy, ParticleHierarchyTag> hierarchies;   ///< hierarchical PBD levels
 
     /// Bumped whenever particles or internal constraints come or go (the direct
     /// solver's groups and the free groups are rebuilt from it).

@@ -277,6 +277,14 @@ public:
     const ParticleSurface& particleSurface(ParticleSurfaceId id) const;
     std::vector<ParticleSurfaceId> particleSurfaceIds() const { return particles_.surfaces.ids(); }
 
+    /// Coarse levels of a mesh for hierarchical PBD (Müller 2008), built from its edges.
+    /// Destroying one of its particles removes the hierarchy.
+    ParticleHierarchyId createParticleHierarchy(const ParticleHierarchyDesc& desc);
+    void removeParticleHierarchy(ParticleHierarchyId id);
+    bool contains(ParticleHierarchyId id) const { return particles_.hierarchies.contains(id); }
+    const ParticleHierarchy& particleHierarchy(ParticleHierarchyId id) const;
+    std::vector<ParticleHierarchyId> particleHierarchyIds() const { return particles_.hierarchies.ids(); }
+
     // ---- Settings and the step ---------------------------------------------------
     const WorldSettings& settings() const { return settings_; }
     void setSettings(const WorldSettings& settings);
