@@ -34,5 +34,6 @@ std::unique_ptr<Scene> makeFlag();
 std::unique_ptr<Scene> makeRopeBridge();
 std::unique_ptr<Scene> makeBlob();
 std::unique_ptr<Scene> makeFolds();
+std::unique_ptr<Scene> makeDrape();
 
 } // namespace jounce::scenes

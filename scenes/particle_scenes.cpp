@@ -209,6 +209,47 @@ public:
     real cameraDistance() const override { return 6; }
 };
 
+/// Cloth draping over a rigid box and a sphere (issue 5's demo list): two 32 x 32
+/// cloths with soft bending dropped from half a metre.
+class DrapeScene final : public MeshScene {
+public:
+    DrapeScene() {
+        groundPlane(*this);
+        BodyDesc box;
+        box.type = BodyType::Static;
+        box.position = Vec3(real(-0.9), real(0.4), 0);
+        ColliderDesc c;
+        c.shape = Box{Vec3(real(0.35), real(0.4), real(0.35))};
+        c.material.friction = real(0.5);
+        box.colliders.push_back(c);
+        addBody(box, {BodyId{}, Primitive::Box, Vec3(real(0.35), real(0.4), real(0.35)), {0.55f, 0.4f, 0.35f}});
+        BodyDesc ball;
+        ball.type = BodyType::Static;
+        ball.position = Vec3(real(0.9), real(0.4), 0);
+        c.shape = Sphere{real(0.4)};
+        ball.colliders.push_back(c);
+        addBody(ball, {BodyId{}, Primitive::Sphere, Vec3(real(0.4), 0, 0), {0.55f, 0.4f, 0.35f}});
+        for (const real x : {real(-0.9), real(0.9)}) {
+            ClothDesc d;
+            d.corner = Vec3(x - real(0.7), real(1.3), real(-0.7));
+            d.sideU = Vec3(real(1.4), 0, 0);
+            d.sideV = Vec3(0, 0, real(1.4));
+            d.nu = d.nv = 32;
+            d.mass = real(0.3);
+            d.radius = real(0.02);
+            d.bendCompliance = real(0.05); // skip-one links, soft: it falls in folds
+            const Cloth cloth = buildCloth(world_, d);
+            addMesh(cloth.particles, cloth.triangles, x < 0 ? Colour{0.3f, 0.55f, 0.85f} : Colour{0.85f, 0.35f, 0.3f}, true);
+        }
+    }
+    const char* name() const override { return "drape"; }
+    const char* description() const override {
+        return "Two 32 x 32 cloths draping over a box and a sphere.";
+    }
+    Vec3 cameraTarget() const override { return Vec3(real(-0.6), real(0.4), 0); }
+    real cameraDistance() const override { return real(4.5); }
+};
+
 /// Self-collision: a long strip dropped upright folds onto itself on the ground (its
 /// surface keeps the layers apart), and grains poured onto a coarse trampoline stay
 /// on it although they are smaller than its holes.
@@ -467,5 +508,6 @@ std::unique_ptr<Scene> makeFlag() { return std::make_unique<FlagScene>(); }
 std::unique_ptr<Scene> makeRopeBridge() { return std::make_unique<RopeBridgeScene>(); }
 std::unique_ptr<Scene> makeBlob() { return std::make_unique<BlobScene>(); }
 std::unique_ptr<Scene> makeFolds() { return std::make_unique<FoldsScene>(); }
+std::unique_ptr<Scene> makeDrape() { return std::make_unique<DrapeScene>(); }
 
 } // namespace jounce::scenes

@@ -242,6 +242,7 @@ constexpr Entry registry[] = {
     {"ropebridge", makeRopeBridge},
     {"blob", makeBlob},
     {"folds", makeFolds},
+    {"drape", makeDrape},
 };
 } // namespace
 
