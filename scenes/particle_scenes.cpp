@@ -13,6 +13,19 @@ namespace {
 
 void groundPlane(Scene& scene) { addGroundSlab(scene, real(0.6)); }
 
+/// A static body of one shape (friction `friction`), drawn as `primitive` of `size`.
+BodyId addStaticShape(Scene& scene, const Vec3& at, const Shape& shape, real friction, Primitive primitive, const Vec3& size,
+                      Colour colour) {
+    BodyDesc body;
+    body.type = BodyType::Static;
+    body.position = at;
+    ColliderDesc c;
+    c.shape = shape;
+    c.material.friction = friction;
+    body.colliders.push_back(c);
+    return scene.addBody(body, {BodyId{}, primitive, size, colour});
+}
+
 } // namespace
 
 Rope buildBenchRope(Scene& scene) {
@@ -28,14 +41,8 @@ Rope buildBenchRope(Scene& scene) {
 
 Cloth buildCloth64(Scene& scene) {
     groundPlane(scene);
-    BodyDesc ball;
-    ball.type = BodyType::Static;
-    ball.position = Vec3(0, real(0.5), 0);
-    ColliderDesc c;
-    c.shape = Sphere{real(0.5)};
-    c.material.friction = real(0.5);
-    ball.colliders.push_back(c);
-    scene.addBody(ball, {BodyId{}, Primitive::Sphere, Vec3(real(0.5), 0, 0), {0.55f, 0.4f, 0.35f}});
+    addStaticShape(scene, Vec3(0, real(0.5), 0), Sphere{real(0.5)}, real(0.5), Primitive::Sphere, Vec3(real(0.5), 0, 0),
+                   {0.55f, 0.4f, 0.35f});
     ClothDesc d;
     d.corner = Vec3(-1, 2, -1);
     d.sideU = Vec3(2, 0, 0);
@@ -215,20 +222,10 @@ class DrapeScene final : public MeshScene {
 public:
     DrapeScene() {
         groundPlane(*this);
-        BodyDesc box;
-        box.type = BodyType::Static;
-        box.position = Vec3(real(-0.9), real(0.4), 0);
-        ColliderDesc c;
-        c.shape = Box{Vec3(real(0.35), real(0.4), real(0.35))};
-        c.material.friction = real(0.5);
-        box.colliders.push_back(c);
-        addBody(box, {BodyId{}, Primitive::Box, Vec3(real(0.35), real(0.4), real(0.35)), {0.55f, 0.4f, 0.35f}});
-        BodyDesc ball;
-        ball.type = BodyType::Static;
-        ball.position = Vec3(real(0.9), real(0.4), 0);
-        c.shape = Sphere{real(0.4)};
-        ball.colliders.push_back(c);
-        addBody(ball, {BodyId{}, Primitive::Sphere, Vec3(real(0.4), 0, 0), {0.55f, 0.4f, 0.35f}});
+        const Vec3 half(real(0.35), real(0.4), real(0.35));
+        addStaticShape(*this, Vec3(real(-0.9), real(0.4), 0), Box{half}, real(0.5), Primitive::Box, half, {0.55f, 0.4f, 0.35f});
+        addStaticShape(*this, Vec3(real(0.9), real(0.4), 0), Sphere{real(0.4)}, real(0.5), Primitive::Sphere,
+                       Vec3(real(0.4), 0, 0), {0.55f, 0.4f, 0.35f});
         for (const real x : {real(-0.9), real(0.9)}) {
             ClothDesc d;
             d.corner = Vec3(x - real(0.7), real(1.3), real(-0.7));
@@ -355,13 +352,8 @@ class FlagScene final : public MeshScene {
 public:
     FlagScene() {
         groundPlane(*this);
-        BodyDesc pole;
-        pole.type = BodyType::Static;
-        pole.position = Vec3(real(-0.05), real(1.5), 0);
-        ColliderDesc c;
-        c.shape = Capsule{real(0.04), real(1.5)};
-        pole.colliders.push_back(c);
-        addBody(pole, {BodyId{}, Primitive::Capsule, Vec3(real(0.04), real(1.5), 0), {0.5f, 0.5f, 0.55f}});
+        addStaticShape(*this, Vec3(real(-0.05), real(1.5), 0), Capsule{real(0.04), real(1.5)}, real(0.5), Primitive::Capsule,
+                       Vec3(real(0.04), real(1.5), 0), {0.5f, 0.5f, 0.55f});
         ClothDesc d;
         d.corner = Vec3(0, 3, 0);
         d.sideU = Vec3(real(1.8), 0, 0);
@@ -433,15 +425,9 @@ public:
                 world_.setParticlePosition(deck.at(u, v), at);
             }
         for (const real x : {real(-3.05), real(3.05)}) // the banks
-            for (const real z : {real(-0.75), real(0.75)}) {
-                BodyDesc post;
-                post.type = BodyType::Static;
-                post.position = Vec3(x, 1, z);
-                ColliderDesc c;
-                c.shape = Box{Vec3(real(0.1), 1, real(0.1))};
-                post.colliders.push_back(c);
-                addBody(post, {BodyId{}, Primitive::Box, Vec3(real(0.1), 1, real(0.1)), {0.45f, 0.35f, 0.25f}});
-            }
+            for (const real z : {real(-0.75), real(0.75)})
+                addStaticShape(*this, Vec3(x, 1, z), Box{Vec3(real(0.1), 1, real(0.1))}, real(0.5), Primitive::Box,
+                               Vec3(real(0.1), 1, real(0.1)), {0.45f, 0.35f, 0.25f});
         addMesh(deck.particles, deck.triangles, {0.65f, 0.5f, 0.3f}, true);
     }
     const char* name() const override { return "ropebridge"; }
