@@ -165,7 +165,7 @@ TEST_CASE("a particle hitting a free cloth patch through its surface keeps the t
     for (const ParticleId id : cloth.particles) lowestCloth = std::min(lowestCloth, w.particle(id).position.y());
     INFO("momentum " << before.transpose() << " -> " << after.transpose() << "; grain at " << w.particle(grain).position.y()
                      << " m, cloth's lowest " << lowestCloth << " m");
-    CHECK((after - before).norm() < testing::tol(1e-9, 1e-5) * before.norm());
+    CHECK((after - before).norm() < testing::tol(1e-9, 1e-4) * before.norm());
     CHECK(w.particle(grain).position.y() > lowestCloth); // still above the patch, which it carries along
     CHECK(w.particle(grain).velocity.y() < real(-0.5));  // moving on together (momentum 0.1 over 0.14 kg)
 }
@@ -266,7 +266,7 @@ TEST_CASE("hierarchy levels: every other particle of a grid, parents' weights su
             CHECK(level.parentStart[k + 1] - level.parentStart[k] >= 2);
             real sum = 0;
             for (std::uint32_t m = level.parentStart[k]; m < level.parentStart[k + 1]; ++m) sum += level.weights[m];
-            CHECK(sum == Approx(1).epsilon(1e-12));
+            CHECK(sum == Approx(1).epsilon(testing::tol(1e-12, 1e-6)));
         }
         // The coarse masses carry every movable particle's mass (the pinned corner's stays infinite).
         real mass = 0;
@@ -282,7 +282,7 @@ TEST_CASE("hierarchy levels: every other particle of a grid, parents' weights su
     for (const ParticleHierarchyLevel& level : free.particleHierarchy(loose.hierarchy).levels) {
         real mass = 0;
         for (const real im : level.inverseMass) mass += 1 / im;
-        CHECK(mass == Approx(2.5).epsilon(1e-12));
+        CHECK(mass == Approx(2.5).epsilon(testing::tol(1e-12, 1e-6)));
     }
 }
 
@@ -313,7 +313,7 @@ TEST_CASE("hierarchical PBD keeps a free cloth's linear momentum", "[particles]"
     for (int i = 0; i < 60; ++i) w.step(real(1) / 60);
     const Vec3 after = momentum();
     INFO("momentum " << before.transpose() << " -> " << after.transpose());
-    CHECK((after - before).norm() < testing::tol(1e-9, 1e-4) * std::max(before.norm(), real(1)));
+    CHECK((after - before).norm() < testing::tol(1e-9, 1e-3) * std::max(before.norm(), real(1)));
 }
 
 TEST_CASE("bad particle hierarchies are rejected with the field named and nothing stored", "[particles]") {
