@@ -111,7 +111,7 @@ void contactStep(Simulation& sim) {
 
 void profile(const Simulation& sim) {
     // Listed in the order the stages run in World::step.
-    static constexpr std::array<std::pair<const char*, double Profile::*>, 10> kStages{{
+    static constexpr std::array<std::pair<const char*, double Profile::*>, 11> kStages{{
         {"forces", &Profile::forces},
         {"integrate", &Profile::integrate},
         {"broad phase", &Profile::broadPhase},
@@ -120,15 +120,19 @@ void profile(const Simulation& sim) {
         {"resolve", &Profile::resolve},
         {"finish", &Profile::finish},
         {"particles", &Profile::particles},
+        {"deformables", &Profile::deformables},
         {"sleep", &Profile::sleep},
         {"total", &Profile::total},
     }};
     if (!ImGui::CollapsingHeader("Last step [ms]", ImGuiTreeNodeFlags_DefaultOpen)) return;
     const Profile& p = sim.scene().world().profile();
     // Two stages per line, to keep the panel short.
-    static_assert(kStages.size() % 2 == 0);
     for (std::size_t i = 0; i < kStages.size(); i += 2) {
         const auto& [left, leftField] = kStages[i];
+        if (i + 1 == kStages.size()) {
+            ImGui::Text("%-12s %7.4f", left, p.*leftField);
+            break;
+        }
         const auto& [right, rightField] = kStages[i + 1];
         ImGui::Text("%-12s %7.4f  %-12s %7.4f", left, p.*leftField, right, p.*rightField);
     }

@@ -7,6 +7,7 @@
 #include <jounce/collision/ray_cast.hpp>
 #include <jounce/physics/mass_properties.hpp>
 
+#include "physics/deformable/stages.hpp"
 #include "physics/particles/direct_solve.hpp"
 #include "physics/particles/stages.hpp"
 #include "physics/stages.hpp"
@@ -91,7 +92,8 @@ void requireAccumulates(const Vec3& sum, const Vec3& delta, const char* field) {
 
 } // namespace
 
-World::World(const WorldSettings& settings) : directSolver_(std::make_unique<detail::DirectSolver>()) {
+World::World(const WorldSettings& settings)
+    : deformableSolvers_(std::make_unique<detail::DeformableSolvers>()), directSolver_(std::make_unique<detail::DirectSolver>()) {
     setSettings(settings);
 }
 
@@ -596,6 +598,7 @@ void World::step(real dt, int substeps) {
     const auto start = Clock::now();
     backup_ = bodies_; // all or nothing: restored if the step overflows
     particlesBackup_ = particles_;
+    deformablesBackup_ = deformables_;
     profile_ = Profile{};
     StepContext ctx;
     ctx.h = dt / static_cast<real>(substeps);
@@ -610,8 +613,7 @@ void World::step(real dt, int substeps) {
         if (!bodies_.isAlive(i)) continue;
         if (!isFiniteState(bodies_.atSlot(i))) {
             const BodyId bad = bodies_.idOf(i);
-            bodies_ = backup_;
-            particles_ = particlesBackup_;
+            restoreBackup();
             throw Error("step", "body " + handleText(bad.index, bad.generation),
                         "the step overflowed to a non-finite state; the world was restored (check forces "
                         "and generators on this body)");
@@ -624,13 +626,24 @@ void World::step(real dt, int substeps) {
         if (!particles_.isAlive(i)) continue;
         if (!particles_.x[i].allFinite() || !particles_.v[i].allFinite()) {
             const ParticleId bad = particles_.slots.idOf(i);
-            bodies_ = backup_;
-            particles_ = particlesBackup_;
+            restoreBackup();
             throw Error("step", "particle " + handleText(bad.index, bad.generation),
                         "the step overflowed to a non-finite state; the world was restored (check forces on "
                         "this particle and the compliance of its constraints)");
         }
         particles_.force[i].setZero();
+    }
+    for (std::size_t k = 0; k < deformables_.slotCount(); ++k) {
+        if (!deformables_.isAlive(k)) continue;
+        const Deformable& d = deformables_.atSlot(k);
+        for (std::size_t i = 0; i < d.size(); ++i) {
+            if (d.position[i].allFinite() && d.velocity[i].allFinite() && d.rotation[i].allFinite()) continue;
+            const DeformableId bad = deformables_.idOf(k);
+            restoreBackup();
+            throw Error("step", "deformable " + handleText(bad.index, bad.generation) + " particle " + std::to_string(i),
+                        "the step overflowed to a non-finite state; the world was restored (check its stiffness, "
+                        "handle weights and the step length)");
+        }
     }
     ++stepCount_;
     profile_.total = millisecondsSince(start);
@@ -679,6 +692,10 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     detail::solveParticles(particles_, *directSolver_, bodies_, colliders_, particleCandidates_, settings_.particles, ctx);
     profile_.particles += millisecondsSince(t);
+
+    t = Clock::now();
+    stepDeformables(ctx);
+    profile_.deformables += millisecondsSince(t);
 
     t = Clock::now();
     detail::particleMotion(particles_, particleIslands_, islands_.count(), ctx.h, settings_.sleep, keepAwake_);

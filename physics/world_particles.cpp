@@ -4,6 +4,7 @@
 
 #include <jounce/physics/world.hpp>
 
+#include "physics/deformable/stages.hpp"
 #include "physics/particles/direct_solve.hpp"
 #include "physics/validate.hpp"
 

@@ -14,6 +14,7 @@
 #include <jounce/contact/resolver.hpp>
 #include <jounce/physics/body.hpp>
 #include <jounce/physics/collider.hpp>
+#include <jounce/physics/deformable.hpp>
 #include <jounce/physics/error.hpp>
 #include <jounce/physics/force_generators.hpp>
 #include <jounce/physics/handle.hpp>
@@ -31,6 +32,7 @@ namespace jounce {
 
 namespace detail {
 struct DirectSolver;
+struct DeformableSolvers;
 }
 
 /// How the rotational part of the Newton-Euler equations is integrated
@@ -81,8 +83,8 @@ struct Profile {
     double resolve = 0;
     double finish = 0;
     double particles = 0;
+    double deformables = 0;
     double sleep = 0;
-    double report = 0;
     double total = 0;
 };
 
@@ -285,6 +287,29 @@ public:
     const ParticleHierarchy& particleHierarchy(ParticleHierarchyId id) const;
     std::vector<ParticleHierarchyId> particleHierarchyIds() const { return particles_.hierarchies.ids(); }
 
+    // ---- ARAP deformables (deformable.hpp; Choi 2017) -----------------------------
+    /// A deformation graph of oriented particles with its render mesh.
+    DeformableId createDeformable(const DeformableDesc& desc);
+    void removeDeformable(DeformableId id);
+    bool contains(DeformableId id) const { return deformables_.contains(id); }
+    const Deformable& deformable(DeformableId id) const;
+    std::vector<DeformableId> deformableIds() const { return deformables_.ids(); }
+    /// A position or direction handle on one of its vertices (eq. 8-10).
+    DeformableHandleId addDeformableHandle(DeformableId id, const DeformableHandleDesc& desc);
+    void removeDeformableHandle(DeformableId id, DeformableHandleId handle);
+    /// Moves a handle's target (a point, or a unit direction): no refactorisation.
+    void setDeformableHandleTarget(DeformableId id, DeformableHandleId handle, const Vec3& target);
+    /// Puts particle `index` at a pose (orientation: its axes E = orientation's matrix,
+    /// so R = E E-bar^T) at rest; wakes the deformable.
+    void setDeformableParticlePose(DeformableId id, std::size_t index, const Vec3& position, const Quat& orientation);
+    /// Gives every particle of it the velocity v (and no spin); wakes it.
+    void setDeformableVelocity(DeformableId id, const Vec3& velocity);
+    /// The render mesh's vertices and normals now (eq. 1; the normals normalised).
+    std::vector<Vec3> deformableVertices(DeformableId id) const;
+    std::vector<Vec3> deformableNormals(DeformableId id) const;
+    /// What its last step did (residual, worst rotation, factorisations).
+    DeformableStats deformableStats(DeformableId id) const;
+
     // ---- Settings and the step ---------------------------------------------------
     const WorldSettings& settings() const { return settings_; }
     void setSettings(const WorldSettings& settings);
@@ -302,6 +327,8 @@ public:
 
 private:
     void substep(const StepContext& ctx);
+    void stepDeformables(const StepContext& ctx);
+    void restoreBackup(); ///< bodies, particles and deformables as they were before the step
     void validateColliderDesc(const ColliderDesc& d, BodyType type, const char* field) const;
     void refreshMassFromColliders(Body& b, BodyId id);
     template <typename Visit> void forEachCollider(std::uint32_t mask, Visit visit) const;
@@ -309,6 +336,7 @@ private:
     Body& checkedBody(BodyId id, const char* field);
     void requireLiveBody(BodyId id, const char* field) const;
     void requireLiveParticle(ParticleId id, const char* field) const;
+    Deformable& liveDeformable(DeformableId id, const char* field);
     /// A triangle's particle slots: three live, different particles (field base[index][corner]).
     std::array<std::uint32_t, 3> triangleSlots(const std::array<ParticleId, 3>& triangle, const char* base, std::size_t index) const;
     void wakeParticle(std::uint32_t slot);
@@ -336,6 +364,9 @@ private:
     ParticleCandidates particleCandidates_;
     ParticleIslands particleIslands_;
     std::vector<std::uint8_t> keepAwake_;        ///< body islands moving particles keep awake
+    SlotArray<Deformable, DeformableTag> deformables_;
+    std::unique_ptr<detail::DeformableSolvers> deformableSolvers_; ///< cache: each deformable's factorised system
+    SlotArray<Deformable, DeformableTag> deformablesBackup_;
     std::unique_ptr<detail::DirectSolver> directSolver_; ///< cache: factorisations of acyclic rope groups     ///< this substep's particle pairs from the broad phase
     SlotArray<Body, BodyTag> backup_; ///< state before the step, for the all-or-nothing rule
     ParticleSystem particlesBackup_;

@@ -1,0 +1,67 @@
+#pragma once
+// The stages of the ARAP deformable solver (Choi 2017; seeds/001). One step of a
+// deformable: predict the inertial targets (eq. 12-14), alternate the local step (each
+// particle's rotation, eq. 4 + 13 + handle terms) and the global step (all positions,
+// eq. 6-7 + 9 + 14), then turn the new poses into velocities (sec. 4).
+
+#include <jounce/physics/deformable.hpp>
+
+#include <Eigen/Sparse>
+
+#include <memory>
+#include <vector>
+
+namespace jounce::detail {
+
+/// Per deformable: the global system's matrix and its factorisation, kept while the
+/// matrix stays the same (same systemVersion and step length).
+struct DeformableSolver {
+    std::uint64_t builtFor = ~std::uint64_t(0);
+    real builtForStep = 0;
+    Eigen::SparseMatrix<real> matrix;
+    std::unique_ptr<Eigen::SimplicialLDLT<Eigen::SparseMatrix<real>>> ldlt;
+    DeformableStats stats;
+};
+
+/// One solver per deformable slot (world-owned, not copied with the state).
+struct DeformableSolvers {
+    std::vector<DeformableSolver> bySlot;
+};
+
+/// Fills the rest pose, masses, moments, neighbour lists, state and skinning of a
+/// deformable from a validated description.
+void buildDeformable(const DeformableDesc& desc, Deformable& out);
+
+/// Skinning weights of eq. 1 for every vertex: the m particles nearest it in the rest
+/// pose, weighted (1 - d_j / d_max)^2 (Sumner et al. 2007) with d_max the distance to
+/// the (m+1)-th nearest, normalised to sum to 1.
+void computeSkinning(Deformable& d, int neighbours);
+
+/// The inertial targets of a step: y = x + h v + h^2 g for positions, T = R + h [w]x R
+/// for rotations (sec. 4: 2 R^(1) - R^(2) with R^(2) = R^(1) - h [w]x R^(1)).
+struct InertialTargets {
+    std::vector<Vec3> position;
+    std::vector<Mat3> rotation;
+};
+void predictTargets(const Deformable& d, const Vec3& gravity, real h, InertialTargets& out);
+
+/// The local step: every particle's optimal rotation given the positions and the other
+/// rotations (Gauss-Seidel: the latest), as the proper rotation of the polar
+/// decomposition of C_i. Records the worst det and orthogonality in `stats`.
+void localStep(Deformable& d, const InertialTargets& targets, real h, DeformableStats& stats);
+
+/// The global step: assembles (when the matrix changed) and factorises L, builds b from
+/// the rotations and targets, and solves L x = b for all positions.
+void globalStep(Deformable& d, DeformableSolver& solver, const InertialTargets& targets, real h);
+
+/// A whole step of one deformable.
+void stepDeformable(Deformable& d, DeformableSolver& solver, const Vec3& gravity, real h);
+
+/// Where vertex k of the render mesh is now (eq. 1), and its normal (normalised).
+Vec3 skinnedVertex(const Deformable& d, std::size_t k);
+Vec3 skinnedNormal(const Deformable& d, std::size_t k);
+
+/// The rotation of a polar decomposition with det +1 (shared with shape matching).
+Mat3 properRotation(const Mat3& a);
+
+} // namespace jounce::detail
