@@ -6,6 +6,8 @@
 #include "expect_error.hpp"
 #include "helpers.hpp"
 
+#include "physics/deformable/stages.hpp"
+
 #include <jounce/physics/deformable_builders.hpp>
 #include <jounce/physics/world.hpp>
 
@@ -123,6 +125,37 @@ TEST_CASE("ARAP creature collapsed to a point with random orientations recovers 
     CHECK(worstDet > 1 - testing::tol(1e-9, 1e-5));
     CHECK(worstOrtho < testing::tol(1e-9, 1e-5));
     CHECK(worstResidual < testing::tol(1e-8, 1e-4));
+}
+
+TEST_CASE("ARAP local step: the iterative rotation equals the SVD's proper polar rotation, inverted or not",
+          "[deformable]") {
+    // 2000 random covariances, half of them inverted (det C < 0), from the identity and
+    // from a random start: both give the same rotation, det +1, orthonormal to 1e-9.
+    std::uint64_t seed = 5;
+    const auto random = [&seed] {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<real>((seed >> 11) * (1.0 / 9007199254740992.0)) * 2 - 1;
+    };
+    real worst = 0, worstOrtho = 0, worstDet = 1;
+    int inverted = 0;
+    for (int n = 0; n < 2000; ++n) {
+        Mat3 c;
+        for (int k = 0; k < 9; ++k) c.data()[k] = random();
+        inverted += c.determinant() < 0;
+        const Mat3 start = Quat(random(), random(), random(), random()).normalized().toRotationMatrix();
+        const Mat3 svd = detail::properRotation(c);
+        for (const Mat3& from : {Mat3(Mat3::Identity()), start}) {
+            const Mat3 r = detail::extractRotation(c, from);
+            worst = std::max(worst, (r - svd).cwiseAbs().maxCoeff());
+            worstOrtho = std::max(worstOrtho, (r.transpose() * r - Mat3::Identity()).cwiseAbs().maxCoeff());
+            worstDet = std::min(worstDet, r.determinant());
+        }
+    }
+    INFO(inverted << " inverted; worst difference from the SVD " << worst << ", |R^T R - I| " << worstOrtho << ", det " << worstDet);
+    CHECK(inverted > 800);
+    CHECK(worst < testing::tol(1e-6, 1e-3));
+    CHECK(worstOrtho < testing::tol(1e-9, 1e-5));
+    CHECK(worstDet > 1 - testing::tol(1e-9, 1e-5));
 }
 
 TEST_CASE("ARAP skinning reproduces the rest mesh at rest", "[deformable]") {

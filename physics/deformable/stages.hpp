@@ -61,7 +61,9 @@ void stepDeformable(Deformable& d, DeformableSolver& solver, const Vec3& gravity
 Vec3 skinnedVertex(const Deformable& d, std::size_t k);
 Vec3 skinnedNormal(const Deformable& d, std::size_t k);
 
-/// The rotation of a polar decomposition with det +1 (shared with shape matching).
+/// The rotation of a polar decomposition with det +1, by SVD (shared with shape matching).
 Mat3 properRotation(const Mat3& a);
+/// The same rotation by Newton's method warm-started from `start` (local_step.cpp).
+Mat3 extractRotation(const Mat3& c, const Mat3& start);
 
 } // namespace jounce::detail
