@@ -129,6 +129,7 @@ struct Figures {
     std::size_t escaped = 0;
     std::size_t contacts = 0, islands = 0;
     std::size_t particles = 0, constraints = 0;
+    std::size_t deformableParticles = 0, deformableEdges = 0;
     double maxPenetration = 0;
     double positionIterations = 0, velocityIterations = 0; ///< medians per step
     int positionIterationsMax = 0, velocityIterationsMax = 0;
@@ -243,6 +244,10 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
         }
     f.constraints = world.distanceConstraintIds().size() + world.particleAttachmentIds().size() +
                     world.particleConstraintIds().size() + world.particleVolumeIds().size() + world.particleClusterIds().size();
+    for (const jounce::DeformableId id : world.deformableIds()) {
+        f.deformableParticles += world.deformable(id).size();
+        f.deformableEdges += world.deformable(id).edges.size();
+    }
     f.islands = world.islands().count();
     return f;
 }
@@ -275,6 +280,8 @@ void print(const Options& o, const Figures& f) {
         {"dynamic", std::to_string(f.dynamic)},
         {"particles", std::to_string(f.particles)},
         {"constraints", std::to_string(f.constraints)},
+        {"deformable_particles", std::to_string(f.deformableParticles)},
+        {"deformable_edges", std::to_string(f.deformableEdges)},
         {"asleep", std::to_string(f.asleep)},
         {"all_asleep_from", f.allAsleepFrom < 0 ? "null" : std::to_string(f.allAsleepFrom)},
         {"top_dy", f.hasTop ? number(f.topDy) : "null"},

@@ -35,5 +35,9 @@ std::unique_ptr<Scene> makeRopeBridge();
 std::unique_ptr<Scene> makeBlob();
 std::unique_ptr<Scene> makeFolds();
 std::unique_ptr<Scene> makeDrape();
+std::unique_ptr<Scene> makeArapBars();
+std::unique_ptr<Scene> makeArapBar();
+std::unique_ptr<Scene> makeArapTwist();
+std::unique_ptr<Scene> makeArapCreature();
 
 } // namespace jounce::scenes

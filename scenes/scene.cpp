@@ -159,6 +159,21 @@ void drawContacts(const World& world, DrawList& out) {
 
 } // namespace
 
+void Scene::drawDeformables(DrawList& out) const {
+    // Each deformable's skinned mesh (eq. 1 of Choi 2017), both faces, in a colour of
+    // its own.
+    const Colour palette[] = {{0.35f, 0.7f, 0.45f}, {0.85f, 0.55f, 0.25f}, {0.4f, 0.5f, 0.9f}, {0.8f, 0.35f, 0.6f}};
+    std::size_t n = 0;
+    for (const DeformableId id : world_.deformableIds()) {
+        const std::vector<Vec3> vertices = world_.deformableVertices(id);
+        auto corners = std::make_shared<std::vector<Vec3>>();
+        for (const auto& t : world_.deformable(id).triangles)
+            corners->insert(corners->end(), {vertices[t[0]], vertices[t[1]], vertices[t[2]], vertices[t[0]], vertices[t[2]],
+                                             vertices[t[1]]});
+        out.items.push_back({Primitive::Triangles, Transform{}, Vec3::Ones(), palette[n++ % 4], corners});
+    }
+}
+
 void Scene::draw(DrawList& out) const {
     for (const Visual& v : visuals_) {
         const Body& b = world_.body(v.body);
@@ -197,6 +212,7 @@ void Scene::draw(DrawList& out) const {
                     out.lines.push_back({ps.x[d.a], ps.x[d.b], Colour{0.8f, 0.8f, 0.75f}});
                 }
     }
+    drawDeformables(out);
     // Cables and rods are visible parts of a scene (a bridge's hangers); ball, hinge and
     // fixed joints sit inside the bodies they join.
     const Colour cableColour{0.75f, 0.75f, 0.7f};
@@ -243,6 +259,10 @@ constexpr Entry registry[] = {
     {"blob", makeBlob},
     {"folds", makeFolds},
     {"drape", makeDrape},
+    {"arap_bar", makeArapBar},
+    {"arap_bars", makeArapBars},
+    {"arap_twist", makeArapTwist},
+    {"arap_creature", makeArapCreature},
 };
 } // namespace
 

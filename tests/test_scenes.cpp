@@ -26,6 +26,9 @@ bool allFinite(const World& w) {
     }
     for (const ParticleId id : w.particleIds())
         if (!w.particle(id).position.allFinite() || !w.particle(id).velocity.allFinite()) return false;
+    for (const DeformableId id : w.deformableIds())
+        for (const Vec3& x : w.deformable(id).position)
+            if (!x.allFinite()) return false;
     return true;
 }
 
