@@ -93,7 +93,9 @@ void requireAccumulates(const Vec3& sum, const Vec3& delta, const char* field) {
 } // namespace
 
 World::World(const WorldSettings& settings)
-    : deformableSolvers_(std::make_unique<detail::DeformableSolvers>()), directSolver_(std::make_unique<detail::DirectSolver>()) {
+    : deformableSolvers_(std::make_unique<detail::DeformableSolvers>()),
+      deformableCandidates_(std::make_unique<detail::DeformableCandidates>()),
+      directSolver_(std::make_unique<detail::DirectSolver>()) {
     setSettings(settings);
 }
 
@@ -661,6 +663,7 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     detail::colliderProxies(bodies_, colliders_, settings_, proxies_, proxyColliders_, ctx.h);
     detail::addParticleProxies(particles_, settings_, proxies_, particleCandidates_, ctx.h);
+    detail::addDeformableProxies(deformables_, settings_, proxies_, *deformableCandidates_, ctx.h);
     detail::findPairs(broadPhase_, proxies_, pairs_);
     profile_.broadPhase += millisecondsSince(t);
 
@@ -668,6 +671,7 @@ void World::substep(const StepContext& ctx) {
     detail::narrowPhase(bodies_, colliders_, settings_, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h);
     detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs_, particleCandidates_);
     detail::findSurfaceCandidates(particles_, proxies_, pairs_, settings_, ctx.h, particleCandidates_);
+    detail::findDeformableCandidates(proxyColliders_, pairs_, *deformableCandidates_);
     profile_.narrowPhase += millisecondsSince(t);
 
     t = Clock::now();

@@ -198,6 +198,7 @@ void World::stepDeformables(const StepContext& ctx) {
     for (std::size_t k = 0; k < deformables_.slotCount(); ++k) {
         if (!deformables_.isAlive(k) || deformables_.atSlot(k).asleep) continue;
         detail::stepDeformable(deformables_.atSlot(k), deformableSolvers_->bySlot[k], ctx.gravity, ctx.h);
+        detail::collideDeformable(deformables_.atSlot(k), static_cast<std::uint32_t>(k), *deformableCandidates_, bodies_, colliders_);
     }
 }
 

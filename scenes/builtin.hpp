@@ -39,5 +39,6 @@ std::unique_ptr<Scene> makeArapBars();
 std::unique_ptr<Scene> makeArapBar();
 std::unique_ptr<Scene> makeArapTwist();
 std::unique_ptr<Scene> makeArapCreature();
+std::unique_ptr<Scene> makeArapFall();
 
 } // namespace jounce::scenes

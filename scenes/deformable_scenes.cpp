@@ -3,9 +3,11 @@
 // creature collapsed to a point that recovers its shape (Fig. 3).
 
 #include "scenes/builtin.hpp"
+#include "scenes/rigid_scenes.hpp"
 #include "scenes/scene.hpp"
 
 #include <jounce/physics/deformable_builders.hpp>
+#include <jounce/physics/mass_properties.hpp>
 
 #include <cmath>
 #include <numbers>
@@ -26,7 +28,7 @@ void clampStart(World& world, const ArapBar& bar) {
 class ArapBarsScene final : public Scene {
 public:
     ArapBarsScene() {
-        addGround(10);
+        addGroundSlab(*this, real(0.6));
         const real k = real(3e8);
         for (int i = 0; i < 3; ++i) {
             ArapBarDesc b;
@@ -49,7 +51,7 @@ public:
 class ArapBarScene final : public Scene {
 public:
     ArapBarScene() {
-        addGround(10);
+        addGroundSlab(*this, real(0.6));
         ArapBarDesc b;
         b.start = Vec3(-1, real(1.5), 0);
         b.damping = 1;
@@ -67,7 +69,7 @@ public:
 class ArapTwistScene final : public Scene {
 public:
     ArapTwistScene() {
-        addGround(10);
+        addGroundSlab(*this, real(0.6));
         ArapBarDesc b;
         b.start = Vec3(-1, real(1.5), 0);
         b.damping = 1;
@@ -113,7 +115,7 @@ public:
         WorldSettings s = world_.settings();
         s.gravity = Vec3::Zero(); // floating: Fig. 3 shows the shape coming back, nothing else
         world_.setSettings(s);
-        addGround(10);
+        addGroundSlab(*this, real(0.6));
         SampledGraphDesc g;
         g.damping = 1;
         g.stiffness = 1e8;
@@ -144,8 +146,42 @@ private:
     std::uint64_t seed_ = 1;
 };
 
+/// Fig. 4: the creature falls on the floor and on a pile of rigid boxes.
+class ArapFallScene final : public Scene {
+public:
+    ArapFallScene() {
+        addGroundSlab(*this, real(0.6));
+        const Vec3 half(real(0.25), real(0.15), real(0.25));
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3 - i; ++j) {
+                BodyDesc box;
+                box.position = Vec3(real(0.8) + real(0.52) * static_cast<real>(j) + real(0.26) * static_cast<real>(i),
+                                    half.y() * (2 * static_cast<real>(i) + 1), 0);
+                box.mass = 20;
+                ColliderDesc c;
+                c.shape = Box{half};
+                box.colliders.push_back(c);
+                box.inertia = solidBox(half, 20 / (8 * half.prod())).inertia;
+                addBody(box, {BodyId{}, Primitive::Box, half, {0.6f, 0.6f, 0.65f}});
+            }
+        SampledGraphDesc g;
+        g.damping = real(0.5);
+        buildArapCreature(world_, Vec3(-real(0.6), real(1.2), 0), g);
+        SampledGraphDesc h = g;
+        buildArapCreature(world_, Vec3(real(1.2), real(1.8), 0), h);
+    }
+    const char* name() const override { return "arap_fall"; }
+    const char* description() const override {
+        return "Choi 2017 Fig. 4: creatures of 100 oriented particles falling on the floor and on a pile of boxes "
+               "(ellipsoids against shapes at their support points, with friction).";
+    }
+    Vec3 cameraTarget() const override { return Vec3(real(0.5), real(0.6), 0); }
+    real cameraDistance() const override { return 5; }
+};
+
 } // namespace
 
+std::unique_ptr<Scene> makeArapFall() { return std::make_unique<ArapFallScene>(); }
 std::unique_ptr<Scene> makeArapBars() { return std::make_unique<ArapBarsScene>(); }
 std::unique_ptr<Scene> makeArapBar() { return std::make_unique<ArapBarScene>(); }
 std::unique_ptr<Scene> makeArapTwist() { return std::make_unique<ArapTwistScene>(); }

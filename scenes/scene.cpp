@@ -263,6 +263,7 @@ constexpr Entry registry[] = {
     {"arap_bars", makeArapBars},
     {"arap_twist", makeArapTwist},
     {"arap_creature", makeArapCreature},
+    {"arap_fall", makeArapFall},
 };
 } // namespace
 

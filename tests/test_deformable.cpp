@@ -321,3 +321,53 @@ TEST_CASE("bad ARAP input is rejected with the field named and nothing stored", 
     testing::expectError([&] { w.deformable(id); }, "deformable.id");
     testing::expectError([&] { w.removeDeformable(id); }, "removeDeformable.id");
 }
+
+TEST_CASE("ARAP creature falling on the ground comes to rest on it, in shape", "[deformable][scene]") {
+    World w = deformableWorld();
+    testing::addGround(w, real(0.6));
+    SampledGraphDesc g;
+    g.damping = real(0.5);
+    const DeformableId id = buildArapCreature(w, Vec3(0, real(0.5), 0), g);
+    const Deformable& d = w.deformable(id);
+    real lowest = 1e9;
+    const int steps = 180;
+    for (int i = 0; i < steps; ++i) {
+        w.step(real(1) / 60);
+        for (std::size_t k = 0; k < d.size(); ++k) {
+            const Vec3 along = (d.rotation[k] * d.restAxes[k]).transpose() * Vec3::UnitY();
+            lowest = std::min(lowest, d.position[k].y() - std::sqrt(along.cwiseProduct(d.radii[k]).squaredNorm()));
+        }
+    }
+    real speed = 0;
+    for (const Vec3& v : d.velocity) speed = std::max(speed, v.norm());
+    const real rms = rmsAfterAlignment(d.restPosition, d.position);
+    INFO("deepest ellipsoid point " << lowest << " m; fastest particle at the end " << speed << " m/s; shape RMS " << rms);
+    CHECK(lowest > real(-0.01));
+    CHECK(speed < real(0.05));
+    CHECK(rms < real(0.02));
+}
+
+TEST_CASE("ARAP creature landing on a free box pushes it (the opposite impulse)", "[deformable]") {
+    World w = deformableWorld();
+    testing::addGround(w, 0);
+    BodyDesc boxBody = testing::boxDesc(Vec3(real(0.3), real(0.1), real(0.3)), 100, Vec3(0, real(0.1), 0));
+    ColliderDesc c;
+    c.shape = Box{Vec3(real(0.3), real(0.1), real(0.3))};
+    boxBody.colliders.push_back(c);
+    const BodyId box = w.createBody(boxBody);
+    SampledGraphDesc g;
+    const DeformableId id = buildArapCreature(w, Vec3(real(0.1), real(0.4), 0), g);
+    real fastest = 0;
+    for (int i = 0; i < 60; ++i) {
+        w.step(real(1) / 60);
+        fastest = std::max(fastest, w.body(box).linearVelocity.norm());
+    }
+    const Deformable& d = w.deformable(id);
+    real lowest = 1e9;
+    for (const Vec3& x : d.position) lowest = std::min(lowest, x.y());
+    INFO("the box's fastest speed " << fastest << " m/s, final y " << w.body(box).position.y() << "; lowest particle centre "
+                                    << lowest);
+    CHECK(fastest > real(0.01)); // it felt the landing
+    CHECK(w.body(box).position.y() > real(0.09)); // and still stands on the ground
+    CHECK(lowest > real(0.2));   // the creature rests on the box (0.2 m high), not in it
+}

@@ -21,14 +21,14 @@ template <typename Visit> void forEachPositionHandle(const Deformable& d, Visit 
             visit(d.handles.atSlot(h).desc);
 }
 
-void assemble(const Deformable& d, real h, Eigen::SparseMatrix<real>& out) {
+void assemble(const Deformable& d, real h, Eigen::SparseMatrix<double>& out) {
     const std::size_t n = d.size();
-    std::vector<Eigen::Triplet<real>> entries;
+    std::vector<Eigen::Triplet<double>> entries;
     for (std::size_t i = 0; i < n; ++i) {
-        real diagonal = d.mass[i] / (h * h);
+        double diagonal = double(d.mass[i]) / (double(h) * h);
         for (std::uint32_t s = d.neighbourStart[i]; s < d.neighbourStart[i + 1]; ++s) {
             const std::uint32_t j = d.neighbours[s];
-            const real link = d.stiffness * (d.volume[i] + d.volume[j]);
+            const double link = double(d.stiffness) * (double(d.volume[i]) + d.volume[j]);
             diagonal += link;
             entries.emplace_back(static_cast<int>(i), static_cast<int>(j), -link);
         }
@@ -39,7 +39,7 @@ void assemble(const Deformable& d, real h, Eigen::SparseMatrix<real>& out) {
         for (std::uint32_t a = d.skinStart[k]; a < d.skinStart[k + 1]; ++a)
             for (std::uint32_t b = d.skinStart[k]; b < d.skinStart[k + 1]; ++b)
                 entries.emplace_back(static_cast<int>(d.skinParticles[a]), static_cast<int>(d.skinParticles[b]),
-                                     handle.weight * d.skinWeights[a] * d.skinWeights[b]);
+                                     double(handle.weight) * d.skinWeights[a] * d.skinWeights[b]);
     });
     out.resize(static_cast<int>(n), static_cast<int>(n));
     out.setFromTriplets(entries.begin(), entries.end()); // duplicates summed
@@ -51,35 +51,37 @@ void globalStep(Deformable& d, DeformableSolver& solver, const InertialTargets& 
     const std::size_t n = d.size();
     if (solver.builtFor != d.systemVersion || solver.builtForStep != h || !solver.ldlt) {
         assemble(d, h, solver.matrix);
-        solver.ldlt = std::make_unique<Eigen::SimplicialLDLT<Eigen::SparseMatrix<real>>>(solver.matrix);
+        solver.ldlt = std::make_unique<Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>>(solver.matrix);
         solver.builtFor = d.systemVersion;
         solver.builtForStep = h;
         ++solver.stats.factorisations;
     }
-    Eigen::Matrix<real, Eigen::Dynamic, 3> b(static_cast<int>(n), 3);
+    Eigen::Matrix<double, Eigen::Dynamic, 3> b(static_cast<int>(n), 3);
     for (std::size_t i = 0; i < n; ++i) {
-        Vec3 row = targets.position[i] * (d.mass[i] / (h * h));
+        Eigen::Vector3d row = targets.position[i].cast<double>() * (double(d.mass[i]) / (double(h) * h));
         for (std::uint32_t s = d.neighbourStart[i]; s < d.neighbourStart[i + 1]; ++s) {
             const std::uint32_t j = d.neighbours[s];
-            row += d.stiffness * (d.volume[j] * d.rotation[i] + d.volume[i] * d.rotation[j]) *
-                   (d.restPosition[i] - d.restPosition[j]);
+            row += double(d.stiffness) *
+                   (double(d.volume[j]) * d.rotation[i].cast<double>() + double(d.volume[i]) * d.rotation[j].cast<double>()) *
+                   (d.restPosition[i] - d.restPosition[j]).cast<double>();
         }
         b.row(static_cast<int>(i)) = row.transpose();
     }
     forEachPositionHandle(d, [&](const DeformableHandleDesc& handle) {
         const std::size_t k = handle.vertex;
-        Vec3 turned = Vec3::Zero(); // sum_j w_j R_j (vb_c - xb_j)
+        Eigen::Vector3d turned = Eigen::Vector3d::Zero(); // sum_j w_j R_j (vb_c - xb_j)
         for (std::uint32_t s = d.skinStart[k]; s < d.skinStart[k + 1]; ++s) {
             const std::uint32_t j = d.skinParticles[s];
-            turned += d.skinWeights[s] * (d.rotation[j] * (d.restVertices[k] - d.restPosition[j]));
+            turned += double(d.skinWeights[s]) * (d.rotation[j] * (d.restVertices[k] - d.restPosition[j])).cast<double>();
         }
         for (std::uint32_t s = d.skinStart[k]; s < d.skinStart[k + 1]; ++s)
-            b.row(static_cast<int>(d.skinParticles[s])) += (handle.weight * d.skinWeights[s] * (handle.target - turned)).transpose();
+            b.row(static_cast<int>(d.skinParticles[s])) +=
+                (double(handle.weight) * d.skinWeights[s] * (handle.target.cast<double>() - turned)).transpose();
     });
-    const Eigen::Matrix<real, Eigen::Dynamic, 3> x = solver.ldlt->solve(b);
-    const real scale = b.norm();
-    solver.stats.globalResidual = scale > 0 ? (solver.matrix * x - b).norm() / scale : 0;
-    for (std::size_t i = 0; i < n; ++i) d.position[i] = x.row(static_cast<int>(i)).transpose();
+    const Eigen::Matrix<double, Eigen::Dynamic, 3> x = solver.ldlt->solve(b);
+    const double scale = b.norm();
+    solver.stats.globalResidual = scale > 0 ? static_cast<real>((solver.matrix * x - b).norm() / scale) : 0;
+    for (std::size_t i = 0; i < n; ++i) d.position[i] = x.row(static_cast<int>(i)).transpose().cast<real>();
 }
 
 } // namespace jounce::detail

@@ -4,6 +4,8 @@
 // particle's rotation, eq. 4 + 13 + handle terms) and the global step (all positions,
 // eq. 6-7 + 9 + 14), then turn the new poses into velocities (sec. 4).
 
+#include "physics/stages.hpp"
+
 #include <jounce/physics/deformable.hpp>
 
 #include <Eigen/Sparse>
@@ -15,17 +17,32 @@ namespace jounce::detail {
 
 /// Per deformable: the global system's matrix and its factorisation, kept while the
 /// matrix stays the same (same systemVersion and step length).
+/// The system is solved in double even in float builds: the elastic terms (k v, ~1e5)
+/// dwarf the inertial ones (m / h^2, ~1e3), and float's round-off in the solve then
+/// shows as a momentum drift of several per cent a second.
 struct DeformableSolver {
     std::uint64_t builtFor = ~std::uint64_t(0);
     real builtForStep = 0;
-    Eigen::SparseMatrix<real> matrix;
-    std::unique_ptr<Eigen::SimplicialLDLT<Eigen::SparseMatrix<real>>> ldlt;
+    Eigen::SparseMatrix<double> matrix;
+    std::unique_ptr<Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>> ldlt;
     DeformableStats stats;
 };
 
 /// One solver per deformable slot (world-owned, not copied with the state).
 struct DeformableSolvers {
     std::vector<DeformableSolver> bySlot;
+};
+
+/// Deformables in the shared broad phase: one proxy each, after the particles'.
+constexpr std::uint32_t deformableOwnerBit = 0x40000000u;
+struct DeformableShapePair {
+    std::uint32_t deformable = 0; ///< slot
+    ColliderId collider{};
+};
+struct DeformableCandidates {
+    std::uint32_t firstProxy = 0;            ///< proxy firstProxy + k is deformable proxySlots[k]
+    std::vector<std::uint32_t> proxySlots;
+    std::vector<DeformableShapePair> pairs;  ///< sorted by deformable, then collider
 };
 
 /// Fills the rest pose, masses, moments, neighbour lists, state and skinning of a
@@ -60,6 +77,15 @@ void stepDeformable(Deformable& d, DeformableSolver& solver, const Vec3& gravity
 /// Where vertex k of the render mesh is now (eq. 1), and its normal (normalised).
 Vec3 skinnedVertex(const Deformable& d, std::size_t k);
 Vec3 skinnedNormal(const Deformable& d, std::size_t k);
+
+/// Collisions (collide_deformables.cpp): the proxies, the candidates from the broad
+/// phase's pairs, and the response after a deformable's step.
+void addDeformableProxies(const SlotArray<Deformable, DeformableTag>& deformables, const WorldSettings& settings,
+                          std::vector<BroadPhaseProxy>& proxies, DeformableCandidates& out, real h);
+void findDeformableCandidates(const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
+                              DeformableCandidates& out);
+void collideDeformable(Deformable& d, std::uint32_t slot, const DeformableCandidates& candidates, BodyArray& bodies,
+                       const ColliderArray& colliders);
 
 /// The rotation of a polar decomposition with det +1, by SVD (shared with shape matching).
 Mat3 properRotation(const Mat3& a);

@@ -83,6 +83,7 @@ void addParticleProxies(ParticleSystem& ps, const WorldSettings& settings, std::
         map.memberStart.push_back(static_cast<std::uint32_t>(map.members.size()));
         s = e;
     }
+    map.endProxy = static_cast<std::uint32_t>(proxies.size());
 }
 
 void particleCandidates(const ParticleSystem& ps, const std::vector<BroadPhaseProxy>& proxies,
@@ -95,8 +96,9 @@ void particleCandidates(const ParticleSystem& ps, const std::vector<BroadPhasePr
         return std::span<const std::uint32_t>(out.members.data() + out.memberStart[k], out.memberStart[k + 1] - out.memberStart[k]);
     };
     for (const ProxyPair& pair : pairs) {
-        // Colliders' proxies come first, so a mixed pair has the collider as a.
-        if (pair.b < out.firstProxy) continue;
+        // Colliders' proxies come first and deformables' last, so a mixed pair has the
+        // collider as a, and a pair with a deformable has it as b.
+        if (pair.b < out.firstProxy || pair.b >= out.endProxy) continue;
         if (pair.a < out.firstProxy) {
             const Aabb& box = proxies[pair.a].box;
             for (const std::uint32_t i : membersOf(pair.b))

@@ -124,7 +124,7 @@ void findSurfaceCandidates(const ParticleSystem& ps, const std::vector<BroadPhas
         const std::span<const std::uint32_t> members = membersOf(own);
         list.assign(members.begin(), members.end());
         for (const ProxyPair& pair : pairs) {
-            if (pair.a < out.firstProxy || pair.b < out.firstProxy) continue; // a collider's
+            if (pair.a < out.firstProxy || pair.b >= out.endProxy) continue; // a collider's or a deformable's
             if (pair.a == own || pair.b == own) {
                 const std::span<const std::uint32_t> other = membersOf(pair.a == own ? pair.b : pair.a);
                 list.insert(list.end(), other.begin(), other.end());

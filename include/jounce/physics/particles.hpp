@@ -229,6 +229,7 @@ struct ParticleCandidates {
     /// members[memberStart[k] .. memberStart[k + 1]) (one for a group-0 particle, every
     /// particle of the group for a non-zero group).
     std::uint32_t firstProxy = 0;
+    std::uint32_t endProxy = 0;  ///< one past the particles' last proxy (deformables' follow)
     std::vector<std::uint32_t> memberStart, members;
     /// Awake dynamic bodies that particles may touch or hang on in this world substep
     /// (body slots, sorted). They move in the particle layer's small steps instead of

@@ -33,6 +33,7 @@ namespace jounce {
 namespace detail {
 struct DirectSolver;
 struct DeformableSolvers;
+struct DeformableCandidates;
 }
 
 /// How the rotational part of the Newton-Euler equations is integrated
@@ -366,6 +367,7 @@ private:
     std::vector<std::uint8_t> keepAwake_;        ///< body islands moving particles keep awake
     SlotArray<Deformable, DeformableTag> deformables_;
     std::unique_ptr<detail::DeformableSolvers> deformableSolvers_; ///< cache: each deformable's factorised system
+    std::unique_ptr<detail::DeformableCandidates> deformableCandidates_; ///< this substep's deformable-collider pairs
     SlotArray<Deformable, DeformableTag> deformablesBackup_;
     std::unique_ptr<detail::DirectSolver> directSolver_; ///< cache: factorisations of acyclic rope groups     ///< this substep's particle pairs from the broad phase
     SlotArray<Body, BodyTag> backup_; ///< state before the step, for the all-or-nothing rule
