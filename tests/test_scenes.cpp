@@ -45,7 +45,8 @@ TEST_CASE("every scene runs 600 steps with finite state and draws something", "[
         const bool big = scenes::isBenchScene(name) || name == "cloth64" || name == "sandpile" || name == "softcube" ||
                          name == "mixed";
         const bool particles = scene->world().particleCount() > 0;
-        const int steps = big ? 20 : particles ? 120 : 600;
+        // Under the sanitizers a fifth of that (the two other builds run it whole).
+        const int steps = (big ? 20 : particles ? 120 : 600) / testing::sanitizedStepDivisor;
         for (int i = 0; i < steps; ++i) scene->step();
         CHECK(allFinite(scene->world()));
         scenes::DrawList list;
