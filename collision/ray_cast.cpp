@@ -111,7 +111,7 @@ bool rayHull(const Vec3& p, const Vec3& d, const HullData& hull, real& t, Vec3& 
     return true;
 }
 
-/// One-sided triangles (Moller & Trumbore 1997): the closest front face entered.
+/// One-sided triangles: the closest front face entered.
 bool rayMesh(const Vec3& p, const Vec3& d, const MeshData& mesh, real& t, Vec3& normal) {
     std::vector<std::uint32_t> candidates;
     mesh.alongSegment(p, p + d, candidates);
@@ -121,17 +121,8 @@ bool rayMesh(const Vec3& p, const Vec3& d, const MeshData& mesh, real& t, Vec3& 
         const Vec3& n = mesh.normal(i);
         if (n.dot(d) >= 0) continue; // parallel, or leaving through the back
         const auto c = mesh.corners(i);
-        const Vec3 e1 = c[1] - c[0], e2 = c[2] - c[0];
-        const Vec3 h = d.cross(e2);
-        const real det = e1.dot(h);
-        const Vec3 s = p - c[0];
-        const real u = s.dot(h) / det;
-        if (u < 0 || u > 1) continue;
-        const Vec3 qv = s.cross(e1);
-        const real v = d.dot(qv) / det;
-        if (v < 0 || u + v > 1) continue;
-        const real at = e2.dot(qv) / det;
-        if (at < 0 || at > t || (found && at == t)) continue;
+        real at = 1;
+        if (!rayTriangle(p, p + d, c[0], c[1], c[2], at) || at > t || (found && at == t)) continue;
         t = at;
         normal = n;
         found = true;
@@ -177,6 +168,34 @@ bool rayCast(const Shape& shape, const Transform& pose, const Vec3& from, const 
     hit.point = from + t * (to - from);
     hit.normal = pose.directionToWorld(n).normalized();
     return true;
+}
+
+bool rayTriangle(const Vec3& from, const Vec3& to, const Vec3& a, const Vec3& b, const Vec3& c, real& fraction) {
+    // Moller & Trumbore 1997: solve from + t d = a + u e1 + v e2 by Cramer's rule.
+    const Vec3 d = to - from, e1 = b - a, e2 = c - a;
+    const Vec3 h = d.cross(e2);
+    const real det = e1.dot(h);
+    if (det == 0 || !std::isfinite(det)) return false; // parallel to the plane, or degenerate
+    const Vec3 s = from - a;
+    const real u = s.dot(h) / det;
+    if (u < 0 || u > 1) return false;
+    const Vec3 q = s.cross(e1);
+    const real v = d.dot(q) / det;
+    if (v < 0 || u + v > 1) return false;
+    const real t = e2.dot(q) / det;
+    if (t < 0 || t > 1) return false;
+    fraction = t;
+    return true;
+}
+
+bool rayEllipsoid(const Vec3& centre, const Mat3& axes, const Vec3& radii, const Vec3& from, const Vec3& to,
+                  real& fraction) {
+    // In the frame where the ellipsoid is the unit sphere, x' = diag(1/r) E^T (x - c):
+    // the map is affine, so the fraction along the ray is the same in both frames.
+    const Vec3 p = (axes.transpose() * (from - centre)).cwiseQuotient(radii);
+    const Vec3 d = (axes.transpose() * (to - from)).cwiseQuotient(radii);
+    if (d.squaredNorm() == 0) return false;
+    return raySphere(p, d, Vec3::Zero(), 1, fraction);
 }
 
 bool rayHitsAabb(const Aabb& box, const Vec3& from, const Vec3& to) {

@@ -1,7 +1,7 @@
 #pragma once
-// Union-find with path halving, shared by the islands of bodies and of particles. The
-// root of a set is always its lowest index, so the result does not depend on the order
-// of the unions (determinism).
+// Union-find with path halving, and a stable counting sort by island, shared by the
+// islands of bodies, particles and deformables. The root of a set is always its lowest
+// index, so the result does not depend on the order of the unions (determinism).
 
 #include <algorithm>
 #include <cstdint>
@@ -23,5 +23,21 @@ struct DisjointSets {
         if (a != b) parent[std::max(a, b)] = std::min(a, b);
     }
 };
+
+/// Stable counting sort of the items 0..n-1 by island: island k's items end up in
+/// order[starts[k] .. starts[k + 1]) in index order. islandOf(i) gives item i's island
+/// in [0, count), or a value >= count for items in none.
+template <typename IslandOf>
+void groupByIsland(std::uint32_t n, std::uint32_t count, IslandOf islandOf, std::vector<std::uint32_t>& order,
+                   std::vector<std::uint32_t>& starts) {
+    starts.assign(count + 1, 0);
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (const std::uint32_t k = islandOf(i); k < count) ++starts[k + 1];
+    for (std::uint32_t k = 0; k < count; ++k) starts[k + 1] += starts[k];
+    order.assign(starts.back(), 0);
+    std::vector<std::uint32_t> fill(starts.begin(), starts.end() - 1);
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (const std::uint32_t k = islandOf(i); k < count) order[fill[k]++] = i;
+}
 
 } // namespace jounce::detail

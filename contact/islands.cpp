@@ -34,17 +34,8 @@ void buildIslands(std::span<const Body> bodies, std::span<const std::uint8_t> al
         if (alive[i] && bodies[i].isDynamic()) out.bodyIsland[i] = out.bodyIsland[sets.find(i)];
 
     // Counting sort of bodies and contacts by island (stable: input order kept).
-    auto group = [count](std::size_t n, auto islandOf, std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& starts) {
-        starts.assign(count + 1, 0);
-        for (std::uint32_t i = 0; i < n; ++i)
-            if (const std::uint32_t k = islandOf(i); k != noIsland) ++starts[k + 1];
-        for (std::uint32_t k = 0; k < count; ++k) starts[k + 1] += starts[k];
-        order.assign(starts.back(), 0);
-        std::vector<std::uint32_t> fill(starts.begin(), starts.end() - 1);
-        for (std::uint32_t i = 0; i < n; ++i)
-            if (const std::uint32_t k = islandOf(i); k != noIsland) order[fill[k]++] = i;
-    };
-    group(bodies.size(), [&](std::uint32_t i) { return out.bodyIsland[i]; }, out.bodies, out.bodyStarts);
+    detail::groupByIsland(static_cast<std::uint32_t>(bodies.size()), count, [&](std::uint32_t i) { return out.bodyIsland[i]; },
+                          out.bodies, out.bodyStarts);
     const auto contactIsland = [&](std::uint32_t k) {
         const Contact& c = contacts[k];
         // A contact belongs to the island of its dynamic body (either, if both).
@@ -52,7 +43,7 @@ void buildIslands(std::span<const Body> bodies, std::span<const std::uint8_t> al
         if (joins(bodies, c.body[1])) return out.bodyIsland[c.body[1]];
         return noIsland; // between static or kinematic bodies only: nothing to resolve
     };
-    group(contacts.size(), contactIsland, out.contactOrder, out.contactStarts);
+    detail::groupByIsland(static_cast<std::uint32_t>(contacts.size()), count, contactIsland, out.contactOrder, out.contactStarts);
 }
 
 int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const SleepSettings& settings,

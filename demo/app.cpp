@@ -104,8 +104,8 @@ bool App::dragPoint(int x, int y, Vec3& point) const {
     return true;
 }
 
-// A left press on a body grabs it (picked with the world's ray cast); on empty space
-// the left button orbits as before.
+// A left press on a body or a deformable grabs it (whichever the world's ray casts meet
+// first); on empty space the left button orbits as before.
 void App::handleMouseButton(const SDL_MouseButtonEvent& button) {
     if (button.button != SDL_BUTTON_LEFT) return;
     if (button.type == SDL_MOUSEBUTTONUP) {
@@ -118,10 +118,17 @@ void App::handleMouseButton(const SDL_MouseButtonEvent& button) {
     SDL_GetWindowSize(window_.window(), &width, &height);
     Eigen::Vector3f from, to;
     camera_.rayThrough(static_cast<float>(button.x), static_cast<float>(button.y), width, height, from, to);
-    const auto hit = sim_.scene().world().rayCastClosest(from.cast<real>(), to.cast<real>());
-    if (!hit || !sim_.scene().grab(hit->body, hit->point)) return;
+    const World& world = sim_.scene().world();
+    const auto hit = world.rayCastClosest(from.cast<real>(), to.cast<real>());
+    const auto soft = world.rayCastDeformables(from.cast<real>(), to.cast<real>());
+    if (soft && (!hit || soft->fraction < hit->fraction)) {
+        if (!sim_.scene().grab(soft->deformable, soft->vertex, soft->point)) return;
+        dragPlanePoint_ = soft->point;
+    } else {
+        if (!hit || !sim_.scene().grab(hit->body, hit->point)) return;
+        dragPlanePoint_ = hit->point;
+    }
     dragging_ = true;
-    dragPlanePoint_ = hit->point;
 }
 
 void App::handleMouseMotion(const SDL_MouseMotionEvent& motion) {

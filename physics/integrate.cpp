@@ -65,16 +65,19 @@ void accelerateExplicit(Body& b, real h, bool gyroscopic) {
     b.angularVelocity += h * (r * (b.inverseInertiaBody * (r.transpose() * torque)));
 }
 
+/// The accumulated impulses count as forces over this substep (f = J / h), so they
+/// enter lastFrameAcceleration, which the resolver keeps out of restitution bounces.
 void accelerate(Body& b, const StepContext& ctx) {
     const real h = ctx.h;
-    b.lastFrameAcceleration = b.forceAccum * b.inverseMass;
+    b.lastFrameAcceleration = (b.forceAccum + b.impulseAccum / h) * b.inverseMass;
     b.linearVelocity += h * b.lastFrameAcceleration;
     b.linearVelocity *= std::pow(b.linearDamping, h);
     if (ctx.gyroscopic == GyroscopicMode::ConserveMomentum) {
-        Vec3 momentum = b.angularMomentum() + h * b.torqueAccum;
+        Vec3 momentum = b.angularMomentum() + h * b.torqueAccum + b.angularImpulseAccum;
         momentum *= std::pow(b.angularDamping, h);
         b.angularVelocity = angularVelocityFromMomentum(b, b.orientation, momentum);
     } else {
+        b.torqueAccum += b.angularImpulseAccum / h;
         accelerateExplicit(b, h, ctx.gyroscopic == GyroscopicMode::Explicit);
         b.angularVelocity *= std::pow(b.angularDamping, h);
     }
@@ -96,6 +99,8 @@ void integrateVelocities(BodyArray& bodies, const StepContext& ctx) {
         if (!bodies.isAlive(i)) continue;
         Body& b = bodies.atSlot(i);
         if (b.type == BodyType::Dynamic && b.awake) accelerate(b, ctx);
+        b.impulseAccum.setZero(); // a sleeping body's are dropped: it sleeps because nothing pushes it
+        b.angularImpulseAccum.setZero();
     }
 }
 

@@ -95,6 +95,7 @@ void requireAccumulates(const Vec3& sum, const Vec3& delta, const char* field) {
 World::World(const WorldSettings& settings)
     : deformableSolvers_(std::make_unique<detail::DeformableSolvers>()),
       deformableCandidates_(std::make_unique<detail::DeformableCandidates>()),
+      deformableIslands_(std::make_unique<detail::DeformableIslands>()),
       directSolver_(std::make_unique<detail::DirectSolver>()) {
     setSettings(settings);
 }
@@ -680,6 +681,8 @@ void World::substep(const StepContext& ctx) {
     detail::groupContacts(bodies_, resolverContacts_, settings_, islands_, islandStarts_, sleepingLinks_, jointLinks_);
     detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepEpsilon,
                            particleIslands_);
+    detail::groupDeformables(deformables_, bodies_, colliders_, *deformableCandidates_, islands_,
+                             settings_.sleep.sleepEpsilon, *deformableIslands_);
     profile_.group += millisecondsSince(t);
 
     t = Clock::now();
@@ -703,9 +706,11 @@ void World::substep(const StepContext& ctx) {
 
     t = Clock::now();
     detail::particleMotion(particles_, particleIslands_, islands_.count(), ctx.h, settings_.sleep, keepAwake_);
+    detail::deformableMotion(deformables_, *deformableIslands_, islands_.count(), ctx.h, settings_.sleep, keepAwake_);
     if (updateSleep(bodies_.slots(), islands_, ctx.h, settings_.sleep, keepAwake_) > 0)
         detail::keepSleepingLinks(bodies_, resolverContacts_, sleepingLinks_);
     detail::sleepParticles(particles_, bodies_, islands_, particleIslands_, settings_.sleep);
+    detail::sleepDeformables(deformables_, bodies_, islands_, *deformableIslands_, settings_.sleep);
     profile_.sleep += millisecondsSince(t);
 }
 

@@ -6,6 +6,8 @@
 #include "physics/deformable/stages.hpp"
 #include "physics/validate.hpp"
 
+#include <jounce/collision/ray_cast.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -87,10 +89,16 @@ Deformable& World::liveDeformable(DeformableId id, const char* field) {
     return detail::requireLive(deformables_, id, field, "deformable");
 }
 
+void World::wakeDeformable(Deformable& d) const {
+    d.asleep = false;
+    d.motion = std::max(d.motion, 2 * settings_.sleep.sleepEpsilon); // Millington: not straight back to sleep
+}
+
 DeformableId World::createDeformable(const DeformableDesc& desc) {
     validate(desc);
     Deformable d;
     detail::buildDeformable(desc, d);
+    d.motion = 2 * settings_.sleep.sleepEpsilon; // as a new body: awake for a while
     const DeformableId id = deformables_.insert(std::move(d));
     if (deformableSolvers_->bySlot.size() <= id.index) deformableSolvers_->bySlot.resize(id.index + 1);
     deformableSolvers_->bySlot[id.index] = detail::DeformableSolver{}; // a reused slot starts afresh
@@ -126,7 +134,7 @@ DeformableHandleId World::addDeformableHandle(DeformableId id, const DeformableH
         handle.desc.restDirection.normalize();
     }
     ++d.systemVersion;
-    d.asleep = false;
+    wakeDeformable(d);
     return d.handles.insert(handle);
 }
 
@@ -135,7 +143,7 @@ void World::removeDeformableHandle(DeformableId id, DeformableHandleId handle) {
     detail::requireLive(d.handles, handle, "removeDeformableHandle.handle", "deformable handle");
     d.handles.erase(handle);
     ++d.systemVersion;
-    d.asleep = false;
+    wakeDeformable(d);
 }
 
 void World::setDeformableHandleTarget(DeformableId id, DeformableHandleId handle, const Vec3& target) {
@@ -148,7 +156,7 @@ void World::setDeformableHandleTarget(DeformableId id, DeformableHandleId handle
     } else {
         h.desc.target = target;
     }
-    d.asleep = false;
+    wakeDeformable(d);
 }
 
 void World::setDeformableParticlePose(DeformableId id, std::size_t index, const Vec3& position, const Quat& orientation) {
@@ -162,7 +170,7 @@ void World::setDeformableParticlePose(DeformableId id, std::size_t index, const 
     d.rotation[index] = orientation.normalized().toRotationMatrix() * d.restAxes[index].transpose();
     d.velocity[index].setZero();
     d.angularVelocity[index].setZero();
-    d.asleep = false;
+    wakeDeformable(d);
 }
 
 void World::setDeformableVelocity(DeformableId id, const Vec3& velocity) {
@@ -172,7 +180,7 @@ void World::setDeformableVelocity(DeformableId id, const Vec3& velocity) {
         d.velocity[i] = velocity;
         d.angularVelocity[i].setZero();
     }
-    d.asleep = false;
+    wakeDeformable(d);
 }
 
 std::vector<Vec3> World::deformableVertices(DeformableId id) const {
@@ -189,6 +197,46 @@ std::vector<Vec3> World::deformableNormals(DeformableId id) const {
     return out;
 }
 
+namespace {
+
+/// Where the segment first meets the deformable's skinned triangles (or, with none,
+/// its ellipsoids), as a fraction; 2 for a miss.
+real firstHit(const Deformable& d, const std::vector<Vec3>& skinned, const Vec3& from, const Vec3& to) {
+    real best = 2;
+    for (const auto& t : d.triangles) {
+        real f = 1;
+        if (rayTriangle(from, to, skinned[t[0]], skinned[t[1]], skinned[t[2]], f)) best = std::min(best, f);
+    }
+    if (!d.triangles.empty()) return best;
+    for (std::size_t i = 0; i < d.size(); ++i) {
+        real f = 1;
+        if (rayEllipsoid(d.position[i], d.rotation[i] * d.restAxes[i], d.radii[i], from, to, f)) best = std::min(best, f);
+    }
+    return best;
+}
+
+} // namespace
+
+std::optional<World::DeformableRayHit> World::rayCastDeformables(const Vec3& from, const Vec3& to) const {
+    detail::requireFinite(from, "rayCastDeformables.from");
+    detail::requireFinite(to, "rayCastDeformables.to");
+    std::optional<DeformableRayHit> hit;
+    for (std::size_t k = 0; k < deformables_.slotCount(); ++k) {
+        if (!deformables_.isAlive(k)) continue;
+        const Deformable& d = deformables_.atSlot(k);
+        std::vector<Vec3> skinned(d.restVertices.size());
+        for (std::size_t v = 0; v < skinned.size(); ++v) skinned[v] = detail::skinnedVertex(d, v);
+        const real f = firstHit(d, skinned, from, to);
+        if (f > 1 || (hit && f >= hit->fraction)) continue;
+        const Vec3 point = from + f * (to - from);
+        std::uint32_t nearest = 0;
+        for (std::uint32_t v = 1; v < skinned.size(); ++v)
+            if ((skinned[v] - point).squaredNorm() < (skinned[nearest] - point).squaredNorm()) nearest = v;
+        hit = DeformableRayHit{deformables_.idOf(k), nearest, f, point};
+    }
+    return hit;
+}
+
 DeformableStats World::deformableStats(DeformableId id) const {
     deformable(id);
     return deformableSolvers_->bySlot[id.index].stats;
@@ -198,7 +246,8 @@ void World::stepDeformables(const StepContext& ctx) {
     for (std::size_t k = 0; k < deformables_.slotCount(); ++k) {
         if (!deformables_.isAlive(k) || deformables_.atSlot(k).asleep) continue;
         detail::stepDeformable(deformables_.atSlot(k), deformableSolvers_->bySlot[k], ctx.gravity, ctx.h);
-        detail::collideDeformable(deformables_.atSlot(k), static_cast<std::uint32_t>(k), *deformableCandidates_, bodies_, colliders_);
+        const auto [first, last] = detail::deformableRange(*deformableCandidates_, static_cast<std::uint32_t>(k));
+        detail::collideDeformable(deformables_.atSlot(k), first, last, bodies_, colliders_);
     }
 }
 

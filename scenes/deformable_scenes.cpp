@@ -15,16 +15,6 @@
 namespace jounce::scenes {
 namespace {
 
-/// Holds the bar's start face where it is with its 25 position handles.
-void clampStart(World& world, const ArapBar& bar) {
-    for (const std::uint32_t v : bar.startFace) {
-        DeformableHandleDesc h;
-        h.vertex = v;
-        h.target = world.deformable(bar.id).restVertices[v];
-        world.addDeformableHandle(bar.id, h);
-    }
-}
-
 class ArapBarsScene final : public Scene {
 public:
     ArapBarsScene() {
@@ -35,7 +25,7 @@ public:
             b.start = Vec3(-1, real(1.5), real(0.6) * static_cast<real>(i - 1));
             b.stiffness = k * static_cast<real>(1 << i); // k, 2k, 4k
             b.damping = 1;
-            clampStart(world_, buildArapBar(world_, b));
+            clampArapBar(world_, buildArapBar(world_, b));
         }
     }
     const char* name() const override { return "arap_bars"; }
@@ -55,7 +45,7 @@ public:
         ArapBarDesc b;
         b.start = Vec3(-1, real(1.5), 0);
         b.damping = 1;
-        clampStart(world_, buildArapBar(world_, b));
+        clampArapBar(world_, buildArapBar(world_, b));
     }
     const char* name() const override { return "arap_bar"; }
     const char* description() const override {
@@ -74,7 +64,7 @@ public:
         b.start = Vec3(-1, real(1.5), 0);
         b.damping = 1;
         bar_ = buildArapBar(world_, b);
-        clampStart(world_, bar_);
+        clampArapBar(world_, bar_);
         DeformableHandleDesc pull;
         pull.vertex = bar_.endCentre;
         end_ = world_.deformable(bar_.id).restVertices[bar_.endCentre];

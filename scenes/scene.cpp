@@ -34,8 +34,27 @@ bool Scene::grab(BodyId body, const Vec3& worldPoint) {
     return true;
 }
 
+bool Scene::grab(DeformableId deformable, std::uint32_t vertex, const Vec3& worldPoint) {
+    release();
+    if (!world_.contains(deformable) || vertex >= world_.deformable(deformable).restVertices.size()) return false;
+    DeformableHandleDesc h;
+    h.vertex = vertex;
+    h.target = world_.deformableVertices(deformable)[vertex]; // where it is: nothing jumps
+    grab_.deformable = deformable;
+    grab_.handle = world_.addDeformableHandle(deformable, h);
+    grab_.localPoint = h.target - worldPoint;
+    grab_.target = worldPoint;
+    return true;
+}
+
 void Scene::dragTo(const Vec3& target) {
-    if (grab_.body.isNull() || !target.allFinite()) return;
+    if (!target.allFinite()) return;
+    if (world_.contains(grab_.deformable)) {
+        grab_.target = target;
+        world_.setDeformableHandleTarget(grab_.deformable, grab_.handle, target + grab_.localPoint);
+        return;
+    }
+    if (grab_.body.isNull()) return;
     grab_.target = target;
     if (world_.contains(grab_.spring)) {
         Spring s = std::get<Spring>(world_.forceGenerator(grab_.spring));
@@ -46,6 +65,8 @@ void Scene::dragTo(const Vec3& target) {
 }
 
 void Scene::release() {
+    if (world_.contains(grab_.deformable) && world_.deformable(grab_.deformable).handles.contains(grab_.handle))
+        world_.removeDeformableHandle(grab_.deformable, grab_.handle);
     if (world_.contains(grab_.spring)) world_.removeForceGenerator(grab_.spring);
     if (world_.contains(grab_.body) && world_.body(grab_.body).type == BodyType::Kinematic) {
         world_.setLinearVelocity(grab_.body, Vec3::Zero());

@@ -97,9 +97,16 @@ public:
     /// dynamic one is pulled by a stiff, damped spring (a Spring force generator).
     /// Returns false (and grabs nothing) for static or unknown bodies.
     bool grab(BodyId body, const Vec3& worldPoint);
+    /// Holds a deformable, picked at `worldPoint`, by a stiff position handle on render
+    /// vertex `vertex` (World::rayCastDeformables picks both); dragTo() moves the
+    /// handle's target with the mouse (keeping the vertex's offset from the picked
+    /// point), and the rest follows by its elasticity. Returns false (and grabs
+    /// nothing) for an unknown deformable or vertex.
+    bool grab(DeformableId deformable, std::uint32_t vertex, const Vec3& worldPoint);
     void dragTo(const Vec3& target);
     void release();
     BodyId grabbed() const { return grab_.body; }
+    DeformableId grabbedDeformable() const { return grab_.deformable; }
 
     /// Draw each contact point and its normal (the world's contacts() stream).
     bool showContacts = false;
@@ -128,9 +135,11 @@ private:
     void applyDrag();
     struct Grab {
         BodyId body{};
-        Vec3 localPoint = Vec3::Zero(); ///< the held point, centre-of-mass frame
+        Vec3 localPoint = Vec3::Zero(); ///< the held point, centre-of-mass frame (deformable: vertex - picked point)
         Vec3 target = Vec3::Zero();
         ForceGeneratorId spring{};      ///< for dynamic bodies
+        DeformableId deformable{};      ///< or a deformable, held by a handle
+        DeformableHandleId handle{};
     };
     Grab grab_;
 };

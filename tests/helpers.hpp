@@ -48,6 +48,18 @@ inline std::uint64_t stateHash(const jounce::World& world) {
         mix(ps.x[i].data(), sizeof(real) * 3);
         mix(ps.v[i].data(), sizeof(real) * 3);
     }
+    // Deformables: every particle's pose and velocities.
+    for (const jounce::DeformableId id : world.deformableIds()) {
+        const jounce::Deformable& d = world.deformable(id);
+        mix(&id, sizeof id);
+        for (std::size_t i = 0; i < d.size(); ++i) {
+            mix(d.position[i].data(), sizeof(real) * 3);
+            mix(d.velocity[i].data(), sizeof(real) * 3);
+            mix(d.rotation[i].data(), sizeof(real) * 9);
+            mix(d.angularVelocity[i].data(), sizeof(real) * 3);
+        }
+        mix(&d.asleep, sizeof d.asleep);
+    }
     const auto generators = world.forceGeneratorIds();
     const std::size_t n = generators.size();
     mix(&n, sizeof n);
@@ -58,6 +70,16 @@ inline std::uint64_t stateHash(const jounce::World& world) {
     mix(s.gravity.data(), sizeof(real) * 3);
     return h;
 }
+
+/// A small deterministic generator (Knuth's MMIX LCG): uniform() in [-1, 1).
+struct Lcg {
+    std::uint64_t state;
+    explicit Lcg(std::uint64_t seed) : state(seed) {}
+    real uniform() {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<real>((state >> 11) * (1.0 / 9007199254740992.0)) * 2 - 1;
+    }
+};
 
 /// Under ASan/UBSan (the third build of ./jounce test) long scene runs take this share of
 /// their steps: the figures are still asserted, on a shorter run, and the full runs are

@@ -7,6 +7,7 @@
 #include "helpers.hpp"
 
 #include "physics/deformable/stages.hpp"
+#include "physics/polar.hpp"
 
 #include <jounce/physics/deformable_builders.hpp>
 #include <jounce/physics/world.hpp>
@@ -34,12 +35,7 @@ ArapBar clampedBar(World& w, real stiffness, int iterations, real damping = 4) {
     b.iterations = iterations;
     b.damping = damping;
     const ArapBar bar = buildArapBar(w, b);
-    for (const std::uint32_t v : bar.startFace) {
-        DeformableHandleDesc h;
-        h.vertex = v;
-        h.target = w.deformable(bar.id).restVertices[v];
-        w.addDeformableHandle(bar.id, h);
-    }
+    clampArapBar(w, bar);
     return bar;
 }
 
@@ -103,11 +99,8 @@ TEST_CASE("ARAP creature collapsed to a point with random orientations recovers 
         hi = hi.cwiseMax(p);
     }
     const real size = (hi - lo).norm();
-    std::uint64_t seed = 11;
-    const auto random = [&seed] {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        return static_cast<real>((seed >> 11) * (1.0 / 9007199254740992.0)) * 2 - 1;
-    };
+    testing::Lcg lcg(11);
+    const auto random = [&lcg] { return lcg.uniform(); };
     for (std::size_t i = 0; i < d.size(); ++i)
         w.setDeformableParticlePose(id, i, Vec3(0, real(0.5), 0), Quat(random(), random(), random(), random()).normalized());
     real worstDet = 1, worstOrtho = 0, worstResidual = 0;
@@ -131,11 +124,8 @@ TEST_CASE("ARAP local step: the iterative rotation equals the SVD's proper polar
           "[deformable]") {
     // 2000 random covariances, half of them inverted (det C < 0), from the identity and
     // from a random start: both give the same rotation, det +1, orthonormal to 1e-9.
-    std::uint64_t seed = 5;
-    const auto random = [&seed] {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        return static_cast<real>((seed >> 11) * (1.0 / 9007199254740992.0)) * 2 - 1;
-    };
+    testing::Lcg lcg(5);
+    const auto random = [&lcg] { return lcg.uniform(); };
     real worst = 0, worstOrtho = 0, worstDet = 1;
     int inverted = 0;
     for (int n = 0; n < 2000; ++n) {
@@ -176,11 +166,8 @@ TEST_CASE("ARAP: without handles, gravity or contacts linear momentum is kept", 
     World w = deformableWorld(Vec3::Zero());
     const DeformableId id = buildArapCreature(w, Vec3::Zero());
     const Deformable& d = w.deformable(id);
-    std::uint64_t seed = 3;
-    const auto random = [&seed] {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        return static_cast<real>((seed >> 11) * (1.0 / 9007199254740992.0)) * 2 - 1;
-    };
+    testing::Lcg lcg(3);
+    const auto random = [&lcg] { return lcg.uniform(); };
     // Scrambled poses (so the elastic forces are large) with a common drift.
     for (std::size_t i = 0; i < d.size(); ++i)
         w.setDeformableParticlePose(id, i, d.restPosition[i] + Vec3(random(), random(), random()) * real(0.05),
@@ -370,4 +357,181 @@ TEST_CASE("ARAP creature landing on a free box pushes it (the opposite impulse)"
     CHECK(fastest > real(0.01)); // it felt the landing
     CHECK(w.body(box).position.y() > real(0.09)); // and still stands on the ground
     CHECK(lowest > real(0.2));   // the creature rests on the box (0.2 m high), not in it
+}
+
+namespace {
+
+/// A free box of `mass` kg, 0.6 x 0.3 x 0.6 m, standing on the ground at x = 0.
+BodyId addFreeBox(World& w, real mass = 20) {
+    const Vec3 half(real(0.3), real(0.15), real(0.3));
+    BodyDesc box = testing::boxDesc(half, mass / (8 * half.prod()), Vec3(0, half.y(), 0));
+    ColliderDesc c;
+    c.shape = Box{half};
+    box.colliders.push_back(c);
+    return w.createBody(box);
+}
+
+World sleepingWorld() {
+    WorldSettings s;
+    s.gravity = Vec3(0, real(-9.81), 0);
+    return World(s); // sleep on, Millington's defaults
+}
+
+} // namespace
+
+TEST_CASE("ARAP creature resting on a free box: the box ends each step at rest, and both fall asleep",
+          "[deformable][scene]") {
+    // The creature (~15 kg) on a 5 kg box. Its contact impulses reach the box before the
+    // box's own ground contacts are resolved, so the box ends every step at rest; they
+    // were once applied after the rigid resolve and left the box sinking at m g h / M
+    // (0.49 m/s measured, m g h / M = 0.50) at the end of every step, so it never slept.
+    const auto run = [](bool sleep, real& creatureMass, real& lateBoxSpeed, int& creatureAsleepAt, int& boxAsleepAt) {
+        World w = sleepingWorld();
+        WorldSettings s = w.settings();
+        s.sleep.enabled = sleep;
+        w.setSettings(s);
+        testing::addGround(w, real(0.6));
+        const BodyId box = addFreeBox(w, 5);
+        SampledGraphDesc g;
+        g.damping = real(0.5);
+        const DeformableId id = buildArapCreature(w, Vec3(0, real(0.35), 0), g);
+        creatureMass = 0;
+        for (const real m : w.deformable(id).mass) creatureMass += m;
+        lateBoxSpeed = 0;
+        creatureAsleepAt = boxAsleepAt = -1;
+        for (int i = 0; i < 600; ++i) {
+            w.step(real(1) / 60);
+            if (i >= 120) lateBoxSpeed = std::max(lateBoxSpeed, w.body(box).linearVelocity.norm());
+            if (creatureAsleepAt < 0 && w.isDeformableAsleep(id)) creatureAsleepAt = i;
+            if (boxAsleepAt < 0 && !w.body(box).awake) boxAsleepAt = i;
+        }
+        CHECK(w.body(box).position.y() == Approx(real(0.15)).margin(real(0.01)));
+        CHECK(w.isDeformableAsleep(id) == sleep);
+        CHECK(w.body(box).awake == !sleep);
+    };
+    real mass = 0, speed = 0;
+    int creatureAsleepAt = 0, boxAsleepAt = 0;
+    run(false, mass, speed, creatureAsleepAt, boxAsleepAt);
+    INFO("creature " << mass << " kg; sleep off: box speed at the end of steps 120-600 " << speed
+                     << " m/s (m g h / M = " << mass * real(9.81) / 60 / 5 << ")");
+    CHECK(mass > 10);
+    CHECK(speed < real(0.02));
+    run(true, mass, speed, creatureAsleepAt, boxAsleepAt);
+    INFO("sleep on: creature asleep from step " << creatureAsleepAt << ", box from " << boxAsleepAt);
+    CHECK(creatureAsleepAt > 0);
+    CHECK(creatureAsleepAt == boxAsleepAt); // one island: they fall asleep together
+}
+
+TEST_CASE("ARAP sleep: a sleeping creature stays put, wakes when a box lands on it, and wakes by the API",
+          "[deformable]") {
+    World w = sleepingWorld();
+    testing::addGround(w, real(0.6));
+    SampledGraphDesc g;
+    g.damping = real(0.5);
+    const DeformableId id = buildArapCreature(w, Vec3(0, real(0.05), 0), g);
+    int steps = 0;
+    while (!w.isDeformableAsleep(id) && steps < 600) {
+        w.step(real(1) / 60);
+        ++steps;
+    }
+    REQUIRE(w.isDeformableAsleep(id));
+    const std::vector<Vec3> rest = w.deformable(id).position;
+    for (int i = 0; i < 60; ++i) w.step(real(1) / 60);
+    CHECK(w.deformable(id).position == rest); // asleep: not stepped at all
+    for (const Vec3& v : w.deformable(id).velocity) CHECK(v.isZero(0));
+
+    // A box dropped on its back wakes it (their island joins through the broad phase).
+    const Vec3 half(real(0.1), real(0.1), real(0.1));
+    BodyDesc drop = testing::boxDesc(half, 500, Vec3(0, real(1.5), 0));
+    ColliderDesc c;
+    c.shape = Box{half};
+    drop.colliders.push_back(c);
+    w.createBody(drop);
+    int wokeAt = -1;
+    for (int i = 0; i < 90 && wokeAt < 0; ++i) {
+        w.step(real(1) / 60);
+        if (!w.isDeformableAsleep(id)) wokeAt = i;
+    }
+    INFO("asleep after " << steps << " steps; woke " << wokeAt << " steps after the box was dropped");
+    CHECK(wokeAt > 0);
+    CHECK(wokeAt < 60); // it falls 1 m in ~27 steps
+
+    // And the API wakes it: a velocity set on a sleeping creature moves it.
+    for (int i = 0; i < 900 && !w.isDeformableAsleep(id); ++i) w.step(real(1) / 60);
+    REQUIRE(w.isDeformableAsleep(id));
+    w.setDeformableVelocity(id, Vec3(1, 0, 0));
+    CHECK_FALSE(w.isDeformableAsleep(id));
+    const Vec3 before = w.deformable(id).position[0];
+    w.step(real(1) / 60);
+    CHECK(w.deformable(id).position[0].x() > before.x());
+}
+
+TEST_CASE("ARAP sleep: a creature moved by a handle keeps the box it stands on awake", "[deformable]") {
+    World w = sleepingWorld();
+    testing::addGround(w, real(0.6));
+    const BodyId box = addFreeBox(w);
+    SampledGraphDesc g;
+    g.damping = real(0.5);
+    const DeformableId id = buildArapCreature(w, Vec3(0, real(0.35), 0), g);
+    // Wag the head (the vertex highest above the body) in a slow circle for 8 s.
+    const std::vector<Vec3> vertices = w.deformableVertices(id);
+    std::uint32_t head = 0;
+    for (std::uint32_t v = 1; v < vertices.size(); ++v)
+        if (vertices[v].y() > vertices[head].y()) head = v;
+    DeformableHandleDesc h;
+    h.vertex = head;
+    h.target = vertices[head];
+    h.weight = 2000;
+    const DeformableHandleId handle = w.addDeformableHandle(id, h);
+    bool boxSlept = false;
+    for (int i = 0; i < 480; ++i) {
+        const real t = static_cast<real>(i) / 60;
+        w.setDeformableHandleTarget(id, handle, vertices[head] + real(0.15) * Vec3(std::sin(t), 0, std::cos(t) - 1));
+        w.step(real(1) / 60);
+        boxSlept = boxSlept || !w.body(box).awake;
+    }
+    CHECK_FALSE(boxSlept);
+    // Let go: then both come to rest and sleep.
+    w.removeDeformableHandle(id, handle);
+    for (int i = 0; i < 900 && !w.isDeformableAsleep(id); ++i) w.step(real(1) / 60);
+    CHECK(w.isDeformableAsleep(id));
+    CHECK_FALSE(w.body(box).awake);
+}
+
+TEST_CASE("ARAP ray cast: hits the skinned mesh, or the ellipsoids of a deformable without one", "[deformable]") {
+    World w = deformableWorld();
+    ArapBarDesc b;
+    b.start = Vec3(-1, real(1.5), 0);
+    const ArapBar bar = buildArapBar(w, b);
+    // Straight down onto the bar's top face (y = 1.6) at x = 0.3.
+    const auto hit = w.rayCastDeformables(Vec3(real(0.3), 5, 0), Vec3(real(0.3), -5, 0));
+    REQUIRE(hit);
+    CHECK(hit->deformable == bar.id);
+    CHECK(hit->fraction == Approx((5 - real(1.6)) / 10).epsilon(testing::tol(1e-9, 1e-5)));
+    CHECK(hit->point.y() == Approx(real(1.6)).epsilon(testing::tol(1e-9, 1e-5)));
+    const Vec3 nearest = w.deformableVertices(bar.id)[hit->vertex];
+    for (const Vec3& v : w.deformableVertices(bar.id)) CHECK((v - hit->point).norm() >= (nearest - hit->point).norm());
+    CHECK_FALSE(w.rayCastDeformables(Vec3(real(0.3), 5, 1), Vec3(real(0.3), -5, 1))); // beside it
+
+    // Two ellipsoids and no render mesh: the particles' centres are the vertices.
+    DeformableDesc d;
+    OrientedParticleDesc p;
+    p.radii = Vec3(real(0.3), real(0.1), real(0.1));
+    p.position = Vec3(0, 0, 5);
+    d.particles.push_back(p);
+    p.position = Vec3(real(0.6), 0, 5);
+    d.particles.push_back(p);
+    d.edges.push_back({0, 1});
+    const DeformableId pair = w.createDeformable(d);
+    const auto side = w.rayCastDeformables(Vec3(real(-2), 0, 5), Vec3(real(2), 0, 5)); // along x: enters at x = -0.3
+    REQUIRE(side);
+    CHECK(side->deformable == pair);
+    CHECK(side->vertex == 0);
+    CHECK(side->point.x() == Approx(real(-0.3)).epsilon(testing::tol(1e-9, 1e-5)));
+    const auto over = w.rayCastDeformables(Vec3(real(0.6), 1, 5), Vec3(real(0.6), -1, 5)); // down onto the second: y = 0.1
+    REQUIRE(over);
+    CHECK(over->vertex == 1);
+    CHECK(over->point.y() == Approx(real(0.1)).epsilon(testing::tol(1e-9, 1e-5)));
+    testing::expectError([&] { (void)w.rayCastDeformables(Vec3(NAN, 0, 0), Vec3::Zero()); }, "rayCastDeformables.from");
+    testing::expectError([&] { (void)w.rayCastDeformables(Vec3::Zero(), Vec3(0, INFINITY, 0)); }, "rayCastDeformables.to");
 }

@@ -8,6 +8,7 @@
 #include "helpers.hpp"
 
 #include "physics/particles/stages.hpp"
+#include "physics/polar.hpp"
 
 #include <jounce/physics/particle_builders.hpp>
 #include <jounce/physics/world.hpp>

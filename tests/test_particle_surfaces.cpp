@@ -295,11 +295,8 @@ TEST_CASE("hierarchical PBD keeps a free cloth's linear momentum", "[particles]"
     d.nu = d.nv = 16;
     d.hierarchyLevels = 3;
     const Cloth cloth = buildCloth(w, d);
-    std::uint64_t seed = 7;
-    const auto random = [&seed] {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        return static_cast<real>((seed >> 11) * (1.0 / 9007199254740992.0)) * 2 - 1;
-    };
+    testing::Lcg lcg(7);
+    const auto random = [&lcg] { return lcg.uniform(); };
     for (const ParticleId id : cloth.particles) {
         w.setParticlePosition(id, w.particle(id).position * real(1.3));
         w.setParticleVelocity(id, Vec3(random(), random(), random()));

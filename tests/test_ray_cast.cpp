@@ -123,3 +123,27 @@ TEST_CASE("world ray casts return the nearest hit and all hits in order", "[phys
     CHECK_FALSE(world.rayCastClosest(Vec3(0, 20, 0), Vec3(0, 30, 0)));
     CHECK_THROWS_AS(world.rayCastAll(Vec3(std::numeric_limits<real>::quiet_NaN(), 0, 0), Vec3::Zero()), Error);
 }
+
+TEST_CASE("segment against a triangle (either side) and an ellipsoid", "[collision]") {
+    const Vec3 a(0, 0, 0), b(1, 0, 0), c(0, 1, 0); // in z = 0
+    real f = -1;
+    REQUIRE(rayTriangle(Vec3(real(0.2), real(0.2), 2), Vec3(real(0.2), real(0.2), -2), a, b, c, f));
+    CHECK(f == Approx(0.5));
+    REQUIRE(rayTriangle(Vec3(real(0.2), real(0.2), -1), Vec3(real(0.2), real(0.2), 3), a, b, c, f)); // from behind
+    CHECK(f == Approx(0.25));
+    CHECK_FALSE(rayTriangle(Vec3(real(0.6), real(0.6), 1), Vec3(real(0.6), real(0.6), -1), a, b, c, f)); // past the hypotenuse
+    CHECK_FALSE(rayTriangle(Vec3(real(0.2), real(0.2), 2), Vec3(real(0.2), real(0.2), 1), a, b, c, f));  // stops short
+    CHECK_FALSE(rayTriangle(Vec3(real(0.2), real(0.2), 1), Vec3(real(0.2), real(0.2), -1), a, b, b, f));  // degenerate
+
+    // An ellipsoid with semi-axes 2, 1, 0.5 turned 90 degrees about z (its long axis along y).
+    const Mat3 axes = Eigen::AngleAxis<real>(std::numbers::pi_v<real> / 2, Vec3::UnitZ()).toRotationMatrix();
+    const Vec3 radii(2, 1, real(0.5)), centre(1, 1, 1);
+    REQUIRE(rayEllipsoid(centre, axes, radii, Vec3(1, 10, 1), Vec3(1, -10, 1), f)); // along y: enters at y = 3
+    CHECK(f == Approx(real(7) / 20));
+    REQUIRE(rayEllipsoid(centre, axes, radii, Vec3(10, 1, 1), Vec3(-10, 1, 1), f)); // along x: enters at x = 2
+    CHECK(f == Approx(real(8) / 20));
+    REQUIRE(rayEllipsoid(centre, axes, radii, Vec3(1, 1, 5), Vec3(1, 1, -5), f));   // along z: enters at z = 1.5
+    CHECK(f == Approx(real(3.5) / 10));
+    CHECK_FALSE(rayEllipsoid(centre, axes, radii, Vec3(real(2.1), 1, 5), Vec3(real(2.1), 1, -5), f)); // beside it
+    CHECK_FALSE(rayEllipsoid(centre, axes, radii, centre, Vec3(1, 10, 1), f)); // starts inside
+}

@@ -164,6 +164,39 @@ std::vector<Manifold> manifoldsBetween(const World& w, BodyId a, BodyId b) {
 
 } // namespace
 
+TEST_CASE("dragging a deformable: the picked vertex follows the mouse by a handle, released on let go",
+          "[deformable][scene]") {
+    auto scene = makeScene("arap_fall");
+    for (int i = 0; i < 120; ++i) scene->step(); // the creatures land
+    const World& world = scene->world();
+    const DeformableId first = world.deformableIds().front();
+    // Pick straight down through the first creature's highest particle.
+    const Deformable& d = world.deformable(first);
+    Vec3 top = d.position[0];
+    for (const Vec3& x : d.position)
+        if (x.y() > top.y()) top = x;
+    const auto hit = world.rayCastDeformables(top + Vec3(0, 3, 0), top - Vec3(0, 3, 0));
+    REQUIRE(hit);
+    REQUIRE(hit->deformable == first);
+    REQUIRE(scene->grab(hit->deformable, hit->vertex, hit->point));
+    CHECK(scene->grabbedDeformable() == first);
+    CHECK(world.deformable(first).handles.size() == 1);
+    const Vec3 offset = world.deformableVertices(first)[hit->vertex] - hit->point;
+    const Vec3 target = hit->point + Vec3(real(0.2), real(0.6), 0); // lift it by the scruff
+    scene->dragTo(target);
+    for (int i = 0; i < 120; ++i) scene->step();
+    const Vec3 held = world.deformableVertices(first)[hit->vertex];
+    real lowest = 1e9;
+    for (const Vec3& x : world.deformable(first).position) lowest = std::min(lowest, x.y());
+    INFO("held vertex " << (held - (target + offset)).norm() << " m from its target; lowest particle at " << lowest);
+    CHECK((held - (target + offset)).norm() < real(0.02));
+    CHECK(lowest > real(0.05)); // lifted off the floor, not just stretched
+    scene->release();
+    CHECK(scene->grabbedDeformable().isNull());
+    CHECK(world.deformable(first).handles.size() == 0);
+    CHECK_FALSE(scene->grab(first, 1u << 30, hit->point)); // no such vertex
+}
+
 TEST_CASE("contacts: a hull rock rides a mesh terrain, and a box dragged onto its flat part gets the face normal", "[scene]") {
     auto scene = makeScene("contacts");
     World& world = scene->world();

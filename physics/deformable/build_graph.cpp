@@ -82,12 +82,18 @@ void computeSkinning(Deformable& d, int neighbours) {
     }
 }
 
-Vec3 skinnedVertex(const Deformable& d, std::size_t k) {
-    Vec3 p = Vec3::Zero();
+Vec3 skinnedOffset(const Deformable& d, std::size_t k) {
+    Vec3 turned = Vec3::Zero();
     for (std::uint32_t s = d.skinStart[k]; s < d.skinStart[k + 1]; ++s) {
         const std::uint32_t j = d.skinParticles[s];
-        p += d.skinWeights[s] * (d.rotation[j] * (d.restVertices[k] - d.restPosition[j]) + d.position[j]);
+        turned += d.skinWeights[s] * (d.rotation[j] * (d.restVertices[k] - d.restPosition[j]));
     }
+    return turned;
+}
+
+Vec3 skinnedVertex(const Deformable& d, std::size_t k) {
+    Vec3 p = skinnedOffset(d, k);
+    for (std::uint32_t s = d.skinStart[k]; s < d.skinStart[k + 1]; ++s) p += d.skinWeights[s] * d.position[d.skinParticles[s]];
     return p;
 }
 

@@ -117,6 +117,17 @@ ArapBar buildArapBar(World& world, const ArapBarDesc& desc) {
     return bar;
 }
 
+std::vector<DeformableHandleId> clampArapBar(World& world, const ArapBar& bar) {
+    std::vector<DeformableHandleId> handles;
+    for (const std::uint32_t v : bar.startFace) {
+        DeformableHandleDesc h;
+        h.vertex = v;
+        h.target = world.deformable(bar.id).restVertices[v];
+        handles.push_back(world.addDeformableHandle(bar.id, h));
+    }
+    return handles;
+}
+
 ClosedMesh creatureMesh(real size, int subdivisions) {
     if (!(size > 0) || !std::isfinite(size)) throw Error("creatureMesh.size", toText(size), "must be finite and > 0");
     if (subdivisions < 0 || subdivisions > 5) throw Error("creatureMesh.subdivisions", std::to_string(subdivisions), "must lie in [0, 5]");

@@ -10,7 +10,12 @@
 // that overlaps is moved out along n; its velocity loses its inward normal part, and
 // Coulomb friction takes up to mu times that from its sliding velocity (its spin is
 // damped in the same ratio). A dynamic body it hits gets the opposite impulse at the
-// support point; the body's position is not moved.
+// support point, through its impulse accumulators: the next substep's velocity
+// integration applies it as a force over that substep (explicit coupling, one substep
+// late), before the rigid contacts are resolved. So a box under a resting creature
+// carries the creature's weight into its own ground contacts and ends each step at
+// rest (applied after the rigid resolve, as at first, it ended every step sinking at
+// m g h / M and never slept). The body's position is not moved.
 
 #include "physics/deformable/stages.hpp"
 
@@ -61,11 +66,18 @@ void findDeformableCandidates(const std::vector<ColliderId>& proxyColliders, con
     });
 }
 
-void collideDeformable(Deformable& d, std::uint32_t slot, const DeformableCandidates& candidates, BodyArray& bodies,
+std::pair<const DeformableShapePair*, const DeformableShapePair*> deformableRange(const DeformableCandidates& candidates,
+                                                                                  std::uint32_t slot) {
+    const auto [first, last] = std::equal_range(
+        candidates.pairs.begin(), candidates.pairs.end(), DeformableShapePair{slot, {}},
+        [](const DeformableShapePair& x, const DeformableShapePair& y) { return x.deformable < y.deformable; });
+    return {candidates.pairs.data() + (first - candidates.pairs.begin()), candidates.pairs.data() + (last - candidates.pairs.begin())};
+}
+
+void collideDeformable(Deformable& d, const DeformableShapePair* first, const DeformableShapePair* last, BodyArray& bodies,
                        const ColliderArray& colliders) {
-    for (const DeformableShapePair& pair : candidates.pairs) {
-        if (pair.deformable != slot) continue;
-        const Collider& collider = colliders[pair.collider];
+    for (const DeformableShapePair* pair = first; pair != last; ++pair) {
+        const Collider& collider = colliders[pair->collider];
         const Transform pose = bodies[collider.body].origin() * collider.local;
         Body* body = bodies[collider.body].isDynamic() ? &bodies[collider.body] : nullptr;
         const real mu = std::sqrt(d.friction * collider.material.friction);
@@ -88,10 +100,10 @@ void collideDeformable(Deformable& d, std::uint32_t slot, const DeformableCandid
             const Vec3 change = -near.normal * vn - sliding * (1 - keep);
             d.velocity[i] += change;
             d.angularVelocity[i] *= keep;
-            if (body != nullptr) { // the opposite impulse, at the support point
+            if (body != nullptr) { // the opposite impulse, at the support point, for the next substep
                 const Vec3 impulse = -change * d.mass[i];
-                body->linearVelocity += impulse * body->inverseMass;
-                body->angularVelocity += body->inverseInertiaWorld * (contact - body->position).cross(impulse);
+                body->impulseAccum += impulse;
+                body->angularImpulseAccum += (contact - body->position).cross(impulse);
             }
         }
     }

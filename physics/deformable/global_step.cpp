@@ -69,11 +69,7 @@ void globalStep(Deformable& d, DeformableSolver& solver, const InertialTargets& 
     }
     forEachPositionHandle(d, [&](const DeformableHandleDesc& handle) {
         const std::size_t k = handle.vertex;
-        Eigen::Vector3d turned = Eigen::Vector3d::Zero(); // sum_j w_j R_j (vb_c - xb_j)
-        for (std::uint32_t s = d.skinStart[k]; s < d.skinStart[k + 1]; ++s) {
-            const std::uint32_t j = d.skinParticles[s];
-            turned += double(d.skinWeights[s]) * (d.rotation[j] * (d.restVertices[k] - d.restPosition[j])).cast<double>();
-        }
+        const Eigen::Vector3d turned = skinnedOffset(d, k).cast<double>();
         for (std::uint32_t s = d.skinStart[k]; s < d.skinStart[k + 1]; ++s)
             b.row(static_cast<int>(d.skinParticles[s])) +=
                 (double(handle.weight) * d.skinWeights[s] * (handle.target.cast<double>() - turned)).transpose();

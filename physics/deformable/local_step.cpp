@@ -14,23 +14,13 @@
 // cheaper than a 3 x 3 SVD (tests/test_deformable.cpp compares the two).
 
 #include "physics/deformable/stages.hpp"
+#include "physics/polar.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 namespace jounce::detail {
 namespace {
-
-/// The skinned point of the rest point `restPoint` under the current poses, over the
-/// skin entries [first, last) of vertex k.
-Vec3 skinnedPoint(const Deformable& d, std::size_t k, const Vec3& restPoint) {
-    Vec3 p = Vec3::Zero();
-    for (std::uint32_t s = d.skinStart[k]; s < d.skinStart[k + 1]; ++s) {
-        const std::uint32_t j = d.skinParticles[s];
-        p += d.skinWeights[s] * (d.rotation[j] * (restPoint - d.restPosition[j]) + d.position[j]);
-    }
-    return p;
-}
 
 /// Adds the terms of the handles whose skinning holds particle i to its covariance C_i
 /// (sec. 3.4), from the current rotations.
@@ -49,7 +39,7 @@ void addHandleTerms(const Deformable& d, std::size_t i, Mat3& c) {
             // E = w_p/2 |R_i ub_i - u_i|^2 with ub_i = w_i (vb_c - xb_i) and u_i what the
             // other particles leave for R_i to cover.
             const Vec3 ub = weight * (restPoint - d.restPosition[i]);
-            const Vec3 u = handle.target - skinnedPoint(d, k, restPoint) + d.rotation[i] * ub;
+            const Vec3 u = handle.target - skinnedVertex(d, k) + d.rotation[i] * ub;
             c += handle.weight * u * ub.transpose();
             continue;
         }
@@ -66,36 +56,6 @@ void addHandleTerms(const Deformable& d, std::size_t i, Mat3& c) {
 }
 
 } // namespace
-
-/// The rotation R maximising tr(R^T C) by Newton's method on the rotation group,
-/// warm-started from the particle's current rotation (rotations change little between
-/// iterations, so two or three steps do). With S = R^T C, turning R by exp([w]x)
-/// changes tr(R^T C) by g . w - 1/2 w^T H w + O(|w|^3), where g = (S32 - S23, S13 - S31,
-/// S21 - S12) and H = tr(S) I - (S + S^T) / 2, so the step is w = H^-1 g. Near the
-/// maximum H's eigenvalues are the sums of pairs of the signed singular values, so H is
-/// positive definite unless the maximum is degenerate; then (or after 8 steps without
-/// settling) the SVD's rotation is taken instead (the smallest singular direction
-/// flipped when det C < 0). Always a proper rotation.
-Mat3 extractRotation(const Mat3& c, const Mat3& start) {
-    Mat3 r = start;
-    for (int it = 0; it < 8; ++it) {
-        const Mat3 s = r.transpose() * c;
-        const Vec3 g(s(2, 1) - s(1, 2), s(0, 2) - s(2, 0), s(1, 0) - s(0, 1));
-        const Mat3 h = s.trace() * Mat3::Identity() - (s + s.transpose()) / 2;
-        const Eigen::LLT<Mat3> llt(h);
-        if (llt.info() != Eigen::Success) break;
-        const Vec3 w = llt.solve(g);
-        const real angle = w.norm();
-        if (!(angle < 1)) break; // far from the maximum: the quadratic model does not hold
-        r = r * Eigen::AngleAxis<real>(angle, angle > 0 ? Vec3(w / angle) : Vec3(Vec3::UnitX())).toRotationMatrix();
-        if (angle < real(1e-10)) {
-            // Re-orthonormalise: the products of a few rotations drift by round-off.
-            const Quat q(r);
-            return q.normalized().toRotationMatrix();
-        }
-    }
-    return properRotation(c);
-}
 
 void localStep(Deformable& d, const InertialTargets& targets, real h, DeformableStats& stats) {
     // Gauss-Seidel over the particles: each R_i from its neighbours' latest rotations.

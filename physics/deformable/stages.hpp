@@ -11,6 +11,7 @@
 #include <Eigen/Sparse>
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace jounce::detail {
@@ -75,6 +76,9 @@ void globalStep(Deformable& d, DeformableSolver& solver, const InertialTargets& 
 void stepDeformable(Deformable& d, DeformableSolver& solver, const Vec3& gravity, real h);
 
 /// Where vertex k of the render mesh is now (eq. 1), and its normal (normalised).
+/// skinnedOffset is the rotational half of eq. 1, sum_j w_j R_j (vb_k - xb_j): the
+/// vertex less the weighted particle positions (the global step's handle term).
+Vec3 skinnedOffset(const Deformable& d, std::size_t k);
 Vec3 skinnedVertex(const Deformable& d, std::size_t k);
 Vec3 skinnedNormal(const Deformable& d, std::size_t k);
 
@@ -84,12 +88,36 @@ void addDeformableProxies(const SlotArray<Deformable, DeformableTag>& deformable
                           std::vector<BroadPhaseProxy>& proxies, DeformableCandidates& out, real h);
 void findDeformableCandidates(const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                               DeformableCandidates& out);
-void collideDeformable(Deformable& d, std::uint32_t slot, const DeformableCandidates& candidates, BodyArray& bodies,
+/// The response to the candidates [first, last) of one deformable (its range of the
+/// sorted pairs: deformableRange). Impulses on dynamic bodies are added to their
+/// impulse accumulators, applied with the next velocity integration.
+void collideDeformable(Deformable& d, const DeformableShapePair* first, const DeformableShapePair* last, BodyArray& bodies,
                        const ColliderArray& colliders);
+/// The candidate pairs of deformable `slot`.
+std::pair<const DeformableShapePair*, const DeformableShapePair*> deformableRange(const DeformableCandidates& candidates,
+                                                                                  std::uint32_t slot);
 
-/// The rotation of a polar decomposition with det +1, by SVD (shared with shape matching).
-Mat3 properRotation(const Mat3& a);
-/// The same rotation by Newton's method warm-started from `start` (local_step.cpp).
-Mat3 extractRotation(const Mat3& c, const Mat3& start);
+/// Islands and sleep (deformable_islands.cpp): deformables joined to the body islands
+/// they touch, grouped as particles are.
+using DeformableArray = SlotArray<Deformable, DeformableTag>;
+struct DeformableIslands {
+    std::vector<std::uint32_t> deformables;      ///< deformable slots grouped by island
+    std::vector<std::uint32_t> deformableStarts; ///< island k: deformables[deformableStarts[k] .. [k + 1])
+    std::vector<std::uint32_t> bodyIslands;      ///< body islands (contact/'s Islands) grouped likewise
+    std::vector<std::uint32_t> bodyIslandStarts;
+    std::size_t count() const { return deformableStarts.empty() ? 0 : deformableStarts.size() - 1; }
+};
+/// Stage 5: groups, and wakes every island in which anything is awake.
+void groupDeformables(DeformableArray& deformables, BodyArray& bodies, const ColliderArray& colliders,
+                      const DeformableCandidates& candidates, const Islands& bodyIslands, real sleepEpsilon,
+                      DeformableIslands& out);
+/// Stage 8a: each awake deformable's motion; flags in `keepAwake` (by body island, as
+/// particleMotion left it) the body islands a moving deformable touches.
+void deformableMotion(DeformableArray& deformables, const DeformableIslands& islands, std::size_t bodyIslandCount,
+                      real dt, const SleepSettings& settings, std::vector<std::uint8_t>& keepAwake);
+/// Stage 8c (after the bodies' sleep): islands whose deformables are quiet and whose
+/// bodies all sleep fall asleep, their velocities zeroed.
+void sleepDeformables(DeformableArray& deformables, const BodyArray& bodies, const Islands& bodyIslands,
+                      const DeformableIslands& islands, const SleepSettings& settings);
 
 } // namespace jounce::detail

@@ -14,6 +14,7 @@
 // which leaves linear and angular momentum as they were.
 
 #include "physics/particles/stages.hpp"
+#include "physics/polar.hpp"
 
 #include <Eigen/SVD>
 
@@ -62,17 +63,6 @@ Vec3 pseudoInverseSolve(const Mat3& a, const Vec3& b) {
     Vec3 inUBasis = svd.matrixU().transpose() * b;
     for (int i = 0; i < 3; ++i) inUBasis[i] = s[i] > cut ? inUBasis[i] / s[i] : real(0);
     return svd.matrixV() * inUBasis;
-}
-
-Mat3 properRotation(const Mat3& a) {
-    // A = U S V^T; R = U V^T is the nearest orthogonal matrix. When det(U V^T) = -1 (an
-    // inverted cluster, or a flat one) the nearest *rotation* flips the direction of the
-    // smallest singular value: R = U diag(1, 1, -1) V^T (Eigen sorts them decreasing).
-    const Eigen::JacobiSVD<Mat3> svd(a, Eigen::ComputeFullU | Eigen::ComputeFullV);
-    Mat3 u = svd.matrixU();
-    const Mat3& v = svd.matrixV();
-    if ((u * v.transpose()).determinant() < 0) u.col(2) = -u.col(2);
-    return u * v.transpose();
 }
 
 void setClusterRest(const ParticleSystem& ps, ParticleCluster& cluster) {

@@ -58,18 +58,8 @@ void groupParticles(ParticleSystem& ps, BodyArray& bodies, const ColliderArray& 
         if (joins(i) && sets.find(i) == i) islandOf[i] = count++;
     for (std::uint32_t i = 0; i < particleCount; ++i)
         if (joins(i)) islandOf[i] = islandOf[sets.find(i)];
-    const auto group = [count](std::uint32_t n, auto of, std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& starts) {
-        starts.assign(count + 1, 0);
-        for (std::uint32_t i = 0; i < n; ++i)
-            if (const std::uint32_t k = of(i); k != noIsland) ++starts[k + 1];
-        for (std::uint32_t k = 0; k < count; ++k) starts[k + 1] += starts[k];
-        order.assign(starts.back(), 0);
-        std::vector<std::uint32_t> fill(starts.begin(), starts.end() - 1);
-        for (std::uint32_t i = 0; i < n; ++i)
-            if (const std::uint32_t k = of(i); k != noIsland) order[fill[k]++] = i;
-    };
-    group(particleCount, [&](std::uint32_t i) { return islandOf[i]; }, out.particles, out.particleStarts);
-    group(static_cast<std::uint32_t>(bodyIslands.count()),
+    groupByIsland(particleCount, count, [&](std::uint32_t i) { return islandOf[i]; }, out.particles, out.particleStarts);
+    groupByIsland(static_cast<std::uint32_t>(bodyIslands.count()), count,
           [&](std::uint32_t k) {
               const std::uint32_t root = sets.find(particleCount + k);
               return root < particleCount ? islandOf[root] : noIsland; // joined to particles

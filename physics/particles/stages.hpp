@@ -113,7 +113,6 @@ void projectVolumes(ParticleSystem& ps, const ParticleSettings& settings, real h
 
 /// Clusters (clusters.cpp): shape matching, one pull per iteration; rigid-mode damping
 /// of the velocities, once per small step.
-Mat3 properRotation(const Mat3& a); ///< the rotation of a's polar decomposition, det +1 always
 /// The smallest least-squares x of a x = b (a pseudo-inverse by SVD: singular a allowed).
 Vec3 pseudoInverseSolve(const Mat3& a, const Vec3& b);
 void setClusterRest(const ParticleSystem& ps, ParticleCluster& cluster); ///< rest offsets from x

@@ -71,6 +71,11 @@ struct Body {
     Vec3 torqueAccum = Vec3::Zero();            ///< this substep's total torque [N m]
     Vec3 lastFrameAcceleration = Vec3::Zero();  ///< linear acceleration of the last substep,
                                                 ///< gravity included (Millington 15.2.1)
+    /// Impulses to apply with the next velocity integration (from deformables'
+    /// contacts), as a force over that substep: [N s] and, about the centre of mass,
+    /// [N m s] (world frame).
+    Vec3 impulseAccum = Vec3::Zero();
+    Vec3 angularImpulseAccum = Vec3::Zero();
 
     // Settings
     real linearDamping = 1;

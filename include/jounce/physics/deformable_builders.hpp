@@ -36,6 +36,9 @@ struct ArapBar {
 /// The description of the bar (for changing it before creating), and the bar created.
 DeformableDesc arapBarDesc(const ArapBarDesc& desc, ArapBar* faces = nullptr);
 ArapBar buildArapBar(World& world, const ArapBarDesc& desc);
+/// Holds the bar's start face where it rests with 25 stiff position handles (the
+/// clamped end of Fig. 1 and 2); returns them.
+std::vector<DeformableHandleId> clampArapBar(World& world, const ArapBar& bar);
 
 /// A closed triangle mesh (counter-clockwise seen from outside) with vertex normals.
 struct ClosedMesh {

@@ -34,6 +34,7 @@ namespace detail {
 struct DirectSolver;
 struct DeformableSolvers;
 struct DeformableCandidates;
+struct DeformableIslands;
 }
 
 /// How the rotational part of the Newton-Euler equations is integrated
@@ -310,6 +311,18 @@ public:
     std::vector<Vec3> deformableNormals(DeformableId id) const;
     /// What its last step did (residual, worst rotation, factorisations).
     DeformableStats deformableStats(DeformableId id) const;
+    /// Whether it sleeps (with the bodies it rests on; anything that moves it wakes it).
+    bool isDeformableAsleep(DeformableId id) const { return deformable(id).asleep; }
+    /// The first deformable the segment from -> to meets: its skinned render mesh (either
+    /// side of a triangle), or its ellipsoids when it has no triangles; `vertex` is the
+    /// render vertex nearest the hit, for a handle (the demo's mouse grab).
+    struct DeformableRayHit {
+        DeformableId deformable{};
+        std::uint32_t vertex = 0;
+        real fraction = 1;
+        Vec3 point = Vec3::Zero();
+    };
+    std::optional<DeformableRayHit> rayCastDeformables(const Vec3& from, const Vec3& to) const;
 
     // ---- Settings and the step ---------------------------------------------------
     const WorldSettings& settings() const { return settings_; }
@@ -338,6 +351,7 @@ private:
     void requireLiveBody(BodyId id, const char* field) const;
     void requireLiveParticle(ParticleId id, const char* field) const;
     Deformable& liveDeformable(DeformableId id, const char* field);
+    void wakeDeformable(Deformable& d) const;
     /// A triangle's particle slots: three live, different particles (field base[index][corner]).
     std::array<std::uint32_t, 3> triangleSlots(const std::array<ParticleId, 3>& triangle, const char* base, std::size_t index) const;
     void wakeParticle(std::uint32_t slot);
@@ -368,6 +382,7 @@ private:
     SlotArray<Deformable, DeformableTag> deformables_;
     std::unique_ptr<detail::DeformableSolvers> deformableSolvers_; ///< cache: each deformable's factorised system
     std::unique_ptr<detail::DeformableCandidates> deformableCandidates_; ///< this substep's deformable-collider pairs
+    std::unique_ptr<detail::DeformableIslands> deformableIslands_; ///< this substep's deformables grouped with body islands
     SlotArray<Deformable, DeformableTag> deformablesBackup_;
     std::unique_ptr<detail::DirectSolver> directSolver_; ///< cache: factorisations of acyclic rope groups     ///< this substep's particle pairs from the broad phase
     SlotArray<Body, BodyTag> backup_; ///< state before the step, for the all-or-nothing rule
