@@ -20,7 +20,9 @@ namespace jounce {
 namespace bg = boost::geometry;
 namespace bgi = boost::geometry::index;
 
-namespace {
+// Named, not anonymous: BroadPhase::State (declared in the public header) holds a Tree,
+// and a member of an anonymous-namespace type would give State internal linkage.
+namespace detail::broad_phase {
 
 using Point = bg::model::point<real, 3, bg::cs::cartesian>;
 using RBox = bg::model::box<Point>;
@@ -72,7 +74,9 @@ struct Tree {
     }
 };
 
-} // namespace
+} // namespace detail::broad_phase
+
+using namespace detail::broad_phase;
 
 struct BroadPhase::State {
     // Per proxy index, as of the last call.

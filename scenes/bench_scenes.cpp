@@ -8,7 +8,7 @@
 namespace jounce::scenes {
 namespace {
 
-constexpr real density = 1000;
+constexpr real benchDensity = 1000; // BENCH_SCENES.md: every dynamic body
 constexpr real friction = real(0.5);
 
 Material material() {
@@ -34,7 +34,7 @@ BodyId addDynamic(Scene& scene, const Shape& shape, const Vec3& centre, Colour c
     d.position = centre;
     ColliderDesc c;
     c.shape = shape;
-    c.density = density;
+    c.density = benchDensity;
     c.material = material();
     d.colliders.push_back(c);
     return scene.addBody(d, {BodyId{}, Primitive::Box, Vec3::Constant(real(0.5)), colour});

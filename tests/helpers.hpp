@@ -90,6 +90,21 @@ inline constexpr int sanitizedStepDivisor = 5;
 inline constexpr int sanitizedStepDivisor = 1;
 #endif
 
+/// Round-off for exact geometric answers: 1e-12 in double, 1e-5 in float.
+inline const real eps = tol(1e-12, 1e-5);
+
+/// A pose, and a turn by `angle` radians about `axis` (any length).
+inline jounce::Transform at(const jounce::Vec3& p, const jounce::Quat& q = jounce::Quat::Identity()) { return {p, q}; }
+inline jounce::Quat turn(real angle, const jounce::Vec3& axis) {
+    return jounce::Quat(Eigen::AngleAxis<real>(angle, axis.normalized()));
+}
+
+/// A box collider of 1000 kg/m^3 with friction 0.5 and no restitution.
+inline jounce::ColliderDesc boxCollider(const jounce::Vec3& halfExtents) {
+    return jounce::ColliderDesc{jounce::Box{halfExtents}, jounce::Transform{}, 1000, jounce::Material{real(0.5), 0},
+                                jounce::CollisionFilter{}};
+}
+
 /// A dynamic body with the mass properties of a solid box.
 inline jounce::BodyDesc boxDesc(const jounce::Vec3& halfExtents, real density, const jounce::Vec3& at = jounce::Vec3::Zero()) {
     jounce::BodyDesc d;

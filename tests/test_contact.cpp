@@ -2,6 +2,7 @@
 // form, and the scene-level figures of issue 4.
 
 #include "helpers.hpp"
+#include "scene_helpers.hpp"
 #include "physics/stages.hpp"
 #include "scenes/bench_scenes.hpp"
 
@@ -16,16 +17,11 @@
 #include <random>
 
 using namespace jounce;
+using testing::TestScene;
 using testing::tol;
 
 namespace {
 
-/// A scene for tests: a world with the benchmark scenes' conventions.
-class TestScene final : public scenes::Scene {
-public:
-    const char* name() const override { return "test"; }
-    const char* description() const override { return "test"; }
-};
 
 struct Run {
     TestScene scene;

@@ -18,6 +18,8 @@
 #include <random>
 
 using namespace jounce;
+using testing::at;
+using testing::turn;
 using testing::tol;
 
 namespace {
@@ -28,10 +30,6 @@ ConvexHull cubeHull(const Vec3& half) {
         corners.emplace_back(i & 1 ? half.x() : -half.x(), i & 2 ? half.y() : -half.y(), i & 4 ? half.z() : -half.z());
     return makeConvexHull(corners);
 }
-
-Transform at(const Vec3& p, const Quat& q = Quat::Identity()) { return Transform{p, q}; }
-
-Quat turn(real angle, const Vec3& axis) { return Quat(Eigen::AngleAxis<real>(angle, axis.normalized())); }
 
 real deepest(const Manifold& m) {
     real d = -std::numeric_limits<real>::infinity();

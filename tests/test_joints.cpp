@@ -11,12 +11,11 @@
 #include <numbers>
 
 using namespace jounce;
+using testing::boxCollider;
 
 namespace {
 
 ColliderDesc sphereCollider(real r) { return ColliderDesc{Sphere{r}, Transform{}, 1000, Material{0, 0}, CollisionFilter{}}; }
-ColliderDesc boxCollider(const Vec3& h) { return ColliderDesc{Box{h}, Transform{}, 1000, Material{0.5, 0}, CollisionFilter{}}; }
-
 BodyId ballAt(World& w, const Vec3& at, real r = real(0.1)) {
     BodyDesc d;
     d.position = at;

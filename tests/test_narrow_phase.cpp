@@ -9,13 +9,12 @@
 #include <random>
 
 using namespace jounce;
+using testing::at;
+using testing::eps;
 using testing::tol;
 
 namespace {
 
-const real eps = tol(1e-12, 1e-5);
-
-Transform at(const Vec3& p, const Quat& q = Quat::Identity()) { return {p, q}; }
 Quat about(const Vec3& axis, real degrees) {
     return Quat(Eigen::AngleAxis<real>(degrees * std::numbers::pi_v<real> / 180, axis.normalized()));
 }

@@ -8,11 +8,8 @@
 #include <random>
 
 using namespace jounce;
+using testing::eps;
 using testing::tol;
-
-namespace {
-const real eps = tol(1e-12, 1e-5);
-}
 
 TEST_CASE("ray casts hit each shape where the analytic answer says", "[collision]") {
     ShapeRayHit hit;

@@ -15,6 +15,8 @@
 #include <random>
 
 using namespace jounce;
+using testing::at;
+using testing::turn;
 using testing::tol;
 
 namespace {
@@ -44,15 +46,11 @@ TriangleMesh cubeMesh(const Vec3& h) {
     return makeTriangleMesh(v, t);
 }
 
-Transform at(const Vec3& p, const Quat& q = Quat::Identity()) { return Transform{p, q}; }
-
 ColliderDesc colliderOf(const Shape& shape) {
     ColliderDesc c;
     c.shape = shape;
     return c;
 }
-Quat turn(real angle, const Vec3& axis) { return Quat(Eigen::AngleAxis<real>(angle, axis.normalized())); }
-
 real deepest(const std::vector<Manifold>& all) {
     real d = -std::numeric_limits<real>::infinity();
     for (const Manifold& m : all)

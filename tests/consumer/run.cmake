@@ -4,7 +4,9 @@
 # Extra: CONSUMER_FLAGS (e.g. sanitizer flags matching the installed library).
 set(src ${CMAKE_CURRENT_LIST_DIR})
 file(REMOVE_RECURSE ${WORK})
-set(args -S ${src} -B ${WORK}/build -DCMAKE_BUILD_TYPE=Release)
+# A unity build, as many games use: it also shows that Jounce's sources build that way,
+# and it compiles the library in a third of the time (CI must finish in 30 minutes).
+set(args -S ${src} -B ${WORK}/build -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON)
 if(CONSUMER_FLAGS)
   list(APPEND args "-DCMAKE_CXX_FLAGS=${CONSUMER_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}")
 endif()
