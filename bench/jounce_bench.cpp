@@ -1,10 +1,14 @@
 // jounce-bench: runs a scene headless and prints its figures.
 //   jounce-bench --scene NAME [--steps N] [--json] [--no-sleep] [--solver sequential|worst-first]
 //                [--set NAME=VALUE ...]
+//   jounce-bench --compare --scene NAME [--runs N] [--steps N] [--json] [--no-sleep]
+//                the same benchmark scene in Jounce, Bullet and ODE, interleaved (compare.cpp)
 // The benchmark scenes (column, pyramid10, pyramid20, pile1000, spheres4096) report the
 // figures of ../shared/BENCH_SCENES.md; any other demo scene reports the general ones.
 // Step time is a steady clock around Scene::step() only (setup is not timed).
 
+#include "bench/engines.hpp"
+#include "bench/report.hpp"
 #include "scenes/bench_scenes.hpp"
 #include "scenes/scene.hpp"
 
@@ -21,12 +25,17 @@
 namespace {
 
 using jounce::real;
+using jounce::bench::jsonString;
+using jounce::bench::median;
+using jounce::bench::number;
 
 struct Options {
     std::string scene;
     long steps = 600;
     bool json = false;
     bool noSleep = false;
+    bool compare = false;
+    int runs = 3;
     std::vector<std::pair<std::string, std::string>> sets; ///< resolver settings to override
 };
 
@@ -83,6 +92,9 @@ int usage(const char* problem) {
     if (problem) std::cerr << "jounce-bench: " << problem << "\n";
     std::cerr << "usage: jounce-bench --scene NAME [--steps N] [--json] [--no-sleep]\n"
                  "                    [--solver sequential|worst-first] [--set NAME=VALUE ...]\n"
+                 "       jounce-bench --compare --scene NAME [--runs N] [--steps N] [--json] [--no-sleep]\n"
+                 "  --compare runs a benchmark scene (column, pyramid10, pyramid20, pileN, spheres4096)\n"
+                 "        in Jounce, Bullet and ODE interleaved, --runs times (default 3, at least 1)\n"
                  "  --set changes a resolver setting: velocityLimit, angularLimit, positionEpsilon,\n"
                  "        velocityEpsilon, positionIterationsPerContact, velocityIterationsPerContact,\n"
                  "        sequentialIterations, warmStart, positionSolver (0 worst-first, 1 sequential),\n"
@@ -102,13 +114,6 @@ public:
     const char* description() const override { return "benchmark scene"; }
     jounce::scenes::BenchLayout layout;
 };
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 struct Figures {
     long steps = 0;
@@ -252,22 +257,6 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
     return f;
 }
 
-std::string jsonString(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
-
-std::string number(double v) {
-    if (!std::isfinite(v)) return "null";
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.6g", v);
-    return buffer;
-}
-
 void print(const Options& o, const Figures& f) {
     std::vector<std::pair<std::string, std::string>> fields{
         {"scene", jsonString(o.scene)},
@@ -338,6 +327,14 @@ int main(int argc, char** argv) {
             o.json = true;
         } else if (arg == "--no-sleep") {
             o.noSleep = true;
+        } else if (arg == "--compare") {
+            o.compare = true;
+        } else if (arg == "--runs") {
+            const char* v = value();
+            char* end = nullptr;
+            const long runs = v ? std::strtol(v, &end, 10) : -1;
+            if (!v || *end != '\0' || runs < 1 || runs > 1000) return usage("--runs needs a whole number in [1, 1000]");
+            o.runs = static_cast<int>(runs);
         } else if (arg == "--solver") {
             const char* v = value();
             solver = v ? v : "";
@@ -356,6 +353,17 @@ int main(int argc, char** argv) {
         }
     }
     if (o.scene.empty()) return usage("--scene is required");
+    if (o.compare) {
+        if (!jounce::scenes::isBenchScene(o.scene)) return usage("--compare runs the benchmark scenes only");
+        if (!o.sets.empty() || !solver.empty()) return usage("--compare runs every engine at its defaults (no --set or --solver)");
+#ifdef JOUNCE_BENCH_COMPARE
+        return jounce::bench::compareEngines(o.scene, o.steps, !o.noSleep, o.runs, o.json);
+#else
+        std::cerr << "jounce-bench: --compare needs Bullet and ODE at build time: apt-get install libbullet-dev "
+                     "libode-dev, then build again (./jounce bench installs them)\n";
+        return 2;
+#endif
+    }
 
     std::unique_ptr<jounce::scenes::Scene> scene;
     const jounce::scenes::BenchLayout* layout = nullptr;

@@ -8,43 +8,11 @@
 namespace jounce::scenes {
 namespace {
 
-constexpr real benchDensity = 1000; // BENCH_SCENES.md: every dynamic body
-constexpr real friction = real(0.5);
-
 Material material() {
     Material m;
-    m.friction = friction; // pairs combine as sqrt(fa fb) = 0.5
+    m.friction = benchFriction; // pairs combine as sqrt(fa fb) = 0.5
     m.restitution = 0;
     return m;
-}
-
-BodyId addStaticBox(Scene& scene, const Vec3& centre, const Vec3& half) {
-    BodyDesc d;
-    d.type = BodyType::Static;
-    d.position = centre;
-    ColliderDesc c;
-    c.shape = Box{half};
-    c.material = material();
-    d.colliders.push_back(c);
-    return scene.addBody(d, {BodyId{}, Primitive::Box, half, {0.35f, 0.37f, 0.4f}});
-}
-
-BodyId addDynamic(Scene& scene, const Shape& shape, const Vec3& centre, Colour colour) {
-    BodyDesc d;
-    d.position = centre;
-    ColliderDesc c;
-    c.shape = shape;
-    c.density = benchDensity;
-    c.material = material();
-    d.colliders.push_back(c);
-    return scene.addBody(d, {BodyId{}, Primitive::Box, Vec3::Constant(real(0.5)), colour});
-}
-
-void addBin(Scene& scene, real w) {
-    for (const real s : {real(-1), real(1)}) {
-        addStaticBox(scene, Vec3(s * (w + real(0.5)), 10, 0), Vec3(real(0.5), 10, w + 1));
-        addStaticBox(scene, Vec3(0, 10, s * (w + real(0.5))), Vec3(w + 1, 10, real(0.5)));
-    }
 }
 
 Colour shade(std::size_t i) {
@@ -52,56 +20,103 @@ Colour shade(std::size_t i) {
     return {0.55f + 0.4f * t, 0.45f + 0.2f * (1 - t), 0.3f};
 }
 
-BenchLayout pyramid(Scene& scene, int rows) {
-    BenchLayout layout;
-    for (int r = 0; r < rows; ++r) {
-        const int n = rows - r;
-        for (int k = 0; k < n; ++k) {
-            const Vec3 at(static_cast<real>(k) - static_cast<real>(n - 1) / 2, real(0.5) + static_cast<real>(r), 0);
-            layout.dynamic.push_back(addDynamic(scene, Box{Vec3::Constant(real(0.5))}, at, shade(layout.dynamic.size())));
-        }
+BenchBody box(const Vec3& centre, const Vec3& half, bool dynamic) { return {BenchBody::Shape::Box, half, centre, dynamic}; }
+
+void addBin(BenchSceneDesc& d, real w) {
+    d.binHalfWidth = w;
+    for (const real s : {real(-1), real(1)}) {
+        d.bodies.push_back(box(Vec3(s * (w + real(0.5)), 10, 0), Vec3(real(0.5), 10, w + 1), false));
+        d.bodies.push_back(box(Vec3(0, 10, s * (w + real(0.5))), Vec3(w + 1, 10, real(0.5)), false));
     }
-    layout.top = layout.dynamic.back();
-    return layout;
 }
 
-BenchLayout grid(Scene& scene, int n, real w, const Shape& shape, bool shiftOddLayers) {
-    BenchLayout layout;
-    layout.binHalfWidth = w;
-    addBin(scene, w);
+void pyramid(BenchSceneDesc& d, int rows) {
+    for (int r = 0; r < rows; ++r) {
+        const int n = rows - r;
+        for (int k = 0; k < n; ++k)
+            d.bodies.push_back(box(Vec3(static_cast<real>(k) - static_cast<real>(n - 1) / 2, real(0.5) + static_cast<real>(r), 0),
+                                   Vec3::Constant(real(0.5)), true));
+    }
+    d.top = d.bodies.size() - 1;
+}
+
+/// `layers` layers of n x n bodies 1.1 m apart from y = 5.5, in a bin of half width w.
+void grid(BenchSceneDesc& d, int n, int layers, real w, BenchBody::Shape shape, bool shiftOddLayers) {
+    addBin(d, w);
     const real middle = static_cast<real>(n - 1) / 2;
-    for (int iy = 0; iy < n; ++iy)
+    for (int iy = 0; iy < layers; ++iy)
         for (int iz = 0; iz < n; ++iz)
             for (int ix = 0; ix < n; ++ix) {
                 const real shift = shiftOddLayers && iy % 2 == 1 ? real(0.2) : real(0);
                 const Vec3 at((static_cast<real>(ix) - middle) * real(1.1) + shift, real(5.5) + real(1.1) * static_cast<real>(iy),
                               (static_cast<real>(iz) - middle) * real(1.1) + shift);
-                layout.dynamic.push_back(addDynamic(scene, shape, at, shade(layout.dynamic.size())));
+                d.bodies.push_back({shape, Vec3::Constant(real(0.5)), at, true});
             }
-    return layout;
+}
+
+/// pileN: N = 10 n^2 for a whole n >= 1, or 0.
+int pileColumns(std::string_view name) {
+    if (name.substr(0, 4) != "pile" || name.size() < 5 || name.size() > 10) return 0;
+    long count = 0;
+    for (const char ch : name.substr(4)) {
+        if (ch < '0' || ch > '9') return 0;
+        count = count * 10 + (ch - '0');
+    }
+    const long n = std::lround(std::sqrt(static_cast<double>(count) / 10));
+    return n >= 1 && 10 * n * n == count ? static_cast<int>(n) : 0;
 }
 
 } // namespace
 
 bool isBenchScene(std::string_view name) {
-    return name == "column" || name == "pyramid10" || name == "pyramid20" || name == "pile1000" || name == "spheres4096";
+    return name == "column" || name == "pyramid10" || name == "pyramid20" || name == "spheres4096" || pileColumns(name) > 0;
 }
 
-BenchLayout buildBenchScene(Scene& scene, std::string_view name) {
-    addStaticBox(scene, Vec3(0, real(-0.5), 0), Vec3(50, real(0.5), 50)); // ground, top at y = 0
+BenchSceneDesc benchSceneDesc(std::string_view name) {
+    BenchSceneDesc d;
+    d.name = std::string(name);
+    d.bodies.push_back(box(Vec3(0, real(-0.5), 0), Vec3(50, real(0.5), 50), false)); // ground, top at y = 0
     if (name == "column") {
-        BenchLayout layout;
-        for (int i = 0; i < 10; ++i)
-            layout.dynamic.push_back(addDynamic(scene, Box{Vec3::Constant(real(0.5))}, Vec3(0, real(0.5) + static_cast<real>(i), 0), shade(static_cast<std::size_t>(i))));
-        layout.top = layout.dynamic.back();
-        return layout;
+        for (int i = 0; i < 10; ++i) d.bodies.push_back(box(Vec3(0, real(0.5) + static_cast<real>(i), 0), Vec3::Constant(real(0.5)), true));
+        d.top = d.bodies.size() - 1;
+    } else if (name == "pyramid10") {
+        pyramid(d, 10);
+    } else if (name == "pyramid20") {
+        pyramid(d, 20);
+    } else if (name == "spheres4096") {
+        grid(d, 16, 16, 9, BenchBody::Shape::Sphere, true);
+    } else if (const int n = pileColumns(name); n > 0) {
+        grid(d, n, 10, real(0.55) * static_cast<real>(n) + real(0.5), BenchBody::Shape::Box, false);
+    } else {
+        throw Error("scene", std::string(name),
+                    "not a benchmark scene (column, pyramid10, pyramid20, pile1000, spheres4096, or pileN with N = 10 n^2)");
     }
-    if (name == "pyramid10") return pyramid(scene, 10);
-    if (name == "pyramid20") return pyramid(scene, 20);
-    if (name == "pile1000") return grid(scene, 10, 6, Box{Vec3::Constant(real(0.5))}, false);
-    if (name == "spheres4096") return grid(scene, 16, 9, Sphere{real(0.5)}, true);
-    throw Error("scene", std::string(name), "not a benchmark scene (column, pyramid10, pyramid20, pile1000, spheres4096)");
+    return d;
 }
+
+BenchLayout buildBenchScene(Scene& scene, const BenchSceneDesc& desc) {
+    BenchLayout layout;
+    layout.binHalfWidth = desc.binHalfWidth;
+    for (std::size_t i = 0; i < desc.bodies.size(); ++i) {
+        const BenchBody& b = desc.bodies[i];
+        BodyDesc d;
+        d.type = b.dynamic ? BodyType::Dynamic : BodyType::Static;
+        d.position = b.position;
+        ColliderDesc c;
+        if (b.shape == BenchBody::Shape::Box) c.shape = Box{b.size};
+        else c.shape = Sphere{b.size.x()};
+        c.density = benchDensity;
+        c.material = material();
+        d.colliders.push_back(c);
+        const Colour colour = b.dynamic ? shade(layout.dynamic.size()) : Colour{0.35f, 0.37f, 0.4f};
+        const BodyId id = scene.addBody(d, {BodyId{}, Primitive::Box, b.size, colour});
+        if (b.dynamic) layout.dynamic.push_back(id);
+        if (i == desc.top) layout.top = id;
+    }
+    return layout;
+}
+
+BenchLayout buildBenchScene(Scene& scene, std::string_view name) { return buildBenchScene(scene, benchSceneDesc(name)); }
 
 namespace {
 

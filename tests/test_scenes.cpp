@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -278,4 +279,32 @@ TEST_CASE("contacts: two runs hash equal and report the same contacts", "[scene]
         REQUIRE(testing::stateHash(a->world()) == testing::stateHash(b->world()));
         REQUIRE(a->world().contacts().size() == b->world().contacts().size());
     }
+}
+
+TEST_CASE("benchmark scenes as data: counts, bins, top bodies and the pileN scaling rule", "[physics][scene]") {
+    const auto dynamicCount = [](const scenes::BenchSceneDesc& d) {
+        return std::count_if(d.bodies.begin(), d.bodies.end(), [](const scenes::BenchBody& b) { return b.dynamic; });
+    };
+    const scenes::BenchSceneDesc column = scenes::benchSceneDesc("column");
+    CHECK(dynamicCount(column) == 10);
+    REQUIRE(column.hasTop());
+    CHECK(column.bodies[column.top].position.y() == Approx(9.5));
+    CHECK(dynamicCount(scenes::benchSceneDesc("pyramid20")) == 210);
+    const scenes::BenchSceneDesc spheres = scenes::benchSceneDesc("spheres4096");
+    CHECK(dynamicCount(spheres) == 4096);
+    CHECK(spheres.binHalfWidth == 9);
+    CHECK(spheres.bodies.back().shape == scenes::BenchBody::Shape::Sphere);
+    // pileN: n x n columns of 10 layers, W = 0.55 n + 0.5; pile1000 is BENCH_SCENES.md's.
+    for (const auto& [name, count, w] : {std::tuple{"pile250", 250, 3.25}, {"pile1000", 1000, 6.0}, {"pile16000", 16000, 22.5}}) {
+        CAPTURE(name);
+        const scenes::BenchSceneDesc d = scenes::benchSceneDesc(name);
+        CHECK(dynamicCount(d) == count);
+        CHECK(d.binHalfWidth == Approx(w));
+        CHECK(d.bodies.size() == static_cast<std::size_t>(count) + 5); // ground and 4 walls
+    }
+    const scenes::BenchSceneDesc pile = scenes::benchSceneDesc("pile1000");
+    CHECK(pile.bodies[5].position.isApprox(Vec3(real(-4.95), real(5.5), real(-4.95)))); // the first box: ix = iz = iy = 0
+    CHECK_FALSE(scenes::isBenchScene("pile999"));
+    CHECK_FALSE(scenes::isBenchScene("pile"));
+    CHECK_THROWS_WITH(scenes::benchSceneDesc("pile999"), Catch::Contains("not a benchmark scene"));
 }

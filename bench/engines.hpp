@@ -1,0 +1,43 @@
+#pragma once
+// The engines jounce-bench --compare runs side by side: each builds the same benchmark
+// scene from scenes/bench_scenes.hpp's engine-neutral description and steps it at
+// 1/60 s, one step per frame, single thread. Only what BENCH_SCENES.md's figures need
+// crosses this interface: the dynamic bodies' positions, speeds and sleep, in the
+// scene's creation order.
+
+#include "scenes/bench_scenes.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace jounce::bench {
+
+struct BodySample {
+    double x = 0, y = 0, z = 0; ///< centre [m]
+    double speed = 0;           ///< |linear velocity| [m/s]
+    bool asleep = false;
+};
+
+class Engine {
+public:
+    virtual ~Engine() = default;
+    virtual const char* name() const = 0;
+    /// One step of 1/60 s (what is timed).
+    virtual void step() = 0;
+    /// The dynamic bodies, in the description's order.
+    virtual void sample(std::vector<BodySample>& out) const = 0;
+};
+
+/// `sleep`: the engine's sleeping (Jounce's islands, Bullet's deactivation, ODE's
+/// auto-disable) on or off.
+std::unique_ptr<Engine> makeJounceEngine(const scenes::BenchSceneDesc& desc, bool sleep);
+std::unique_ptr<Engine> makeBulletEngine(const scenes::BenchSceneDesc& desc, bool sleep);
+std::unique_ptr<Engine> makeOdeEngine(const scenes::BenchSceneDesc& desc, bool sleep);
+
+/// jounce-bench --compare: runs the three engines interleaved `runs` times and prints
+/// one table (or, with `json`, one JSON line) of every BENCH_SCENES.md figure per engine
+/// and the ratios of Jounce's step time to the others'. Returns the exit status.
+int compareEngines(const std::string& scene, long steps, bool sleep, int runs, bool json);
+
+} // namespace jounce::bench

@@ -1,0 +1,44 @@
+// A benchmark scene in Jounce, built by the scene module the demo and the tests use.
+
+#include "bench/engines.hpp"
+
+namespace jounce::bench {
+namespace {
+
+class BenchScene final : public scenes::Scene {
+public:
+    const char* name() const override { return "bench"; }
+    const char* description() const override { return "benchmark scene"; }
+};
+
+class JounceEngine final : public Engine {
+public:
+    JounceEngine(const scenes::BenchSceneDesc& desc, bool sleep) {
+        WorldSettings s = scene_.world().settings();
+        s.sleep.enabled = sleep;
+        scene_.world().setSettings(s);
+        dynamic_ = scenes::buildBenchScene(scene_, desc).dynamic;
+    }
+    const char* name() const override { return "jounce"; }
+    void step() override { scene_.step(); }
+    void sample(std::vector<BodySample>& out) const override {
+        out.resize(dynamic_.size());
+        for (std::size_t i = 0; i < dynamic_.size(); ++i) {
+            const Body& b = scene_.world().body(dynamic_[i]);
+            out[i] = {double(b.position.x()), double(b.position.y()), double(b.position.z()),
+                      double(b.linearVelocity.norm()), !b.awake};
+        }
+    }
+
+private:
+    BenchScene scene_;
+    std::vector<BodyId> dynamic_;
+};
+
+} // namespace
+
+std::unique_ptr<Engine> makeJounceEngine(const scenes::BenchSceneDesc& desc, bool sleep) {
+    return std::make_unique<JounceEngine>(desc, sleep);
+}
+
+} // namespace jounce::bench
