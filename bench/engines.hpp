@@ -13,6 +13,15 @@
 
 namespace jounce::bench {
 
+/// A benchmark scene as jounce-bench runs it: the scene module's world, none of the
+/// demo's extras.
+class BenchScene final : public scenes::Scene {
+public:
+    const char* name() const override { return "bench"; }
+    const char* description() const override { return "benchmark scene"; }
+    scenes::BenchLayout layout;
+};
+
 struct BodySample {
     double x = 0, y = 0, z = 0; ///< centre [m]
     double speed = 0;           ///< |linear velocity| [m/s]

@@ -25,6 +25,7 @@
 namespace {
 
 using jounce::real;
+using jounce::bench::BenchScene;
 using jounce::bench::jsonString;
 using jounce::bench::median;
 using jounce::bench::number;
@@ -106,14 +107,6 @@ int usage(const char* problem) {
     std::cerr << "\n";
     return 2;
 }
-
-/// A benchmark scene built from the shared scene module, without the demo's extras.
-class BenchScene final : public jounce::scenes::Scene {
-public:
-    const char* name() const override { return "bench"; }
-    const char* description() const override { return "benchmark scene"; }
-    jounce::scenes::BenchLayout layout;
-};
 
 struct Figures {
     long steps = 0;

@@ -5,26 +5,21 @@
 namespace jounce::bench {
 namespace {
 
-class BenchScene final : public scenes::Scene {
-public:
-    const char* name() const override { return "bench"; }
-    const char* description() const override { return "benchmark scene"; }
-};
-
 class JounceEngine final : public Engine {
 public:
     JounceEngine(const scenes::BenchSceneDesc& desc, bool sleep) {
         WorldSettings s = scene_.world().settings();
         s.sleep.enabled = sleep;
         scene_.world().setSettings(s);
-        dynamic_ = scenes::buildBenchScene(scene_, desc).dynamic;
+        scene_.layout = scenes::buildBenchScene(scene_, desc);
     }
     const char* name() const override { return "jounce"; }
     void step() override { scene_.step(); }
     void sample(std::vector<BodySample>& out) const override {
-        out.resize(dynamic_.size());
-        for (std::size_t i = 0; i < dynamic_.size(); ++i) {
-            const Body& b = scene_.world().body(dynamic_[i]);
+        const std::vector<BodyId>& dynamic = scene_.layout.dynamic;
+        out.resize(dynamic.size());
+        for (std::size_t i = 0; i < dynamic.size(); ++i) {
+            const Body& b = scene_.world().body(dynamic[i]);
             out[i] = {double(b.position.x()), double(b.position.y()), double(b.position.z()),
                       double(b.linearVelocity.norm()), !b.awake};
         }
@@ -32,7 +27,6 @@ public:
 
 private:
     BenchScene scene_;
-    std::vector<BodyId> dynamic_;
 };
 
 } // namespace
