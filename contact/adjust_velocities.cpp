@@ -24,39 +24,59 @@
 
 namespace jounce::detail {
 
-Mat3 velocityPerImpulse(const Contact& c, std::span<const Body> bodies, int holdSide) {
-    Mat3 world = Mat3::Zero();
-    real inverseMass = 0;
+Mat3 velocityPerImpulse(const ImpulseRow& row, std::span<const SolverBody> solver, int holdSide) {
+    Mat3 d = Mat3::Zero();
     for (std::size_t side = 0; side < 2; ++side) {
-        const std::uint32_t i = c.body[side];
-        if (i == noBody || !bodies[i].isDynamic() || static_cast<int>(side) == holdSide) continue;
-        const Body& b = bodies[i];
-        const Mat3 r = skew(c.relative[side]);
-        world -= r * b.inverseInertiaWorld * r;
-        inverseMass += b.inverseMass;
+        if (static_cast<int>(side) == holdSide) continue;
+        // An impulse along axis j moves the centre by j/m along it (no change along the
+        // other axes: they are orthonormal) and turns the body by turn_j, which moves the
+        // point along axis i by lever_i . turn_j.
+        d.diagonal().array() += solver[row.body[side]].inverseMass;
+        for (std::size_t i = 0; i < 3; ++i)
+            for (std::size_t j = 0; j < 3; ++j)
+                d(Eigen::Index(i), Eigen::Index(j)) += row.axis[i].lever[side].dot(row.axis[j].turn[side]);
     }
-    Mat3 d = c.contactToWorld.transpose() * world * c.contactToWorld;
-    d.diagonal().array() += inverseMass;
     return d;
 }
 
-BodyChange applyImpulse(const Contact& c, std::span<Body> bodies, const Vec3& j, int holdSide) {
+void prepareImpulseRow(const Contact& c, std::span<const SolverBody> solver, std::span<const Mat3> inverseInertia,
+                       ImpulseRow& row) {
+    row.body = {solverIndex(c.body[0]), solverIndex(c.body[1])};
+    for (std::size_t i = 0; i < 3; ++i) {
+        ImpulseAxis& axis = row.axis[i];
+        axis.direction = c.contactToWorld.col(Eigen::Index(i));
+        for (std::size_t side = 0; side < 2; ++side) {
+            axis.lever[side] = c.relative[side].cross(axis.direction);
+            axis.turn[side] = inverseInertia[row.body[side]] * axis.lever[side];
+        }
+    }
+    const Mat3 d = velocityPerImpulse(row, solver);
+    row.normalResponse = d(0, 0);
+    row.normalMass = 1 / d(0, 0);
+    row.planarInverse = d.block<2, 2>(1, 1).inverse();
+    row.friction = c.friction;
+    row.target = c.targetNormalVelocity;
+    row.total = c.accumulatedImpulse;
+}
+
+BodyChange applyImpulse(const ImpulseRow& row, std::span<SolverBody> solver, const Vec3& j, int holdSide) {
     BodyChange change;
-    const Vec3 world = c.contactToWorld * j;
     for (std::size_t side = 0; side < 2; ++side) {
-        Body* b = bodyOf(bodies, c.body[side]);
-        if (b == nullptr || !b->isDynamic() || static_cast<int>(side) == holdSide) continue;
-        const Vec3 impulse = side == 0 ? world : Vec3(-world);
-        change.linear[side] = impulse * b->inverseMass;
-        change.angular[side] = b->inverseInertiaWorld * c.relative[side].cross(impulse);
-        b->linearVelocity += change.linear[side];
-        b->angularVelocity += change.angular[side];
+        SolverBody& b = solver[row.body[side]];
+        if (row.body[side] == 0 || b.inverseMass == 0 || static_cast<int>(side) == holdSide) continue;
+        const real sign = side == 0 ? 1 : -1;
+        for (std::size_t i = 0; i < 3; ++i) {
+            change.linear[side] += row.axis[i].direction * (sign * j[Eigen::Index(i)] * b.inverseMass);
+            change.angular[side] += row.axis[i].turn[side] * (sign * j[Eigen::Index(i)]);
+        }
+        b.linearVelocity += change.linear[side];
+        b.angularVelocity += change.angular[side];
     }
     return change;
 }
 
-BodyChange impulseContact(Contact& c, std::span<Body> bodies, Vec3& impulse) {
-    const Mat3 d = velocityPerImpulse(c, bodies);
+BodyChange impulseContact(Contact& c, const ImpulseRow& row, std::span<SolverBody> solver, Vec3& impulse) {
+    const Mat3 d = velocityPerImpulse(row, solver);
     if (c.friction == 0) {
         // Frictionless: only the normal row matters.
         impulse = Vec3(c.desiredDeltaVelocity / d(0, 0), 0, 0);
@@ -71,7 +91,7 @@ BodyChange impulseContact(Contact& c, std::span<Body> bodies, Vec3& impulse) {
         }
     }
     c.accumulatedImpulse += impulse;
-    return applyImpulse(c, bodies, impulse);
+    return applyImpulse(row, solver, impulse);
 }
 
 void updateContactVelocity(Contact& k, std::uint32_t b, const Vec3& linear, const Vec3& angular) {

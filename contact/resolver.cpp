@@ -16,10 +16,13 @@ ContactResolver::ContactResolver(ResolverSettings settings) : settings_(settings
 void ContactResolver::resolve(std::span<Body> bodies, std::span<Contact> contacts,
                               std::span<const std::uint32_t> islandStarts, real dt) {
     begin(bodies, contacts, islandStarts, dt);
+    // Records only if someone looks at them: the same resolutions, without the
+    // bookkeeping (see recording_).
+    recording_ = static_cast<bool>(observer_);
     ResolutionRecord record;
-    while (stepPosition(record)) {
+    while (advancePosition(record)) {
     }
-    while (stepVelocity(record)) {
+    while (advanceVelocity(record)) {
     }
 }
 
@@ -31,6 +34,7 @@ void ContactResolver::begin(std::span<Body> bodies, std::span<Contact> contacts,
     if (islandStarts_.empty()) islandStarts_ = {0, static_cast<std::uint32_t>(contacts.size())};
     dt_ = dt;
     stats_ = {};
+    recording_ = true;
     for (Contact& c : contacts_) {
         detail::prepareContact(c, bodies_, dt_, settings_);
         c.penetrationAtStart = c.penetration;
@@ -43,18 +47,35 @@ void ContactResolver::begin(std::span<Body> bodies, std::span<Contact> contacts,
     for (const Contact& c : contacts_)
         for (std::uint32_t b : c.body)
             if (b != noBody) ++contactsOfBodyStart_[b + 1];
+    touched_.clear();
+    for (std::uint32_t b = 0; b < bodies.size(); ++b)
+        if (contactsOfBodyStart_[b + 1] != 0) touched_.push_back(b);
     for (std::size_t b = 0; b < bodies.size(); ++b) contactsOfBodyStart_[b + 1] += contactsOfBodyStart_[b];
-    contactsOfBody_.assign(contactsOfBodyStart_.back(), 0);
-    std::vector<std::uint32_t> fill(contactsOfBodyStart_.begin(), contactsOfBodyStart_.end() - 1);
+    contactsOfBody_.resize(contactsOfBodyStart_.back());
+    frontier_.assign(contactsOfBodyStart_.begin(), contactsOfBodyStart_.end() - 1); // fill positions
     for (std::uint32_t k = 0; k < contacts_.size(); ++k)
         for (std::uint32_t b : contacts_[k].body)
-            if (b != noBody) contactsOfBody_[fill[b]++] = k;
+            if (b != noBody) contactsOfBody_[frontier_[b]++] = k;
     orderByLevel();
-    pushLinear_.assign(bodies.size(), Vec3::Zero());
-    pushAngular_.assign(bodies.size(), Vec3::Zero());
+    // The position pass works on the bodies as they are now.
+    detail::gatherSolverBodies(bodies_, touched_, solver_, inverseInertia_);
+    pushLinear_.assign(bodies.size() + 1, Vec3::Zero());
+    pushAngular_.assign(bodies.size() + 1, Vec3::Zero());
+    if (settings_.positionSolver == PositionSolver::Sequential) {
+        startPosition_.resize(bodies.size());
+        startOrientation_.resize(bodies.size());
+        for (const std::uint32_t b : touched_) {
+            startPosition_[b] = bodies_[b].position;
+            startOrientation_[b] = bodies_[b].orientation;
+        }
+        pushRows_.resize(contacts_.size());
+        for (std::size_t k = 0; k < contacts_.size(); ++k) detail::preparePushRow(contacts_[k], solver_, inverseInertia_, pushRows_[k]);
+    }
+    impulseRows_.resize(contacts_.size());
     island_ = 0;
     islandStarted_ = false;
     positionsDone_ = false;
+    velocitiesDone_ = false;
 }
 
 void ContactResolver::orderByLevel() {
@@ -62,7 +83,8 @@ void ContactResolver::orderByLevel() {
     // to one of them (breadth first); bodies that reach none stay at the largest level.
     constexpr std::uint32_t unreached = std::numeric_limits<std::uint32_t>::max();
     bodyLevel_.assign(bodies_.size(), unreached);
-    std::vector<std::uint32_t> frontier;
+    std::vector<std::uint32_t>& frontier = frontier_;
+    frontier.clear();
     for (std::uint32_t b = 0; b < bodies_.size(); ++b)
         if (!bodies_[b].isDynamic() && contactsOfBodyStart_[b] != contactsOfBodyStart_[b + 1]) {
             bodyLevel_[b] = 0;
@@ -100,6 +122,8 @@ void ContactResolver::orderByLevel() {
     for (std::size_t i = 0; i + 1 < islandStarts_.size(); ++i)
         std::stable_sort(sweepOrder_.begin() + islandStarts_[i], sweepOrder_.begin() + islandStarts_[i + 1],
                          [&](std::uint32_t a, std::uint32_t b) { return level(a) < level(b); });
+    rowOf_.resize(contacts_.size());
+    for (std::uint32_t p = 0; p < contacts_.size(); ++p) rowOf_[sweepOrder_[p]] = p;
 }
 
 int ContactResolver::lowerSide(const Contact& c) const {
@@ -122,9 +146,9 @@ ResolutionRecord ContactResolver::recordFor(ResolutionRecord::Kind kind, std::ui
 void ContactResolver::startPositions(std::size_t island) {
     const std::uint32_t first = islandStarts_[island], last = islandStarts_[island + 1];
     if (settings_.positionSolver == PositionSolver::WorstFirst) {
-        std::vector<real> keys(contacts_.size());
-        for (std::uint32_t k = first; k < last; ++k) keys[k] = contacts_[k].penetration;
-        heap_.build(first, last - first, keys);
+        keys_.resize(contacts_.size());
+        for (std::uint32_t k = first; k < last; ++k) keys_[k] = contacts_[k].penetration;
+        heap_.build(first, last - first, keys_);
     } else {
         sweeps_.start(first, last, settings_.sequentialPositionIterations);
         // An island with nothing deeper than the allowance has nothing to push.
@@ -137,16 +161,14 @@ void ContactResolver::startPositions(std::size_t island) {
 }
 
 bool ContactResolver::stepPosition(ResolutionRecord& record) {
+    recording_ = true;
+    return advancePosition(record);
+}
+
+bool ContactResolver::advancePosition(ResolutionRecord& record) {
     while (!positionsDone_) {
         if (island_ + 1 >= islandStarts_.size()) {
-            positionsDone_ = true;
-            island_ = 0;
-            islandStarted_ = false;
-            stats_.maxPenetrationAfter = 0;
-            if (settings_.positionSolver == PositionSolver::Sequential)
-                for (Contact& c : contacts_)
-                    c.penetration = c.penetrationAtStart - detail::separationGained(c, pushLinear_, pushAngular_);
-            for (const Contact& c : contacts_) stats_.maxPenetrationAfter = std::max(stats_.maxPenetrationAfter, c.penetration);
+            finishPositions();
             return false;
         }
         if (!islandStarted_) startPositions(island_);
@@ -155,6 +177,28 @@ bool ContactResolver::stepPosition(ResolutionRecord& record) {
         islandStarted_ = false;
     }
     return false;
+}
+
+void ContactResolver::finishPositions() {
+    positionsDone_ = true;
+    island_ = 0;
+    islandStarted_ = false;
+    if (settings_.positionSolver == PositionSolver::Sequential) {
+        // Each body placed once, from where it started, by its total move (the stepping
+        // form placed it after every push the same way, so both end bit-identical).
+        for (const std::uint32_t b : touched_) {
+            const std::uint32_t i = detail::solverIndex(b);
+            if (!bodies_[b].isDynamic() || (pushLinear_[i].isZero(0) && pushAngular_[i].isZero(0))) continue;
+            detail::placeBody(bodies_[b], startPosition_[b], startOrientation_[b], pushLinear_[i], pushAngular_[i]);
+        }
+        for (std::size_t k = 0; k < contacts_.size(); ++k)
+            contacts_[k].penetration =
+                contacts_[k].penetrationAtStart - detail::separationGained(contacts_[k], pushRows_[k], pushLinear_, pushAngular_);
+    }
+    stats_.maxPenetrationAfter = 0;
+    for (const Contact& c : contacts_) stats_.maxPenetrationAfter = std::max(stats_.maxPenetrationAfter, c.penetration);
+    // The velocity pass sees the bodies where the positions left them.
+    detail::gatherSolverBodies(bodies_, touched_, solver_, inverseInertia_);
 }
 
 bool ContactResolver::nextPosition(ResolutionRecord& record) {
@@ -167,8 +211,10 @@ bool ContactResolver::nextDeepest(ResolutionRecord& record) {
     if (!(heap_.topKey() > settings_.positionEpsilon)) return false;
     const std::uint32_t index = heap_.top();
     Contact& c = contacts_[index];
-    record = recordFor(ResolutionRecord::Kind::Position, index);
-    record.before = c.penetration;
+    if (recording_) {
+        record = recordFor(ResolutionRecord::Kind::Position, index);
+        record.before = c.penetration;
+    }
     const BodyChange change = detail::projectContact(c, bodies_, settings_.angularLimit);
     // Every contact that shares a moved body (this one included) sees its penetration
     // change; re-key just those.
@@ -195,56 +241,77 @@ bool ContactResolver::nextPush(ResolutionRecord& record) {
     if (settings_.shockPropagation && sweeps_.lastSweep()) holdSide = lowerSide(contacts_[index]);
     sweeps_.advance(0, -1); // position sweeps run their full count
     Contact& c = contacts_[index];
-    record = recordFor(ResolutionRecord::Kind::Position, index);
-    // Other contacts' pushes moved these bodies since this one was last visited.
-    c.penetration = c.penetrationAtStart - detail::separationGained(c, pushLinear_, pushAngular_);
-    record.before = c.penetration;
+    const detail::PushRow& row = pushRows_[index];
     const real target = settings_.projectionRelaxation * (c.penetrationAtStart - settings_.allowedPenetration);
-    const BodyChange change = detail::pushContact(c, bodies_, pushLinear_, pushAngular_, target, holdSide);
+    if (recording_) {
+        record = recordFor(ResolutionRecord::Kind::Position, index);
+        // Other contacts' pushes moved these bodies since this one was last visited.
+        c.penetration = c.penetrationAtStart - detail::separationGained(c, row, pushLinear_, pushAngular_);
+        record.before = c.penetration;
+    }
+    const BodyChange change = detail::pushContact(c, row, solver_, pushLinear_, pushAngular_, target, holdSide);
+    if (recording_) {
+        c.penetration = c.penetrationAtStart - detail::separationGained(c, row, pushLinear_, pushAngular_);
+        // The bodies as the pushes so far leave them, for whoever steps through.
+        for (const std::uint32_t b : c.body) {
+            if (b == noBody || !bodies_[b].isDynamic()) continue;
+            const std::uint32_t i = detail::solverIndex(b);
+            detail::placeBody(bodies_[b], startPosition_[b], startOrientation_[b], pushLinear_[i], pushAngular_[i]);
+        }
+    }
     finishPositionRecord(record, c, change);
     return true;
 }
 
 void ContactResolver::finishPositionRecord(ResolutionRecord& record, const Contact& c, const BodyChange& change) {
+    ++iterations_;
+    ++stats_.positionIterations;
+    if (!recording_) return;
     record.after = c.penetration;
     record.linearChange = change.linear;
     record.angularChange = change.angular;
-    ++iterations_;
-    ++stats_.positionIterations;
     notify(record);
 }
 
 void ContactResolver::startVelocities(std::size_t island) {
     const std::uint32_t first = islandStarts_[island], last = islandStarts_[island + 1];
+    keys_.resize(contacts_.size());
+    // Rows in sweep order: the sweeps read them front to back.
+    for (std::uint32_t p = first; p < last; ++p) {
+        const Contact& c = contacts_[sweepOrder_[p]];
+        detail::prepareImpulseRow(c, solver_, inverseInertia_, impulseRows_[p]);
+        impulseRows_[p].lowerSide = static_cast<std::int8_t>(lowerSide(c));
+    }
     if (settings_.velocitySolver == VelocitySolver::WorstFirst) {
-        std::vector<real> keys(contacts_.size());
         for (std::uint32_t k = first; k < last; ++k) {
             contacts_[k].accumulatedImpulse = Vec3::Zero();
-            keys[k] = contacts_[k].desiredDeltaVelocity;
+            keys_[k] = contacts_[k].desiredDeltaVelocity;
         }
-        heap_.build(first, last - first, keys);
+        heap_.build(first, last - first, keys_);
     } else {
         for (std::uint32_t k = first; k < last; ++k) {
             Contact& c = contacts_[k];
-            c.impulseResponse = detail::velocityPerImpulse(c, bodies_);
-            if (!settings_.warmStart) c.accumulatedImpulse = Vec3::Zero();
+            if (!settings_.warmStart) {
+                c.accumulatedImpulse = Vec3::Zero();
+                impulseRows_[rowOf_[k]].total = Vec3::Zero();
+            }
             // Warm start: last step's impulses, applied up front.
-            if (c.accumulatedImpulse != Vec3::Zero()) detail::applyImpulse(c, bodies_, c.accumulatedImpulse);
+            if (c.accumulatedImpulse != Vec3::Zero()) detail::applyImpulse(impulseRows_[rowOf_[k]], solver_, c.accumulatedImpulse);
         }
         // Collisions first, Millington's way: the contacts that bounce (restitution,
         // closing faster than velocityLimit) are resolved largest first, each one's
         // impulse changing its neighbours' closing speeds, so a hit travels down a
         // row of balls (Newton's cradle) instead of being shared by all of them at
         // once. The sweeps then hold what rests (they aim at no bounce: it was given).
-        std::vector<real> keys(contacts_.size());
         for (std::uint32_t k = first; k < last; ++k) {
             Contact& c = contacts_[k];
-            c.velocity = detail::relativeVelocity(c, bodies_);
+            c.velocity = detail::relativeVelocity(impulseRows_[rowOf_[k]], solver_);
             detail::updateDesiredVelocity(c, bodies_, dt_, settings_);
-            keys[k] = bounceKey(c);
+            keys_[k] = bounceKey(c);
             c.targetNormalVelocity = c.penetration < 0 ? c.penetration / dt_ : 0;
+            impulseRows_[rowOf_[k]].target = c.targetNormalVelocity;
         }
-        heap_.build(first, last - first, keys);
+        heap_.build(first, last - first, keys_);
         bouncing_ = true;
         sweeps_.start(first, last, settings_.sequentialIterations);
     }
@@ -282,9 +349,14 @@ real ContactResolver::bounceKey(const Contact& c) const {
 }
 
 bool ContactResolver::stepVelocity(ResolutionRecord& record) {
+    recording_ = true;
+    return advanceVelocity(record);
+}
+
+bool ContactResolver::advanceVelocity(ResolutionRecord& record) {
     while (!positionsDone_) {
         ResolutionRecord skipped;
-        if (!stepPosition(skipped)) break; // finish positions first
+        if (!advancePosition(skipped)) break; // finish positions first
     }
     while (island_ + 1 < islandStarts_.size()) {
         if (!islandStarted_) startVelocities(island_);
@@ -292,7 +364,37 @@ bool ContactResolver::stepVelocity(ResolutionRecord& record) {
         ++island_;
         islandStarted_ = false;
     }
+    finishVelocities();
     return false;
+}
+
+void ContactResolver::finishVelocities() {
+    if (velocitiesDone_) return;
+    velocitiesDone_ = true;
+    for (const std::uint32_t b : touched_) {
+        if (!bodies_[b].isDynamic()) continue;
+        const detail::SolverBody& s = solver_[detail::solverIndex(b)];
+        bodies_[b].linearVelocity = s.linearVelocity;
+        bodies_[b].angularVelocity = s.angularVelocity;
+    }
+    if (settings_.velocitySolver == VelocitySolver::SequentialImpulses)
+        for (std::size_t p = 0; p < contacts_.size(); ++p) contacts_[sweepOrder_[p]].accumulatedImpulse = impulseRows_[p].total;
+}
+
+Vec3 ContactResolver::sweepVelocity(detail::ImpulseRow& row) {
+    // Shock propagation on the last sweep, as for positions: the lower body holds, so
+    // what the sweeps left of a heavy body's fall is stopped by the body it lands on
+    // instead of pressing that body into the ground.
+    const int hold = settings_.shockPropagation && sweeps_.lastSweep() ? row.lowerSide : -1;
+    const Vec3 impulse = detail::sequentialImpulse(row, solver_, settings_.slidingSpeed, hold);
+    // A sweep ends early when no contact in it changed by more than the tolerance: the
+    // change this impulse made to the contact's relative velocity, D j. (|j| D_00
+    // stands in for |D j|: the same size, without a matrix product per update;
+    // compared squared.)
+    const real tolerance = settings_.sequentialTolerance;
+    sweeps_.advance(impulse.squaredNorm() * (row.normalResponse * row.normalResponse),
+                    tolerance < 0 ? tolerance : tolerance * tolerance);
+    return impulse;
 }
 
 bool ContactResolver::nextVelocity(ResolutionRecord& record) {
@@ -310,17 +412,31 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
         index = heap_.top();
     } else {
         if (sweeps_.finished()) return false;
+        if (!recording_) {
+            // Nobody is looking: the island's remaining sweeps in one tight loop, the
+            // same updates in the same order.
+            while (!sweeps_.finished()) {
+                sweepVelocity(impulseRows_[sweeps_.at]);
+                ++iterations_;
+                ++stats_.velocityIterations;
+            }
+            return false;
+        }
         index = sweepOrder_[sweeps_.at];
     }
     Contact& c = contacts_[index];
-    record = recordFor(ResolutionRecord::Kind::Velocity, index);
+    detail::ImpulseRow& row = impulseRows_[rowOf_[index]];
+    // What the record reports: the contact's velocity and the two bodies before.
+    std::array<detail::SolverBody, 2> bodiesBefore;
+    if (recording_) {
+        record = recordFor(ResolutionRecord::Kind::Velocity, index);
+        record.before = detail::relativeVelocity(row, solver_).x();
+        bodiesBefore = {solver_[row.body[0]], solver_[row.body[1]]};
+    }
     Vec3 impulse;
-    BodyChange change;
-    const Vec3 before = detail::relativeVelocity(c, bodies_);
-    record.before = before.x();
     if (largestFirst) {
         const Vec3 sequentialTotal = c.accumulatedImpulse;
-        change = detail::impulseContact(c, bodies_, impulse);
+        const BodyChange change = detail::impulseContact(c, row, solver_, impulse);
         // A bounce is not part of the total the sweeps may take back, nor of next
         // step's warm start: it happens once.
         if (!worstFirst) {
@@ -339,22 +455,25 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
             }
         }
     } else {
-        // Shock propagation on the last sweep, as for positions: the lower body holds,
-        // so what the sweeps left of a heavy body's fall is stopped by the body it
-        // lands on instead of pressing that body into the ground.
-        const int hold = settings_.shockPropagation && sweeps_.lastSweep() ? lowerSide(c) : -1;
-        change = detail::sequentialImpulse(c, bodies_, settings_.slidingSpeed, hold, impulse);
+        impulse = sweepVelocity(row);
     }
-    const Vec3 after = detail::relativeVelocity(c, bodies_);
-    record.after = after.x();
-    // A sweep ends early when no contact in it changed by more than the tolerance.
-    if (!largestFirst) sweeps_.advance((after - before).norm(), settings_.sequentialTolerance);
-    record.linearChange = change.linear;
-    record.angularChange = change.angular;
-    record.impulseContact = impulse;
-    record.impulseWorld = c.contactToWorld * impulse;
     ++iterations_;
     ++stats_.velocityIterations;
+    if (!recording_) return true;
+    record.after = detail::relativeVelocity(row, solver_).x();
+    for (std::size_t side = 0; side < 2; ++side) {
+        const std::uint32_t b = c.body[side];
+        if (b == noBody || !bodies_[b].isDynamic()) continue;
+        const detail::SolverBody& now = solver_[row.body[side]];
+        record.linearChange[side] = now.linearVelocity - bodiesBefore[side].linearVelocity;
+        record.angularChange[side] = now.angularVelocity - bodiesBefore[side].angularVelocity;
+        // The Body array kept up to date for whoever steps through.
+        bodies_[b].linearVelocity = now.linearVelocity;
+        bodies_[b].angularVelocity = now.angularVelocity;
+    }
+    if (!largestFirst) c.accumulatedImpulse = row.total;
+    record.impulseContact = impulse;
+    record.impulseWorld = c.contactToWorld * impulse;
     notify(record);
     return true;
 }

@@ -14,63 +14,77 @@
 #include <cmath>
 
 namespace jounce::detail {
+namespace {
 
-Vec3 relativeVelocity(const Contact& c, std::span<const Body> bodies) {
-    Vec3 v = Vec3::Zero();
-    for (std::size_t side = 0; side < 2; ++side) {
-        const std::uint32_t i = c.body[side];
-        if (i == noBody) continue;
-        const Body& b = bodies[i];
-        const Vec3 at = b.linearVelocity + b.angularVelocity.cross(c.relative[side]);
-        v += side == 0 ? at : Vec3(-at);
-    }
-    return c.contactToWorld.transpose() * v;
+/// Velocity of body 0's contact point relative to body 1's along one axis. The world
+/// (entry 0) and static bodies have zero velocity, so both sides are always summed.
+JOUNCE_HOT_INLINE real speedAlong(const ImpulseAxis& axis, const SolverBody& a, const SolverBody& b) {
+    return axis.direction.dot(a.linearVelocity - b.linearVelocity) + axis.lever[0].dot(a.angularVelocity) -
+           axis.lever[1].dot(b.angularVelocity);
 }
 
-BodyChange sequentialImpulse(Contact& c, std::span<Body> bodies, real slidingSpeed, int holdSide, Vec3& impulse) {
-    const Mat3 d = holdSide < 0 ? c.impulseResponse : velocityPerImpulse(c, bodies, holdSide);
-    const Vec3 before = c.accumulatedImpulse;
-    Vec3 total = before;
+/// Impulse j along `axis` on body 0 and -j on body 1 (a held side does not move).
+/// Bodies that do not move have zero inverse mass and turn, so adding leaves them as
+/// they were.
+JOUNCE_HOT_INLINE void applyAlong(const ImpulseAxis& axis, SolverBody& a, SolverBody& b, real j, int holdSide) {
+    if (holdSide != 0) {
+        a.linearVelocity += axis.direction * (j * a.inverseMass);
+        a.angularVelocity += axis.turn[0] * j;
+    }
+    if (holdSide != 1) {
+        b.linearVelocity -= axis.direction * (j * b.inverseMass);
+        b.angularVelocity -= axis.turn[1] * j;
+    }
+}
+
+} // namespace
+
+Vec3 relativeVelocity(const ImpulseRow& row, std::span<const SolverBody> solver) {
+    const SolverBody& a = solver[row.body[0]];
+    const SolverBody& b = solver[row.body[1]];
+    return Vec3(speedAlong(row.axis[0], a, b), speedAlong(row.axis[1], a, b), speedAlong(row.axis[2], a, b));
+}
+
+Vec3 sequentialImpulse(ImpulseRow& row, std::span<SolverBody> solver, real slidingSpeed, int holdSide) {
+    SolverBody& a = solver[row.body[0]];
+    SolverBody& b = solver[row.body[1]];
+    // Shock propagation's last sweep leaves the held body out of the response.
+    Mat3 held;
+    if (holdSide >= 0) held = velocityPerImpulse(row, solver, holdSide);
+    const real normalMass = holdSide < 0 ? row.normalMass : 1 / held(0, 0);
+    const Vec3 before = row.total;
+    Vec3& total = row.total;
     // Friction first, so the normal impulse (which friction's bound depends on) has the
     // last word in each update.
-    if (c.friction > 0) {
-        const Vec3 v = relativeVelocity(c, bodies);
-        // The planar block of D: velocity change per unit planar impulse.
-        const Eigen::Matrix<real, 2, 2> planar = d.block<2, 2>(1, 1);
-        const Eigen::Matrix<real, 2, 1> want = planar.inverse() * Eigen::Matrix<real, 2, 1>(-v.y(), -v.z());
+    if (row.friction > 0) {
+        const Eigen::Matrix<real, 2, 1> sliding(speedAlong(row.axis[1], a, b), speedAlong(row.axis[2], a, b));
+        // The planar block of D: velocity change per unit planar impulse; its inverse
+        // gives the impulse that stops the sliding.
+        const Eigen::Matrix<real, 2, 2> planarInverse =
+            holdSide < 0 ? row.planarInverse : Eigen::Matrix<real, 2, 2>(held.block<2, 2>(1, 1).inverse());
+        const Eigen::Matrix<real, 2, 1> want = planarInverse * -sliding;
         Eigen::Matrix<real, 2, 1> t(total.y() + want.x(), total.z() + want.y());
-        const real limit = c.friction * total.x();
-        if (t.norm() > limit) {
+        const real limit = row.friction * total.x();
+        if (t.squaredNorm() > limit * limit) {
             // Sliding: Coulomb friction opposes the sliding velocity, at mu times the
             // normal impulse. (Clamping t along its own direction would keep a part
             // that the coupling through D turned sideways: it does work, and spins a
             // box sliding down a ramp faster and faster.) Below slidingSpeed the
             // direction of sliding is noise from the iteration, and the clamped
             // impulse keeps its own direction.
-            const Eigen::Matrix<real, 2, 1> sliding(v.y(), v.z());
             const real speed = sliding.norm();
-            t = speed > slidingSpeed ? Eigen::Matrix<real, 2, 1>(-sliding * (limit / speed)) : Eigen::Matrix<real, 2, 1>(t * (limit / t.norm()));
+            t = speed > slidingSpeed ? Eigen::Matrix<real, 2, 1>(-sliding * (limit / speed))
+                                     : Eigen::Matrix<real, 2, 1>(t * (limit / t.norm()));
         }
         total.y() = t.x();
         total.z() = t.y();
-        applyImpulse(c, bodies, Vec3(0, total.y() - before.y(), total.z() - before.z()), holdSide);
+        applyAlong(row.axis[1], a, b, total.y() - before.y(), holdSide);
+        applyAlong(row.axis[2], a, b, total.z() - before.z(), holdSide);
     }
-    const Vec3 v = relativeVelocity(c, bodies);
-    total.x() = std::max(real(0), total.x() + (c.targetNormalVelocity - v.x()) / d(0, 0));
-    applyImpulse(c, bodies, Vec3(total.x() - before.x(), 0, 0), holdSide);
-    c.accumulatedImpulse = total;
-    impulse = total - before;
-    // The record reports the net change over both applications.
-    BodyChange change;
-    const Vec3 world = c.contactToWorld * impulse;
-    for (std::size_t side = 0; side < 2; ++side) {
-        const Body* b = bodyOf(bodies, c.body[side]);
-        if (b == nullptr || !b->isDynamic() || static_cast<int>(side) == holdSide) continue;
-        const Vec3 j = side == 0 ? world : Vec3(-world);
-        change.linear[side] = j * b->inverseMass;
-        change.angular[side] = b->inverseInertiaWorld * c.relative[side].cross(j);
-    }
-    return change;
+    const real vn = speedAlong(row.axis[0], a, b);
+    total.x() = std::max(real(0), total.x() + (row.target - vn) * normalMass);
+    applyAlong(row.axis[0], a, b, total.x() - before.x(), holdSide);
+    return total - before;
 }
 
 } // namespace jounce::detail

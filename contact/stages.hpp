@@ -5,6 +5,15 @@
 
 #include <jounce/contact/resolver.hpp>
 
+/// Inner-loop helpers the compiler must inline: GCC at -O2 keeps small Eigen-heavy
+/// functions out of line, and the call (arguments through memory) lengthens the chain
+/// of dependent operations each contact update waits on.
+#if defined(__GNUC__)
+#define JOUNCE_HOT_INLINE [[gnu::always_inline]] inline
+#else
+#define JOUNCE_HOT_INLINE inline
+#endif
+
 namespace jounce::detail {
 
 /// The body a contact side refers to, or null for the world.
@@ -26,47 +35,72 @@ void prepareContact(Contact& c, std::span<const Body> bodies, real dt, const Res
 /// the bodies close it this step and no faster (a speculative contact).
 void updateDesiredVelocity(Contact& c, std::span<const Body> bodies, real dt, const ResolverSettings& settings);
 
+/// The solver-body index of a contact side: body + 1, and 0 (the world) for noBody.
+inline std::uint32_t solverIndex(std::uint32_t body) { return body == noBody ? 0 : body + 1; }
+
+/// Copies the bodies `touched` (those some contact touches) into `solver` and
+/// `inverseInertia` (index body + 1; entry 0 is the world): velocities, inverse mass and
+/// world inverse inertia, zero for bodies that do not move. Other entries are left as
+/// they were and never read.
+void gatherSolverBodies(std::span<const Body> bodies, std::span<const std::uint32_t> touched, std::vector<SolverBody>& solver,
+                        std::vector<Mat3>& inverseInertia);
+
 /// Ch. 14.3: nonlinear projection of one contact out of penetration.
 BodyChange projectContact(const Contact& c, std::span<Body> bodies, real angularLimit);
 
+/// Sequential projection's constants for contact c (ch. 14.3's inertias per side).
+void preparePushRow(const Contact& c, std::span<const SolverBody> solver, std::span<const Mat3> inverseInertia, PushRow& row);
+
 /// Sequential projection: one accumulated, clamped push of contact c toward gaining
 /// `target` of separation since the resolver began, given each body's move so far
-/// (linearised: linear + angular x r). Moves the bodies and records the moves.
-/// `holdSide` (0 or 1) names a body that must not move (-1: none).
-BodyChange pushContact(Contact& c, std::span<Body> bodies, std::span<Vec3> moveLinear, std::span<Vec3> moveAngular,
-                       real target, int holdSide);
+/// (linearised: linear + angular x r; moves indexed like solver bodies). Records the
+/// moves; the bodies themselves are placed by placeBody. `holdSide` (0 or 1) names a
+/// body that must not move (-1: none).
+BodyChange pushContact(Contact& c, const PushRow& row, std::span<const SolverBody> solver, std::span<Vec3> moveLinear,
+                       std::span<Vec3> moveAngular, real target, int holdSide);
 
 /// Separation contact c gained from the bodies' moves so far (linearised).
-real separationGained(const Contact& c, std::span<const Vec3> moveLinear, std::span<const Vec3> moveAngular);
+real separationGained(const Contact& c, const PushRow& row, std::span<const Vec3> moveLinear,
+                      std::span<const Vec3> moveAngular);
 
 /// Moves and turns a body by a small displacement, refreshing its world inertia.
 void displaceBody(Body& b, const Vec3& linear, const Vec3& angular);
+
+/// Puts body b where a displacement (linear, angular) takes it from a start pose.
+void placeBody(Body& b, const Vec3& startPosition, const Quat& startOrientation, const Vec3& linear, const Vec3& angular);
 
 /// After body b moved by `change` (as side `side` of some contact), the penetration of
 /// contact k, which also touches b.
 void updatePenetration(Contact& k, std::uint32_t b, const Vec3& linear, const Vec3& angular);
 
-/// The 3x3 velocity change per unit impulse in the contact frame (ch. 15.3): the
-/// inverse of the impulse needed per unit of velocity change.
-/// `holdSide` (0 or 1) leaves that body out, as if it could not move (-1: none).
-Mat3 velocityPerImpulse(const Contact& c, std::span<const Body> bodies, int holdSide = -1);
+/// The contact frame of c as three axes with their lever arms and turns, the inverses
+/// of its response D, its friction, warm-start total and target (ch. 15.3).
+void prepareImpulseRow(const Contact& c, std::span<const SolverBody> solver, std::span<const Mat3> inverseInertia,
+                       ImpulseRow& row);
 
-/// Ch. 14.2 / 15.3: the impulse that makes the desired change (frictionless, static or
+/// The 3x3 velocity change per unit impulse in the contact frame (ch. 15.3): the
+/// inverse of the impulse needed per unit of velocity change,
+///     D_ij = sum over sides (1/m delta_ij + lever_i . turn_j).
+/// `holdSide` (0 or 1) leaves that body out, as if it could not move (-1: none).
+Mat3 velocityPerImpulse(const ImpulseRow& row, std::span<const SolverBody> solver, int holdSide = -1);
+
+/// Ch. 14.2 / 15.3: the impulse that makes c's desired change (frictionless, static or
 /// dynamic friction), applied to both bodies.
-BodyChange impulseContact(Contact& c, std::span<Body> bodies, Vec3& impulse);
+BodyChange impulseContact(Contact& c, const ImpulseRow& row, std::span<SolverBody> solver, Vec3& impulse);
 
 /// After body b's velocity changed, the closing velocity of contact k (in its frame).
 void updateContactVelocity(Contact& k, std::uint32_t b, const Vec3& linear, const Vec3& angular);
 
 /// Current velocity of body 0's contact point relative to body 1's, contact frame
 /// (x < 0: closing).
-Vec3 relativeVelocity(const Contact& c, std::span<const Body> bodies);
+Vec3 relativeVelocity(const ImpulseRow& row, std::span<const SolverBody> solver);
 
-/// Sequential impulses: one accumulated, clamped update of contact c.
-/// `holdSide` (0 or 1): that body does not move (shock propagation; -1: none).
-BodyChange sequentialImpulse(Contact& c, std::span<Body> bodies, real slidingSpeed, int holdSide, Vec3& impulse);
+/// Sequential impulses: one accumulated, clamped update of a contact. Returns the
+/// impulse it applied (contact frame). `holdSide` (0 or 1): that body does not move
+/// (shock propagation; -1: none).
+Vec3 sequentialImpulse(ImpulseRow& row, std::span<SolverBody> solver, real slidingSpeed, int holdSide);
 
 /// Applies impulse `j` (contact frame) to both bodies: +j on body 0, -j on body 1.
-BodyChange applyImpulse(const Contact& c, std::span<Body> bodies, const Vec3& j, int holdSide = -1);
+BodyChange applyImpulse(const ImpulseRow& row, std::span<SolverBody> solver, const Vec3& j, int holdSide = -1);
 
 } // namespace jounce::detail

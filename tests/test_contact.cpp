@@ -5,6 +5,7 @@
 #include "scene_helpers.hpp"
 #include "physics/stages.hpp"
 #include "scenes/bench_scenes.hpp"
+#include "scenes/rigid_scenes.hpp"
 
 #include <jounce/contact/indexed_heap.hpp>
 #include <jounce/contact/resolver.hpp>
@@ -118,13 +119,22 @@ TEST_CASE("stepping the resolver one contact at a time gives exactly resolve()",
         ResolverSettings settings;
         settings.positionSolver = positions;
         settings.velocitySolver = solver;
-        std::vector<Body> a = bodies, b = bodies;
-        std::vector<Contact> ca = contacts, cb = contacts;
+        std::vector<Body> a = bodies, b = bodies, u = bodies;
+        std::vector<Contact> ca = contacts, cb = contacts, cu = contacts;
         const std::vector<std::uint32_t> starts{0, static_cast<std::uint32_t>(contacts.size())};
-        ContactResolver whole(settings), stepped(settings);
+        ContactResolver whole(settings), stepped(settings), unobserved(settings);
         int observed = 0;
         whole.setObserver([&](const ResolutionRecord&) { ++observed; });
         whole.resolve(a, ca, starts, real(1) / 60);
+        // Without an observer resolve() skips the records and the per-update writes
+        // to the Body array: the same numbers all the same.
+        unobserved.resolve(u, cu, starts, real(1) / 60);
+        CHECK(std::memcmp(&a[2].position, &u[2].position, sizeof(Vec3)) == 0);
+        CHECK(std::memcmp(&a[2].orientation, &u[2].orientation, sizeof(Quat)) == 0);
+        CHECK(std::memcmp(&a[2].linearVelocity, &u[2].linearVelocity, sizeof(Vec3)) == 0);
+        CHECK(std::memcmp(&a[2].angularVelocity, &u[2].angularVelocity, sizeof(Vec3)) == 0);
+        for (std::size_t k = 0; k < contacts.size(); ++k)
+            CHECK(std::memcmp(&ca[k].accumulatedImpulse, &cu[k].accumulatedImpulse, sizeof(Vec3)) == 0);
         stepped.begin(b, cb, starts, real(1) / 60);
         ResolutionRecord r;
         int steps = 0;
@@ -215,4 +225,38 @@ TEST_CASE("two runs of a pyramid are bit-identical", "[contact][scene]") {
         b->scene.step();
     }
     CHECK(testing::stateHash(a->scene.world()) == testing::stateHash(b->scene.world()));
+}
+
+TEST_CASE("a resolver observer changes no number of a stepping world", "[contact][scene]") {
+    // The observer turns on the records and the per-update writes to the Body array;
+    // the resolutions themselves must be the same. The cradle bounces (the
+    // largest-first collision pass, or Millington's worst-first solver); pyramid10
+    // runs the sweeps, shock propagation and projection.
+    for (const VelocitySolver solver : {VelocitySolver::SequentialImpulses, VelocitySolver::WorstFirst}) {
+        for (const bool cradle : {false, true}) {
+            std::array<std::unique_ptr<Run>, 2> runs;
+            for (auto& run : runs) {
+                if (!cradle) {
+                    run = benchRun("pyramid10", false, solver);
+                    continue;
+                }
+                run = std::make_unique<Run>();
+                run->scene.world().setSettings([&] {
+                    WorldSettings s = run->scene.world().settings();
+                    s.resolver.velocitySolver = solver;
+                    return s;
+                }());
+                scenes::buildCradle(run->scene, 5, 1, 2);
+            }
+            int records = 0;
+            runs[1]->scene.world().setResolverObserver([&](const ResolutionRecord&) { ++records; });
+            INFO("solver " << static_cast<int>(solver) << (cradle ? ", cradle" : ", pyramid10"));
+            for (int i = 0; i < 60; ++i) {
+                runs[0]->scene.step();
+                runs[1]->scene.step();
+                REQUIRE(testing::stateHash(runs[0]->scene.world()) == testing::stateHash(runs[1]->scene.world()));
+            }
+            CHECK(records > 0);
+        }
+    }
 }

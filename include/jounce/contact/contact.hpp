@@ -38,9 +38,6 @@ struct Contact {
     real desiredDeltaVelocity = 0; ///< the normal velocity change that resolves it [m/s]
     real targetNormalVelocity = 0; ///< velocity.x + desiredDeltaVelocity as prepared [m/s]
     real penetrationAtStart = 0;   ///< penetration as handed to the resolver [m]
-    /// Sequential impulses: velocity change per unit impulse (contact frame), computed
-    /// once when the velocity pass starts (the bodies only turn afterwards).
-    Mat3 impulseResponse = Mat3::Identity();
     real accumulatedPush = 0;      ///< sequential projection: total push this step [kg m]
 
     // Persistent: impulse applied by the sequential-impulse pass, contact frame [N s].
