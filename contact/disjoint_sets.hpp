@@ -10,9 +10,14 @@
 
 namespace jounce::detail {
 
+/// Works in caller-kept storage (resized to n; its capacity stays for the next step, so
+/// a settled scene groups its islands without allocating).
 struct DisjointSets {
-    std::vector<std::uint32_t> parent;
-    explicit DisjointSets(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
+    std::vector<std::uint32_t>& parent;
+    DisjointSets(std::vector<std::uint32_t>& storage, std::size_t n) : parent(storage) {
+        parent.resize(n);
+        std::iota(parent.begin(), parent.end(), 0u);
+    }
     std::uint32_t find(std::uint32_t x) {
         while (parent[x] != x) x = parent[x] = parent[parent[x]];
         return x;
@@ -35,9 +40,11 @@ void groupByIsland(std::uint32_t n, std::uint32_t count, IslandOf islandOf, std:
         if (const std::uint32_t k = islandOf(i); k < count) ++starts[k + 1];
     for (std::uint32_t k = 0; k < count; ++k) starts[k + 1] += starts[k];
     order.assign(starts.back(), 0);
-    std::vector<std::uint32_t> fill(starts.begin(), starts.end() - 1);
+    // starts[k] serves as island k's next free place, then is shifted back.
     for (std::uint32_t i = 0; i < n; ++i)
-        if (const std::uint32_t k = islandOf(i); k < count) order[fill[k]++] = i;
+        if (const std::uint32_t k = islandOf(i); k < count) order[starts[k]++] = i;
+    for (std::uint32_t k = count; k > 0; --k) starts[k] = starts[k - 1];
+    starts[0] = 0;
 }
 
 } // namespace jounce::detail

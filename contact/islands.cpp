@@ -19,7 +19,7 @@ bool joins(std::span<const Body> bodies, std::uint32_t i) { return i != noBody &
 
 void buildIslands(std::span<const Body> bodies, std::span<const std::uint8_t> alive, std::span<const Contact> contacts,
                   std::span<const std::pair<std::uint32_t, std::uint32_t>> links, Islands& out) {
-    DisjointSets sets(bodies.size());
+    DisjointSets sets(out.unionFind, bodies.size());
     for (const Contact& c : contacts)
         if (joins(bodies, c.body[0]) && joins(bodies, c.body[1])) sets.unite(c.body[0], c.body[1]);
     for (const auto& [a, b] : links)

@@ -119,9 +119,13 @@ void ContactResolver::orderByLevel() {
             if (b != noBody) l = std::min(l, bodyLevel_[b]);
         return l;
     };
+    // (std::sort with ties broken by index is the stable order, and needs no buffer.)
     for (std::size_t i = 0; i + 1 < islandStarts_.size(); ++i)
-        std::stable_sort(sweepOrder_.begin() + islandStarts_[i], sweepOrder_.begin() + islandStarts_[i + 1],
-                         [&](std::uint32_t a, std::uint32_t b) { return level(a) < level(b); });
+        std::sort(sweepOrder_.begin() + islandStarts_[i], sweepOrder_.begin() + islandStarts_[i + 1],
+                  [&](std::uint32_t a, std::uint32_t b) {
+                      const std::uint32_t la = level(a), lb = level(b);
+                      return la != lb ? la < lb : a < b;
+                  });
     rowOf_.resize(contacts_.size());
     for (std::uint32_t p = 0; p < contacts_.size(); ++p) rowOf_[sweepOrder_[p]] = p;
 }

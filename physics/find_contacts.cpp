@@ -48,9 +48,8 @@ void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std:
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
-                 std::vector<ContactManifold>& contacts, real h) {
+                 std::vector<ContactManifold>& contacts, real h, std::vector<Manifold>& manifolds) {
     contacts.clear();
-    std::vector<Manifold> manifolds;
     for (const ProxyPair& pair : pairs) {
         if (pair.b >= proxyColliders.size()) continue; // a particle's pair: the particle layer's
         const ColliderId ia = proxyColliders[pair.a], ib = proxyColliders[pair.b];

@@ -5,6 +5,7 @@
 #include "physics/stages.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 namespace jounce::detail {
 namespace {
@@ -100,20 +101,21 @@ bool sleepingBody(const BodyArray& bodies, std::uint32_t i) {
 
 void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const WorldSettings& settings, Islands& islands,
                    std::vector<std::uint32_t>& islandStarts, std::vector<BodyLink>& sleepingLinks,
-                   const std::vector<BodyLink>& jointLinks) {
+                   const std::vector<BodyLink>& jointLinks, StepScratch& scratch) {
     // Sleeping bodies are not tested against each other, so the contacts that held a
     // sleeping pile together are not found again. The links kept from them join its
     // bodies into one island still, so a hit on any of them wakes all of them.
     const std::span<const Body> slots = bodies.slots();
     const auto asleep = [&](std::uint32_t i) { return sleepingBody(bodies, i); };
     std::erase_if(sleepingLinks, [&](const BodyLink& l) { return !asleep(l.first) && !asleep(l.second); });
-    std::vector<BodyLink> links = sleepingLinks;
+    std::vector<BodyLink>& links = scratch.links;
+    links.assign(sleepingLinks.begin(), sleepingLinks.end());
     links.insert(links.end(), jointLinks.begin(), jointLinks.end());
     buildIslands(slots, bodies.aliveFlags(), contacts, links, islands);
     wakeTouchedIslands(bodies.slots(), islands, settings.sleep.sleepEpsilon);
     // Contacts in island order; islands that sleep as a whole are left out.
-    std::vector<Contact> ordered;
-    ordered.reserve(contacts.size());
+    std::vector<Contact>& ordered = scratch.ordered;
+    ordered.clear();
     islandStarts.assign(1, 0);
     for (std::size_t k = 0; k < islands.count(); ++k) {
         const std::uint32_t first = islands.contactStarts[k], last = islands.contactStarts[k + 1];
@@ -133,9 +135,16 @@ void keepSleepingLinks(const BodyArray& bodies, const std::vector<Contact>& cont
     links.erase(std::unique(links.begin(), links.end()), links.end());
 }
 
-void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<Contact>& previous) {
-    previous = contacts;
-    std::stable_sort(previous.begin(), previous.end(), [](const Contact& a, const Contact& b) { return a.key < b.key; });
+void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<Contact>& previous, std::vector<std::uint32_t>& order) {
+    // Sort indices, not 400-byte contacts; ties by index make std::sort (which needs no
+    // buffer, unlike stable_sort) give the stable order.
+    order.resize(contacts.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return contacts[a].key != contacts[b].key ? contacts[a].key < contacts[b].key : a < b;
+    });
+    previous.resize(contacts.size());
+    for (std::size_t i = 0; i < order.size(); ++i) previous[i] = contacts[order[i]];
 }
 
 } // namespace jounce::detail

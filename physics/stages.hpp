@@ -35,11 +35,20 @@ void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const Wo
 /// Stage 3c: the overlapping pairs of every proxy, colliders' and particles' alike.
 void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs);
 
+/// Buffers the stages reuse from step to step (their capacity is what matters: once a
+/// scene has settled, a step allocates nothing).
+struct StepScratch {
+    std::vector<Manifold> manifolds;         ///< narrowPhase: one pair's manifolds
+    std::vector<Contact> ordered;            ///< groupContacts: contacts in island order
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> links; ///< groupContacts: sleeping and joint links
+    std::vector<std::uint32_t> order;        ///< keepForWarmStart: the sort's permutation
+};
+
 /// Stage 4: a manifold for every pair whose shapes are within the collision margin.
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
-                 std::vector<ContactManifold>& contacts, real h);
+                 std::vector<ContactManifold>& contacts, real h, std::vector<Manifold>& manifolds);
 
 /// Stage 5a: the contact points of every manifold with a dynamic body, each given last
 /// step's accumulated impulse when its key matches (warm starting). Points with
@@ -74,14 +83,15 @@ void jointLinks(const JointArray& joints, std::vector<std::pair<std::uint32_t, s
 using BodyLink = std::pair<std::uint32_t, std::uint32_t>;
 void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const WorldSettings& settings, Islands& islands,
                    std::vector<std::uint32_t>& islandStarts, std::vector<BodyLink>& sleepingLinks,
-                   const std::vector<BodyLink>& jointLinks);
+                   const std::vector<BodyLink>& jointLinks, StepScratch& scratch);
 
 /// Stage 8b: after islands fell asleep, the pairs of sleeping bodies the step's
 /// contacts joined, added to `links`.
 void keepSleepingLinks(const BodyArray& bodies, const std::vector<Contact>& contacts, std::vector<BodyLink>& links);
 
-/// After resolution: keep the contacts, sorted by key, for next step's warm start.
-void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<Contact>& previous);
+/// After resolution: keep the contacts, sorted by key (ties in their order), for next
+/// step's warm start. `order` is scratch.
+void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<Contact>& previous, std::vector<std::uint32_t>& order);
 
 /// Mass, inertia (about the centre of mass, body frame) and centre of mass of a set of
 /// colliders, each of uniform density. Half-spaces are skipped (static bodies only).

@@ -96,6 +96,7 @@ World::World(const WorldSettings& settings)
     : deformableSolvers_(std::make_unique<detail::DeformableSolvers>()),
       deformableCandidates_(std::make_unique<detail::DeformableCandidates>()),
       deformableIslands_(std::make_unique<detail::DeformableIslands>()),
+      scratch_(std::make_unique<detail::StepScratch>()),
       directSolver_(std::make_unique<detail::DirectSolver>()) {
     setSettings(settings);
 }
@@ -669,7 +670,8 @@ void World::substep(const StepContext& ctx) {
     profile_.broadPhase += millisecondsSince(t);
 
     t = Clock::now();
-    detail::narrowPhase(bodies_, colliders_, settings_, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h);
+    detail::narrowPhase(bodies_, colliders_, settings_, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
+                        scratch_->manifolds);
     detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs_, particleCandidates_);
     detail::findSurfaceCandidates(particles_, proxies_, pairs_, settings_, ctx.h, particleCandidates_);
     detail::findDeformableCandidates(proxyColliders_, pairs_, *deformableCandidates_);
@@ -678,7 +680,8 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     detail::gatherContacts(bodies_, contacts_, previousContacts_, resolverContacts_, contactErrors_);
     detail::generateJointContacts(bodies_, joints_, previousContacts_, resolverContacts_);
-    detail::groupContacts(bodies_, resolverContacts_, settings_, islands_, islandStarts_, sleepingLinks_, jointLinks_);
+    detail::groupContacts(bodies_, resolverContacts_, settings_, islands_, islandStarts_, sleepingLinks_, jointLinks_,
+                          *scratch_);
     detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepEpsilon,
                            particleIslands_);
     detail::groupDeformables(deformables_, bodies_, colliders_, *deformableCandidates_, islands_,
@@ -688,7 +691,7 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     resolver_.setSettings(settings_.resolver);
     resolver_.resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
-    detail::keepForWarmStart(resolverContacts_, previousContacts_);
+    detail::keepForWarmStart(resolverContacts_, previousContacts_, scratch_->order);
     profile_.resolve += millisecondsSince(t);
 
     t = Clock::now();

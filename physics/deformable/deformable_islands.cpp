@@ -45,14 +45,15 @@ void groupDeformables(DeformableArray& deformables, BodyArray& bodies, const Col
                       DeformableIslands& out) {
     // Nodes: deformable slots, then body islands.
     const auto slots = static_cast<std::uint32_t>(deformables.slotCount());
-    DisjointSets sets(slots + bodyIslands.count());
+    DisjointSets sets(out.unionFind, slots + bodyIslands.count());
     for (const DeformableShapePair& pair : candidates.pairs) {
         const BodyId body = colliders[pair.collider].body;
         if (!bodies[body].isDynamic() || body.index >= bodyIslands.bodyIsland.size()) continue;
         if (const std::uint32_t k = bodyIslands.bodyIsland[body.index]; k != noIsland) sets.unite(pair.deformable, slots + k);
     }
     // Islands numbered by their root, in slot order (deterministic).
-    std::vector<std::uint32_t> islandOf(slots, noIsland);
+    std::vector<std::uint32_t>& islandOf = out.islandOf;
+    islandOf.assign(slots, noIsland);
     std::uint32_t count = 0;
     for (std::uint32_t i = 0; i < slots; ++i)
         if (deformables.isAlive(i) && sets.find(i) == i) islandOf[i] = count++;

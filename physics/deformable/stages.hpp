@@ -105,6 +105,7 @@ struct DeformableIslands {
     std::vector<std::uint32_t> deformableStarts; ///< island k: deformables[deformableStarts[k] .. [k + 1])
     std::vector<std::uint32_t> bodyIslands;      ///< body islands (contact/'s Islands) grouped likewise
     std::vector<std::uint32_t> bodyIslandStarts;
+    std::vector<std::uint32_t> unionFind, islandOf; ///< scratch of groupDeformables, kept for its capacity
     std::size_t count() const { return deformableStarts.empty() ? 0 : deformableStarts.size() - 1; }
 };
 /// Stage 5: groups, and wakes every island in which anything is awake.

@@ -34,7 +34,8 @@ void buildFreeGroups(ParticleSystem& ps) {
     groups.groupStart.clear();
     groups.members.clear();
     const std::size_t n = ps.slotCount();
-    DisjointSets sets(n);
+    std::vector<std::uint32_t> parent;
+    DisjointSets sets(parent, n);
     std::vector<std::uint8_t> joined(n, 0);
     forEachInternalLink(ps, [&](std::uint32_t a, std::uint32_t b) {
         sets.unite(a, b);

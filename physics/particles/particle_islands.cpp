@@ -29,7 +29,7 @@ void groupParticles(ParticleSystem& ps, BodyArray& bodies, const ColliderArray& 
                     const Islands& bodyIslands, real sleepEpsilon, ParticleIslands& out) {
     // Nodes: particle slots, then body islands.
     const auto particleCount = static_cast<std::uint32_t>(ps.slotCount());
-    DisjointSets sets(particleCount + bodyIslands.count());
+    DisjointSets sets(out.unionFind, particleCount + bodyIslands.count());
     const auto joins = [&](std::uint32_t i) { return ps.isAlive(i) && ps.w[i] > 0; };
     const auto link = [&](std::uint32_t a, std::uint32_t b) {
         if (joins(a) && joins(b)) sets.unite(a, b);
@@ -52,7 +52,8 @@ void groupParticles(ParticleSystem& ps, BodyArray& bodies, const ColliderArray& 
         if (const std::uint32_t node = bodyNode(a.target.body); node != noIsland && joins(a.particle)) sets.unite(a.particle, node);
     }
     // Islands numbered by their root, in slot order (counting sort: deterministic).
-    std::vector<std::uint32_t> islandOf(particleCount + bodyIslands.count(), noIsland);
+    std::vector<std::uint32_t>& islandOf = out.islandOf;
+    islandOf.assign(particleCount + bodyIslands.count(), noIsland);
     std::uint32_t count = 0;
     for (std::uint32_t i = 0; i < particleCount; ++i)
         if (joins(i) && sets.find(i) == i) islandOf[i] = count++;

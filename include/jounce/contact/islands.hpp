@@ -25,6 +25,7 @@ struct Islands {
     std::vector<std::uint32_t> bodyStarts;    ///< island k: bodies[bodyStarts[k] .. bodyStarts[k+1])
     std::vector<std::uint32_t> contactOrder;  ///< contact indices grouped by island
     std::vector<std::uint32_t> contactStarts; ///< island k: contactOrder[contactStarts[k] .. contactStarts[k+1])
+    std::vector<std::uint32_t> unionFind;     ///< scratch of buildIslands, kept for its capacity
     std::size_t count() const { return bodyStarts.empty() ? 0 : bodyStarts.size() - 1; }
 };
 

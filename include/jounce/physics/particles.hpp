@@ -203,6 +203,7 @@ struct ParticleIslands {
     std::vector<std::uint32_t> particleStarts; ///< island k: particles[particleStarts[k] .. particleStarts[k + 1])
     std::vector<std::uint32_t> bodyIslands;    ///< body islands (contact/'s Islands) grouped likewise
     std::vector<std::uint32_t> bodyIslandStarts;
+    std::vector<std::uint32_t> unionFind, islandOf; ///< scratch of groupParticles, kept for its capacity
     std::size_t count() const { return particleStarts.empty() ? 0 : particleStarts.size() - 1; }
 };
 

@@ -35,6 +35,7 @@ struct DirectSolver;
 struct DeformableSolvers;
 struct DeformableCandidates;
 struct DeformableIslands;
+struct StepScratch;
 }
 
 /// How the rotational part of the Newton-Euler equations is integrated
@@ -384,6 +385,7 @@ private:
     std::unique_ptr<detail::DeformableCandidates> deformableCandidates_; ///< this substep's deformable-collider pairs
     std::unique_ptr<detail::DeformableIslands> deformableIslands_; ///< this substep's deformables grouped with body islands
     SlotArray<Deformable, DeformableTag> deformablesBackup_;
+    std::unique_ptr<detail::StepScratch> scratch_; ///< buffers the stages reuse, so a settled step allocates nothing
     std::unique_ptr<detail::DirectSolver> directSolver_; ///< cache: factorisations of acyclic rope groups     ///< this substep's particle pairs from the broad phase
     SlotArray<Body, BodyTag> backup_; ///< state before the step, for the all-or-nothing rule
     ParticleSystem particlesBackup_;
