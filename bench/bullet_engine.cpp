@@ -28,6 +28,12 @@ public:
     }
     const char* name() const override { return "bullet"; }
     void step() override { world_.stepSimulation(btScalar(1.0 / 60), 1, btScalar(1.0 / 60)); }
+    std::size_t contacts() const override {
+        std::size_t n = 0;
+        for (int i = 0; i < dispatcher_.getNumManifolds(); ++i)
+            n += static_cast<std::size_t>(dispatcher_.getManifoldByIndexInternal(i)->getNumContacts());
+        return n;
+    }
     void sample(std::vector<BodySample>& out) const override {
         out.resize(dynamic_.size());
         for (std::size_t i = 0; i < dynamic_.size(); ++i) {

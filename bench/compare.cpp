@@ -23,6 +23,8 @@ struct RunFigures {
     double topDy = 0, topDrift = 0, maxOverlap = 0, maxSpeed = 0;
     bool nonFinite = false;
     std::size_t escaped = 0;
+    std::size_t contacts = 0;           ///< contact points of the last step
+    double heapBuilt = 0, heapEnd = 0;  ///< heap bytes the engine holds after building the scene, after the run
     bool exploded() const { return nonFinite || maxSpeed > 50; }
 };
 
@@ -84,6 +86,7 @@ RunFigures runOnce(Engine& engine, const scenes::BenchSceneDesc& d, long steps) 
         f.topDy = end.y - start.y;
         f.topDrift = std::hypot(end.x - start.x, end.z - start.z);
     }
+    f.contacts = engine.contacts();
     return f;
 }
 
@@ -111,7 +114,13 @@ std::vector<std::pair<std::string, std::string>> fields(const std::vector<RunFig
             {"max_speed", number(f.maxSpeed)},
             {"exploded", f.exploded() ? "true" : "false"},
             {"any_nan", f.nonFinite ? "true" : "false"},
-            {"escaped", std::to_string(f.escaped)}};
+            {"escaped", std::to_string(f.escaped)},
+            {"contacts", std::to_string(f.contacts)},
+            // Memory: what building the scene added to the heap, per body (static ones
+            // included), and what the run added since, per contact point of its last step.
+            {"heap_bytes", number(f.heapEnd)},
+            {"bytes_per_body", number(f.heapBuilt / double(d.bodies.size()))},
+            {"bytes_per_contact", f.contacts ? number((f.heapEnd - f.heapBuilt) / double(f.contacts)) : "null"}};
 }
 
 } // namespace
@@ -124,8 +133,13 @@ int compareEngines(const std::string& scene, long steps, bool sleep, int runs, b
     std::map<std::string, std::vector<RunFigures>> results;
     for (int r = 0; r < runs; ++r)
         for (const auto& [name, make] : engines) {
+            const double heapBefore = heapBytesInUse();
             const std::unique_ptr<Engine> engine = make(desc, sleep); // setup is not timed
-            results[name].push_back(runOnce(*engine, desc, steps));
+            const double heapBuilt = heapBytesInUse();
+            RunFigures f = runOnce(*engine, desc, steps);
+            f.heapBuilt = heapBuilt - heapBefore;
+            f.heapEnd = heapBytesInUse() - heapBefore;
+            results[name].push_back(f);
             if (!json) std::fprintf(stderr, "run %d/%d %-7s %.3f ms/step\n", r + 1, runs, name.c_str(), results[name].back().msMedian);
         }
     // Jounce's median step time over the other engine's, per pair of runs, then the median.

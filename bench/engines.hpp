@@ -36,6 +36,8 @@ public:
     virtual void step() = 0;
     /// The dynamic bodies, in the description's order.
     virtual void sample(std::vector<BodySample>& out) const = 0;
+    /// Contact points the last step solved.
+    virtual std::size_t contacts() const = 0;
 };
 
 /// `sleep`: the engine's sleeping (Jounce's islands, Bullet's deactivation, ODE's

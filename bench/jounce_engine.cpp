@@ -25,6 +25,8 @@ public:
         }
     }
 
+    std::size_t contacts() const override { return scene_.world().resolvedContacts().size(); }
+
 private:
     BenchScene scene_;
 };

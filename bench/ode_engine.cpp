@@ -8,6 +8,7 @@
 
 #include <ode/ode.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -38,6 +39,7 @@ public:
     }
     const char* name() const override { return "ode"; }
     void step() override {
+        points_ = 0;
         dSpaceCollide(space_, this, &OdeEngine::nearCallback);
         dWorldQuickStep(world_, 1.0 / 60);
         dJointGroupEmpty(contacts_);
@@ -50,6 +52,8 @@ public:
             out[i] = {p[0], p[1], p[2], std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]), dBodyIsEnabled(dynamic_[i]) == 0};
         }
     }
+
+    std::size_t contacts() const override { return points_; }
 
 private:
     void add(const scenes::BenchBody& b) {
@@ -83,11 +87,13 @@ private:
             const dJointID joint = dJointCreateContact(engine->world_, engine->contacts_, &c);
             dJointAttach(joint, ba, bb);
         }
+        engine->points_ += static_cast<std::size_t>(std::max(n, 0));
     }
 
     dWorldID world_{};
     dSpaceID space_{};
     dJointGroupID contacts_{};
+    std::size_t points_ = 0; ///< contact joints made in the last step
     std::vector<dBodyID> dynamic_;
 };
 

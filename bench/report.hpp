@@ -1,6 +1,8 @@
 #pragma once
 // Small helpers the benchmark programs share for their figures and JSON lines.
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -31,6 +33,14 @@ inline std::string number(double v) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.6g", v);
     return buffer;
+}
+
+/// Bytes the C heap has handed out and not taken back (glibc's mallinfo2: small blocks
+/// in the arena plus large ones mapped on their own): what a program holds, whichever
+/// engine allocated it.
+inline double heapBytesInUse() {
+    const struct mallinfo2 m = mallinfo2();
+    return static_cast<double>(m.uordblks + m.hblkhd);
 }
 
 } // namespace jounce::bench
