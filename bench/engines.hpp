@@ -46,6 +46,9 @@ std::unique_ptr<Engine> makeJounceEngine(const scenes::BenchSceneDesc& desc, boo
 std::unique_ptr<Engine> makeBulletEngine(const scenes::BenchSceneDesc& desc, bool sleep);
 std::unique_ptr<Engine> makeOdeEngine(const scenes::BenchSceneDesc& desc, bool sleep);
 
+/// cloth64 and softcube against Bullet's soft bodies (soft_compare.cpp), sleeping off.
+int compareSoftBodies(const std::string& scene, long steps, int runs, bool json);
+
 /// jounce-bench --compare: runs the three engines interleaved `runs` times and prints
 /// one table (or, with `json`, one JSON line) of every BENCH_SCENES.md figure per engine
 /// and the ratios of Jounce's step time to the others'. Returns the exit status.

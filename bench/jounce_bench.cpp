@@ -95,7 +95,8 @@ int usage(const char* problem) {
                  "                    [--solver sequential|worst-first] [--set NAME=VALUE ...]\n"
                  "       jounce-bench --compare --scene NAME [--runs N] [--steps N] [--json] [--no-sleep]\n"
                  "  --compare runs a benchmark scene (column, pyramid10, pyramid20, pileN, spheres4096)\n"
-                 "        in Jounce, Bullet and ODE interleaved, --runs times (default 3, at least 1)\n"
+                 "        in Jounce, Bullet and ODE interleaved, --runs times (default 3, at least 1);\n"
+                 "        cloth64 and softcube in Jounce and Bullet's soft bodies (sleeping off)\n"
                  "  --set changes a resolver setting: velocityLimit, angularLimit, positionEpsilon,\n"
                  "        velocityEpsilon, positionIterationsPerContact, velocityIterationsPerContact,\n"
                  "        sequentialIterations, warmStart, positionSolver (0 worst-first, 1 sequential),\n"
@@ -347,9 +348,11 @@ int main(int argc, char** argv) {
     }
     if (o.scene.empty()) return usage("--scene is required");
     if (o.compare) {
-        if (!jounce::scenes::isBenchScene(o.scene)) return usage("--compare runs the benchmark scenes only");
+        const bool soft = o.scene == "cloth64" || o.scene == "softcube";
+        if (!soft && !jounce::scenes::isBenchScene(o.scene)) return usage("--compare runs the benchmark scenes only");
         if (!o.sets.empty() || !solver.empty()) return usage("--compare runs every engine at its defaults (no --set or --solver)");
 #ifdef JOUNCE_BENCH_COMPARE
+        if (soft) return jounce::bench::compareSoftBodies(o.scene, o.steps, o.runs, o.json); // Jounce and Bullet
         return jounce::bench::compareEngines(o.scene, o.steps, !o.noSleep, o.runs, o.json);
 #else
         std::cerr << "jounce-bench: --compare needs Bullet and ODE at build time: apt-get install libbullet-dev "

@@ -1,0 +1,293 @@
+// jounce-bench --compare for the particle scenes cloth64 and softcube: Jounce's
+// particle layer against Bullet's soft bodies (btSoftBody in a btSoftRigidDynamicsWorld).
+//
+// Comparable settings, stated: Bullet gets the very particles and constraints Jounce
+// built (same positions, masses and node order; one link per Jounce distance
+// constraint: the cloth's stretch, shear and bending edges, the cube's edges), a static
+// ground box and, for the cloth, a static sphere of radius 0.5. One step of 1/60 s per
+// frame; Bullet's position iterations (piterations) = Jounce's substeps x sweeps (10 x
+// 2 = 20), so both spend the same number of passes over the constraints. Link
+// stiffness 1 (Jounce's compliance 0), no air (Bullet's default air density would drag
+// the cloth), no damping, collision margin = the particle radius; Bullet's soft-rigid
+// collision is its default (SDF against rigid shapes). Sleeping off in both. Bullet
+// solves no per-tetrahedron volume in this solver, so the cube keeps its shape by its
+// edge links only (Jounce adds its tetrahedron volume constraints): the cube's volume
+// figure shows what that costs Bullet.
+
+#include "bench/engines.hpp"
+#include "bench/report.hpp"
+#include "scenes/particle_scenes.hpp"
+
+#include <BulletSoftBody/btSoftBodyHelpers.h>
+#include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
+#include <BulletSoftBody/btSoftRigidDynamicsWorld.h>
+#include <btBulletDynamicsCommon.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+namespace jounce::bench {
+namespace {
+
+using Point = std::array<double, 3>;
+
+/// What both engines are built from: Jounce's particles and constraints as plain data.
+struct SoftSceneData {
+    std::vector<Vec3> positions;
+    std::vector<real> masses;
+    std::vector<std::array<std::uint32_t, 2>> links;      ///< node pairs
+    std::vector<std::array<std::uint32_t, 3>> surface;    ///< closed surface (softcube) for the volume, else empty
+    real radius = 0;
+    bool sphere = false;                                  ///< cloth64: the static sphere at (0, 0.5, 0)
+};
+
+class SoftEngine {
+public:
+    virtual ~SoftEngine() = default;
+    virtual void step() = 0;
+    virtual void sample(std::vector<Point>& x, double& maxSpeed) const = 0;
+};
+
+class JounceSoft final : public SoftEngine {
+public:
+    explicit JounceSoft(const std::string& scene) {
+        WorldSettings s = scene_.world().settings();
+        s.sleep.enabled = false;
+        scene_.world().setSettings(s);
+        if (scene == "cloth64") {
+            particles_ = scenes::buildCloth64(scene_).particles;
+        } else {
+            const SoftBody cube = scenes::buildBenchSoftCube(scene_);
+            particles_ = cube.particles;
+            surface_ = cube.surface;
+        }
+    }
+    void step() override { scene_.step(); }
+    void sample(std::vector<Point>& x, double& maxSpeed) const override {
+        x.resize(particles_.size());
+        maxSpeed = 0;
+        for (std::size_t i = 0; i < particles_.size(); ++i) {
+            const Particle p = scene_.world().particle(particles_[i]);
+            x[i] = {double(p.position.x()), double(p.position.y()), double(p.position.z())};
+            maxSpeed = std::max(maxSpeed, double(p.velocity.norm()));
+        }
+    }
+    /// The scene as plain data, for Bullet.
+    SoftSceneData data(const std::string& scene) const {
+        const World& w = scene_.world();
+        SoftSceneData d;
+        std::map<std::uint32_t, std::uint32_t> node; // particle slot -> node
+        for (std::size_t i = 0; i < particles_.size(); ++i) {
+            const Particle p = w.particle(particles_[i]);
+            node[particles_[i].index] = static_cast<std::uint32_t>(i);
+            d.positions.push_back(p.position);
+            d.masses.push_back(p.inverseMass > 0 ? 1 / p.inverseMass : 0);
+            d.radius = p.radius;
+        }
+        for (const DistanceConstraintId id : w.distanceConstraintIds()) {
+            const DistanceConstraint& c = w.distanceConstraint(id);
+            d.links.push_back({node.at(c.a), node.at(c.b)});
+        }
+        d.sphere = scene == "cloth64";
+        d.surface = surface_;
+        return d;
+    }
+
+private:
+    BenchScene scene_;
+    std::vector<ParticleId> particles_;
+    std::vector<std::array<std::uint32_t, 3>> surface_; ///< softcube's, into particles_
+};
+
+class BulletSoft final : public SoftEngine {
+public:
+    explicit BulletSoft(const SoftSceneData& d)
+        : dispatcher_(&config_), world_(&dispatcher_, &broadphase_, &solver_, &config_) {
+        const btVector3 g(0, btScalar(scenes::benchGravity), 0);
+        world_.setGravity(g);
+        btSoftBodyWorldInfo& info = world_.getWorldInfo();
+        info.m_gravity = g;
+        info.air_density = 0;
+        info.m_broadphase = &broadphase_;
+        info.m_dispatcher = &dispatcher_;
+        info.m_sparsesdf.Initialize();
+        addStatic(std::make_unique<btBoxShape>(btVector3(50, btScalar(0.5), 50)), btVector3(0, btScalar(-0.5), 0));
+        if (d.sphere) addStatic(std::make_unique<btSphereShape>(btScalar(0.5)), btVector3(0, btScalar(0.5), 0));
+
+        std::vector<btVector3> x;
+        std::vector<btScalar> m;
+        for (std::size_t i = 0; i < d.positions.size(); ++i) {
+            x.emplace_back(btScalar(d.positions[i].x()), btScalar(d.positions[i].y()), btScalar(d.positions[i].z()));
+            m.push_back(btScalar(d.masses[i]));
+        }
+        body_ = std::make_unique<btSoftBody>(&info, static_cast<int>(x.size()), x.data(), m.data());
+        for (const auto& [a, b] : d.links) body_->appendLink(static_cast<int>(a), static_cast<int>(b));
+        body_->m_cfg.piterations = 20;
+        body_->m_cfg.kDP = 0;
+        body_->m_materials[0]->m_kLST = 1;
+        body_->getCollisionShape()->setMargin(btScalar(d.radius));
+        body_->setActivationState(DISABLE_DEACTIVATION);
+        world_.addSoftBody(body_.get());
+    }
+    ~BulletSoft() override {
+        world_.removeSoftBody(body_.get());
+        for (auto& r : statics_) world_.removeRigidBody(r.get());
+    }
+    void step() override { world_.stepSimulation(btScalar(1.0 / 60), 1, btScalar(1.0 / 60)); }
+    void sample(std::vector<Point>& x, double& maxSpeed) const override {
+        x.resize(static_cast<std::size_t>(body_->m_nodes.size()));
+        maxSpeed = 0;
+        for (int i = 0; i < body_->m_nodes.size(); ++i) {
+            const btSoftBody::Node& n = body_->m_nodes[i];
+            x[static_cast<std::size_t>(i)] = {double(n.m_x.x()), double(n.m_x.y()), double(n.m_x.z())};
+            maxSpeed = std::max(maxSpeed, double(n.m_v.length()));
+        }
+    }
+
+private:
+    void addStatic(std::unique_ptr<btCollisionShape> shape, const btVector3& at) {
+        btTransform t;
+        t.setIdentity();
+        t.setOrigin(at);
+        motions_.push_back(std::make_unique<btDefaultMotionState>(t));
+        statics_.push_back(std::make_unique<btRigidBody>(0, motions_.back().get(), shape.get()));
+        world_.addRigidBody(statics_.back().get());
+        shapes_.push_back(std::move(shape));
+    }
+
+    btSoftBodyRigidBodyCollisionConfiguration config_;
+    btCollisionDispatcher dispatcher_;
+    btDbvtBroadphase broadphase_;
+    btSequentialImpulseConstraintSolver solver_;
+    btSoftRigidDynamicsWorld world_;
+    std::vector<std::unique_ptr<btCollisionShape>> shapes_;
+    std::vector<std::unique_ptr<btDefaultMotionState>> motions_;
+    std::vector<std::unique_ptr<btRigidBody>> statics_;
+    std::unique_ptr<btSoftBody> body_;
+};
+
+/// Volume enclosed by a closed, outward-wound triangle surface (divergence theorem).
+double enclosedVolume(const std::vector<Point>& x, const std::vector<std::array<std::uint32_t, 3>>& surface) {
+    double v = 0;
+    for (const auto& t : surface) {
+        const Point &a = x[t[0]], &b = x[t[1]], &c = x[t[2]];
+        v += a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
+    }
+    return v / 6;
+}
+
+struct SoftFigures {
+    long steps = 0;
+    double msMedian = 0, msMax = 0, msTotal = 0;
+    double maxSpeed = 0, lowestY = 0, centroidY = 0, volumeRatio = 0;
+    std::size_t particles = 0, escaped = 0;
+    bool nonFinite = false;
+    bool exploded() const { return nonFinite || maxSpeed > 50; }
+};
+
+SoftFigures runSoft(SoftEngine& engine, const SoftSceneData& d, long steps) {
+    SoftFigures f;
+    std::vector<Point> x;
+    double speed = 0;
+    engine.sample(x, speed);
+    const double volume0 = d.surface.empty() ? 0 : enclosedVolume(x, d.surface);
+    std::vector<double> ms;
+    for (long i = 0; i < steps; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        engine.step();
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        ++f.steps;
+        engine.sample(x, speed);
+        if (!std::isfinite(speed)) f.nonFinite = true;
+        else f.maxSpeed = std::max(f.maxSpeed, speed);
+    }
+    f.msMedian = median(ms);
+    for (const double m : ms) {
+        f.msMax = std::max(f.msMax, m);
+        f.msTotal += m;
+    }
+    f.particles = x.size();
+    f.lowestY = x.empty() ? 0 : x[0][1];
+    for (const Point& p : x) {
+        if (!std::isfinite(p[0]) || !std::isfinite(p[1]) || !std::isfinite(p[2])) f.nonFinite = true;
+        f.lowestY = std::min(f.lowestY, p[1]);
+        f.centroidY += p[1] / double(x.size());
+        if (!(p[1] >= -1)) ++f.escaped;
+    }
+    if (volume0 > 0) f.volumeRatio = enclosedVolume(x, d.surface) / volume0;
+    return f;
+}
+
+std::vector<std::pair<std::string, std::string>> softFields(const std::vector<SoftFigures>& runs, bool cube) {
+    std::vector<double> med, mx, total;
+    for (const SoftFigures& r : runs) {
+        med.push_back(r.msMedian);
+        mx.push_back(r.msMax);
+        total.push_back(r.msTotal);
+    }
+    const SoftFigures& f = runs.back();
+    return {{"steps", std::to_string(f.steps)},
+            {"ms_per_step_median", number(median(med))},
+            {"ms_per_step_max", number(median(mx))},
+            {"ms_total", number(median(total))},
+            {"particles", std::to_string(f.particles)},
+            {"max_particle_speed", number(f.maxSpeed)},
+            {"lowest_y", number(f.lowestY)},
+            {"centroid_y", number(f.centroidY)},
+            {"volume_ratio", cube ? number(f.volumeRatio) : "null"},
+            {"particles_escaped", std::to_string(f.escaped)},
+            {"exploded", f.exploded() ? "true" : "false"},
+            {"any_nan", f.nonFinite ? "true" : "false"}};
+}
+
+} // namespace
+
+int compareSoftBodies(const std::string& scene, long steps, int runs, bool json) {
+    const SoftSceneData data = JounceSoft(scene).data(scene);
+    std::map<std::string, std::vector<SoftFigures>> results;
+    for (int r = 0; r < runs; ++r) {
+        {
+            JounceSoft engine(scene);
+            results["jounce"].push_back(runSoft(engine, data, steps));
+        }
+        {
+            BulletSoft engine(data);
+            results["bullet"].push_back(runSoft(engine, data, steps));
+        }
+        if (!json)
+            std::fprintf(stderr, "run %d/%d jounce %.3f ms/step, bullet %.3f ms/step\n", r + 1, runs,
+                         results["jounce"].back().msMedian, results["bullet"].back().msMedian);
+    }
+    std::vector<double> ratios;
+    for (int r = 0; r < runs; ++r)
+        ratios.push_back(results["jounce"][std::size_t(r)].msMedian / results["bullet"][std::size_t(r)].msMedian);
+    const double ratio = median(ratios);
+    const bool cube = scene == "softcube";
+    const auto j = softFields(results["jounce"], cube), b = softFields(results["bullet"], cube);
+    if (json) {
+        std::string line = "{\"scene\": " + jsonString(scene) + ", \"sleep\": false, \"runs\": " + std::to_string(runs) +
+                           ", \"engines\": {";
+        for (const auto& [name, fs] : {std::pair{"jounce", &j}, std::pair{"bullet", &b}}) {
+            line += std::string(name == std::string("jounce") ? "" : ", ") + jsonString(name) + ": {";
+            for (std::size_t i = 0; i < fs->size(); ++i)
+                line += (i ? ", " : "") + jsonString((*fs)[i].first) + ": " + (*fs)[i].second;
+            line += "}";
+        }
+        line += "}, \"ratio\": {\"bullet\": " + number(ratio) + "}}";
+        std::printf("%s\n", line.c_str());
+        return 0;
+    }
+    std::printf("%s, sleep off, %d runs interleaved, %ld steps of 1/60 s (Bullet: btSoftBody, piterations 20)\n",
+                scene.c_str(), runs, steps);
+    std::printf("%-22s %14s %14s\n", "figure", "jounce", "bullet");
+    for (std::size_t i = 0; i < j.size(); ++i) std::printf("%-22s %14s %14s\n", j[i].first.c_str(), j[i].second.c_str(), b[i].second.c_str());
+    std::printf("%-22s %14s %14s\n", "jounce / engine", "1", number(ratio).c_str());
+    return 0;
+}
+
+} // namespace jounce::bench
