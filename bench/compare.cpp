@@ -15,9 +15,8 @@ namespace jounce::bench {
 namespace {
 
 /// BENCH_SCENES.md's figures of one run of one engine.
-struct RunFigures {
+struct RunFigures : StepTimes {
     long steps = 0;
-    double msMedian = 0, msMax = 0, msTotal = 0;
     std::size_t dynamic = 0, asleep = 0;
     long allAsleepFrom = -1; ///< -1: never
     double topDy = 0, topDrift = 0, maxOverlap = 0, maxSpeed = 0;
@@ -69,11 +68,7 @@ RunFigures runOnce(Engine& engine, const scenes::BenchSceneDesc& d, long steps) 
         if (!allAsleep) lastAwake = f.steps;
         if (column) f.maxOverlap = std::max(f.maxOverlap, columnOverlap(s));
     }
-    f.msMedian = median(ms);
-    for (const double m : ms) {
-        f.msMax = std::max(f.msMax, m);
-        f.msTotal += m;
-    }
+    static_cast<StepTimes&>(f) = stepTimes(ms);
     f.allAsleepFrom = lastAwake < f.steps ? lastAwake + 1 : -1;
     const double w = double(d.binHalfWidth);
     for (const BodySample& b : s) {
@@ -93,18 +88,13 @@ RunFigures runOnce(Engine& engine, const scenes::BenchSceneDesc& d, long steps) 
 /// One engine's figures over all runs: step times as medians over the runs; the rest
 /// from the last run (each engine is deterministic, so every run gives the same).
 std::vector<std::pair<std::string, std::string>> fields(const std::vector<RunFigures>& runs, const scenes::BenchSceneDesc& d) {
-    std::vector<double> med, mx, total;
-    for (const RunFigures& r : runs) {
-        med.push_back(r.msMedian);
-        mx.push_back(r.msMax);
-        total.push_back(r.msTotal);
-    }
+    const StepTimes times = medianStepTimes(runs);
     const RunFigures& f = runs.back();
     const bool top = d.hasTop();
     return {{"steps", std::to_string(f.steps)},
-            {"ms_per_step_median", number(median(med))},
-            {"ms_per_step_max", number(median(mx))},
-            {"ms_total", number(median(total))},
+            {"ms_per_step_median", number(times.msMedian)},
+            {"ms_per_step_max", number(times.msMax)},
+            {"ms_total", number(times.msTotal)},
             {"dynamic", std::to_string(f.dynamic)},
             {"asleep", std::to_string(f.asleep)},
             {"all_asleep_from", f.allAsleepFrom < 0 ? "null" : std::to_string(f.allAsleepFrom)},

@@ -29,6 +29,8 @@ using jounce::bench::BenchScene;
 using jounce::bench::jsonString;
 using jounce::bench::median;
 using jounce::bench::number;
+using jounce::bench::StepTimes;
+using jounce::bench::stepTimes;
 
 struct Options {
     std::string scene;
@@ -109,9 +111,8 @@ int usage(const char* problem) {
     return 2;
 }
 
-struct Figures {
+struct Figures : StepTimes {
     long steps = 0;
-    double msMedian = 0, msMax = 0, msTotal = 0;
     std::map<std::string, double> msPerPhase; ///< medians
     std::size_t bodies = 0, dynamic = 0;
     std::size_t asleep = 0;
@@ -210,11 +211,7 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
         sample(world, dynamic, f.column, f, allAsleep);
         if (!allAsleep) lastNotAllAsleep = f.steps;
     }
-    f.msMedian = median(ms);
-    for (double m : ms) {
-        f.msMax = std::max(f.msMax, m);
-        f.msTotal += m;
-    }
+    static_cast<StepTimes&>(f) = stepTimes(ms);
     for (const auto& [phase, values] : phases) f.msPerPhase[phase] = median(values);
     f.positionIterations = median(positionIterations);
     f.velocityIterations = median(velocityIterations);

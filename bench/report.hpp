@@ -35,6 +35,33 @@ inline std::string number(double v) {
     return buffer;
 }
 
+/// Step times of one run [ms]: BENCH_SCENES.md's median, maximum and total.
+struct StepTimes {
+    double msMedian = 0, msMax = 0, msTotal = 0;
+};
+
+inline StepTimes stepTimes(const std::vector<double>& ms) {
+    StepTimes t;
+    t.msMedian = median(ms);
+    for (const double m : ms) {
+        t.msMax = std::max(t.msMax, m);
+        t.msTotal += m;
+    }
+    return t;
+}
+
+/// Over several runs: the median of each of the three.
+template <typename Run>
+StepTimes medianStepTimes(const std::vector<Run>& runs) {
+    std::vector<double> med, mx, total;
+    for (const Run& r : runs) {
+        med.push_back(r.msMedian);
+        mx.push_back(r.msMax);
+        total.push_back(r.msTotal);
+    }
+    return {median(med), median(mx), median(total)};
+}
+
 /// Bytes the C heap has handed out and not taken back (glibc's mallinfo2: small blocks
 /// in the arena plus large ones mapped on their own): what a program holds, whichever
 /// engine allocated it.

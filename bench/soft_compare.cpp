@@ -181,9 +181,8 @@ double enclosedVolume(const std::vector<Point>& x, const std::vector<std::array<
     return v / 6;
 }
 
-struct SoftFigures {
+struct SoftFigures : StepTimes {
     long steps = 0;
-    double msMedian = 0, msMax = 0, msTotal = 0;
     double maxSpeed = 0, lowestY = 0, centroidY = 0, volumeRatio = 0;
     std::size_t particles = 0, escaped = 0;
     bool nonFinite = false;
@@ -206,11 +205,7 @@ SoftFigures runSoft(SoftEngine& engine, const SoftSceneData& d, long steps) {
         if (!std::isfinite(speed)) f.nonFinite = true;
         else f.maxSpeed = std::max(f.maxSpeed, speed);
     }
-    f.msMedian = median(ms);
-    for (const double m : ms) {
-        f.msMax = std::max(f.msMax, m);
-        f.msTotal += m;
-    }
+    static_cast<StepTimes&>(f) = stepTimes(ms);
     f.particles = x.size();
     f.lowestY = x.empty() ? 0 : x[0][1];
     for (const Point& p : x) {
@@ -224,17 +219,12 @@ SoftFigures runSoft(SoftEngine& engine, const SoftSceneData& d, long steps) {
 }
 
 std::vector<std::pair<std::string, std::string>> softFields(const std::vector<SoftFigures>& runs, bool cube) {
-    std::vector<double> med, mx, total;
-    for (const SoftFigures& r : runs) {
-        med.push_back(r.msMedian);
-        mx.push_back(r.msMax);
-        total.push_back(r.msTotal);
-    }
+    const StepTimes times = medianStepTimes(runs);
     const SoftFigures& f = runs.back();
     return {{"steps", std::to_string(f.steps)},
-            {"ms_per_step_median", number(median(med))},
-            {"ms_per_step_max", number(median(mx))},
-            {"ms_total", number(median(total))},
+            {"ms_per_step_median", number(times.msMedian)},
+            {"ms_per_step_max", number(times.msMax)},
+            {"ms_total", number(times.msTotal)},
             {"particles", std::to_string(f.particles)},
             {"max_particle_speed", number(f.maxSpeed)},
             {"lowest_y", number(f.lowestY)},
