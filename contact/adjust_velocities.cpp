@@ -54,6 +54,7 @@ void prepareImpulseRow(const Contact& c, std::span<const SolverBody> solver, std
     row.normalResponse = d(0, 0);
     row.normalMass = 1 / d(0, 0);
     row.planarInverse = d.block<2, 2>(1, 1).inverse();
+    row.normalCoupling = d.block<1, 2>(0, 1);
     row.friction = c.friction;
     row.target = c.targetNormalVelocity;
     row.total = c.accumulatedImpulse;

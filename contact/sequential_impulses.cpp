@@ -23,17 +23,17 @@ JOUNCE_HOT_INLINE real speedAlong(const ImpulseAxis& axis, const SolverBody& a, 
            axis.lever[1].dot(b.angularVelocity);
 }
 
-/// Impulse j along `axis` on body 0 and -j on body 1 (a held side does not move).
-/// Bodies that do not move have zero inverse mass and turn, so adding leaves them as
-/// they were.
-JOUNCE_HOT_INLINE void applyAlong(const ImpulseAxis& axis, SolverBody& a, SolverBody& b, real j, int holdSide) {
+/// The three impulses of one update at once (contact frame: normal, tangent,
+/// bitangent): one pass over each body.
+JOUNCE_HOT_INLINE void applyAll(const ImpulseRow& row, SolverBody& a, SolverBody& b, const Vec3& j, int holdSide) {
+    const Vec3 linear = row.axis[0].direction * j.x() + row.axis[1].direction * j.y() + row.axis[2].direction * j.z();
     if (holdSide != 0) {
-        a.linearVelocity += axis.direction * (j * a.inverseMass);
-        a.angularVelocity += axis.turn[0] * j;
+        a.linearVelocity += linear * a.inverseMass;
+        a.angularVelocity += row.axis[0].turn[0] * j.x() + row.axis[1].turn[0] * j.y() + row.axis[2].turn[0] * j.z();
     }
     if (holdSide != 1) {
-        b.linearVelocity -= axis.direction * (j * b.inverseMass);
-        b.angularVelocity -= axis.turn[1] * j;
+        b.linearVelocity -= linear * b.inverseMass;
+        b.angularVelocity -= row.axis[0].turn[1] * j.x() + row.axis[1].turn[1] * j.y() + row.axis[2].turn[1] * j.z();
     }
 }
 
@@ -48,20 +48,30 @@ Vec3 relativeVelocity(const ImpulseRow& row, std::span<const SolverBody> solver)
 Vec3 sequentialImpulse(ImpulseRow& row, std::span<SolverBody> solver, real slidingSpeed, int holdSide) {
     SolverBody& a = solver[row.body[0]];
     SolverBody& b = solver[row.body[1]];
-    // Shock propagation's last sweep leaves the held body out of the response.
-    Mat3 held;
-    if (holdSide >= 0) held = velocityPerImpulse(row, solver, holdSide);
-    const real normalMass = holdSide < 0 ? row.normalMass : 1 / held(0, 0);
+    // The response's parts this update uses; shock propagation's last sweep leaves the
+    // held body out of them.
+    real normalMass = row.normalMass;
+    Eigen::Matrix<real, 2, 2> planarInverse = row.planarInverse;
+    Eigen::Matrix<real, 1, 2> coupling = row.normalCoupling;
+    if (holdSide >= 0) {
+        const Mat3 held = velocityPerImpulse(row, solver, holdSide);
+        normalMass = 1 / held(0, 0);
+        planarInverse = held.block<2, 2>(1, 1).inverse();
+        coupling = held.block<1, 2>(0, 1);
+    }
     const Vec3 before = row.total;
     Vec3& total = row.total;
+    // The contact's three relative speeds, read once: the friction update below
+    // changes the normal speed by D_01 dj_t + D_02 dj_b (D is exact for the contact's
+    // own impulses), so the normal update needs no second look at the bodies, and
+    // all three impulses go to the bodies together at the end.
+    real vn = speedAlong(row.axis[0], a, b);
     // Friction first, so the normal impulse (which friction's bound depends on) has the
     // last word in each update.
     if (row.friction > 0) {
         const Eigen::Matrix<real, 2, 1> sliding(speedAlong(row.axis[1], a, b), speedAlong(row.axis[2], a, b));
-        // The planar block of D: velocity change per unit planar impulse; its inverse
-        // gives the impulse that stops the sliding.
-        const Eigen::Matrix<real, 2, 2> planarInverse =
-            holdSide < 0 ? row.planarInverse : Eigen::Matrix<real, 2, 2>(held.block<2, 2>(1, 1).inverse());
+        // The planar block of D is the velocity change per unit planar impulse: its
+        // inverse gives the impulse that stops the sliding.
         const Eigen::Matrix<real, 2, 1> want = planarInverse * -sliding;
         Eigen::Matrix<real, 2, 1> t(total.y() + want.x(), total.z() + want.y());
         const real limit = row.friction * total.x();
@@ -78,13 +88,12 @@ Vec3 sequentialImpulse(ImpulseRow& row, std::span<SolverBody> solver, real slidi
         }
         total.y() = t.x();
         total.z() = t.y();
-        applyAlong(row.axis[1], a, b, total.y() - before.y(), holdSide);
-        applyAlong(row.axis[2], a, b, total.z() - before.z(), holdSide);
+        vn += coupling.dot(Eigen::Matrix<real, 1, 2>(total.y() - before.y(), total.z() - before.z()));
     }
-    const real vn = speedAlong(row.axis[0], a, b);
     total.x() = std::max(real(0), total.x() + (row.target - vn) * normalMass);
-    applyAlong(row.axis[0], a, b, total.x() - before.x(), holdSide);
-    return total - before;
+    const Vec3 impulse = total - before;
+    applyAll(row, a, b, impulse, holdSide);
+    return impulse;
 }
 
 } // namespace jounce::detail

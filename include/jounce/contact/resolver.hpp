@@ -67,6 +67,7 @@ struct ImpulseRow {
     real normalResponse = 0;                 ///< D_00: normal velocity change per unit normal impulse
     real normalMass = 0;                     ///< 1 / D_00
     Eigen::Matrix<real, 2, 2> planarInverse = Eigen::Matrix<real, 2, 2>::Identity(); ///< inverse of D's planar block
+    Eigen::Matrix<real, 1, 2> normalCoupling = Eigen::Matrix<real, 1, 2>::Zero(); ///< D_01, D_02: normal speed per unit friction impulse
     real friction = 0;
     real target = 0;                         ///< normal velocity the update aims at [m/s]
     Vec3 total = Vec3::Zero();               ///< accumulated impulse, contact frame [N s]
