@@ -61,17 +61,17 @@ void prepareImpulseRow(const Contact& c, std::span<const SolverBody> solver, std
 }
 
 BodyChange applyImpulse(const ImpulseRow& row, std::span<SolverBody> solver, const Vec3& j, int holdSide) {
+    SolverBody& a = solver[row.body[0]];
+    SolverBody& b = solver[row.body[1]];
+    const std::array<SolverBody, 2> before{a, b};
+    applyAll(row, a, b, j, holdSide);
+    // The change each moving body saw (the world and static bodies: none).
     BodyChange change;
     for (std::size_t side = 0; side < 2; ++side) {
-        SolverBody& b = solver[row.body[side]];
-        if (row.body[side] == 0 || b.inverseMass == 0 || static_cast<int>(side) == holdSide) continue;
-        const real sign = side == 0 ? 1 : -1;
-        for (std::size_t i = 0; i < 3; ++i) {
-            change.linear[side] += row.axis[i].direction * (sign * j[Eigen::Index(i)] * b.inverseMass);
-            change.angular[side] += row.axis[i].turn[side] * (sign * j[Eigen::Index(i)]);
-        }
-        b.linearVelocity += change.linear[side];
-        b.angularVelocity += change.angular[side];
+        const SolverBody& now = side == 0 ? a : b;
+        if (now.inverseMass == 0) continue;
+        change.linear[side] = now.linearVelocity - before[side].linearVelocity;
+        change.angular[side] = now.angularVelocity - before[side].angularVelocity;
     }
     return change;
 }

@@ -52,10 +52,13 @@ void ContactResolver::begin(std::span<Body> bodies, std::span<Contact> contacts,
         if (contactsOfBodyStart_[b + 1] != 0) touched_.push_back(b);
     for (std::size_t b = 0; b < bodies.size(); ++b) contactsOfBodyStart_[b + 1] += contactsOfBodyStart_[b];
     contactsOfBody_.resize(contactsOfBodyStart_.back());
-    frontier_.assign(contactsOfBodyStart_.begin(), contactsOfBodyStart_.end() - 1); // fill positions
+    // contactsOfBodyStart_[b] serves as body b's next free place, then is shifted back
+    // (as groupByIsland does: no copy of the starts).
     for (std::uint32_t k = 0; k < contacts_.size(); ++k)
         for (std::uint32_t b : contacts_[k].body)
-            if (b != noBody) contactsOfBody_[frontier_[b]++] = k;
+            if (b != noBody) contactsOfBody_[contactsOfBodyStart_[b]++] = k;
+    for (std::size_t b = bodies.size(); b > 0; --b) contactsOfBodyStart_[b] = contactsOfBodyStart_[b - 1];
+    contactsOfBodyStart_[0] = 0;
     orderByLevel();
     // The position pass works on the bodies as they are now.
     detail::gatherSolverBodies(bodies_, touched_, solver_, inverseInertia_);

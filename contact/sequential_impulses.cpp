@@ -14,31 +14,6 @@
 #include <cmath>
 
 namespace jounce::detail {
-namespace {
-
-/// Velocity of body 0's contact point relative to body 1's along one axis. The world
-/// (entry 0) and static bodies have zero velocity, so both sides are always summed.
-JOUNCE_HOT_INLINE real speedAlong(const ImpulseAxis& axis, const SolverBody& a, const SolverBody& b) {
-    return axis.direction.dot(a.linearVelocity - b.linearVelocity) + axis.lever[0].dot(a.angularVelocity) -
-           axis.lever[1].dot(b.angularVelocity);
-}
-
-/// The three impulses of one update at once (contact frame: normal, tangent,
-/// bitangent): one pass over each body.
-JOUNCE_HOT_INLINE void applyAll(const ImpulseRow& row, SolverBody& a, SolverBody& b, const Vec3& j, int holdSide) {
-    const Vec3 linear = row.axis[0].direction * j.x() + row.axis[1].direction * j.y() + row.axis[2].direction * j.z();
-    if (holdSide != 0) {
-        a.linearVelocity += linear * a.inverseMass;
-        a.angularVelocity += row.axis[0].turn[0] * j.x() + row.axis[1].turn[0] * j.y() + row.axis[2].turn[0] * j.z();
-    }
-    if (holdSide != 1) {
-        b.linearVelocity -= linear * b.inverseMass;
-        b.angularVelocity -= row.axis[0].turn[1] * j.x() + row.axis[1].turn[1] * j.y() + row.axis[2].turn[1] * j.z();
-    }
-}
-
-} // namespace
-
 Vec3 relativeVelocity(const ImpulseRow& row, std::span<const SolverBody> solver) {
     const SolverBody& a = solver[row.body[0]];
     const SolverBody& b = solver[row.body[1]];
