@@ -87,13 +87,14 @@ TEST_CASE("no allocation inside World::step once a scene has settled", "[physics
     delete probe;
     REQUIRE(allocations.load() >= 1);
 
-    // Settled: the stacks stand still and the pile has come to rest (with sleep on, it
-    // is asleep: falling asleep itself records links between the sleeping bodies).
-    // Sanitized builds run the stacks only, for less time.
+    // Settled: the stacks stand still, and the pile is asleep (falling asleep itself
+    // records links between the sleeping bodies). Awake, a pile is never quite settled:
+    // in single precision a box of pile250 still finds a new neighbour after 480 steps,
+    // and the contact buffers grow once. Sanitized builds run the stacks only.
     const bool sanitized = testing::sanitizedStepDivisor > 1;
     for (const bool sleep : {false, true}) {
         for (const char* name : {"column", "pyramid10", "pile250"}) {
-            if (sanitized && std::string_view(name) == "pile250") continue;
+            if ((sanitized || !sleep) && std::string_view(name) == "pile250") continue;
             INFO(name << (sleep ? ", sleep on" : ", sleep off"));
             CHECK(allocationsAfterSettling(name, sleep, sanitized ? 120 : 480, sanitized ? 20 : 60) == 0);
         }
