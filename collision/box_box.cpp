@@ -10,6 +10,8 @@
 
 #include <jounce/collision/narrow_phase.hpp>
 
+#include <jounce/collision/gjk.hpp>
+
 #include <algorithm>
 #include <cmath>
 
@@ -244,6 +246,25 @@ bool edgeContact(const Obb& a, const Obb& b, const BestAxis& axis, Manifold& out
     return true;
 }
 
+/// Boxes apart whose nearest features lie off the chosen face (corner to corner, or
+/// a face axis separating them while the faces do not face each other): clipping
+/// finds no points, yet the gap may be within the margin (speculative contacts). One
+/// contact between the closest points, from GJK.
+bool closestPointContact(const Obb& a, const Obb& b, real margin, Manifold& out) {
+    const auto supportOf = [](const Obb& box) {
+        return [&box](const Vec3& d) {
+            Vec3 p = box.centre;
+            for (int k = 0; k < 3; ++k) p += (box.axis(k).dot(d) >= 0 ? 1 : -1) * box.half[k] * box.axis(k);
+            return p;
+        };
+    };
+    const GjkResult g = gjkDistance(supportOf(a), supportOf(b), Vec3(b.centre - a.centre));
+    if (g.overlap || g.distance > margin || !(g.distance > 0)) return false;
+    out.normal = (g.pointA - g.pointB) / g.distance; // from B toward A
+    out.add((g.pointA + g.pointB) / 2, -g.distance, 3u << 30);
+    return true;
+}
+
 } // namespace
 
 bool collideBoxes(const Box& ba, const Transform& pa, const Box& bb, const Transform& pb, real margin, Manifold& out) {
@@ -253,7 +274,9 @@ bool collideBoxes(const Box& ba, const Transform& pa, const Box& bb, const Trans
     if (sat.separated) return false;
     const BestAxis axis = chooseAxis(sat);
     if (axis.kind == AxisKind::Edge) return edgeContact(a, b, axis, out);
-    return faceContact(a, b, axis, margin, out);
+    if (faceContact(a, b, axis, margin, out)) return true;
+    out.count = 0;
+    return closestPointContact(a, b, margin, out);
 }
 
 } // namespace jounce

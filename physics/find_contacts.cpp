@@ -5,9 +5,11 @@
 #include "physics/stages.hpp"
 
 #include <jounce/collision/narrow_phase.hpp>
+#include <jounce/collision/time_of_impact.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace jounce::detail {
 
@@ -23,7 +25,7 @@ void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const Wo
         // The box covers where the shape is now and where its velocity takes it this
         // step, so a fast body meets what lies in its path (see narrowPhase).
         Aabb swept = computeAabb(c.shape, pose);
-        if (b.type != BodyType::Static) {
+        if (b.type != BodyType::Static && settings.continuous) {
             const Vec3 move = b.linearVelocity * h;
             swept.min = swept.min.cwiseMin(swept.min + move);
             swept.max = swept.max.cwiseMax(swept.max + move);
@@ -41,6 +43,56 @@ void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const Wo
     }
 }
 
+namespace {
+
+/// The deepest point of a manifold (negative: still apart by that much).
+real deepestDepth(const Manifold& m) {
+    real deepest = -std::numeric_limits<real>::infinity();
+    for (int i = 0; i < m.count; ++i) deepest = std::max(deepest, m.points[static_cast<std::size_t>(i)].depth);
+    return deepest;
+}
+
+/// Speculative contacts, made honest. The closest features of two shapes still apart
+/// say nothing of where they will meet: a ball flying past a box's corner gets a
+/// contact whose normal points at the corner, and the resolver would stop it at a
+/// wall that is not in its way (a "ghost" collision). So each speculative manifold is
+/// kept only if the shapes' sweeps over the step come within `margin`
+/// (conservative advancement, time_of_impact.hpp), and then it is rebuilt at the
+/// time of impact: the normal and points where they meet, the points moved back with
+/// the bodies and the gap measured back along that normal, so the resolver lets them
+/// close exactly that gap this step. Contacts within the margin stay as they are.
+void checkSpeculative(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, real margin,
+                      std::vector<Manifold>& manifolds, std::vector<Manifold>& rebuilt, std::vector<Manifold>& walk) {
+    const TimeOfImpact toi = timeOfImpact(a, sa, b, sb, margin, 32, &walk);
+    std::erase_if(manifolds, [&](const Manifold& m) { return deepestDepth(m) < -margin; });
+    if (!toi.hit) return;
+    rebuilt.clear();
+    collideAll(a, sa.at(toi.fraction), b, sb.at(toi.fraction), 2 * margin, rebuilt);
+    // Relative move of A against B up to the impact, and how the points travel back:
+    // with the body that moves (both: halfway between).
+    const Vec3 relative = toi.fraction * (sa.linear - sb.linear);
+    const bool bothMove = sa.linear != Vec3::Zero() && sb.linear != Vec3::Zero();
+    const Vec3 back = toi.fraction * (bothMove ? Vec3((sa.linear + sb.linear) / 2) : Vec3(sa.linear + sb.linear));
+    for (Manifold& m : rebuilt) {
+        // The normal points from B toward A: A moving by `relative` opened the gap by
+        // relative . n, so now it is that much wider (the depth that much smaller).
+        const real opened = relative.dot(m.normal);
+        for (int i = 0; i < m.count; ++i) {
+            ContactPoint& p = m.points[static_cast<std::size_t>(i)];
+            p.depth += opened;
+            p.point -= back;
+        }
+        if (deepestDepth(m) >= -margin) continue; // already touching: the contact is there
+        manifolds.push_back(m);
+    }
+}
+
+bool isFast(const std::vector<std::uint8_t>& fast, std::uint32_t a, std::uint32_t b) {
+    return (a < fast.size() && fast[a]) || (b < fast.size() && fast[b]);
+}
+
+} // namespace
+
 void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs) {
     bp.findPairs(proxies, pairs);
 }
@@ -48,7 +100,8 @@ void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std:
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
-                 std::vector<ContactManifold>& contacts, real h, std::vector<Manifold>& manifolds) {
+                 std::vector<ContactManifold>& contacts, real h, StepScratch& scratch) {
+    std::vector<Manifold>& manifolds = scratch.manifolds;
     contacts.clear();
     for (const ProxyPair& pair : pairs) {
         if (pair.b >= proxyColliders.size()) continue; // a particle's pair: the particle layer's
@@ -65,9 +118,26 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
         // Speculative margin: shapes closer than they can approach this step get a
         // contact (with the gap as negative depth), so the resolver stops a fast body
         // at the surface instead of finding it deep inside, or past, a thin one.
-        const real approach = h * (ba.linearVelocity.norm() + bb.linearVelocity.norm());
-        collideAll(ca.shape, ba.origin() * ca.local, cb.shape, bb.origin() * cb.local,
-                   settings.collisionMargin + approach, manifolds);
+        const real approach = settings.continuous ? h * (ba.linearVelocity.norm() + bb.linearVelocity.norm()) : 0;
+        const Transform pa = ba.origin() * ca.local, pb = bb.origin() * cb.local;
+        collideAll(ca.shape, pa, cb.shape, pb, settings.collisionMargin + approach, manifolds);
+        // Speculative manifolds (still apart by more than the margin) are checked
+        // against the shapes' sweeps over the step and rebuilt where they meet.
+        // A pair with nothing reported may still meet: the narrow phase's clipping
+        // finds box pairs only near contact, however wide the margin.
+        const bool speculative =
+            (approach > 0 && manifolds.empty()) ||
+            std::any_of(manifolds.begin(), manifolds.end(),
+                        [&](const Manifold& m) { return deepestDepth(m) < -settings.collisionMargin; });
+        if (speculative && isFast(scratch.fast, ca.body.index, cb.body.index))
+            // A fast body is swept after the resolver instead (continuous.cpp): moved
+            // only to its first impact, it meets the contact next step, within the
+            // margin, where it is (far ahead, the points would sit on the wrong part of
+            // a body that moves much farther than its size in the step).
+            std::erase_if(manifolds, [&](const Manifold& m) { return deepestDepth(m) < -settings.collisionMargin; });
+        else if (speculative)
+            checkSpeculative(ca.shape, sweepOf(ba, pa, h), cb.shape, sweepOf(bb, pb, h), settings.collisionMargin,
+                             manifolds, scratch.speculative, scratch.sweep);
         for (const Manifold& manifold : manifolds) {
             ContactManifold m;
             m.manifold = manifold;

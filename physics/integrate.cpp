@@ -104,11 +104,19 @@ void integrateVelocities(BodyArray& bodies, const StepContext& ctx) {
     }
 }
 
-void integratePositions(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& skip) {
+void integratePositions(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& skip,
+                        const std::vector<real>& fraction) {
     for (std::size_t i = 0; i < bodies.slotCount(); ++i) {
         if (!bodies.isAlive(i) || (i < skip.size() && skip[i])) continue;
         Body& b = bodies.atSlot(i);
-        if (b.type == BodyType::Kinematic || (b.type == BodyType::Dynamic && b.awake)) move(b, ctx);
+        if (b.type != BodyType::Kinematic && !(b.type == BodyType::Dynamic && b.awake)) continue;
+        if (i < fraction.size() && fraction[i] < 1) {
+            StepContext shorter = ctx;
+            shorter.h = ctx.h * fraction[i];
+            move(b, shorter);
+        } else {
+            move(b, ctx);
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 // The stages of World::step that live in physics/. Only the world calls them, in
 // the order of docs/architecture.md; each works on the world's plain arrays.
 
+#include <jounce/collision/time_of_impact.hpp>
 #include <jounce/physics/world.hpp>
 
 namespace jounce::detail {
@@ -21,7 +22,10 @@ void integrateVelocities(BodyArray& bodies, const StepContext& ctx);
 /// and turn with the velocities the resolver left, refresh the world inertia.
 /// Bodies flagged in `skip` (by slot, may be empty) are left to the particle layer,
 /// which moves them in its small steps.
-void integratePositions(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& skip = {});
+/// `fraction` (by slot, may be empty) shortens a body's move to that share of the
+/// step (continuous collision stops a fast body where it first touches something).
+void integratePositions(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& skip = {},
+                        const std::vector<real>& fraction = {});
 /// Stage 7 for one body over ctx.h (the particle layer's small steps use it).
 void integrateBodyPosition(Body& body, const StepContext& ctx);
 
@@ -39,16 +43,42 @@ void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std:
 /// scene has settled, a step allocates nothing).
 struct StepScratch {
     std::vector<Manifold> manifolds;         ///< narrowPhase: one pair's manifolds
+    std::vector<Manifold> speculative;       ///< narrowPhase: a speculative pair's, rebuilt at impact
+    std::vector<Manifold> sweep;             ///< narrowPhase: the time-of-impact walk's
     std::vector<Contact> ordered;            ///< groupContacts: contacts in island order
     std::vector<std::pair<std::uint32_t, std::uint32_t>> links; ///< groupContacts: sleeping and joint links
     std::vector<std::uint32_t> order;        ///< keepForWarmStart: the sort's permutation
+    std::vector<std::uint8_t> fast;          ///< markFastBodies: by body slot, swept this step
+    std::vector<real> fraction;              ///< limitFastMotion: by body slot, share of the step to move
+    std::vector<real> reach;                 ///< markFastBodies: by body slot, reach from the centre of mass
 };
+
+/// How a collider placed at `pose` on body b moves this step if b keeps its velocities
+/// (turning about its centre of mass; static bodies stay).
+Sweep sweepOf(const Body& b, const Transform& pose, real h);
+
+/// Stage 3b (continuous collision): flags by body slot the awake dynamic bodies that
+/// are swept this step: bullets, and bodies whose motion this step (|v| h plus |w| h
+/// times their reach) exceeds half their smallest size. Empty when continuous
+/// collision is off.
+void markFastBodies(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings, real h,
+                    StepScratch& scratch);
+
+/// Stage 6b (continuous collision): for each broad-phase pair with a fast body, the
+/// time of impact of the two colliders' sweeps with the velocities the resolver
+/// left; a fast body moves only up to its earliest impact this step (scratch.fraction),
+/// keeping its velocity, so next step's contact stops it at the surface. Pairs
+/// already touching at the start are the resolver's.
+void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
+                     const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
+                     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision, real h,
+                     StepScratch& scratch);
 
 /// Stage 4: a manifold for every pair whose shapes are within the collision margin.
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
-                 std::vector<ContactManifold>& contacts, real h, std::vector<Manifold>& manifolds);
+                 std::vector<ContactManifold>& contacts, real h, StepScratch& scratch);
 
 /// Stage 5a: the contact points of every manifold with a dynamic body, each given last
 /// step's accumulated impulse when its key matches (warm starting). Points with

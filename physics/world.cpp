@@ -173,6 +173,7 @@ BodyId World::createBody(const BodyDesc& d) {
     b.awake = d.awake;
     b.motion = 2 * settings_.sleep.sleepEpsilon; // Millington: start above the threshold
     b.userData = d.userData;
+    b.bullet = d.bullet;
     b.massFromColliders = d.massFromColliders && !d.colliders.empty();
     setMass(b, d.mass, d.type == BodyType::Dynamic && !b.massFromColliders ? d.inertia : Mat3::Identity());
     const BodyId id = bodies_.insert(b);
@@ -357,6 +358,8 @@ void World::setAwake(BodyId id, bool awake) {
 }
 
 void World::setUserData(BodyId id, std::uint64_t data) { checkedBody(id, "setUserData.id").userData = data; }
+
+void World::setBullet(BodyId id, bool bullet) { checkedBody(id, "setBullet.id").bullet = bullet; }
 
 // Forces on static and kinematic bodies are accepted and ignored, so a game can push
 // everything in a blast radius without sorting bodies first.
@@ -670,8 +673,9 @@ void World::substep(const StepContext& ctx) {
     profile_.broadPhase += millisecondsSince(t);
 
     t = Clock::now();
+    detail::markFastBodies(bodies_, colliders_, settings_, ctx.h, *scratch_);
     detail::narrowPhase(bodies_, colliders_, settings_, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
-                        scratch_->manifolds);
+                        *scratch_);
     detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs_, particleCandidates_);
     detail::findSurfaceCandidates(particles_, proxies_, pairs_, settings_, ctx.h, particleCandidates_);
     detail::findDeformableCandidates(proxyColliders_, pairs_, *deformableCandidates_);
@@ -696,7 +700,8 @@ void World::substep(const StepContext& ctx) {
 
     t = Clock::now();
     detail::findCoupledBodies(particles_, bodies_, colliders_, particleCandidates_);
-    detail::integratePositions(bodies_, ctx, particleCandidates_.coupledMask);
+    detail::limitFastMotion(bodies_, colliders_, settings_, proxyColliders_, pairs_, noCollision_, ctx.h, *scratch_);
+    detail::integratePositions(bodies_, ctx, particleCandidates_.coupledMask, scratch_->fraction);
     profile_.finish += millisecondsSince(t);
 
     t = Clock::now();

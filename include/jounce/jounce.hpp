@@ -6,6 +6,7 @@
 #include <jounce/collision/broad_phase.hpp>
 #include <jounce/collision/manifold.hpp>
 #include <jounce/collision/narrow_phase.hpp>
+#include <jounce/collision/time_of_impact.hpp>
 #include <jounce/collision/point_queries.hpp>
 #include <jounce/collision/ray_cast.hpp>
 #include <jounce/collision/shapes.hpp>

@@ -40,6 +40,9 @@ struct BodyDesc {
     real gravityScale = 1;   ///< multiplies the world's gravity for this body
     bool canSleep = true;
     bool awake = true;
+    /// Always swept for continuous collision (docs/collision.md, "Fast bodies"), not
+    /// only in steps where it moves more than half its smallest size.
+    bool bullet = false;
     std::uint64_t userData = 0;
     std::vector<ColliderDesc> colliders;
     bool massFromColliders = true;
@@ -86,6 +89,7 @@ struct Body {
     bool awake = true;
     bool canSleep = true;
     bool massFromColliders = false;             ///< mass follows the colliders as they change
+    bool bullet = false;                        ///< always swept (BodyDesc::bullet)
     real motion = 0;                            ///< recency-weighted v.v + w.w
 
     std::uint64_t userData = 0;

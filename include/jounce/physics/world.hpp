@@ -67,6 +67,12 @@ struct WorldSettings {
     /// The broad phase's boxes are grown by this much, so they change only when a body
     /// has moved that far [m].
     real aabbMargin = real(0.1);
+    /// Continuous collision (docs/collision.md, "Fast bodies"): the broad phase's box of a
+    /// moving collider covers its path this step, and the narrow phase reports shapes as
+    /// far apart as they can close in one step (speculative contacts), so a fast body
+    /// stops at a thin wall instead of passing it. Off: only collisionMargin (the
+    /// control the tunnelling test compares against).
+    bool continuous = true;
     /// Stage 6: the contact resolver (Millington's constants, the velocity solver).
     ResolverSettings resolver;
     /// Stage 8: sleeping.
@@ -124,6 +130,8 @@ public:
     void setMassProperties(BodyId id, real mass, const Mat3& inertia);
     void setAwake(BodyId id, bool awake);
     void setUserData(BodyId id, std::uint64_t data);
+    /// Always sweep this body for continuous collision (BodyDesc::bullet).
+    void setBullet(BodyId id, bool bullet);
 
     /// Forces through the API act for the whole next step() and wake the body.
     void applyForce(BodyId id, const Vec3& force);

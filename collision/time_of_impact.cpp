@@ -1,0 +1,111 @@
+// Conservative advancement (time_of_impact.hpp): step a fraction of the step forward by
+// the distance over a bound on how fast the gap can close, measure again, repeat.
+
+#include <jounce/collision/time_of_impact.hpp>
+
+#include <jounce/collision/gjk.hpp>
+#include <jounce/collision/narrow_phase.hpp>
+#include <jounce/physics/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace jounce {
+namespace {
+
+/// How far the shape at `pose` reaches from `centre`: the farthest corner of its box.
+/// Only asked of shapes that turn (moving bodies: never a half-space or a mesh).
+real reach(const Shape& shape, const Transform& pose, const Vec3& centre) {
+    const Aabb box = computeAabb(shape, pose);
+    const Vec3 middle = (box.min + box.max) / 2;
+    return (middle - centre).norm() + ((box.max - box.min) / 2).norm();
+}
+
+bool isConvex(const Shape& s) { return !std::holds_alternative<HalfSpace>(s) && !std::holds_alternative<TriangleMesh>(s); }
+
+/// Separation of the two placed shapes, 0 when they overlap; infinity when they are
+/// farther apart than `limit` and the narrow phase had to answer. Convex pairs ask GJK
+/// (exact at any distance: the narrow phase's clipping reports box pairs only near
+/// contact); a half-space or a mesh asks the narrow phase with `limit` as its margin.
+real separation(const Shape& a, const Transform& pa, const Shape& b, const Transform& pb, real limit,
+                std::vector<Manifold>& scratch) {
+    if (isConvex(a) && isConvex(b)) {
+        const auto supportA = [&](const Vec3& d) { return pa.toWorld(support(a, pa.directionToLocal(d))); };
+        const auto supportB = [&](const Vec3& d) { return pb.toWorld(support(b, pb.directionToLocal(d))); };
+        const Vec3 towardB = pb.position - pa.position;
+        const GjkResult r = gjkDistance(supportA, supportB, towardB.squaredNorm() > 0 ? towardB : Vec3(Vec3::UnitX()));
+        return r.overlap ? 0 : r.distance;
+    }
+    scratch.clear();
+    if (collideAll(a, pa, b, pb, limit, scratch) == 0) return std::numeric_limits<real>::infinity();
+    real deepest = -limit;
+    for (const Manifold& m : scratch)
+        for (int i = 0; i < m.count; ++i) deepest = std::max(deepest, m.points[static_cast<std::size_t>(i)].depth);
+    return std::max(real(0), -deepest);
+}
+
+void validateSweep(const Sweep& s, const char* field) {
+    const std::string f(field);
+    if (!s.start.position.allFinite()) throw Error(f + ".start.position", toText(s.start.position), "must be finite");
+    if (!s.start.orientation.coeffs().allFinite() || std::abs(s.start.orientation.norm() - 1) > real(1e-3))
+        throw Error(f + ".start.orientation", toText(s.start.orientation), "must be a finite unit quaternion");
+    if (!s.centre.allFinite()) throw Error(f + ".centre", toText(s.centre), "must be finite");
+    if (!s.linear.allFinite()) throw Error(f + ".linear", toText(s.linear), "must be finite");
+    if (!s.angular.allFinite()) throw Error(f + ".angular", toText(s.angular), "must be finite");
+}
+
+} // namespace
+
+Transform Sweep::at(real t) const {
+    // The turn by t * angular about `centre`, then the move of the centre.
+    const real angle = t * angular.norm();
+    const Quat turn = angle > 0 ? Quat(Eigen::AngleAxis<real>(angle, angular.normalized())) : Quat::Identity();
+    Transform pose;
+    pose.orientation = (turn * start.orientation).normalized();
+    pose.position = centre + t * linear + turn * (start.position - centre);
+    return pose;
+}
+
+TimeOfImpact timeOfImpact(const Shape& a, const Sweep& sweepA, const Shape& b, const Sweep& sweepB, real target,
+                          int maxIterations, std::vector<Manifold>* scratch) {
+    if (!std::isfinite(target) || !(target > 0)) throw Error("timeOfImpact.target", toText(target), "must be finite and > 0");
+    if (maxIterations < 1 || maxIterations > 1000)
+        throw Error("timeOfImpact.maxIterations", std::to_string(maxIterations), "must lie in [1, 1000]");
+    validateSweep(sweepA, "timeOfImpact.sweepA");
+    validateSweep(sweepB, "timeOfImpact.sweepB");
+    TimeOfImpact result;
+    // The bound mu on how fast any point of one shape closes on the other, per step.
+    real bound = (sweepA.linear - sweepB.linear).norm();
+    if (sweepA.angular != Vec3::Zero()) bound += sweepA.angular.norm() * reach(a, sweepA.start, sweepA.centre);
+    if (sweepB.angular != Vec3::Zero()) bound += sweepB.angular.norm() * reach(b, sweepB.start, sweepB.centre);
+    std::vector<Manifold> own;
+    std::vector<Manifold>& manifolds = scratch ? *scratch : own;
+    real t = 0;
+    for (result.iterations = 1; result.iterations <= maxIterations; ++result.iterations) {
+        // Nothing beyond what the rest of the step can close matters: ask the narrow
+        // phase no farther than that.
+        const real limit = target + bound * (1 - t);
+        const real d = separation(a, sweepA.at(t), b, sweepB.at(t), limit, manifolds);
+        result.distance = std::min(d, limit);
+        if (d <= target) {
+            result.hit = true;
+            result.fraction = t;
+            return result;
+        }
+        if (d > limit || !(bound > 0)) return result; // cannot close the gap in what is left
+        // Aim at half the target: the walk then lands between target / 2 and target
+        // instead of creeping up on target from above.
+        t += (d - target / 2) / bound;
+        if (t >= 1) return result;
+    }
+    // Out of iterations while still closing: report the contact where the walk stands.
+    result.hit = true;
+    result.fraction = t;
+    return result;
+}
+
+} // namespace jounce

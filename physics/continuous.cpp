@@ -1,0 +1,126 @@
+// Continuous collision for fast bodies (docs/collision.md, "Fast bodies"; the scheme
+// of Box2D v3's continuous stage, with Mirtich's conservative advancement for the time
+// of impact). A body that moves more than half its smallest size in a step could pass
+// a wall thinner than itself between two steps. Such a body is swept against
+// everything its swept broad-phase box meets, with the velocities the resolver left,
+// and moves only up to the first impact. It keeps its velocity: next step the contact
+// is there, within the margin, with the true normal and points, and the resolver
+// stops it at the surface. The time it loses (the rest of the step) is what this
+// costs; nothing passes through.
+
+#include "physics/stages.hpp"
+
+#include <jounce/collision/convex_hull.hpp>
+#include <jounce/collision/time_of_impact.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <variant>
+
+namespace jounce::detail {
+namespace {
+
+/// Half the smallest size of a shape (its radius for round ones): what it may move in
+/// a step without anything thinner than itself slipping through unseen.
+real smallestHalfSize(const Shape& shape) {
+    return std::visit(
+        [](const auto& s) -> real {
+            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, Sphere> || std::is_same_v<S, Capsule>) return s.radius;
+            else if constexpr (std::is_same_v<S, Box>) return s.halfExtents.minCoeff();
+            else if constexpr (std::is_same_v<S, ConvexHull>) {
+                Vec3 low = Vec3::Constant(std::numeric_limits<real>::infinity()), high = -low;
+                for (const Vec3& v : s.hull->vertices) {
+                    low = low.cwiseMin(v);
+                    high = high.cwiseMax(v);
+                }
+                return ((high - low) / 2).minCoeff();
+            } else {
+                return std::numeric_limits<real>::infinity(); // static only: never moves
+            }
+        },
+        shape);
+}
+
+/// How far a placed shape reaches from a point: the farthest corner of its box.
+real reachFrom(const Shape& shape, const Transform& pose, const Vec3& centre) {
+    const Aabb box = computeAabb(shape, pose);
+    return ((box.min + box.max) / 2 - centre).norm() + ((box.max - box.min) / 2).norm();
+}
+
+} // namespace
+
+Sweep sweepOf(const Body& b, const Transform& pose, real h) {
+    Sweep s;
+    s.start = pose;
+    s.centre = b.position;
+    if (b.type != BodyType::Static) {
+        s.linear = b.linearVelocity * h;
+        s.angular = b.angularVelocity * h;
+    }
+    return s;
+}
+
+void markFastBodies(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings, real h,
+                    StepScratch& scratch) {
+    std::vector<std::uint8_t>& fast = scratch.fast;
+    fast.clear();
+    if (!settings.continuous) return;
+    // Per body slot: the smallest half size over its colliders and how far its
+    // colliders reach from its centre of mass.
+    std::vector<real>& size = scratch.fraction; // free until limitFastMotion
+    std::vector<real>& reach = scratch.reach;
+    size.assign(bodies.slotCount(), std::numeric_limits<real>::infinity());
+    reach.assign(bodies.slotCount(), 0);
+    for (std::size_t i = 0; i < colliders.slotCount(); ++i) {
+        if (!colliders.isAlive(i)) continue;
+        const Collider& c = colliders.atSlot(i);
+        const Body& b = bodies[c.body];
+        if (!b.isDynamic() || !b.awake) continue;
+        const std::uint32_t slot = c.body.index;
+        size[slot] = std::min(size[slot], smallestHalfSize(c.shape));
+        if (b.angularVelocity != Vec3::Zero())
+            reach[slot] = std::max(reach[slot], reachFrom(c.shape, b.origin() * c.local, b.position));
+    }
+    fast.assign(bodies.slotCount(), 0);
+    for (std::size_t i = 0; i < bodies.slotCount(); ++i) {
+        if (!bodies.isAlive(i)) continue;
+        const Body& b = bodies.atSlot(i);
+        if (!b.isDynamic() || !b.awake || !(size[i] < std::numeric_limits<real>::infinity())) continue;
+        const real move = h * (b.linearVelocity.norm() + b.angularVelocity.norm() * reach[i]);
+        fast[i] = b.bullet || move > size[i];
+    }
+}
+
+void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
+                     const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
+                     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision, real h,
+                     StepScratch& scratch) {
+    std::vector<real>& fraction = scratch.fraction;
+    fraction.clear();
+    const std::vector<std::uint8_t>& fast = scratch.fast;
+    if (std::find(fast.begin(), fast.end(), 1) == fast.end()) return;
+    fraction.assign(bodies.slotCount(), 1);
+    // Pairs in broad-phase order, each body keeping its earliest impact: the same
+    // answer whatever order the pairs came in.
+    for (const ProxyPair& pair : pairs) {
+        if (pair.b >= proxyColliders.size()) continue; // a particle's pair
+        const Collider& ca = colliders[proxyColliders[pair.a]];
+        const Collider& cb = colliders[proxyColliders[pair.b]];
+        const std::uint32_t ia = ca.body.index, ib = cb.body.index;
+        if (!fast[ia] && !fast[ib]) continue;
+        const std::pair<std::uint32_t, std::uint32_t> owners{std::min(ia, ib), std::max(ia, ib)};
+        if (ia == ib || std::binary_search(noCollision.begin(), noCollision.end(), owners)) continue;
+        const Body& ba = bodies[ca.body];
+        const Body& bb = bodies[cb.body];
+        const TimeOfImpact toi = timeOfImpact(ca.shape, sweepOf(ba, ba.origin() * ca.local, h), cb.shape,
+                                              sweepOf(bb, bb.origin() * cb.local, h), settings.collisionMargin, 32,
+                                              &scratch.sweep);
+        // Touching at the start: a contact the resolver has already dealt with.
+        if (!toi.hit || toi.fraction <= 0) continue;
+        if (fast[ia]) fraction[ia] = std::min(fraction[ia], toi.fraction);
+        if (fast[ib]) fraction[ib] = std::min(fraction[ib], toi.fraction);
+    }
+}
+
+} // namespace jounce::detail
