@@ -38,6 +38,7 @@ void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const Wo
         p.awake = b.awake;
         p.category = c.filter.category;
         p.mask = c.filter.mask;
+        p.sensor = c.sensor;
         proxies.push_back(p);
         proxyColliders.push_back(colliders.idOf(i));
     }
@@ -87,6 +88,15 @@ void checkSpeculative(const Shape& a, const Sweep& sa, const Shape& b, const Swe
     }
 }
 
+/// Closing speed along the normal at the deepest point (> 0: approaching).
+real approachSpeed(const Body& a, const Body& b, const Manifold& m) {
+    std::size_t deepest = 0;
+    for (std::size_t i = 1; i < static_cast<std::size_t>(m.count); ++i)
+        if (m.points[i].depth > m.points[deepest].depth) deepest = i;
+    const Vec3& p = m.points[deepest].point;
+    return -(a.velocityAt(p) - b.velocityAt(p)).dot(m.normal);
+}
+
 bool isFast(const std::vector<std::uint8_t>& fast, std::uint32_t a, std::uint32_t b) {
     return (a < fast.size() && fast[a]) || (b < fast.size() && fast[b]);
 }
@@ -100,9 +110,11 @@ void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std:
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
-                 std::vector<ContactManifold>& contacts, real h, StepScratch& scratch) {
+                 std::vector<ContactManifold>& contacts, real h, StepScratch& scratch, const ContactFilter& filter,
+                 std::vector<SensorEvent>& sensorOverlaps) {
     std::vector<Manifold>& manifolds = scratch.manifolds;
     contacts.clear();
+    sensorOverlaps.clear();
     for (const ProxyPair& pair : pairs) {
         if (pair.b >= proxyColliders.size()) continue; // a particle's pair: the particle layer's
         const ColliderId ia = proxyColliders[pair.a], ib = proxyColliders[pair.b];
@@ -114,7 +126,16 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
         const std::pair<std::uint32_t, std::uint32_t> owners{std::min(ca.body.index, cb.body.index),
                                                              std::max(ca.body.index, cb.body.index)};
         if (std::binary_search(noCollision.begin(), noCollision.end(), owners)) continue;
+        if (filter && !filter(ia, ib)) continue; // the game vetoed the pair
         manifolds.clear();
+        if (ca.sensor || cb.sensor) {
+            // A sensor only reports what overlaps it (touching counts), and two
+            // sensors do not sense each other.
+            if (ca.sensor && cb.sensor) continue;
+            if (collideAll(ca.shape, ba.origin() * ca.local, cb.shape, bb.origin() * cb.local, 0, manifolds) > 0)
+                sensorOverlaps.push_back(ca.sensor ? SensorEvent{ia, ib, ca.body, cb.body} : SensorEvent{ib, ia, cb.body, ca.body});
+            continue;
+        }
         // Speculative margin: shapes closer than they can approach this step get a
         // contact (with the gap as negative depth), so the resolver stops a fast body
         // at the surface instead of finding it deep inside, or past, a thin one.
@@ -147,6 +168,7 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
             m.colliderB = ib;
             m.friction = std::sqrt(ca.material.friction * cb.material.friction);
             m.restitution = std::max(ca.material.restitution, cb.material.restitution);
+            m.approachSpeed = approachSpeed(ba, bb, manifold);
             contacts.push_back(m);
         }
     }

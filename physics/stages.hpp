@@ -51,7 +51,23 @@ struct StepScratch {
     std::vector<std::uint8_t> fast;          ///< markFastBodies: by body slot, swept this step
     std::vector<real> fraction;              ///< limitFastMotion: by body slot, share of the step to move
     std::vector<real> reach;                 ///< markFastBodies: by body slot, reach from the centre of mass
+    std::vector<ContactEvent> touching;      ///< reportContacts: pairs touching now
+    std::vector<ContactEvent> near;          ///< reportContacts: every pair with a manifold now
+    std::vector<SensorEvent> sensing;        ///< reportSensors: overlaps now
 };
+
+/// Stage 9: contact events from the last substep's manifolds against the pairs that
+/// touched after the previous step (`touching`, replaced by the new set).
+/// `near` (also replaced) keeps every pair with a manifold, speculative ones too: a
+/// begin event's approach speed is the larger of now's and the speculative contact's
+/// of the step before (which already slowed the bodies to meet at the surface).
+void reportContacts(const std::vector<ContactManifold>& contacts, real touchDepth, std::vector<ContactEvent>& touching,
+                    std::vector<ContactEvent>& near, StepScratch& scratch, ContactEvents& events);
+
+/// Stage 9: sensor events from the last substep's overlaps (visitors asleep inside a
+/// sensor stay in) against the previous step's (events.overlaps, replaced).
+void reportSensors(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<SensorEvent>& overlaps,
+                   StepScratch& scratch, SensorEvents& events);
 
 /// How a collider placed at `pose` on body b moves this step if b keeps its velocities
 /// (turning about its centre of mass; static bodies stay).
@@ -74,11 +90,14 @@ void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, co
                      const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision, real h,
                      StepScratch& scratch);
 
-/// Stage 4: a manifold for every pair whose shapes are within the collision margin.
+/// Stage 4: a manifold for every pair whose shapes are within the collision margin;
+/// pairs with a sensor give a sensor overlap instead (when the shapes overlap), and
+/// pairs `filter` vetoes give nothing.
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
-                 std::vector<ContactManifold>& contacts, real h, StepScratch& scratch);
+                 std::vector<ContactManifold>& contacts, real h, StepScratch& scratch, const ContactFilter& filter,
+                 std::vector<SensorEvent>& sensorOverlaps);
 
 /// Stage 5a: the contact points of every manifold with a dynamic body, each given last
 /// step's accumulated impulse when its key matches (warm starting). Points with

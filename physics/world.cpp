@@ -178,7 +178,7 @@ BodyId World::createBody(const BodyDesc& d) {
     setMass(b, d.mass, d.type == BodyType::Dynamic && !b.massFromColliders ? d.inertia : Mat3::Identity());
     const BodyId id = bodies_.insert(b);
     for (const ColliderDesc& c : d.colliders)
-        colliders_.insert(Collider{id, c.shape, c.local, c.density, c.material, c.filter, Aabb{}});
+        colliders_.insert(Collider{id, c.shape, c.local, c.density, c.material, c.filter, Aabb{}, c.sensor});
     if (bodies_[id].massFromColliders) refreshMassFromColliders(bodies_[id], id);
     return id;
 }
@@ -214,7 +214,7 @@ void World::refreshMassFromColliders(Body& b, BodyId id) {
 ColliderId World::addCollider(BodyId id, const ColliderDesc& desc) {
     Body& b = checkedBody(id, "addCollider.body");
     validateColliderDesc(desc, b.type, "addCollider.desc");
-    const ColliderId cid = colliders_.insert(Collider{id, desc.shape, desc.local, desc.density, desc.material, desc.filter, Aabb{}});
+    const ColliderId cid = colliders_.insert(Collider{id, desc.shape, desc.local, desc.density, desc.material, desc.filter, Aabb{}, desc.sensor});
     refreshMassFromColliders(b, id);
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
@@ -652,6 +652,9 @@ void World::step(real dt, int substeps) {
                         "handle weights and the step length)");
         }
     }
+    // Stage 9: what touched what, from the last substep.
+    detail::reportContacts(contacts_, settings_.collisionMargin / 2, touching_, near_, *scratch_, contactEvents_);
+    detail::reportSensors(bodies_, colliders_, sensorOverlaps_, *scratch_, sensorEvents_);
     ++stepCount_;
     profile_.total = millisecondsSince(start);
 }
@@ -675,10 +678,10 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     detail::markFastBodies(bodies_, colliders_, settings_, ctx.h, *scratch_);
     detail::narrowPhase(bodies_, colliders_, settings_, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
-                        *scratch_);
+                        *scratch_, contactFilter_, sensorOverlaps_);
     detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs_, particleCandidates_);
     detail::findSurfaceCandidates(particles_, proxies_, pairs_, settings_, ctx.h, particleCandidates_);
-    detail::findDeformableCandidates(proxyColliders_, pairs_, *deformableCandidates_);
+    detail::findDeformableCandidates(proxies_, proxyColliders_, pairs_, *deformableCandidates_);
     profile_.narrowPhase += millisecondsSince(t);
 
     t = Clock::now();

@@ -52,13 +52,14 @@ void addDeformableProxies(const SlotArray<Deformable, DeformableTag>& deformable
     }
 }
 
-void findDeformableCandidates(const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
+void findDeformableCandidates(const std::vector<BroadPhaseProxy>& proxies, const std::vector<ColliderId>& proxyColliders,
+                              const std::vector<ProxyPair>& pairs,
                               DeformableCandidates& out) {
     out.pairs.clear();
     for (const ProxyPair& pair : pairs) {
         // Colliders' proxies come first and deformables' last: a collider-deformable
         // pair has the collider as a.
-        if (pair.b < out.firstProxy || pair.a >= proxyColliders.size()) continue;
+        if (pair.b < out.firstProxy || pair.a >= proxyColliders.size() || proxies[pair.a].sensor) continue;
         out.pairs.push_back({out.proxySlots[pair.b - out.firstProxy], proxyColliders[pair.a]});
     }
     std::sort(out.pairs.begin(), out.pairs.end(), [](const DeformableShapePair& x, const DeformableShapePair& y) {

@@ -86,8 +86,8 @@ Vec3 skinnedNormal(const Deformable& d, std::size_t k);
 /// phase's pairs, and the response after a deformable's step.
 void addDeformableProxies(const SlotArray<Deformable, DeformableTag>& deformables, const WorldSettings& settings,
                           std::vector<BroadPhaseProxy>& proxies, DeformableCandidates& out, real h);
-void findDeformableCandidates(const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
-                              DeformableCandidates& out);
+void findDeformableCandidates(const std::vector<BroadPhaseProxy>& proxies, const std::vector<ColliderId>& proxyColliders,
+                              const std::vector<ProxyPair>& pairs, DeformableCandidates& out);
 /// The response to the candidates [first, last) of one deformable (its range of the
 /// sorted pairs: deformableRange). Impulses on dynamic bodies are added to their
 /// impulse accumulators, applied with the next velocity integration.

@@ -100,6 +100,7 @@ void particleCandidates(const ParticleSystem& ps, const std::vector<BroadPhasePr
         // collider as a, and a pair with a deformable has it as b.
         if (pair.b < out.firstProxy || pair.b >= out.endProxy) continue;
         if (pair.a < out.firstProxy) {
+            if (proxies[pair.a].sensor) continue;
             const Aabb& box = proxies[pair.a].box;
             for (const std::uint32_t i : membersOf(pair.b))
                 if (ps.fatBox[i].overlaps(box)) out.shapes.push_back({i, proxyColliders[pair.a]});

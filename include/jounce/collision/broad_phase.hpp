@@ -33,6 +33,9 @@ struct BroadPhaseProxy {
     /// Proxies of one non-zero group never pair (a cloth's own particles, whose
     /// constraints keep them apart): rejected here, before any pair is made.
     std::uint32_t group = 0;
+    /// A sensor's proxy pairs like any other; the particle layer and the deformables
+    /// skip it (sensors report overlaps and touch nothing).
+    bool sensor = false;
 };
 
 /// Indices into the proxy array, a < b.

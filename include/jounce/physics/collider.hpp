@@ -32,6 +32,10 @@ struct ColliderDesc {
     real density = 1000;          ///< [kg/m^3], used when the body takes its mass from colliders
     Material material;
     CollisionFilter filter;
+    /// A sensor (trigger volume) touches nothing: it reports the colliders overlapping
+    /// it (World::sensorEvents) and never makes contacts, particles or deformables
+    /// pass through it. Its density still counts toward its body's mass.
+    bool sensor = false;
 };
 
 /// The world's record of a collider.
@@ -43,6 +47,7 @@ struct Collider {
     Material material;
     CollisionFilter filter;
     Aabb fatBox;                  ///< the broad phase's box, grown by WorldSettings::aabbMargin
+    bool sensor = false;          ///< ColliderDesc::sensor
 };
 
 /// Contacts between two colliders found in the last step (manifold.hpp conventions:
@@ -52,6 +57,9 @@ struct ContactManifold {
     ColliderId colliderA{}, colliderB{};
     real friction = 0;     ///< combined: sqrt(fa fb)
     real restitution = 0;  ///< combined: max(ea, eb)
+    /// Closing speed along the normal at the deepest point when the pair was found,
+    /// before the resolver (> 0: approaching) [m/s]: how hard they hit.
+    real approachSpeed = 0;
     Manifold manifold;
 };
 

@@ -81,6 +81,40 @@ struct WorldSettings {
     ParticleSettings particles;
 };
 
+/// Two colliders that touch (World::contactEvents): `begin` when they start, `persist`
+/// every step they still do, `end` when they stop (or one of them is gone). Touching
+/// means a contact point no more than half the collision margin apart; speculative
+/// contacts farther apart do not count. Plain data, Box2D v3's style: read the arrays
+/// after step(); the next step replaces them.
+struct ContactEvent {
+    ColliderId colliderA{}, colliderB{};
+    BodyId bodyA{}, bodyB{};
+    Vec3 point = Vec3::Zero();    ///< the deepest point (end events: where it was last)
+    Vec3 normal = Vec3::UnitY();  ///< from B toward A
+    real depth = 0;               ///< > 0: overlap [m]
+    /// Closing speed along the normal before the resolver [m/s]; for a begin event the
+    /// speed they met at (a speculative contact the step before may have slowed them).
+    real approachSpeed = 0;
+};
+struct ContactEvents {
+    std::vector<ContactEvent> begin, persist, end; ///< each sorted by (colliderA, colliderB) index
+};
+
+/// A collider overlapping a sensor (ColliderDesc::sensor): `begin` when it enters,
+/// `end` when it leaves (or one of them is gone); `overlaps` lists every current one.
+/// A visitor that falls asleep inside stays in until it wakes and leaves.
+struct SensorEvent {
+    ColliderId sensor{}, visitor{};
+    BodyId sensorBody{}, visitorBody{};
+};
+struct SensorEvents {
+    std::vector<SensorEvent> begin, end, overlaps; ///< each sorted by (sensor, visitor) index
+};
+
+/// Decides whether two colliders may touch (called in the narrow phase, in pair order,
+/// for pairs the category/mask filter let through). Return false to veto the pair.
+using ContactFilter = std::function<bool(ColliderId a, ColliderId b)>;
+
 /// Milliseconds spent in each stage of the last step (summed over its substeps).
 /// Stages not built yet stay 0; the names follow the step in docs/architecture.md.
 struct Profile {
@@ -199,6 +233,13 @@ public:
     void setResolverObserver(std::function<void(const ResolutionRecord&)> observer) {
         resolver_.setObserver(std::move(observer));
     }
+    /// What touched what in the last step (begin, persist, end; see ContactEvent).
+    const ContactEvents& contactEvents() const { return contactEvents_; }
+    /// Sensor overlaps that began and ended in the last step, and all current ones.
+    const SensorEvents& sensorEvents() const { return sensorEvents_; }
+    /// Vetoes pairs before the narrow phase tests them (empty: none vetoed).
+    void setContactFilter(ContactFilter filter) { contactFilter_ = std::move(filter); }
+
     /// Contact points dropped in the last step because their data was not finite.
     const std::vector<std::string>& contactErrors() const { return contactErrors_; }
 
@@ -384,6 +425,12 @@ private:
     std::vector<std::pair<std::uint32_t, std::uint32_t>> sleepingLinks_; ///< sleeping bodies that touched when they fell asleep
     ContactResolver resolver_;
     std::vector<std::string> contactErrors_;    ///< contacts dropped in the last step, and why
+    ContactFilter contactFilter_;
+    ContactEvents contactEvents_;
+    std::vector<ContactEvent> touching_;         ///< pairs touching after the last step, sorted by collider index
+    std::vector<ContactEvent> near_;             ///< pairs with any manifold (speculative too) after the last step
+    SensorEvents sensorEvents_;
+    std::vector<SensorEvent> sensorOverlaps_;    ///< the narrow phase's sensor overlaps of this substep
     ParticleSystem particles_;
     ParticleCandidates particleCandidates_;
     ParticleIslands particleIslands_;

@@ -1,0 +1,181 @@
+// Contact events, sensors and the contact filter (issue 8): plain arrays read after
+// the step, Box2D v3's style.
+
+#include "helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace jounce;
+using namespace testing;
+
+namespace {
+
+BodyId addBallAt(World& w, const Vec3& at, real radius = real(0.25)) {
+    BodyDesc d;
+    d.position = at;
+    ColliderDesc c;
+    c.shape = Sphere{radius};
+    d.colliders.push_back(c);
+    return w.createBody(d);
+}
+
+/// A static 2 m sensor box centred at `at`; returns its collider.
+ColliderId addSensorBox(World& w, const Vec3& at) {
+    BodyDesc d;
+    d.type = BodyType::Static;
+    d.position = at;
+    ColliderDesc c;
+    c.shape = Box{Vec3(1, 1, 1)};
+    c.sensor = true;
+    d.colliders.push_back(c);
+    return w.colliderIdsOf(w.createBody(d)).front();
+}
+
+} // namespace
+
+TEST_CASE("a ball dropped on the ground: one begin at the landing speed, persists while it rests, an end when lifted",
+          "[physics][scene]") {
+    World w;
+    const BodyId ground = addGround(w);
+    // Bottom 1 m above the ground: it lands at sqrt(2 g 1) = 4.43 m/s.
+    const BodyId ball = addBallAt(w, Vec3(0, real(1.25), 0));
+    int begins = 0, ends = 0, persists = 0;
+    real landing = 0;
+    for (int i = 0; i < 120; ++i) {
+        w.step(real(1) / 60);
+        const ContactEvents& e = w.contactEvents();
+        for (const ContactEvent& b : e.begin) {
+            ++begins;
+            landing = b.approachSpeed;
+            CHECK(((b.bodyA == ball && b.bodyB == ground) || (b.bodyA == ground && b.bodyB == ball)));
+        }
+        ends += static_cast<int>(e.end.size());
+        persists += static_cast<int>(e.persist.size());
+        if (begins == 0) CHECK(e.persist.empty());
+    }
+    CHECK(begins == 1);
+    CHECK(ends == 0);
+    // Discrete steps meet the ground up to one step's fall early or late: g h = 0.16 m/s.
+    CHECK(std::abs(landing - std::sqrt(2 * real(9.81))) < real(0.2));
+    CHECK(persists > 60);
+    // Lifted away: the next step ends the contact, and nothing persists.
+    w.setPosition(ball, Vec3(0, 5, 0));
+    w.step(real(1) / 60);
+    REQUIRE(w.contactEvents().end.size() == 1);
+    CHECK(w.contactEvents().persist.empty());
+    CHECK(w.contactEvents().begin.empty());
+}
+
+TEST_CASE("destroying a resting body ends its contact, naming its (now stale) handles", "[physics][scene]") {
+    World w;
+    addGround(w);
+    const BodyId ball = addBallAt(w, Vec3(0, real(0.25), 0));
+    for (int i = 0; i < 10; ++i) w.step(real(1) / 60);
+    REQUIRE(w.contactEvents().persist.size() == 1);
+    w.destroyBody(ball);
+    w.step(real(1) / 60);
+    REQUIRE(w.contactEvents().end.size() == 1);
+    const ContactEvent& e = w.contactEvents().end[0];
+    CHECK((e.bodyA == ball || e.bodyB == ball));
+    CHECK_FALSE(w.contains(ball));
+}
+
+TEST_CASE("a sensor reports a ball falling through it and does not touch it", "[physics][scene]") {
+    // The same fall with and without a sensor box in the way: bit-identical bodies,
+    // one begin when the ball enters the box, one end when it leaves.
+    const auto run = [](bool withSensor, int& begins, int& ends, int& firstIn, int& firstOut) {
+        WorldSettings s;
+        World w(s);
+        const BodyId ball = addBallAt(w, Vec3(0, 10, 0));
+        const ColliderId sensor = withSensor ? addSensorBox(w, Vec3(0, 5, 0)) : ColliderId{};
+        begins = ends = 0;
+        firstIn = firstOut = -1;
+        for (int i = 0; i < 120; ++i) {
+            w.step(real(1) / 60);
+            for (const SensorEvent& e : w.sensorEvents().begin) {
+                ++begins;
+                CHECK(e.sensor == sensor);
+                CHECK(e.visitorBody == ball);
+                firstIn = i;
+            }
+            for (const SensorEvent& e : w.sensorEvents().end) {
+                ++ends;
+                CHECK(e.visitorBody == ball);
+                firstOut = i;
+            }
+        }
+        CHECK(w.contactEvents().begin.empty());
+        return w.body(ball).position;
+    };
+    int b0 = 0, e0 = 0, in0 = 0, out0 = 0, b1 = 0, e1 = 0, in1 = 0, out1 = 0;
+    const Vec3 free = run(false, b0, e0, in0, out0);
+    const Vec3 sensed = run(true, b1, e1, in1, out1);
+    CHECK(free == sensed);
+    CHECK(b1 == 1);
+    CHECK(e1 == 1);
+    // Free fall from y = 10: the ball's bottom reaches the box top (y = 6) after
+    // 10 - 0.25 - 6 = 3.75 m, t = 0.874 s, step ~52; its top leaves the bottom (y = 4)
+    // after 10 + 0.25 - 4 = 6.25 m, t = 1.129 s, step ~68 (semi-implicit Euler runs a
+    // step ahead of the closed form).
+    CHECK(std::abs(in1 - 52) <= 1);
+    CHECK(std::abs(out1 - 68) <= 1);
+}
+
+TEST_CASE("sensors do not stop particles", "[physics][particles]") {
+    World w;
+    addSensorBox(w, Vec3(0, 5, 0));
+    const ParticleId p = addParticle(w, Vec3(0, 10, 0), 1);
+    for (int i = 0; i < 90; ++i) w.step(real(1) / 60);
+    // 1.5 s of free fall: well past the box (y < 4).
+    CHECK(w.particle(p).position.y() < 0);
+}
+
+TEST_CASE("a contact filter vetoes a pair: the vetoed ball falls through the ground", "[physics][scene]") {
+    World w;
+    const BodyId ground = addGround(w);
+    const BodyId kept = addBallAt(w, Vec3(-2, 1, 0));
+    const BodyId vetoed = addBallAt(w, Vec3(2, 1, 0));
+    const ColliderId vetoedCollider = w.colliderIdsOf(vetoed).front();
+    int calls = 0;
+    w.setContactFilter([&](ColliderId a, ColliderId b) {
+        ++calls;
+        return a != vetoedCollider && b != vetoedCollider;
+    });
+    for (int i = 0; i < 60; ++i) w.step(real(1) / 60);
+    CHECK(calls > 0);
+    CHECK(w.body(kept).position.y() > real(0.2));
+    CHECK(w.body(vetoed).position.y() < real(-0.5));
+    for (const ContactEvent& e : w.contactEvents().persist) CHECK((e.bodyA != vetoed && e.bodyB != vetoed));
+    (void)ground;
+    // Cleared: the pair collides again.
+    w.setContactFilter({});
+    w.setPosition(vetoed, Vec3(2, 1, 0));
+    w.setLinearVelocity(vetoed, Vec3::Zero());
+    for (int i = 0; i < 60; ++i) w.step(real(1) / 60);
+    CHECK(w.body(vetoed).position.y() > real(0.2));
+}
+
+TEST_CASE("a ball asleep inside a sensor stays in its overlaps until it is moved out", "[physics][scene]") {
+    World w;
+    addGround(w);
+    addSensorBox(w, Vec3::Zero());
+    const BodyId ball = addBallAt(w, Vec3(0, real(0.5), 0));
+    bool slept = false;
+    for (int i = 0; i < 600 && !slept; ++i) {
+        w.step(real(1) / 60);
+        slept = !w.body(ball).awake;
+        CHECK(w.sensorEvents().overlaps.size() == 1);
+    }
+    REQUIRE(slept);
+    for (int i = 0; i < 10; ++i) {
+        w.step(real(1) / 60);
+        CHECK(w.sensorEvents().overlaps.size() == 1);
+        CHECK(w.sensorEvents().end.empty());
+    }
+    w.setPosition(ball, Vec3(5, real(0.25), 0));
+    w.step(real(1) / 60);
+    CHECK(w.sensorEvents().end.size() == 1);
+    CHECK(w.sensorEvents().overlaps.empty());
+}
