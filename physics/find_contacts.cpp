@@ -144,12 +144,9 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
         collideAll(ca.shape, pa, cb.shape, pb, settings.collisionMargin + approach, manifolds);
         // Speculative manifolds (still apart by more than the margin) are checked
         // against the shapes' sweeps over the step and rebuilt where they meet.
-        // A pair with nothing reported may still meet: the narrow phase's clipping
-        // finds box pairs only near contact, however wide the margin.
-        const bool speculative =
-            (approach > 0 && manifolds.empty()) ||
-            std::any_of(manifolds.begin(), manifolds.end(),
-                        [&](const Manifold& m) { return deepestDepth(m) < -settings.collisionMargin; });
+        const bool speculative = std::any_of(manifolds.begin(), manifolds.end(), [&](const Manifold& m) {
+            return deepestDepth(m) < -settings.collisionMargin;
+        });
         if (speculative && isFast(scratch.fast, ca.body.index, cb.body.index))
             // A fast body is swept after the resolver instead (continuous.cpp): moved
             // only to its first impact, it meets the contact next step, within the
