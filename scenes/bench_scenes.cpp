@@ -102,12 +102,13 @@ BenchLayout buildBenchScene(Scene& scene, const BenchSceneDesc& desc) {
         BodyDesc d;
         d.type = b.dynamic ? BodyType::Dynamic : BodyType::Static;
         d.position = b.position;
-        ColliderDesc c;
+        // Filled in place: copying a ColliderDesc here made GCC 12 (float, unity build)
+        // warn that the variant's unused HalfSpace may be uninitialised.
+        ColliderDesc& c = d.colliders.emplace_back();
         if (b.shape == BenchBody::Shape::Box) c.shape = Box{b.size};
         else c.shape = Sphere{b.size.x()};
         c.density = benchDensity;
         c.material = material();
-        d.colliders.push_back(c);
         const Colour colour = b.dynamic ? shade(layout.dynamic.size()) : Colour{0.35f, 0.37f, 0.4f};
         const BodyId id = scene.addBody(d, {BodyId{}, Primitive::Box, b.size, colour});
         if (b.dynamic) layout.dynamic.push_back(id);
