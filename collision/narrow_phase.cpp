@@ -62,11 +62,10 @@ bool collideOrdered(const A& a, const Transform& pa, const B& b, const Transform
         out.count = 0;
         real deepest = -std::numeric_limits<real>::infinity();
         for (const Manifold& m : all)
-            for (int k = 0; k < m.count; ++k)
-                if (m.points[static_cast<std::size_t>(k)].depth > deepest) {
-                    deepest = m.points[static_cast<std::size_t>(k)].depth;
-                    out = m;
-                }
+            if (m.count > 0 && m.deepest().depth > deepest) {
+                deepest = m.deepest().depth;
+                out = m;
+            }
         return out.count > 0;
     } else {
         // Reversed order: collide (b, a) and turn the normal around.

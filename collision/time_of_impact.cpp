@@ -17,14 +17,6 @@
 namespace jounce {
 namespace {
 
-/// How far the shape at `pose` reaches from `centre`: the farthest corner of its box.
-/// Only asked of shapes that turn (moving bodies: never a half-space or a mesh).
-real reach(const Shape& shape, const Transform& pose, const Vec3& centre) {
-    const Aabb box = computeAabb(shape, pose);
-    const Vec3 middle = (box.min + box.max) / 2;
-    return (middle - centre).norm() + ((box.max - box.min) / 2).norm();
-}
-
 bool isConvex(const Shape& s) { return !std::holds_alternative<HalfSpace>(s) && !std::holds_alternative<TriangleMesh>(s); }
 
 /// Separation of the two placed shapes, 0 when they overlap; infinity when they are
@@ -44,7 +36,7 @@ real separation(const Shape& a, const Transform& pa, const Shape& b, const Trans
     if (collideAll(a, pa, b, pb, limit, scratch) == 0) return std::numeric_limits<real>::infinity();
     real deepest = -limit;
     for (const Manifold& m : scratch)
-        for (int i = 0; i < m.count; ++i) deepest = std::max(deepest, m.points[static_cast<std::size_t>(i)].depth);
+        if (m.count > 0) deepest = std::max(deepest, m.deepest().depth);
     return std::max(real(0), -deepest);
 }
 
@@ -59,6 +51,11 @@ void validateSweep(const Sweep& s, const char* field) {
 }
 
 } // namespace
+
+real reachFrom(const Shape& shape, const Transform& pose, const Vec3& centre) {
+    const Aabb box = computeAabb(shape, pose);
+    return ((box.min + box.max) / 2 - centre).norm() + ((box.max - box.min) / 2).norm();
+}
 
 Transform Sweep::at(real t) const {
     // The turn by t * angular about `centre`, then the move of the centre.
@@ -80,8 +77,8 @@ TimeOfImpact timeOfImpact(const Shape& a, const Sweep& sweepA, const Shape& b, c
     TimeOfImpact result;
     // The bound mu on how fast any point of one shape closes on the other, per step.
     real bound = (sweepA.linear - sweepB.linear).norm();
-    if (sweepA.angular != Vec3::Zero()) bound += sweepA.angular.norm() * reach(a, sweepA.start, sweepA.centre);
-    if (sweepB.angular != Vec3::Zero()) bound += sweepB.angular.norm() * reach(b, sweepB.start, sweepB.centre);
+    if (sweepA.angular != Vec3::Zero()) bound += sweepA.angular.norm() * reachFrom(a, sweepA.start, sweepA.centre);
+    if (sweepB.angular != Vec3::Zero()) bound += sweepB.angular.norm() * reachFrom(b, sweepB.start, sweepB.centre);
     std::vector<Manifold> own;
     std::vector<Manifold>& manifolds = scratch ? *scratch : own;
     real t = 0;

@@ -42,12 +42,6 @@ real smallestHalfSize(const Shape& shape) {
         shape);
 }
 
-/// How far a placed shape reaches from a point: the farthest corner of its box.
-real reachFrom(const Shape& shape, const Transform& pose, const Vec3& centre) {
-    const Aabb box = computeAabb(shape, pose);
-    return ((box.min + box.max) / 2 - centre).norm() + ((box.max - box.min) / 2).norm();
-}
-
 } // namespace
 
 Sweep sweepOf(const Body& b, const Transform& pose, real h) {
@@ -68,7 +62,7 @@ void markFastBodies(const BodyArray& bodies, const ColliderArray& colliders, con
     if (!settings.continuous) return;
     // Per body slot: the smallest half size over its colliders and how far its
     // colliders reach from its centre of mass.
-    std::vector<real>& size = scratch.fraction; // free until limitFastMotion
+    std::vector<real>& size = scratch.halfSize;
     std::vector<real>& reach = scratch.reach;
     size.assign(bodies.slotCount(), std::numeric_limits<real>::infinity());
     reach.assign(bodies.slotCount(), 0);

@@ -46,11 +46,9 @@ void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const Wo
 
 namespace {
 
-/// The deepest point of a manifold (negative: still apart by that much).
+/// The depth of a manifold's deepest point (negative: still apart by that much).
 real deepestDepth(const Manifold& m) {
-    real deepest = -std::numeric_limits<real>::infinity();
-    for (int i = 0; i < m.count; ++i) deepest = std::max(deepest, m.points[static_cast<std::size_t>(i)].depth);
-    return deepest;
+    return m.count > 0 ? m.deepest().depth : -std::numeric_limits<real>::infinity();
 }
 
 /// Speculative contacts, made honest. The closest features of two shapes still apart
@@ -90,10 +88,7 @@ void checkSpeculative(const Shape& a, const Sweep& sa, const Shape& b, const Swe
 
 /// Closing speed along the normal at the deepest point (> 0: approaching).
 real approachSpeed(const Body& a, const Body& b, const Manifold& m) {
-    std::size_t deepest = 0;
-    for (std::size_t i = 1; i < static_cast<std::size_t>(m.count); ++i)
-        if (m.points[i].depth > m.points[deepest].depth) deepest = i;
-    const Vec3& p = m.points[deepest].point;
+    const Vec3& p = m.deepest().point;
     return -(a.velocityAt(p) - b.velocityAt(p)).dot(m.normal);
 }
 

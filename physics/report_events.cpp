@@ -59,11 +59,9 @@ void reportContacts(const std::vector<ContactManifold>& contacts, real touchDept
     for (const ContactManifold& m : contacts) {
         const Manifold& mf = m.manifold;
         if (mf.count == 0) continue;
-        std::size_t deepest = 0;
-        for (std::size_t i = 1; i < static_cast<std::size_t>(mf.count); ++i)
-            if (mf.points[i].depth > mf.points[deepest].depth) deepest = i;
-        const ContactEvent e{m.colliderA, m.colliderB, m.bodyA, m.bodyB, mf.points[deepest].point, mf.normal,
-                             mf.points[deepest].depth, m.approachSpeed};
+        const ContactPoint& deepest = mf.deepest();
+        const ContactEvent e{m.colliderA, m.colliderB, m.bodyA, m.bodyB, deepest.point, mf.normal, deepest.depth,
+                             m.approachSpeed};
         nearNow.push_back(e);
         if (e.depth >= -touchDepth) now.push_back(e); // farther apart: speculative, not touching yet
     }

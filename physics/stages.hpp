@@ -50,6 +50,7 @@ struct StepScratch {
     std::vector<std::uint32_t> order;        ///< keepForWarmStart: the sort's permutation
     std::vector<std::uint8_t> fast;          ///< markFastBodies: by body slot, swept this step
     std::vector<real> fraction;              ///< limitFastMotion: by body slot, share of the step to move
+    std::vector<real> halfSize;              ///< markFastBodies: by body slot, smallest half size of its colliders
     std::vector<real> reach;                 ///< markFastBodies: by body slot, reach from the centre of mass
     std::vector<ContactEvent> touching;      ///< reportContacts: pairs touching now
     std::vector<ContactEvent> near;          ///< reportContacts: every pair with a manifold now

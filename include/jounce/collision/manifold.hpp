@@ -36,6 +36,13 @@ struct Manifold {
     void add(const Vec3& point, real depth, std::uint32_t feature) {
         if (count < maxPoints) points[static_cast<std::size_t>(count++)] = {point, depth, feature};
     }
+    /// The deepest point (the first of equals); call only when count > 0.
+    const ContactPoint& deepest() const {
+        std::size_t k = 0;
+        for (std::size_t i = 1; i < static_cast<std::size_t>(count); ++i)
+            if (points[i].depth > points[k].depth) k = i;
+        return points[k];
+    }
     /// The same contact seen with A and B swapped: normal reversed, depths kept.
     void flip() { normal = -normal; }
 };

@@ -33,6 +33,11 @@ struct Sweep {
     Transform at(real t) const;
 };
 
+/// How far the shape placed at `pose` reaches from the point `centre` (to the farthest
+/// corner of its bounding box): the R of the bound mu. Only for shapes that can move
+/// (a half-space's box is unbounded).
+real reachFrom(const Shape& shape, const Transform& pose, const Vec3& centre);
+
 struct TimeOfImpact {
     bool hit = false;   ///< the shapes come within the target distance during the step
     real fraction = 1;  ///< of the step, when they first do (1 when they do not)
