@@ -87,6 +87,34 @@ public:
         return out;
     }
 
+    /// Hands each stored array to `field` in a fixed order (snapshots read and write
+    /// them through it), free list and generations included, so that a restored array
+    /// gives out the same handles as the original.
+    template <typename Field> void serialize(Field&& field) {
+        field(items_);
+        field(generations_);
+        field(alive_);
+        field(free_);
+        field(count_);
+    }
+    /// Whether the arrays agree with each other (a restored array is checked): equal
+    /// lengths, generations not 0, the free list exactly the dead slots, each once.
+    bool consistent() const {
+        const std::size_t n = items_.size();
+        if (generations_.size() != n || alive_.size() != n || free_.size() + count_ != n) return false;
+        std::vector<std::uint8_t> seen(n, 0);
+        for (const std::uint32_t slot : free_) {
+            if (slot >= n || alive_[slot] || seen[slot]) return false;
+            seen[slot] = 1;
+        }
+        std::size_t alive = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (generations_[i] == 0 || alive_[i] > 1) return false;
+            alive += alive_[i];
+        }
+        return alive == count_;
+    }
+
 private:
     std::vector<T> items_;
     std::vector<std::uint32_t> generations_;

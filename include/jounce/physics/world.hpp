@@ -25,6 +25,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -384,12 +385,28 @@ public:
     /// restored to its state before the call and jounce::Error names the body.
     void step(real dt, int substeps = 1);
 
+    // ---- Snapshots (docs/integration.md, "Saving and loading") --------------------
+    /// The whole state as a binary blob: everything the next steps read (bodies,
+    /// shapes, joints, generators, particles and their constraints, deformables, the
+    /// warm-start cache, sleep state, event state, settings, handles' generations). A
+    /// world restored from it steps bit-identically to this one. The blob carries a
+    /// format version and a checksum; it is for the same build (precision) and byte
+    /// order. Callbacks (contact filter, resolver observer) are not part of it.
+    std::vector<std::uint8_t> saveState() const;
+    /// Replaces this world's state by a blob saveState wrote (in this world or any
+    /// other). A truncated, damaged, foreign or wrong-version blob throws jounce::Error
+    /// saying what is wrong, and the world is left exactly as it was. Handles saved with
+    /// the blob name the same objects again; this world's callbacks stay.
+    void restoreState(std::span<const std::uint8_t> blob);
+
     const Profile& profile() const { return profile_; }
     std::uint64_t stepCount() const { return stepCount_; }
     /// World-space point of an attachment (bodies' points move with them).
     Vec3 attachmentPoint(const Attachment& a) const;
 
 private:
+    template <typename Archive> void stateFields(Archive& ar); ///< physics/snapshot.cpp
+    void checkRestored() const; ///< a restored state's indices and handles all point at something
     void substep(const StepContext& ctx);
     void stepDeformables(const StepContext& ctx);
     void restoreBackup(); ///< bodies, particles and deformables as they were before the step

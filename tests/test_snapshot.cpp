@@ -1,0 +1,254 @@
+// Snapshots (issue 8): World::saveState / restoreState. A restored world must step
+// bit-identically to the original (compared as whole blobs, which hold every field a
+// step reads), and any damaged, truncated, foreign or forged blob must be rejected with
+// the world left exactly as it was.
+
+#include "helpers.hpp"
+#include "physics/archive.hpp"
+#include "scenes/scene.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <random>
+
+using namespace jounce;
+using namespace testing;
+
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+/// The header's layout (physics/snapshot.cpp): magic, version, real size, byte order,
+/// payload length, checksum.
+constexpr std::size_t versionAt = 8, realBytesAt = 12, checksumAt = 25, headerBytes = 33;
+
+/// Recomputes a blob's checksum after its payload was changed on purpose, so the
+/// structural checks behind the checksum get tested too.
+void reseal(Bytes& blob) {
+    const std::uint64_t sum = detail::fnv1a(std::span<const std::uint8_t>(blob).subspan(headerBytes));
+    std::memcpy(blob.data() + checksumAt, &sum, sizeof sum);
+}
+
+/// Steps two worlds side by side and requires equal blobs after every step.
+void requireLockstep(World& a, World& b, int steps, real dt, int substeps) {
+    for (int s = 0; s < steps; ++s) {
+        a.step(dt, substeps);
+        b.step(dt, substeps);
+        const bool equal = a.saveState() == b.saveState();
+        if (!equal) FAIL("the restored world drifted from the original at step " << s + 1);
+    }
+}
+
+/// A small world with one of nearly everything: boxes, a ball, a hull, a joint, a
+/// spring, a sensor, a rope of particles hanging on a body.
+World smallMixedWorld() {
+    World w;
+    BodyDesc ground;
+    ground.type = BodyType::Static;
+    ground.colliders.push_back({HalfSpace{}, Transform{}, 1000, {}, {}});
+    w.createBody(ground);
+    BodyDesc sensor;
+    sensor.type = BodyType::Static;
+    sensor.position = Vec3(0, 1, 0);
+    ColliderDesc zone;
+    zone.shape = Box{Vec3(2, 1, 2)};
+    zone.sensor = true;
+    sensor.colliders.push_back(zone);
+    w.createBody(sensor);
+    std::vector<BodyId> boxes;
+    for (int i = 0; i < 3; ++i) {
+        BodyDesc box;
+        box.position = Vec3(real(0.1) * i, real(0.5) + real(1.05) * i, 0);
+        box.colliders.push_back({Box{Vec3::Constant(real(0.5))}, Transform{}, 500, {}, {}});
+        box.massFromColliders = true;
+        boxes.push_back(w.createBody(box));
+    }
+    const std::vector<Vec3> rock = {{0, 0, 0}, {real(0.6), 0, 0}, {0, real(0.5), 0}, {0, 0, real(0.4)}, {real(0.3), real(0.4), real(0.3)}};
+    BodyDesc hull;
+    hull.position = Vec3(2, 2, 0);
+    hull.colliders.push_back({makeConvexHull(rock), Transform{}, 800, {}, {}});
+    hull.massFromColliders = true;
+    const BodyId hullBody = w.createBody(hull);
+    JointDesc joint;
+    joint.type = JointType::Ball;
+    joint.a = {boxes[2], Vec3(real(0.5), real(0.5), 0)};
+    joint.b = {hullBody, Vec3::Zero()};
+    w.createJoint(joint);
+    w.addForceGenerator(Spring{{boxes[1], Vec3::Zero()}, {BodyId{}, Vec3(-2, 3, 0)}, 50, 1, 2});
+    ParticleId previous{};
+    for (int i = 0; i < 8; ++i) {
+        ParticleDesc p;
+        p.position = Vec3(-2, real(4) - real(0.1) * i, 0);
+        p.mass = real(0.05);
+        p.pinned = i == 0;
+        p.radius = real(0.03);
+        const ParticleId id = w.createParticle(p);
+        if (i > 0) w.createDistanceConstraint({previous, id, -1, 0});
+        previous = id;
+    }
+    return w;
+}
+
+} // namespace
+
+TEST_CASE("a snapshot restored into a new world steps in lockstep with the original", "[physics][scene]") {
+    // One built-in scene per kind of state: hulls and meshes, joints, force generators,
+    // a balloon (volume), shape matching (clusters), a rope bridge (attachments),
+    // deformables, cables and rods.
+    for (const char* name : {"contacts", "ragdolls", "springs", "balloon", "blob", "ropebridge", "arap_fall", "bridge"}) {
+        INFO(name);
+        auto scene = scenes::makeScene(name);
+        for (int s = 0; s < 300; ++s) scene->step();
+        const Bytes blob = scene->world().saveState();
+        World copy;
+        copy.restoreState(blob);
+        CHECK(copy.saveState() == blob);
+        CHECK(stateHash(copy) == stateHash(scene->world()));
+        requireLockstep(scene->world(), copy, 300, scene->timeStep(), scene->substeps());
+    }
+}
+
+TEST_CASE("heavier scenes stay in lockstep too (hierarchical cloth, surfaces, the mixed scene)", "[physics][scene]") {
+    for (const char* name : {"cloth", "folds", "mixed"}) {
+        INFO(name);
+        auto scene = scenes::makeScene(name);
+        for (int s = 0; s < 30; ++s) scene->step();
+        World copy;
+        copy.restoreState(scene->world().saveState());
+        requireLockstep(scene->world(), copy, 20, scene->timeStep(), scene->substeps());
+    }
+}
+
+TEST_CASE("restoring in place brings back the state, the handles and the event state", "[physics]") {
+    World w = smallMixedWorld();
+    for (int s = 0; s < 40; ++s) w.step(real(1) / 60);
+    const Bytes blob = w.saveState();
+    const std::uint64_t hash = stateHash(w);
+    World reference;
+    reference.restoreState(blob);
+
+    // Change everything: step on, destroy and create things.
+    const std::vector<BodyId> ids = w.bodyIds();
+    for (int s = 0; s < 25; ++s) w.step(real(1) / 60);
+    w.destroyBody(ids.back());
+    w.createParticle(ParticleDesc{});
+    REQUIRE(stateHash(w) != hash);
+
+    w.restoreState(blob);
+    CHECK(stateHash(w) == hash);
+    CHECK(w.saveState() == blob);
+    for (const BodyId id : ids) CHECK(w.contains(id)); // handles name the same objects again
+    // The slots freed and the generations bumped since are back as they were: the next
+    // body gets the handle it would have got in the original.
+    BodyDesc extra;
+    extra.position = Vec3(5, 1, 0);
+    extra.colliders.push_back({Sphere{real(0.2)}, Transform{}, 1000, {}, {}});
+    CHECK(w.createBody(extra) == reference.createBody(extra));
+    requireLockstep(w, reference, 120, real(1) / 60, 1);
+}
+
+TEST_CASE("event state survives a snapshot: no second begin for pairs already touching", "[physics]") {
+    World w = smallMixedWorld();
+    for (int s = 0; s < 60; ++s) w.step(real(1) / 60);
+    REQUIRE(!w.contactEvents().persist.empty()); // the boxes rest on each other
+    REQUIRE(!w.sensorEvents().overlaps.empty()); // and in the sensor
+    World copy;
+    copy.restoreState(w.saveState());
+    w.step(real(1) / 60);
+    copy.step(real(1) / 60);
+    CHECK(copy.contactEvents().begin.size() == w.contactEvents().begin.size());
+    CHECK(copy.contactEvents().persist.size() == w.contactEvents().persist.size());
+    CHECK(copy.sensorEvents().begin.size() == w.sensorEvents().begin.size());
+    CHECK(copy.sensorEvents().overlaps.size() == w.sensorEvents().overlaps.size());
+}
+
+TEST_CASE("callbacks stay with the world that restores", "[physics]") {
+    World w = smallMixedWorld();
+    const Bytes blob = w.saveState();
+    int calls = 0;
+    w.setContactFilter([&calls](ColliderId, ColliderId) {
+        ++calls;
+        return true;
+    });
+    w.restoreState(blob);
+    w.step(real(1) / 60);
+    CHECK(calls > 0);
+}
+
+TEST_CASE("truncated, damaged, foreign and wrong-version snapshots are rejected and change nothing", "[physics]") {
+    World w = smallMixedWorld();
+    for (int s = 0; s < 30; ++s) w.step(real(1) / 60);
+    const Bytes good = w.saveState();
+    World target = smallMixedWorld();
+    target.step(real(1) / 60);
+    const Bytes before = target.saveState();
+    auto rejected = [&](const Bytes& blob, const char* what) {
+        INFO(what);
+        try {
+            target.restoreState(blob);
+            FAIL("accepted");
+        } catch (const Error& e) {
+            CHECK(e.field() == "restoreState.blob");
+        }
+        REQUIRE(target.saveState() == before);
+    };
+
+    rejected({}, "empty");
+    for (const std::size_t n : {std::size_t(5), headerBytes - 1, headerBytes, good.size() / 2, good.size() - 1})
+        rejected(Bytes(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)), "truncated");
+    Bytes padded = good;
+    padded.push_back(0);
+    rejected(padded, "padded");
+    Bytes magic = good;
+    magic[0] = 'X';
+    rejected(magic, "magic");
+    Bytes version = good;
+    version[versionAt] += 1;
+    rejected(version, "version");
+    Bytes precision = good;
+    precision[realBytesAt] = isDouble ? 4 : 8;
+    rejected(precision, "real size");
+    // Every single-bit flip in the payload changes its FNV-1a checksum: sample 300.
+    std::mt19937 random(7);
+    for (int k = 0; k < 300; ++k) {
+        Bytes flipped = good;
+        const std::size_t at = headerBytes + random() % (good.size() - headerBytes);
+        flipped[at] ^= static_cast<std::uint8_t>(1u << (random() % 8));
+        rejected(flipped, "bit flip");
+    }
+    target.restoreState(good); // and a good one is still accepted afterwards
+    CHECK(target.saveState() == good);
+}
+
+TEST_CASE("forged snapshots (valid checksum, wrong contents) are rejected or stay finite", "[physics]") {
+    // Each payload byte in turn replaced and the checksum recomputed: the loader must
+    // reject the blob with jounce::Error, or accept a world that steps without reading
+    // out of bounds (the sanitizer build checks that) and stays finite or says why not.
+    World w = smallMixedWorld();
+    for (int s = 0; s < 30; ++s) w.step(real(1) / 60);
+    const Bytes good = w.saveState();
+    int accepted = 0, rejected = 0;
+    for (std::size_t at = headerBytes; at < good.size(); at += 3) {
+        Bytes forged = good;
+        forged[at] ^= 0xA5;
+        reseal(forged);
+        World target;
+        try {
+            target.restoreState(forged);
+        } catch (const Error&) {
+            ++rejected;
+            continue;
+        }
+        ++accepted;
+        try {
+            for (int s = 0; s < 3; ++s) target.step(real(1) / 60);
+        } catch (const Error&) {
+            // an absurd but finite value may overflow a step: reported, world restored
+        }
+        for (const BodyId id : target.bodyIds()) REQUIRE(target.body(id).position.allFinite());
+    }
+    INFO("accepted " << accepted << ", rejected " << rejected);
+    CHECK(rejected > 0);
+    CHECK(accepted > 0);
+}
