@@ -20,16 +20,23 @@ constexpr real coincident = real(1e-9);
 
 Vec3 toWorld(const Body* b, const Vec3& p) { return b ? b->transform().toWorld(p) : p; }
 
-/// A contact key for joint `index` (generation `generation`), point pair `k`. The high
-/// half is a hash that marks it as a joint's, apart from the collider pairs' keys.
+} // namespace
+
 std::uint64_t jointKey(std::uint32_t index, std::uint32_t generation, int k) {
+    // The high half is a hash that marks the key as a joint's, apart from the collider
+    // pairs' keys; the low half numbers the contact within the joint.
     std::uint32_t h = 2166136261u;
     for (const std::uint32_t part : {0x6a6f696eu /* "join" */, index, generation})
         h = (h ^ part) * 16777619u;
     return std::uint64_t(h) << 32 | static_cast<std::uint32_t>(k);
 }
 
-} // namespace
+int jointPointOf(const Joint& joint, std::uint32_t k) {
+    // Links give one contact per pair; points that must stay put give six (each way
+    // along each axis), numbered k * 6 + axis * 2 + side below.
+    const bool link = joint.desc.type == JointType::Cable || joint.desc.type == JointType::Rod;
+    return static_cast<int>(link ? k : k / 6);
+}
 
 Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::string& field) {
     requireFinite(d.a.point, (field + ".a.point").c_str());
@@ -37,6 +44,8 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
     requireNonNegative(d.tolerance, (field + ".tolerance").c_str());
     requireNonNegative(d.restitution, (field + ".restitution").c_str());
     if (d.restitution > 1) throw Error(field + ".restitution", toText(d.restitution), "must lie in [0, 1]");
+    if (std::isnan(d.breakForce) || !(d.breakForce > 0))
+        throw Error(field + ".breakForce", toText(d.breakForce), "must be > 0 (infinity: never breaks)");
     if (!a.isDynamic() && !(b && b->isDynamic()))
         throw Error(field + ".a.body", "static or kinematic", "at least one end must be a dynamic body");
     Joint j;

@@ -194,11 +194,12 @@ template <typename Ar> void io(Ar& ar, Drag& d) {
 template <typename Ar> void io(Ar& ar, FakeSpring& f) {
     fields(ar, f.body, f.anchor, f.stiffness, f.damping);
 }
-template <typename Ar> void io(Ar& ar, Joint& j) {
-    JointDesc& d = j.desc;
+template <typename Ar> void io(Ar& ar, JointDesc& d) {
     fields(ar, d.type, d.a, d.b, d.axisA, d.axisB, d.span, d.tolerance, d.length, d.restitution, d.collide);
-    fields(ar, j.pointCount, j.pointsA, j.pointsB);
+    fields(ar, d.breakForce);
 }
+template <typename Ar> void io(Ar& ar, Joint& j) { fields(ar, j.desc, j.pointCount, j.pointsA, j.pointsB, j.force); }
+template <typename Ar> void io(Ar& ar, JointBreakEvent& e) { fields(ar, e.joint, e.desc, e.force); }
 
 // ---- Contacts and events -------------------------------------------------------------
 
@@ -339,7 +340,7 @@ template <typename Archive> void World::stateFields(Archive& ar) {
     detail::fields(ar, settings_, bodies_, colliders_, generators_, joints_);
     detail::fields(ar, contacts_, previousContacts_, sleepingLinks_, touching_, near_);
     detail::fields(ar, contactEvents_.begin, contactEvents_.persist, contactEvents_.end);
-    detail::fields(ar, sensorEvents_.begin, sensorEvents_.end, sensorEvents_.overlaps);
+    detail::fields(ar, sensorEvents_.begin, sensorEvents_.end, sensorEvents_.overlaps, jointEvents_.broken);
     detail::fields(ar, particles_, deformables_, stepCount_);
 }
 

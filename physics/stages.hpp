@@ -55,6 +55,7 @@ struct StepScratch {
     std::vector<ContactEvent> touching;      ///< reportContacts: pairs touching now
     std::vector<ContactEvent> near;          ///< reportContacts: every pair with a manifold now
     std::vector<SensorEvent> sensing;        ///< reportSensors: overlaps now
+    std::vector<JointId> broken;             ///< measureJointForces: joints that broke this substep
 };
 
 /// Stage 9: contact events from the last substep's manifolds against the pairs that
@@ -115,6 +116,17 @@ using JointArray = SlotArray<Joint, JointTag>;
 /// The point pairs a joint watches, from its desc and its bodies' current poses
 /// (b null: the world). Throws jounce::Error naming the field for a bad desc.
 Joint makeJoint(const JointDesc& desc, const Body& a, const Body* b, const std::string& field);
+
+/// The contact key of joint (index, generation)'s contact k (joint_contacts.cpp).
+std::uint64_t jointKey(std::uint32_t index, std::uint32_t generation, int k);
+/// Which of a joint's point pairs contact k of it belongs to.
+int jointPointOf(const Joint& joint, std::uint32_t k);
+
+/// Stage 6c: each joint's force this substep (Joint::force: per point pair, the sum of
+/// its contacts' impulses over h, the largest pair's length), from the resolved
+/// contacts sorted by key (`resolved`, as keepForWarmStart leaves them). Appends to
+/// `broken` the joints whose force exceeded their breakForce, in slot order.
+void measureJointForces(JointArray& joints, const std::vector<Contact>& resolved, real h, std::vector<JointId>& broken);
 
 /// Stage 5 (contact generators): a contact for each joint point pair that drifted
 /// apart, appended to `out`, warm-started from `previous`.

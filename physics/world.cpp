@@ -581,6 +581,15 @@ void World::removeJoint(JointId id) {
     detail::jointLinks(joints_, jointLinks_, noCollision_);
 }
 
+void World::breakJoints(const std::vector<JointId>& broken) {
+    for (const JointId id : broken) {
+        const Joint& j = joints_[id];
+        jointEvents_.broken.push_back({id, j.desc, j.force});
+        joints_.erase(id);
+    }
+    detail::jointLinks(joints_, jointLinks_, noCollision_);
+}
+
 const Joint& World::joint(JointId id) const {
     requireLive(joints_, id, "joint.id", "joint");
     return joints_[id];
@@ -604,6 +613,8 @@ void World::step(real dt, int substeps) {
 
     const auto start = Clock::now();
     backup_ = bodies_; // all or nothing: restored if the step overflows
+    jointsBackup_ = joints_;
+    jointEvents_.broken.clear();
     particlesBackup_ = particles_;
     deformablesBackup_ = deformables_;
     profile_ = Profile{};
@@ -699,6 +710,9 @@ void World::substep(const StepContext& ctx) {
     resolver_.setSettings(settings_.resolver);
     resolver_.resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
     detail::keepForWarmStart(resolverContacts_, previousContacts_, scratch_->order);
+    scratch_->broken.clear();
+    detail::measureJointForces(joints_, previousContacts_, ctx.h, scratch_->broken);
+    if (!scratch_->broken.empty()) breakJoints(scratch_->broken);
     profile_.resolve += millisecondsSince(t);
 
     t = Clock::now();

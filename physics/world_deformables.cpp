@@ -253,6 +253,11 @@ void World::stepDeformables(const StepContext& ctx) {
 
 void World::restoreBackup() {
     bodies_ = backup_;
+    if (!jointEvents_.broken.empty()) { // joints broke in the failed step: back they come
+        joints_ = jointsBackup_;
+        detail::jointLinks(joints_, jointLinks_, noCollision_);
+        jointEvents_.broken.clear();
+    }
     particles_ = particlesBackup_;
     deformables_ = deformablesBackup_;
 }

@@ -214,3 +214,101 @@ TEST_CASE("bad joint descriptions are rejected with the field named and the worl
     CHECK_THROWS_AS(w.joint(id), Error);
     CHECK_THROWS_AS(w.removeJoint(id), Error);
 }
+
+TEST_CASE("a joint carries the hanging weight m g and breaks once the load passes its breakForce", "[physics][contact]") {
+    // A 0.2 m ball hanging from the world by a ball joint. Its force at rest is m g;
+    // then a downward pull that grows by m g / 100 a step breaks it when m g + F passes
+    // 1.5 m g, at F = m g / 2 (step 50), and from then on the ball falls freely.
+    World w;
+    const BodyId ball = ballAt(w, Vec3(0, 2, 0), real(0.2));
+    const real m = 1 / w.body(ball).inverseMass, g = real(9.81);
+    JointDesc d;
+    d.type = JointType::Ball;
+    d.a = {ball, Vec3(0, real(0.2), 0)};
+    d.b = {BodyId{}, Vec3(0, real(2.2), 0)};
+    d.breakForce = real(1.5) * m * g;
+    const JointId joint = w.createJoint(d);
+    const real h = real(1) / 60;
+    for (int i = 0; i < 120; ++i) w.step(h);
+    CHECK(w.jointForce(joint) == Approx(m * g).epsilon(0.02));
+    CHECK(w.jointEvents().broken.empty());
+
+    int brokeAt = -1;
+    real pull = 0;
+    for (int i = 1; i <= 200 && brokeAt < 0; ++i) {
+        pull = m * g / 100 * static_cast<real>(i);
+        w.applyForce(ball, Vec3(0, -pull, 0));
+        w.step(h);
+        if (!w.jointEvents().broken.empty()) brokeAt = i;
+    }
+    REQUIRE(brokeAt >= 0);
+    CHECK(std::abs(brokeAt - 51) <= 1); // the first step with m g + F > 1.5 m g
+    const JointBreakEvent& e = w.jointEvents().broken.front();
+    CHECK(e.joint == joint);
+    CHECK(e.desc.a.body == ball);
+    CHECK(e.force > d.breakForce);
+    CHECK(e.force == Approx(m * g + pull).epsilon(0.05));
+    CHECK_FALSE(w.contains(joint));
+    CHECK(w.jointIds().empty());
+
+    // Free fall from here: v changes by g h per step (no joint pulls any more).
+    const real v0 = w.body(ball).linearVelocity.y();
+    for (int i = 0; i < 10; ++i) w.step(h);
+    CHECK(w.body(ball).linearVelocity.y() == Approx(v0 - 10 * g * h).epsilon(1e-3));
+    w.step(h);
+    CHECK(w.jointEvents().broken.empty()); // events last one step
+}
+
+TEST_CASE("a chain breaks at its weakest link only, and unbreakable joints never break", "[physics][contact]") {
+    // Three balls in a chain hanging from the world; the middle link is the weak one.
+    // Loaded past it, only that link goes: the top ball stays up, the bottom one falls.
+    World w;
+    std::vector<BodyId> balls;
+    for (int i = 0; i < 3; ++i) balls.push_back(ballAt(w, Vec3(0, real(3) - real(0.5) * i, 0)));
+    const real m = 1 / w.body(balls[0]).inverseMass, g = real(9.81);
+    std::vector<JointId> links;
+    for (int i = 0; i < 3; ++i) {
+        JointDesc d;
+        d.type = JointType::Rod;
+        d.length = real(0.5);
+        d.a = {balls[static_cast<std::size_t>(i)], Vec3::Zero()};
+        d.b = i == 0 ? Attachment{BodyId{}, Vec3(0, real(3.5), 0)} : Attachment{balls[static_cast<std::size_t>(i) - 1], Vec3::Zero()};
+        if (i == 2) d.breakForce = 3 * m * g; // carries m g + the pull; the others are unbreakable
+        links.push_back(w.createJoint(d));
+    }
+    const real h = real(1) / 60;
+    for (int i = 0; i < 60; ++i) w.step(h);
+    CHECK(w.jointForce(links[0]) == Approx(3 * m * g).epsilon(0.03));
+    CHECK(w.jointForce(links[1]) == Approx(2 * m * g).epsilon(0.03));
+    CHECK(w.jointForce(links[2]) == Approx(m * g).epsilon(0.03));
+    int broken = 0;
+    for (int i = 0; i < 60; ++i) {
+        w.applyForce(balls[2], Vec3(0, -3 * m * g, 0));
+        w.step(h);
+        broken += static_cast<int>(w.jointEvents().broken.size());
+    }
+    CHECK(broken == 1);
+    CHECK(w.contains(links[0]));
+    CHECK(w.contains(links[1]));
+    CHECK_FALSE(w.contains(links[2]));
+    CHECK(w.body(balls[1]).position.y() == Approx(2.5).margin(0.02));
+    CHECK(w.body(balls[2]).position.y() < 1);
+}
+
+TEST_CASE("breakForce is validated", "[physics][contact]") {
+    World w;
+    const BodyId ball = ballAt(w, Vec3(0, 2, 0));
+    for (const real bad : {real(0), real(-1), std::numeric_limits<real>::quiet_NaN(), -std::numeric_limits<real>::infinity()}) {
+        JointDesc d;
+        d.a = {ball, Vec3::Zero()};
+        d.b = {BodyId{}, Vec3(0, 2, 0)};
+        d.breakForce = bad;
+        try {
+            w.createJoint(d);
+            FAIL("accepted breakForce " << bad);
+        } catch (const Error& e) {
+            CHECK(e.field() == "createJoint.breakForce");
+        }
+    }
+    CHECK(w.jointIds().empty());
+}

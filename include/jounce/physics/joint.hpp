@@ -13,11 +13,16 @@
 ///          relative pose when the joint is made): no relative motion.
 ///   Cable  the anchors at most `length` apart (slack below), with `restitution`.
 ///   Rod    the anchors exactly `length` apart: pulls when longer, pushes when shorter.
+///
+/// Any of them can break: when one of its point pairs carries more than `breakForce`
+/// in a substep (its contacts' impulses over the substep), the joint is removed after
+/// that substep and World::jointEvents() reports it.
 
 #include <jounce/physics/force_generators.hpp>
 #include <jounce/physics/handle.hpp>
 
 #include <array>
+#include <limits>
 #include <cstdint>
 
 namespace jounce {
@@ -38,6 +43,9 @@ struct JointDesc {
     /// Whether the two bodies still collide with each other. Off by default: a
     /// ragdoll's limbs overlap at the joints.
     bool collide = false;
+    /// The joint breaks when one of its point pairs carries more than this [N]
+    /// (> 0; infinity, the default: never).
+    real breakForce = std::numeric_limits<real>::infinity();
 };
 
 /// A joint as the world keeps it: the desc plus the point pairs it watches, both in
@@ -47,6 +55,9 @@ struct Joint {
     int pointCount = 0;
     std::array<Vec3, 3> pointsA{Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
     std::array<Vec3, 3> pointsB{Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+    /// The largest force one of its point pairs carried in the last substep [N]
+    /// (World::jointForce): the resolver's impulses on its contacts over the substep.
+    real force = 0;
 };
 
 struct JointTag;

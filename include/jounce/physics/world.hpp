@@ -112,6 +112,17 @@ struct SensorEvents {
     std::vector<SensorEvent> begin, end, overlaps; ///< each sorted by (sensor, visitor) index
 };
 
+/// A joint that broke (JointDesc::breakForce) in the last step. Its handle is stale by
+/// the time you read this (the joint is gone); the desc says what it joined.
+struct JointBreakEvent {
+    JointId joint{};
+    JointDesc desc;
+    real force = 0; ///< the force that broke it [N]
+};
+struct JointEvents {
+    std::vector<JointBreakEvent> broken; ///< in the order they broke (substep, then joint index)
+};
+
 /// Decides whether two colliders may touch (called in the narrow phase, in pair order,
 /// for pairs the category/mask filter let through). Return false to veto the pair.
 using ContactFilter = std::function<bool(ColliderId a, ColliderId b)>;
@@ -260,6 +271,11 @@ public:
     bool contains(JointId id) const { return joints_.contains(id); }
     const Joint& joint(JointId id) const;
     std::vector<JointId> jointIds() const { return joints_.ids(); }
+    /// The largest force one of its point pairs carried in the last substep [N] (what
+    /// breakForce is compared with): a hanging 2 kg box pulls 19.6 N.
+    real jointForce(JointId id) const { return joint(id).force; }
+    /// Joints that broke in the last step.
+    const JointEvents& jointEvents() const { return jointEvents_; }
 
     // ---- Particles (particles.hpp) -------------------------------------------------
     ParticleId createParticle(const ParticleDesc& desc);
@@ -409,7 +425,8 @@ private:
     void checkRestored() const; ///< a restored state's indices and handles all point at something
     void substep(const StepContext& ctx);
     void stepDeformables(const StepContext& ctx);
-    void restoreBackup(); ///< bodies, particles and deformables as they were before the step
+    void restoreBackup(); ///< bodies, joints, particles and deformables as they were before the step
+    void breakJoints(const std::vector<JointId>& broken); ///< removes them, with an event each
     void validateColliderDesc(const ColliderDesc& d, BodyType type, const char* field) const;
     void refreshMassFromColliders(Body& b, BodyId id);
     template <typename Visit> void forEachCollider(std::uint32_t mask, Visit visit) const;
@@ -447,6 +464,7 @@ private:
     std::vector<ContactEvent> touching_;         ///< pairs touching after the last step, sorted by collider index
     std::vector<ContactEvent> near_;             ///< pairs with any manifold (speculative too) after the last step
     SensorEvents sensorEvents_;
+    JointEvents jointEvents_;
     std::vector<SensorEvent> sensorOverlaps_;    ///< the narrow phase's sensor overlaps of this substep
     ParticleSystem particles_;
     ParticleCandidates particleCandidates_;
@@ -460,6 +478,7 @@ private:
     std::unique_ptr<detail::StepScratch> scratch_; ///< buffers the stages reuse, so a settled step allocates nothing
     std::unique_ptr<detail::DirectSolver> directSolver_; ///< cache: factorisations of acyclic rope groups     ///< this substep's particle pairs from the broad phase
     SlotArray<Body, BodyTag> backup_; ///< state before the step, for the all-or-nothing rule
+    SlotArray<Joint, JointTag> jointsBackup_;
     ParticleSystem particlesBackup_;
     Profile profile_;
     std::uint64_t stepCount_ = 0;
