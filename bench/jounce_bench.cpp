@@ -3,6 +3,8 @@
 //                [--set NAME=VALUE ...]
 //   jounce-bench --compare --scene NAME [--runs N] [--steps N] [--json] [--no-sleep]
 //                the same benchmark scene in Jounce, Bullet and ODE, interleaved (compare.cpp)
+//   jounce-bench --scene-file PATH [...]   runs a scene file (docs/integration.md, "Scene files")
+//   jounce-bench --export-scene NAME       writes a built-in scene as a scene file to stdout
 // The benchmark scenes (column, pyramid10, pyramid20, pile1000, spheres4096) report the
 // figures of ../shared/BENCH_SCENES.md; any other demo scene reports the general ones.
 // Step time is a steady clock around Scene::step() only (setup is not timed).
@@ -95,6 +97,8 @@ int usage(const char* problem) {
     if (problem) std::cerr << "jounce-bench: " << problem << "\n";
     std::cerr << "usage: jounce-bench --scene NAME [--steps N] [--json] [--no-sleep]\n"
                  "                    [--solver sequential|worst-first] [--set NAME=VALUE ...]\n"
+                 "       jounce-bench --scene-file PATH.json [the options above]\n"
+                 "       jounce-bench --export-scene NAME > PATH.json\n"
                  "       jounce-bench --compare --scene NAME [--runs N] [--steps N] [--json] [--no-sleep]\n"
                  "  --compare runs a benchmark scene (column, pyramid10, pyramid20, pileN, spheres4096)\n"
                  "        in Jounce, Bullet and ODE interleaved, --runs times (default 3, at least 1);\n"
@@ -302,12 +306,18 @@ void print(const Options& o, const Figures& f) {
 int main(int argc, char** argv) {
     Options o;
     std::string solver;
+    bool exportOnly = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
-        if (arg == "--scene") {
+        if (arg == "--scene" || arg == "--export-scene") {
             const char* v = value();
-            if (!v) return usage("--scene needs a name");
+            if (!v) return usage((arg + " needs a name").c_str());
+            o.scene = v;
+            exportOnly = arg == "--export-scene";
+        } else if (arg == "--scene-file") {
+            const char* v = value();
+            if (!v || !jounce::scenes::isSceneFile(v)) return usage("--scene-file needs a path ending in .json");
             o.scene = v;
         } else if (arg == "--steps") {
             const char* v = value();
@@ -371,6 +381,10 @@ int main(int argc, char** argv) {
         }
     } catch (const jounce::Error& e) {
         return usage(e.what());
+    }
+    if (exportOnly) {
+        std::cout << jounce::scenes::exportScene(*scene);
+        return 0;
     }
     jounce::WorldSettings settings = scene->world().settings();
     if (o.noSleep) settings.sleep.enabled = false;

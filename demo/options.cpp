@@ -75,7 +75,7 @@ Options parseOptions(std::span<const std::string_view> args,
             return options; // --help wins over anything else on the line
         }
         const bool takesValue =
-            arg == "--scene" || arg == "--frames" || arg == "--screenshot" || arg == "--size" ||
+            arg == "--scene" || arg == "--scene-file" || arg == "--frames" || arg == "--screenshot" || arg == "--size" ||
             arg == "--step-contacts";
         if (!takesValue) throw UsageError("unknown argument '" + std::string(arg) + "'");
         if (i + 1 >= args.size()) throw UsageError(std::string(arg) + " needs a value");
@@ -84,6 +84,11 @@ Options parseOptions(std::span<const std::string_view> args,
         if (arg == "--scene") {
             options.scene = std::string(value);
             checkScene(options.scene, sceneNames);
+        } else if (arg == "--scene-file") {
+            // The scenes module loads a name ending in .json as a scene file; a bad file is
+            // reported when the demo loads it.
+            if (!value.ends_with(".json")) throw UsageError("--scene-file needs a path ending in .json");
+            options.scene = std::string(value);
         } else if (arg == "--frames") {
             options.frames = parseInt(arg, value);
             if (*options.frames < 0) {
@@ -115,6 +120,7 @@ std::string usage(std::string_view program, const std::vector<std::string>& scen
         << "Jounce demo: runs a built-in scene in a window with a control panel.\n"
         << "\n"
         << "  --scene NAME         scene to start with (default: first in the list)\n"
+        << "  --scene-file PATH    start with a scene file (.json; docs/integration.md)\n"
         << "  --frames N           headless: step the scene N times, one step per frame\n"
         << "  --step-contacts K    headless: then press 'c' K times (record the next step,\n"
         << "                       show its K-th resolution record)\n"

@@ -13,7 +13,7 @@
 namespace jounce::demo {
 
 struct Options {
-    std::string scene;                     ///< validated against sceneNames()
+    std::string scene;                     ///< validated against sceneNames(), or a scene file's path (.json)
     std::optional<int> frames;             ///< headless: steps before the screenshot
     std::optional<std::string> screenshot; ///< headless when set: PNG path
     int stepContacts = 0;                  ///< headless: presses of 'c' after the frames

@@ -250,7 +250,9 @@ template <typename Ar> void io(Ar& ar, ParticleSurface& s) {
 template <typename Ar> void io(Ar& ar, ParticleHierarchyLevel& l) {
     fields(ar, l.particles, l.inverseMass, l.links, l.restLength, l.children, l.parentStart, l.parents, l.weights);
 }
-template <typename Ar> void io(Ar& ar, ParticleHierarchy& h) { io(ar, h.levels); }
+template <typename Ar> void io(Ar& ar, ParticleHierarchy& h) {
+    fields(ar, h.levels, h.meshParticles, h.meshEdges, h.levelsAsked, h.parents);
+}
 template <typename Ar> void io(Ar& ar, ParticleSystem& ps) {
     fields(ar, ps.x, ps.p, ps.v, ps.w, ps.radius, ps.group, ps.staticFriction, ps.kineticFriction, ps.restitution,
            ps.userData, ps.force, ps.fatBox, ps.asleep, ps.motion, ps.stepVelocity, ps.previousVelocity,
@@ -264,10 +266,11 @@ template <typename Ar> void io(Ar& ar, DeformableHandle& h) {
     fields(ar, h.desc.vertex, h.desc.kind, h.desc.target, h.desc.restDirection, h.desc.weight);
 }
 template <typename Ar> void io(Ar& ar, Deformable& d) {
-    fields(ar, d.restPosition, d.restAxes, d.radii, d.volume, d.mass, d.restMoment, d.neighbourStart, d.neighbours,
-           d.edges, d.position, d.velocity, d.rotation, d.angularVelocity, d.restVertices, d.restNormals,
-           d.triangles, d.skinStart, d.skinParticles, d.skinWeights, d.handles, d.density, d.stiffness, d.damping,
-           d.friction, d.iterations, d.systemVersion, d.asleep, d.motion);
+    fields(ar, d.restPosition, d.restAxes, d.radii, d.volume, d.mass, d.restMoment, d.neighbourStart,
+           d.neighbours, d.edges, d.position, d.velocity, d.rotation, d.angularVelocity, d.restVertices,
+           d.restNormals, d.triangles, d.skinStart, d.skinParticles, d.skinWeights, d.skinningNeighbours,
+           d.handles, d.density, d.stiffness, d.damping, d.friction, d.iterations, d.systemVersion, d.asleep,
+           d.motion);
 }
 
 // ---- Settings ------------------------------------------------------------------------

@@ -47,6 +47,9 @@ template <std::size_t N> void checkParticleIndices(const ParticleSystem& ps, con
 }
 
 void checkHierarchy(const ParticleSystem& ps, const ParticleHierarchy& h, const std::string& what) {
+    for (const std::uint32_t slot : h.meshParticles) checkParticleIndex(ps, slot, what);
+    for (const auto& edge : h.meshEdges)
+        if (!allBelow(edge, h.meshParticles.size())) inconsistent(what, "a mesh edge past its particles");
     for (const ParticleHierarchyLevel& l : h.levels) {
         for (const std::uint32_t slot : l.particles) checkParticleIndex(ps, slot, what);
         for (const std::uint32_t slot : l.children) checkParticleIndex(ps, slot, what);

@@ -159,7 +159,8 @@ void World::setSettings(const WorldSettings& s) {
 
 BodyId World::createBody(const BodyDesc& d) {
     validateBodyDesc(d);
-    for (const ColliderDesc& c : d.colliders) validateColliderDesc(c, d.type, "BodyDesc.colliders");
+    for (std::size_t i = 0; i < d.colliders.size(); ++i)
+        validateColliderDesc(d.colliders[i], d.type, ("BodyDesc.colliders[" + std::to_string(i) + "]").c_str());
     Body b;
     b.type = d.type;
     b.position = d.position;

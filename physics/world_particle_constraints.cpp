@@ -292,6 +292,10 @@ ParticleHierarchyId World::createParticleHierarchy(const ParticleHierarchyDesc& 
     if (h.levels.empty())
         throw Error("ParticleHierarchyDesc.edges", std::to_string(d.edges.size()) + " edges",
                     "the mesh has no coarser level (too few particles joined by edges)");
+    h.meshParticles = std::move(slots);
+    h.meshEdges = std::move(edges);
+    h.levelsAsked = d.levels;
+    h.parents = d.parents;
     return particles_.hierarchies.insert(std::move(h));
 }
 

@@ -295,6 +295,7 @@ std::vector<std::string> sceneNames() {
 }
 
 std::unique_ptr<Scene> makeScene(std::string_view name) {
+    if (isSceneFile(name)) return loadSceneFile(std::string(name));
     for (const Entry& e : registry)
         if (name == e.name) return e.make();
     std::string known;

@@ -146,7 +146,20 @@ private:
 
 /// Names of every built-in scene, in menu order.
 std::vector<std::string> sceneNames();
-/// Builds a scene by name; throws jounce::Error naming "scene" for an unknown name.
+/// Builds a scene by name; a name ending in ".json" is a scene file's path
+/// (loadSceneFile). Throws jounce::Error naming "scene" for an unknown name, and the
+/// file's error for a bad file.
 std::unique_ptr<Scene> makeScene(std::string_view name);
+
+// ---- Scene files (scene_files.cpp; docs/integration.md, "Scene files") ------------
+/// Whether makeScene takes `name` as a scene file's path (it ends in ".json").
+bool isSceneFile(std::string_view name);
+/// A scene from scene-file text or a file: its world, name, time step and camera;
+/// every body drawn by its colliders. No per-frame logic, actions or parameters.
+std::unique_ptr<Scene> sceneFromText(std::string_view json);
+std::unique_ptr<Scene> loadSceneFile(const std::string& path);
+/// The scene's world as it is now, with its name, time step and camera, as scene-file
+/// text (what its update() does each frame is not part of it).
+std::string exportScene(const Scene& scene);
 
 } // namespace jounce::scenes

@@ -19,4 +19,5 @@
 #include <jounce/physics/joint.hpp>
 #include <jounce/physics/particle_builders.hpp>
 #include <jounce/physics/particles.hpp>
+#include <jounce/physics/scene_file.hpp>
 #include <jounce/physics/world.hpp>

@@ -52,6 +52,7 @@ void buildDeformable(const DeformableDesc& desc, Deformable& d) {
     d.restVertices = desc.vertices.empty() ? d.restPosition : desc.vertices;
     d.restNormals = desc.normals;
     d.triangles = desc.triangles;
+    d.skinningNeighbours = desc.skinningNeighbours;
     computeSkinning(d, desc.skinningNeighbours);
 }
 

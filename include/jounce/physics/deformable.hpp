@@ -95,6 +95,7 @@ struct Deformable {
     std::vector<std::array<std::uint32_t, 3>> triangles;
     std::vector<std::uint32_t> skinStart, skinParticles; ///< vertex k: skinParticles[skinStart[k] .. [k + 1])
     std::vector<real> skinWeights;
+    int skinningNeighbours = 4;           ///< DeformableDesc::skinningNeighbours (for scene files)
 
     SlotArray<DeformableHandle, DeformableHandleTag> handles;
 

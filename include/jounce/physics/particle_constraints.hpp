@@ -175,6 +175,12 @@ struct ParticleHierarchyLevel {
 
 struct ParticleHierarchy {
     std::vector<ParticleHierarchyLevel> levels;       ///< finest coarse level first
+    /// What it was built from (the desc, as slots and indices into meshParticles), so a
+    /// scene file can write the desc back out (the levels cannot be turned back into it).
+    std::vector<std::uint32_t> meshParticles;
+    std::vector<std::array<std::uint32_t, 2>> meshEdges;
+    int levelsAsked = 2;
+    int parents = 2;
 };
 
 } // namespace jounce
