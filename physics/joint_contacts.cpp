@@ -32,8 +32,8 @@ std::uint64_t jointKey(std::uint32_t index, std::uint32_t generation, int k) {
 } // namespace
 
 Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::string& field) {
-    requireFinite(d.a.point, (field + ".a.point").c_str());
-    requireFinite(d.b.point, (field + ".b.point").c_str());
+    requirePoint(d.a.point, (field + ".a.point").c_str());
+    requirePoint(d.b.point, (field + ".b.point").c_str());
     requireNonNegative(d.tolerance, (field + ".tolerance").c_str());
     requireNonNegative(d.restitution, (field + ".restitution").c_str());
     if (d.restitution > 1) throw Error(field + ".restitution", toText(d.restitution), "must lie in [0, 1]");

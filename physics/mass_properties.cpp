@@ -65,7 +65,7 @@ Mat3 shiftInertia(const Mat3& inertia, real mass, const Vec3& d) {
 }
 
 void validateInertia(const Mat3& inertia, const char* field) {
-    if (!inertia.allFinite()) throw Error(field, toText(inertia), "every entry must be finite");
+    if (!isFinite(inertia)) throw Error(field, toText(inertia), "every entry must be finite");
     const real scale = inertia.cwiseAbs().maxCoeff();
     if (!(scale > 0)) throw Error(field, toText(inertia), "must be positive definite");
     if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() > real(1e-6) * scale)
