@@ -39,8 +39,8 @@ int jointPointOf(const Joint& joint, std::uint32_t k) {
 }
 
 Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::string& field) {
-    requireFinite(d.a.point, (field + ".a.point").c_str());
-    requireFinite(d.b.point, (field + ".b.point").c_str());
+    requirePoint(d.a.point, (field + ".a.point").c_str());
+    requirePoint(d.b.point, (field + ".b.point").c_str());
     requireNonNegative(d.tolerance, (field + ".tolerance").c_str());
     requireNonNegative(d.restitution, (field + ".restitution").c_str());
     if (d.restitution > 1) throw Error(field + ".restitution", toText(d.restitution), "must lie in [0, 1]");
