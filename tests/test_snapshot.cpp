@@ -45,10 +45,7 @@ void requireLockstep(World& a, World& b, int steps, real dt, int substeps) {
 /// spring, a sensor, a rope of particles hanging on a body.
 World smallMixedWorld() {
     World w;
-    BodyDesc ground;
-    ground.type = BodyType::Static;
-    ground.colliders.push_back({HalfSpace{}, Transform{}, 1000, {}, {}});
-    w.createBody(ground);
+    addGround(w);
     BodyDesc sensor;
     sensor.type = BodyType::Static;
     sensor.position = Vec3(0, 1, 0);
