@@ -71,8 +71,8 @@ void checkParticles(const ParticleSystem& ps) {
                        ps.stepVelocity.size() == n && ps.previousVelocity.size() == n && ps.hasHistory.size() == n;
     if (!sized) inconsistent("particles", "per-particle arrays of different lengths");
     for (std::size_t i = 0; i < n; ++i)
-        if (ps.isAlive(i) && !(isFinite(ps.x[i]) && isFinite(ps.p[i]) && isFinite(ps.v[i]) && ps.w[i] >= 0 &&
-                               std::isfinite(ps.w[i]) && ps.radius[i] > 0 && std::isfinite(ps.radius[i])))
+        if (ps.isAlive(i) && !(isFinite(ps.x[i]) && isFinite(ps.p[i]) && isFinite(ps.v[i]) && std::isfinite(ps.w[i]) &&
+                               ps.w[i] >= 0 && std::isfinite(ps.radius[i]) && ps.radius[i] > 0))
             inconsistent("particle slot " + std::to_string(i), "a state that is not finite, or a bad mass or radius");
     requireConsistent(ps.distances, "distance constraints");
     requireConsistent(ps.attachments, "particle attachments");
@@ -123,7 +123,8 @@ void checkDeformable(const Deformable& d, const std::string& what) {
     for (const auto& t : d.triangles) ok = ok && allBelow(t, m);
     for (const auto h : d.handles.ids()) ok = ok && d.handles[h].desc.vertex < m;
     for (std::size_t i = 0; ok && i < n; ++i)
-        ok = isFinite(d.position[i]) && isFinite(d.velocity[i]) && isFinite(d.rotation[i]) && d.mass[i] > 0;
+        ok = isFinite(d.position[i]) && isFinite(d.velocity[i]) && isFinite(d.rotation[i]) && std::isfinite(d.mass[i]) &&
+             d.mass[i] > 0;
     if (!ok) inconsistent(what, "arrays that disagree or point past each other, or a state that is not finite");
 }
 

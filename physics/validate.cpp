@@ -48,6 +48,10 @@ void requireSize(real x, const char* field) {
 void requireUnit(const Quat& q, const char* field) {
     constexpr real tolerance = std::is_same_v<real, double> ? real(1e-6) : real(1e-3);
     if (!isFinite(q.coeffs())) throw Error(field, toText(q), "every component must be finite");
+    // A unit quaternion's components lie in [-1, 1]; checked first so that the norm of a
+    // huge one does not overflow.
+    if ((q.coeffs().array().abs() > 2).any())
+        throw Error(field, toText(q), "must be a unit quaternion (a component is beyond 2)");
     if (std::abs(q.norm() - 1) > tolerance)
         throw Error(field, toText(q), "must be a unit quaternion (|q| = " + toText(q.norm()) + ")");
 }

@@ -267,9 +267,7 @@ void sweep(const std::vector<Row>& rows, bool feedAccepted = true) {
             const bool accepted = (row.accepts & (1u << kind)) != 0;
             CHECK(rejected == !accepted);
         }
-    // Float builds: with every accepted value in place (1e30 kg bodies beside 1 kg ones)
-    // some step still goes to NaN within 1000 steps (docs/reliability.md, "Known gaps").
-    if constexpr (testing::isDouble) CHECK(firstNonFiniteStep(e.world, 1000) == -1);
+    CHECK(firstNonFiniteStep(e.world, 1000) == -1);
 }
 
 Vec3 along(real v) { return Vec3(v, 0, 0); }
@@ -321,8 +319,8 @@ TEST_CASE("bad values into every body, collider and force-generator entry point 
         {"GravityForce.acceleration", signedSmall, [](Everything& e, real v) { e.world.addForceGenerator(GravityForce{e.ball, along(v)}); }},
         {"JointDesc.a.point", signedSmall, [](Everything& e, real v) { JointDesc j; j.a = {e.ball, along(v)}; j.b = {BodyId{}, e.world.body(e.ball).position}; e.world.createJoint(j); }},
         {"JointDesc.tolerance", nonNegativeAnySize, [](Everything& e, real v) { JointDesc j; j.a = {e.ball, Vec3::Zero()}; j.b = {BodyId{}, e.world.body(e.ball).position}; j.tolerance = v; e.world.createJoint(j); }},
-        {"JointDesc.length", bit(Denormal) | bit(Huge), [](Everything& e, real v) { JointDesc j; j.type = JointType::Cable; j.a = {e.box, Vec3::Zero()}; j.b = {BodyId{}, Vec3(0, 1, 0)}; j.length = v; e.world.createJoint(j); }},
-        {"JointDesc.span", bit(Denormal) | bit(Huge), [](Everything& e, real v) { JointDesc j; j.type = JointType::Hinge; j.a = {e.ball, Vec3::Zero()}; j.b = {BodyId{}, e.world.body(e.ball).position}; j.span = v; e.world.createJoint(j); }},
+        {"JointDesc.length", bit(Denormal), [](Everything& e, real v) { JointDesc j; j.type = JointType::Cable; j.a = {e.box, Vec3::Zero()}; j.b = {BodyId{}, Vec3(0, 1, 0)}; j.length = v; e.world.createJoint(j); }},
+        {"JointDesc.span", bit(Denormal), [](Everything& e, real v) { JointDesc j; j.type = JointType::Hinge; j.a = {e.ball, Vec3::Zero()}; j.b = {BodyId{}, e.world.body(e.ball).position}; j.span = v; e.world.createJoint(j); }},
     };
     sweep(rows);
 }
