@@ -41,7 +41,7 @@ RBox toBox(const Aabb& a) {
     return RBox(Point(a.min.x(), a.min.y(), a.min.z()), Point(a.max.x(), a.max.y(), a.max.z()));
 }
 
-bool isBounded(const Aabb& a) { return a.min.allFinite() && a.max.allFinite(); }
+bool isBounded(const Aabb& a) { return isFinite(a.min) && isFinite(a.max); }
 
 /// Exact: a box that differs in any bit is a changed box (NaN boxes always are).
 bool sameBox(const Aabb& a, const Aabb& b) { return a.min == b.min && a.max == b.max; }

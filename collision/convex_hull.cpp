@@ -42,7 +42,7 @@ private:
             throw Error("buildConvexHull.points", std::to_string(p_.size()) + " points", "a hull needs at least 4 points");
         real extent = 0;
         for (std::size_t i = 0; i < p_.size(); ++i) {
-            if (!p_[i].allFinite())
+            if (!isFinite(p_[i]))
                 throw Error("buildConvexHull.points[" + std::to_string(i) + "]", toText(p_[i]), "must be finite");
             extent = std::max(extent, p_[i].cwiseAbs().maxCoeff());
         }

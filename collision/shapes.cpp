@@ -60,15 +60,14 @@ bool isStaticOnly(const Shape& shape) {
 void validateShape(const Shape& shape, const char* field) {
     const std::string f = field;
     std::visit(Overloaded{
-                   [&](const Sphere& s) { detail::requirePositive(s.radius, (f + ".Sphere.radius").c_str()); },
+                   [&](const Sphere& s) { detail::requireSize(s.radius, (f + ".Sphere.radius").c_str()); },
                    [&](const Box& b) {
                        for (int k = 0; k < 3; ++k)
-                           if (!std::isfinite(b.halfExtents[k]) || !(b.halfExtents[k] > 0))
-                               throw Error(f + ".Box.halfExtents", toText(b.halfExtents), "each must be finite and > 0");
+                           detail::requireSize(b.halfExtents[k], (f + ".Box.halfExtents").c_str());
                    },
                    [&](const Capsule& c) {
-                       detail::requirePositive(c.radius, (f + ".Capsule.radius").c_str());
-                       detail::requireNonNegative(c.halfHeight, (f + ".Capsule.halfHeight").c_str());
+                       detail::requireSize(c.radius, (f + ".Capsule.radius").c_str());
+                       detail::requireInRange(c.halfHeight, 0, detail::maxCoordinate, (f + ".Capsule.halfHeight").c_str());
                    },
                    [&](const HalfSpace& h) {
                        detail::requireFinite(h.normal, (f + ".HalfSpace.normal").c_str());

@@ -42,12 +42,12 @@ real separation(const Shape& a, const Transform& pa, const Shape& b, const Trans
 
 void validateSweep(const Sweep& s, const char* field) {
     const std::string f(field);
-    if (!s.start.position.allFinite()) throw Error(f + ".start.position", toText(s.start.position), "must be finite");
-    if (!s.start.orientation.coeffs().allFinite() || std::abs(s.start.orientation.norm() - 1) > real(1e-3))
+    if (!isFinite(s.start.position)) throw Error(f + ".start.position", toText(s.start.position), "must be finite");
+    if (!isFinite(s.start.orientation.coeffs()) || std::abs(s.start.orientation.norm() - 1) > real(1e-3))
         throw Error(f + ".start.orientation", toText(s.start.orientation), "must be a finite unit quaternion");
-    if (!s.centre.allFinite()) throw Error(f + ".centre", toText(s.centre), "must be finite");
-    if (!s.linear.allFinite()) throw Error(f + ".linear", toText(s.linear), "must be finite");
-    if (!s.angular.allFinite()) throw Error(f + ".angular", toText(s.angular), "must be finite");
+    if (!isFinite(s.centre)) throw Error(f + ".centre", toText(s.centre), "must be finite");
+    if (!isFinite(s.linear)) throw Error(f + ".linear", toText(s.linear), "must be finite");
+    if (!isFinite(s.angular)) throw Error(f + ".angular", toText(s.angular), "must be finite");
 }
 
 } // namespace

@@ -53,7 +53,7 @@ MeshData::MeshData(std::span<const Vec3> vertices, std::span<const std::array<st
     if (triangles_.empty()) throw Error("makeTriangleMesh.triangles", "0 triangles", "a mesh needs triangles");
     real extent = 0;
     for (std::size_t i = 0; i < vertices_.size(); ++i) {
-        if (!vertices_[i].allFinite())
+        if (!isFinite(vertices_[i]))
             throw Error("makeTriangleMesh.vertices[" + std::to_string(i) + "]", toText(vertices_[i]), "must be finite");
         extent = std::max(extent, vertices_[i].cwiseAbs().maxCoeff());
         bounds_ = bounds_.merged(Aabb{vertices_[i], vertices_[i]});

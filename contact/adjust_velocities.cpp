@@ -21,6 +21,7 @@
 #include "contact/stages.hpp"
 
 #include <cmath>
+#include <limits>
 
 namespace jounce::detail {
 
@@ -39,6 +40,19 @@ Mat3 velocityPerImpulse(const ImpulseRow& row, std::span<const SolverBody> solve
     return d;
 }
 
+Eigen::Matrix<real, 2, 2> planarInverse(const Mat3& d) {
+    const Eigen::Matrix<real, 2, 2> block = d.block<2, 2>(1, 1);
+    // Relative to the size of the products it is the difference of, a determinant this
+    // small is rounding noise.
+    const real scale = std::abs(block(0, 0) * block(1, 1)) + std::abs(block(0, 1) * block(1, 0));
+    const real det = block.determinant();
+    if (std::abs(det) > 64 * std::numeric_limits<real>::epsilon() * scale) return block.inverse();
+    Eigen::Matrix<real, 2, 2> inverse = Eigen::Matrix<real, 2, 2>::Zero();
+    for (Eigen::Index i = 0; i < 2; ++i)
+        if (block(i, i) > 0) inverse(i, i) = 1 / block(i, i);
+    return inverse;
+}
+
 void prepareImpulseRow(const Contact& c, std::span<const SolverBody> solver, std::span<const Mat3> inverseInertia,
                        ImpulseRow& row) {
     row.body = {solverIndex(c.body[0]), solverIndex(c.body[1])};
@@ -52,8 +66,8 @@ void prepareImpulseRow(const Contact& c, std::span<const SolverBody> solver, std
     }
     const Mat3 d = velocityPerImpulse(row, solver);
     row.normalResponse = d(0, 0);
-    row.normalMass = 1 / d(0, 0);
-    row.planarInverse = d.block<2, 2>(1, 1).inverse();
+    row.normalMass = normalMassOf(d);
+    row.planarInverse = planarInverse(d);
     row.normalCoupling = d.block<1, 2>(0, 1);
     row.friction = c.friction;
     row.target = c.targetNormalVelocity;
@@ -80,9 +94,14 @@ BodyChange impulseContact(Contact& c, const ImpulseRow& row, std::span<SolverBod
     const Mat3 d = velocityPerImpulse(row, solver);
     if (c.friction == 0) {
         // Frictionless: only the normal row matters.
-        impulse = Vec3(c.desiredDeltaVelocity / d(0, 0), 0, 0);
+        impulse = Vec3(c.desiredDeltaVelocity * normalMassOf(d), 0, 0);
     } else {
-        impulse = d.inverse() * Vec3(c.desiredDeltaVelocity, -c.velocity.y(), -c.velocity.z());
+        Mat3 inverse;
+        bool invertible = false;
+        d.computeInverseWithCheck(inverse, invertible, std::numeric_limits<real>::min());
+        // Singular only with lever arms that swamp everything else: frictionless then.
+        impulse = invertible ? Vec3(inverse * Vec3(c.desiredDeltaVelocity, -c.velocity.y(), -c.velocity.z()))
+                             : Vec3(c.desiredDeltaVelocity * normalMassOf(d), 0, 0);
         const real planar = std::hypot(impulse.y(), impulse.z());
         if (planar > impulse.x() * c.friction) {
             // Sliding: dynamic friction along the static impulse's planar direction.

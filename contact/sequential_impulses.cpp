@@ -30,8 +30,8 @@ Vec3 sequentialImpulse(ImpulseRow& row, std::span<SolverBody> solver, real slidi
     Eigen::Matrix<real, 1, 2> coupling = row.normalCoupling;
     if (holdSide >= 0) {
         const Mat3 held = velocityPerImpulse(row, solver, holdSide);
-        normalMass = 1 / held(0, 0);
-        planarInverse = held.block<2, 2>(1, 1).inverse();
+        normalMass = normalMassOf(held);
+        planarInverse = detail::planarInverse(held);
         coupling = held.block<1, 2>(0, 1);
     }
     const Vec3 before = row.total;

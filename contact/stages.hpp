@@ -84,6 +84,14 @@ void prepareImpulseRow(const Contact& c, std::span<const SolverBody> solver, std
 /// `holdSide` (0 or 1) leaves that body out, as if it could not move (-1: none).
 Mat3 velocityPerImpulse(const ImpulseRow& row, std::span<const SolverBody> solver, int holdSide = -1);
 
+/// The inverse of D's planar (friction) block. When that block is singular to working
+/// precision (a lever arm so long that its terms swamp the others and the determinant
+/// cancels to zero), the inverse of its diagonal: each friction axis on its own.
+Eigen::Matrix<real, 2, 2> planarInverse(const Mat3& d);
+
+/// 1 / D_00, or 0 when nothing can move the point along the normal.
+inline real normalMassOf(const Mat3& d) { return d(0, 0) > 0 ? 1 / d(0, 0) : 0; }
+
 /// Ch. 14.2 / 15.3: the impulse that makes c's desired change (frictionless, static or
 /// dynamic friction), applied to both bodies.
 BodyChange impulseContact(Contact& c, const ImpulseRow& row, std::span<SolverBody> solver, Vec3& impulse);

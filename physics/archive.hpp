@@ -15,9 +15,11 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -71,6 +73,19 @@ private:
     std::size_t used_ = 0;
 };
 
+/// NaN, told from the bits: a forged blob may hold a signalling NaN, and even
+/// std::isnan's comparison raises the invalid-operation flag on one (a trap, in a game
+/// that runs with feenableexcept).
+template <typename T> bool isNanBits(T x) {
+    using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+    static_assert(std::numeric_limits<T>::is_iec559 && sizeof(T) == sizeof(Bits));
+    constexpr int mantissaBits = std::numeric_limits<T>::digits - 1;
+    constexpr Bits mantissa = (Bits(1) << mantissaBits) - 1;
+    constexpr Bits exponent = ~Bits(0) >> 1 & ~mantissa;
+    const Bits bits = std::bit_cast<Bits>(x);
+    return (bits & exponent) == exponent && (bits & mantissa) != 0;
+}
+
 class ByteReader {
 public:
     static constexpr bool reading = true;
@@ -88,7 +103,7 @@ public:
         // No state of a world is NaN (every entry point rejects it), so a NaN here
         // means a forged or damaged blob. Infinities are legal: empty boxes use them.
         if constexpr (std::is_floating_point_v<T>)
-            if (std::isnan(x)) fail("a NaN where a number was stored");
+            if (isNanBits(x)) fail("a NaN where a number was stored");
     }
     void boolean(bool& b) {
         std::uint8_t v = 0;

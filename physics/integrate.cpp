@@ -14,6 +14,7 @@
 // whatever the step (Millington 10.2 uses d^h for the same reason).
 
 #include "physics/stages.hpp"
+#include "physics/validate.hpp"
 
 #include <cmath>
 
@@ -83,7 +84,27 @@ void accelerate(Body& b, const StepContext& ctx) {
     }
 }
 
+/// Speeds beyond maxSpeed (the bound every entry point enforces, 1e6 m/s and rad/s)
+/// scaled back to it. No physical limit, a guard: only a world already in trouble
+/// (constraints that fight each other beside a 1e30 kg body) gets there, and without
+/// it velocities grow tenfold per step until they overflow. Scaling keeps the
+/// direction, so momentum's direction survives; the lost magnitude is never physics.
+void limitSpeed(Vec3& v) {
+    // The largest component first: squaring a speed of 1e200 would overflow.
+    const real largest = v.cwiseAbs().maxCoeff();
+    if (!(largest > maxSpeed / 2)) return;
+    const Vec3 direction = v / largest;
+    const real speed = largest * direction.norm();
+    if (speed > maxSpeed) v = direction * (maxSpeed / direction.norm());
+}
+
+void limitSpeeds(Body& b) {
+    limitSpeed(b.linearVelocity);
+    limitSpeed(b.angularVelocity);
+}
+
 void move(Body& b, const StepContext& ctx) {
+    if (b.type == BodyType::Dynamic) limitSpeeds(b);
     b.position += ctx.h * b.linearVelocity;
     if (b.type == BodyType::Dynamic && ctx.gyroscopic == GyroscopicMode::ConserveMomentum)
         turnConservingMomentum(b, ctx.h);

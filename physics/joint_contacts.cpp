@@ -39,8 +39,8 @@ int jointPointOf(const Joint& joint, std::uint32_t k) {
 }
 
 Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::string& field) {
-    requireFinite(d.a.point, (field + ".a.point").c_str());
-    requireFinite(d.b.point, (field + ".b.point").c_str());
+    requirePoint(d.a.point, (field + ".a.point").c_str());
+    requirePoint(d.b.point, (field + ".b.point").c_str());
     requireNonNegative(d.tolerance, (field + ".tolerance").c_str());
     requireNonNegative(d.restitution, (field + ".restitution").c_str());
     if (d.restitution > 1) throw Error(field + ".restitution", toText(d.restitution), "must lie in [0, 1]");
@@ -57,9 +57,11 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         j.pointsB[0] = d.b.point;
         break;
     case JointType::Hinge: {
-        requirePositive(d.span, (field + ".span").c_str());
-        requireFinite(d.axisA, (field + ".axisA").c_str());
-        requireFinite(d.axisB, (field + ".axisB").c_str());
+        // The span places contact points that far from the anchors: a lever arm, bounded
+        // like any coordinate (at 1e30 the resolver's 2x2 friction block cancels to 0).
+        requireSize(d.span, (field + ".span").c_str());
+        requireWithin(d.axisA, maxCoordinate, "maxCoordinate", (field + ".axisA").c_str());
+        requireWithin(d.axisB, maxCoordinate, "maxCoordinate", (field + ".axisB").c_str());
         if (!(d.axisA.norm() > coincident)) throw Error(field + ".axisA", toText(d.axisA), "must not be zero");
         if (!(d.axisB.norm() > coincident)) throw Error(field + ".axisB", toText(d.axisB), "must not be zero");
         const Vec3 ua = d.axisA.normalized() * d.span, ub = d.axisB.normalized() * d.span;
@@ -69,7 +71,7 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         break;
     }
     case JointType::Fixed: {
-        requirePositive(d.span, (field + ".span").c_str());
+        requireSize(d.span, (field + ".span").c_str());
         // A's anchor and two points off it along A's axes; B's matching points are
         // where those points sit in B's frame now (the pose the joint keeps).
         j.pointCount = 3;
@@ -82,7 +84,7 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
     }
     case JointType::Cable:
     case JointType::Rod:
-        requirePositive(d.length, (field + ".length").c_str());
+        requireSize(d.length, (field + ".length").c_str());
         j.pointCount = 1;
         j.pointsA[0] = d.a.point;
         j.pointsB[0] = d.b.point;

@@ -65,9 +65,14 @@ Mat3 shiftInertia(const Mat3& inertia, real mass, const Vec3& d) {
 }
 
 void validateInertia(const Mat3& inertia, const char* field) {
-    if (!inertia.allFinite()) throw Error(field, toText(inertia), "every entry must be finite");
+    if (!isFinite(inertia)) throw Error(field, toText(inertia), "every entry must be finite");
     const real scale = inertia.cwiseAbs().maxCoeff();
     if (!(scale > 0)) throw Error(field, toText(inertia), "must be positive definite");
+    // The eigenvalues and the inverse multiply up to three entries together: beyond the
+    // cube root of the largest number that overflows (7e11 kg m^2 in float builds).
+    const real largest = std::cbrt(std::numeric_limits<real>::max()) / 8;
+    if (scale > largest)
+        throw Error(field, toText(inertia), "entries must be at most " + toText(largest) + " (the inverse would overflow)");
     if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() > real(1e-6) * scale)
         throw Error(field, toText(inertia), "must be symmetric");
     const Mat3 symmetric = (inertia + inertia.transpose()) / 2;

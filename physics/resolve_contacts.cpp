@@ -42,7 +42,7 @@ const Contact* previousMatch(const std::vector<Contact>& previous, const Contact
 }
 
 bool finite(const Contact& c) {
-    return c.point.allFinite() && c.normal.allFinite() && std::isfinite(c.penetration) && std::isfinite(c.friction) &&
+    return isFinite(c.point) && isFinite(c.normal) && std::isfinite(c.penetration) && std::isfinite(c.friction) &&
            std::isfinite(c.restitution) && std::abs(c.normal.norm() - 1) < real(1e-3);
 }
 

@@ -7,6 +7,7 @@
 
 #include "physics/scene_json.hpp"
 
+#include <cfenv>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -32,9 +33,25 @@ std::string lineAndColumn(std::string_view text, std::size_t offset) {
     return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
+/// Holds the floating-point environment with every exception flag clear and no traps
+/// for its lifetime, and puts it back as it was: the C library's strtod raises the
+/// overflow flag on a number like 1e999, which is bad input to report, not to trap on
+/// (a game may run with feenableexcept). Nothing raised inside leaks out.
+class QuietFloatingPoint {
+public:
+    QuietFloatingPoint() { std::feholdexcept(&saved_); }
+    ~QuietFloatingPoint() { std::fesetenv(&saved_); }
+    QuietFloatingPoint(const QuietFloatingPoint&) = delete;
+    QuietFloatingPoint& operator=(const QuietFloatingPoint&) = delete;
+
+private:
+    std::fenv_t saved_{};
+};
+
 /// The JSON of a file; a syntax error names its line and column.
 Json parse(std::string_view text) {
     try {
+        const QuietFloatingPoint quiet;
         return Json::parse(text.begin(), text.end());
     } catch (const Json::parse_error& e) {
         // nlohmann's message: "[json.exception.parse_error.101] parse error at line 3,

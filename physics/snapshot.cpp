@@ -85,7 +85,7 @@ void checkHull(const HullData& h) {
     }
     for (const HullEdge& e : h.edges)
         ok = ok && e.a < nv && e.b < nv && e.faceLeft < h.faces.size() && e.faceRight < h.faces.size();
-    for (const Vec3& v : h.vertices) ok = ok && v.allFinite();
+    for (const Vec3& v : h.vertices) ok = ok && isFinite(v);
     if (!ok) throw Error("restoreState.blob", "convex hull", "its faces or edges name corners or faces it does not have");
 }
 

@@ -71,8 +71,8 @@ void checkParticles(const ParticleSystem& ps) {
                        ps.stepVelocity.size() == n && ps.previousVelocity.size() == n && ps.hasHistory.size() == n;
     if (!sized) inconsistent("particles", "per-particle arrays of different lengths");
     for (std::size_t i = 0; i < n; ++i)
-        if (ps.isAlive(i) && !(ps.x[i].allFinite() && ps.p[i].allFinite() && ps.v[i].allFinite() && ps.w[i] >= 0 &&
-                               std::isfinite(ps.w[i]) && ps.radius[i] > 0 && std::isfinite(ps.radius[i])))
+        if (ps.isAlive(i) && !(isFinite(ps.x[i]) && isFinite(ps.p[i]) && isFinite(ps.v[i]) && std::isfinite(ps.w[i]) &&
+                               ps.w[i] >= 0 && std::isfinite(ps.radius[i]) && ps.radius[i] > 0))
             inconsistent("particle slot " + std::to_string(i), "a state that is not finite, or a bad mass or radius");
     requireConsistent(ps.distances, "distance constraints");
     requireConsistent(ps.attachments, "particle attachments");
@@ -123,7 +123,8 @@ void checkDeformable(const Deformable& d, const std::string& what) {
     for (const auto& t : d.triangles) ok = ok && allBelow(t, m);
     for (const auto h : d.handles.ids()) ok = ok && d.handles[h].desc.vertex < m;
     for (std::size_t i = 0; ok && i < n; ++i)
-        ok = d.position[i].allFinite() && d.velocity[i].allFinite() && d.rotation[i].allFinite() && d.mass[i] > 0;
+        ok = isFinite(d.position[i]) && isFinite(d.velocity[i]) && isFinite(d.rotation[i]) && std::isfinite(d.mass[i]) &&
+             d.mass[i] > 0;
     if (!ok) inconsistent(what, "arrays that disagree or point past each other, or a state that is not finite");
 }
 
@@ -141,8 +142,8 @@ void World::checkRestored() const {
         if (b.type != BodyType::Static && b.type != BodyType::Kinematic && b.type != BodyType::Dynamic)
             inconsistent(what, "a body type " + std::to_string(static_cast<int>(b.type)));
         detail::requireUnit(b.orientation, (what + ".orientation").c_str());
-        if (!(b.position.allFinite() && b.linearVelocity.allFinite() && b.angularVelocity.allFinite() &&
-              std::isfinite(b.inverseMass) && b.inverseMass >= 0 && b.inverseInertiaWorld.allFinite()))
+        if (!(isFinite(b.position) && isFinite(b.linearVelocity) && isFinite(b.angularVelocity) &&
+              std::isfinite(b.inverseMass) && b.inverseMass >= 0 && isFinite(b.inverseInertiaWorld)))
             inconsistent(what, "a state or mass that is not finite");
     }
     for (const ColliderId id : colliders_.ids()) {

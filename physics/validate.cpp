@@ -1,6 +1,7 @@
 #include "physics/validate.hpp"
 
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 namespace jounce::detail {
@@ -10,7 +11,7 @@ void requireFinite(real x, const char* field) {
 }
 
 void requireFinite(const Vec3& v, const char* field) {
-    if (!v.allFinite()) throw Error(field, toText(v), "every component must be finite");
+    if (!isFinite(v)) throw Error(field, toText(v), "every component must be finite");
 }
 
 void requirePositive(real x, const char* field) {
@@ -26,9 +27,31 @@ void requireInRange(real x, real lo, real hi, const char* field) {
         throw Error(field, toText(x), "must lie in [" + toText(lo) + ", " + toText(hi) + "]");
 }
 
+void requireWithin(const Vec3& v, real bound, const char* what, const char* field) {
+    requireFinite(v, field); // before any comparison: an ordered comparison with NaN traps
+    if (v.cwiseAbs().maxCoeff() > bound)
+        throw Error(field, toText(v), std::string("every component must lie within +-") + what + " = " + toText(bound));
+}
+
+void requireInvertible(real x, const char* field) {
+    if (!std::isfinite(x) || !(x >= std::numeric_limits<real>::min()))
+        throw Error(field, toText(x),
+                    "must be finite and at least " + toText(std::numeric_limits<real>::min()) +
+                        " (a denormal's inverse is infinite)");
+}
+
+void requireSize(real x, const char* field) {
+    if (!std::isfinite(x) || !(x > 0) || x > maxCoordinate)
+        throw Error(field, toText(x), "must be finite, > 0 and at most maxCoordinate = " + toText(maxCoordinate));
+}
+
 void requireUnit(const Quat& q, const char* field) {
     constexpr real tolerance = std::is_same_v<real, double> ? real(1e-6) : real(1e-3);
-    if (!q.coeffs().allFinite()) throw Error(field, toText(q), "every component must be finite");
+    if (!isFinite(q.coeffs())) throw Error(field, toText(q), "every component must be finite");
+    // A unit quaternion's components lie in [-1, 1]; checked first so that the norm of a
+    // huge one does not overflow.
+    if ((q.coeffs().array().abs() > 2).any())
+        throw Error(field, toText(q), "must be a unit quaternion (a component is beyond 2)");
     if (std::abs(q.norm() - 1) > tolerance)
         throw Error(field, toText(q), "must be a unit quaternion (|q| = " + toText(q.norm()) + ")");
 }

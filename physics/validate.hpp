@@ -9,11 +9,31 @@
 
 namespace jounce::detail {
 
+/// Bounds on input a game never needs and a float cannot square or cube without
+/// overflowing (docs/reliability.md): a coordinate farther than 1000 km from the
+/// origin, a speed above 1000 km/s (or rad/s), a force, torque or impulse above 1e15
+/// (N, N m, N s). Beyond them a value is rejected as if it were infinite.
+inline constexpr real maxCoordinate = real(1e6);
+inline constexpr real maxSpeed = real(1e6);
+inline constexpr real maxLoad = real(1e15);
+/// A body's gravity scale: at most 1000 g either way.
+inline constexpr real maxGravityScale = real(1e3);
+
 void requireFinite(real x, const char* field);
 void requireFinite(const Vec3& v, const char* field);
 void requirePositive(real x, const char* field);    ///< finite and > 0
 void requireNonNegative(real x, const char* field); ///< finite and >= 0
 void requireInRange(real x, real lo, real hi, const char* field);
+/// Finite and every component within [-bound, bound]; `what` names the bound.
+void requireWithin(const Vec3& v, real bound, const char* what, const char* field);
+inline void requirePoint(const Vec3& p, const char* field) { requireWithin(p, maxCoordinate, "maxCoordinate", field); }
+inline void requireSpeed(const Vec3& v, const char* field) { requireWithin(v, maxSpeed, "maxSpeed", field); }
+inline void requireLoad(const Vec3& f, const char* field) { requireWithin(f, maxLoad, "maxLoad", field); }
+/// A mass (or density) whose inverse is finite: at least the smallest normal number.
+/// A denormal mass passes "> 0", but 1/m overflows to infinity.
+void requireInvertible(real x, const char* field);
+/// A shape's size: finite, > 0 and at most maxCoordinate.
+void requireSize(real x, const char* field);
 /// Finite and |q| within 1e-6 of 1 (1e-3 in float builds).
 void requireUnit(const Quat& q, const char* field);
 

@@ -39,20 +39,19 @@ void validateDamping(real linear, real angular, const char* linearField, const c
 void validateBodyDesc(const BodyDesc& d) {
     if (d.type != BodyType::Static && d.type != BodyType::Kinematic && d.type != BodyType::Dynamic)
         throw Error("BodyDesc.type", std::to_string(static_cast<int>(d.type)), "not a BodyType");
-    detail::requireFinite(d.position, "BodyDesc.position");
+    detail::requirePoint(d.position, "BodyDesc.position");
     detail::requireUnit(d.orientation, "BodyDesc.orientation");
-    detail::requireFinite(d.linearVelocity, "BodyDesc.linearVelocity");
-    detail::requireFinite(d.angularVelocity, "BodyDesc.angularVelocity");
+    detail::requireSpeed(d.linearVelocity, "BodyDesc.linearVelocity");
+    detail::requireSpeed(d.angularVelocity, "BodyDesc.angularVelocity");
     validateDamping(d.linearDamping, d.angularDamping, "BodyDesc.linearDamping", "BodyDesc.angularDamping");
-    detail::requireFinite(d.gravityScale, "BodyDesc.gravityScale");
+    detail::requireInRange(d.gravityScale, -detail::maxGravityScale, detail::maxGravityScale, "BodyDesc.gravityScale");
     if (d.type == BodyType::Static) {
         if (!d.linearVelocity.isZero(0)) throw Error("BodyDesc.linearVelocity", toText(d.linearVelocity), "must be zero for a static body");
         if (!d.angularVelocity.isZero(0)) throw Error("BodyDesc.angularVelocity", toText(d.angularVelocity), "must be zero for a static body");
     }
     const bool massFromShapes = d.massFromColliders && !d.colliders.empty();
     if (d.type == BodyType::Dynamic && !massFromShapes) {
-        if (!std::isfinite(d.mass) || !(d.mass > 0))
-            throw Error("BodyDesc.mass", toText(d.mass), "must be finite and > 0 for a dynamic body");
+        detail::requireInvertible(d.mass, "BodyDesc.mass"); // a dynamic body's: 1/m is used every step
         validateInertia(d.inertia, "BodyDesc.inertia");
     }
 }
@@ -71,8 +70,8 @@ void setMass(Body& b, real mass, const Mat3& inertia) {
 }
 
 bool isFiniteState(const Body& b) {
-    return b.position.allFinite() && b.orientation.coeffs().allFinite() && b.linearVelocity.allFinite() &&
-           b.angularVelocity.allFinite();
+    return isFinite(b.position) && isFinite(b.orientation.coeffs()) && isFinite(b.linearVelocity) &&
+           isFinite(b.angularVelocity);
 }
 
 const char* typeName(BodyType t) {
@@ -86,8 +85,22 @@ const char* typeName(BodyType t) {
 
 /// Adding `delta` to `sum` must stay finite (a finite input can still overflow it).
 void requireAccumulates(const Vec3& sum, const Vec3& delta, const char* field) {
-    if (!(sum + delta).allFinite())
+    if (!isFinite(Vec3(sum + delta)))
         throw Error(field, toText(delta), "would overflow the body's accumulated value " + toText(sum));
+}
+
+/// The velocity change of an impulse must stay within maxSpeed, linear and angular.
+/// Checked before the change is computed, in long double, whose range no product of
+/// two reals can overflow: an absurd impulse on a feather-light body is refused, not
+/// turned into an infinite velocity (or a floating-point trap) here.
+void requireBoundedChange(const Body& b, const Vec3& impulse, const Vec3& arm, const char* field) {
+    using Wide = long double;
+    const Wide linear = static_cast<Wide>(impulse.cwiseAbs().maxCoeff()) * b.inverseMass;
+    const Wide angular = 3 * static_cast<Wide>(b.inverseInertiaWorld.cwiseAbs().maxCoeff()) *
+                         static_cast<Wide>(arm.cross(impulse).cwiseAbs().maxCoeff());
+    if (linear > detail::maxSpeed || angular > detail::maxSpeed)
+        throw Error(field, toText(impulse),
+                    "would change the body's velocity by more than maxSpeed = " + toText(detail::maxSpeed));
 }
 
 } // namespace
@@ -190,9 +203,17 @@ void World::validateColliderDesc(const ColliderDesc& c, BodyType type, const cha
     if (type != BodyType::Static && isStaticOnly(c.shape))
         throw Error(f + ".shape", std::holds_alternative<HalfSpace>(c.shape) ? "HalfSpace" : "TriangleMesh",
                     "half-spaces and meshes are level geometry and belong on static bodies");
-    detail::requireFinite(c.local.position, (f + ".local.position").c_str());
+    detail::requirePoint(c.local.position, (f + ".local.position").c_str());
     detail::requireUnit(c.local.orientation, (f + ".local.orientation").c_str());
     detail::requirePositive(c.density, (f + ".density").c_str());
+    // A dynamic body may take its mass from this collider: a mass whose inverse is
+    // infinite (a denormal density or size) would corrupt it. Several colliders only
+    // add mass, so checking each alone is enough.
+    // (In long double: density times volume must not overflow while it is checked.)
+    const long double mass = static_cast<long double>(c.density) * computeVolume(c.shape);
+    if (type == BodyType::Dynamic && !(mass >= std::numeric_limits<real>::min() && mass <= std::numeric_limits<real>::max()))
+        throw Error(f + ".density", toText(c.density),
+                    "gives this collider a mass (density times volume) whose inverse or value is not finite");
     detail::requireNonNegative(c.material.friction, (f + ".material.friction").c_str());
     detail::requireInRange(c.material.restitution, 0, 1, (f + ".material.restitution").c_str());
 }
@@ -293,7 +314,7 @@ std::vector<BodyId> World::bodyIds() const { return bodies_.ids(); }
 
 void World::setPosition(BodyId id, const Vec3& p) {
     Body& b = checkedBody(id, "setPosition.id");
-    detail::requireFinite(p, "setPosition.position");
+    detail::requirePoint(p, "setPosition.position");
     b.position = p;
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
@@ -310,7 +331,7 @@ void World::setOrientation(BodyId id, const Quat& q) {
 
 void World::setLinearVelocity(BodyId id, const Vec3& v) {
     Body& b = checkedBody(id, "setLinearVelocity.id");
-    detail::requireFinite(v, "setLinearVelocity.velocity");
+    detail::requireSpeed(v, "setLinearVelocity.velocity");
     if (b.type == BodyType::Static && !v.isZero(0))
         throw Error("setLinearVelocity.velocity", toText(v), "a static body cannot move");
     b.linearVelocity = v;
@@ -320,7 +341,7 @@ void World::setLinearVelocity(BodyId id, const Vec3& v) {
 
 void World::setAngularVelocity(BodyId id, const Vec3& w) {
     Body& b = checkedBody(id, "setAngularVelocity.id");
-    detail::requireFinite(w, "setAngularVelocity.velocity");
+    detail::requireSpeed(w, "setAngularVelocity.velocity");
     if (b.type == BodyType::Static && !w.isZero(0))
         throw Error("setAngularVelocity.velocity", toText(w), "a static body cannot move");
     b.angularVelocity = w;
@@ -337,7 +358,7 @@ void World::setDamping(BodyId id, real linear, real angular) {
 
 void World::setGravityScale(BodyId id, real scale) {
     Body& b = checkedBody(id, "setGravityScale.id");
-    detail::requireFinite(scale, "setGravityScale.scale");
+    detail::requireInRange(scale, -detail::maxGravityScale, detail::maxGravityScale, "setGravityScale.scale");
     b.gravityScale = scale;
 }
 
@@ -346,7 +367,7 @@ void World::setMassProperties(BodyId id, real mass, const Mat3& inertia) {
     if (!b.isDynamic())
         throw Error("setMassProperties.id", handleText(id.index, id.generation),
                     std::string("mass applies to dynamic bodies; this one is ") + typeName(b.type));
-    if (!std::isfinite(mass) || !(mass > 0)) throw Error("setMassProperties.mass", toText(mass), "must be finite and > 0");
+    detail::requireInvertible(mass, "setMassProperties.mass");
     validateInertia(inertia, "setMassProperties.inertia");
     setMass(b, mass, inertia);
     b.massFromColliders = false; // the user's numbers win from now on
@@ -366,7 +387,7 @@ void World::setBullet(BodyId id, bool bullet) { checkedBody(id, "setBullet.id").
 // everything in a blast radius without sorting bodies first.
 void World::applyForce(BodyId id, const Vec3& f) {
     Body& b = checkedBody(id, "applyForce.id");
-    detail::requireFinite(f, "applyForce.force");
+    detail::requireLoad(f, "applyForce.force");
     if (!b.isDynamic()) return;
     requireAccumulates(b.userForce, f, "applyForce.force");
     b.userForce += f;
@@ -376,8 +397,8 @@ void World::applyForce(BodyId id, const Vec3& f) {
 
 void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) {
     Body& b = checkedBody(id, "applyForceAtPoint.id");
-    detail::requireFinite(f, "applyForceAtPoint.force");
-    detail::requireFinite(p, "applyForceAtPoint.point");
+    detail::requireLoad(f, "applyForceAtPoint.force");
+    detail::requirePoint(p, "applyForceAtPoint.point");
     if (!b.isDynamic()) return;
     const Vec3 torque = (p - b.position).cross(f);
     requireAccumulates(b.userForce, f, "applyForceAtPoint.force");
@@ -390,7 +411,7 @@ void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) {
 
 void World::applyTorque(BodyId id, const Vec3& t) {
     Body& b = checkedBody(id, "applyTorque.id");
-    detail::requireFinite(t, "applyTorque.torque");
+    detail::requireLoad(t, "applyTorque.torque");
     if (!b.isDynamic()) return;
     requireAccumulates(b.userTorque, t, "applyTorque.torque");
     b.userTorque += t;
@@ -400,9 +421,10 @@ void World::applyTorque(BodyId id, const Vec3& t) {
 
 void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) {
     Body& b = checkedBody(id, "applyImpulse.id");
-    detail::requireFinite(j, "applyImpulse.impulse");
-    detail::requireFinite(p, "applyImpulse.point");
+    detail::requireLoad(j, "applyImpulse.impulse");
+    detail::requirePoint(p, "applyImpulse.point");
     if (!b.isDynamic()) return;
+    requireBoundedChange(b, j, p - b.position, "applyImpulse.impulse");
     const Vec3 dv = j * b.inverseMass;
     const Vec3 dw = b.inverseInertiaWorld * (p - b.position).cross(j);
     requireAccumulates(b.linearVelocity, dv, "applyImpulse.impulse");
@@ -480,7 +502,7 @@ void World::validateGenerator(const ForceGenerator& generator, const char* field
             throw Error(f + name, handleText(id.index, id.generation), "not a live body of this world");
     };
     auto requireAttachment = [&](const Attachment& a, const std::string& name) {
-        detail::requireFinite(a.point, (f + name + ".point").c_str());
+        detail::requirePoint(a.point, (f + name + ".point").c_str());
         if (!a.body.isNull()) requireBody(a.body, name + ".body");
     };
     auto requireSpringLike = [&](const auto& s, const char* kind) {
@@ -491,16 +513,17 @@ void World::validateGenerator(const ForceGenerator& generator, const char* field
         if (!s.a.body.isNull() && s.a.body == s.b.body)
             throw Error(f + "." + kind + ".b.body", handleText(s.b.body.index, s.b.body.generation),
                         "both ends on one body exert no net force");
-        detail::requireNonNegative(s.stiffness, (f + "." + kind + ".stiffness").c_str());
+        // Bounded by maxLoad (per metre, per m/s): stiffer explicit springs only explode.
+        detail::requireInRange(s.stiffness, 0, detail::maxLoad, (f + "." + kind + ".stiffness").c_str());
         detail::requireNonNegative(s.restLength, (f + "." + kind + ".restLength").c_str());
-        detail::requireNonNegative(s.damping, (f + "." + kind + ".damping").c_str());
+        detail::requireInRange(s.damping, 0, detail::maxLoad, (f + "." + kind + ".damping").c_str());
     };
     std::visit(
         [&](const auto& g) {
             using G = std::decay_t<decltype(g)>;
             if constexpr (std::is_same_v<G, GravityForce>) {
                 requireBody(g.body, ".GravityForce.body");
-                detail::requireFinite(g.acceleration, (f + ".GravityForce.acceleration").c_str());
+                detail::requireLoad(g.acceleration, (f + ".GravityForce.acceleration").c_str());
             } else if constexpr (std::is_same_v<G, Spring>) {
                 requireSpringLike(g, "Spring");
             } else if constexpr (std::is_same_v<G, Bungee>) {
@@ -517,15 +540,15 @@ void World::validateGenerator(const ForceGenerator& generator, const char* field
                 detail::requireFinite(g.point, (f + ".Aero.point").c_str());
                 detail::requireFinite(g.wind, (f + ".Aero.wind").c_str());
                 for (const auto* m : {&g.tensor, &g.tensorMin, &g.tensorMax})
-                    if (!m->allFinite()) throw Error(f + ".Aero.tensor", toText(*m), "every entry must be finite");
+                    if (!isFinite(*m)) throw Error(f + ".Aero.tensor", toText(*m), "every entry must be finite");
                 detail::requireInRange(g.control, -1, 1, (f + ".Aero.control").c_str());
             } else if constexpr (std::is_same_v<G, Drag>) {
                 requireBody(g.body, ".Drag.body");
-                detail::requireNonNegative(g.k1, (f + ".Drag.k1").c_str());
-                detail::requireNonNegative(g.k2, (f + ".Drag.k2").c_str());
+                detail::requireInRange(g.k1, 0, detail::maxLoad, (f + ".Drag.k1").c_str());
+                detail::requireInRange(g.k2, 0, detail::maxLoad, (f + ".Drag.k2").c_str());
             } else if constexpr (std::is_same_v<G, FakeSpring>) {
                 requireBody(g.body, ".FakeSpring.body");
-                detail::requireFinite(g.anchor, (f + ".FakeSpring.anchor").c_str());
+                detail::requirePoint(g.anchor, (f + ".FakeSpring.anchor").c_str());
                 detail::requirePositive(g.stiffness, (f + ".FakeSpring.stiffness").c_str());
                 detail::requireNonNegative(g.damping, (f + ".FakeSpring.damping").c_str());
             }
@@ -643,7 +666,7 @@ void World::step(real dt, int substeps) {
     }
     for (std::size_t i = 0; i < particles_.slotCount(); ++i) {
         if (!particles_.isAlive(i)) continue;
-        if (!particles_.x[i].allFinite() || !particles_.v[i].allFinite()) {
+        if (!isFinite(particles_.x[i]) || !isFinite(particles_.v[i])) {
             const ParticleId bad = particles_.slots.idOf(i);
             restoreBackup();
             throw Error("step", "particle " + handleText(bad.index, bad.generation),
@@ -656,7 +679,7 @@ void World::step(real dt, int substeps) {
         if (!deformables_.isAlive(k)) continue;
         const Deformable& d = deformables_.atSlot(k);
         for (std::size_t i = 0; i < d.size(); ++i) {
-            if (d.position[i].allFinite() && d.velocity[i].allFinite() && d.rotation[i].allFinite()) continue;
+            if (isFinite(d.position[i]) && isFinite(d.velocity[i]) && isFinite(d.rotation[i])) continue;
             const DeformableId bad = deformables_.idOf(k);
             restoreBackup();
             throw Error("step", "deformable " + handleText(bad.index, bad.generation) + " particle " + std::to_string(i),

@@ -54,7 +54,7 @@ void validate(const DeformableDesc& d) {
                     "a deformation graph needs 2 to 100000 particles");
     for (std::size_t i = 0; i < d.particles.size(); ++i) {
         const OrientedParticleDesc& p = d.particles[i];
-        detail::requireFinite(p.position, (indexed("DeformableDesc.particles", i) + ".position").c_str());
+        detail::requirePoint(p.position, (indexed("DeformableDesc.particles", i) + ".position").c_str());
         detail::requireUnit(p.orientation, (indexed("DeformableDesc.particles", i) + ".orientation").c_str());
         for (int c = 0; c < 3; ++c) detail::requirePositive(p.radii[c], (indexed("DeformableDesc.particles", i) + ".radii").c_str());
     }
@@ -122,7 +122,7 @@ DeformableHandleId World::addDeformableHandle(DeformableId id, const DeformableH
                     "no such vertex (the deformable has " + std::to_string(d.restVertices.size()) + ")");
     if (desc.kind != DeformableHandleDesc::Kind::Position && desc.kind != DeformableHandleDesc::Kind::Direction)
         throw Error("DeformableHandleDesc.kind", std::to_string(static_cast<int>(desc.kind)), "not a handle kind");
-    detail::requireFinite(desc.target, "DeformableHandleDesc.target");
+    detail::requirePoint(desc.target, "DeformableHandleDesc.target"); // a direction's is unit: within the bound too
     detail::requireNonNegative(desc.weight, "DeformableHandleDesc.weight");
     DeformableHandle handle{desc};
     if (desc.weight == 0) handle.desc.weight = 1000 * d.stiffness * *std::max_element(d.volume.begin(), d.volume.end());
@@ -149,7 +149,7 @@ void World::removeDeformableHandle(DeformableId id, DeformableHandleId handle) {
 void World::setDeformableHandleTarget(DeformableId id, DeformableHandleId handle, const Vec3& target) {
     Deformable& d = liveDeformable(id, "setDeformableHandleTarget.id");
     DeformableHandle& h = detail::requireLive(d.handles, handle, "setDeformableHandleTarget.handle", "deformable handle");
-    detail::requireFinite(target, "setDeformableHandleTarget.target");
+    detail::requirePoint(target, "setDeformableHandleTarget.target");
     if (h.desc.kind == DeformableHandleDesc::Kind::Direction) {
         if (!(target.norm() > 0)) throw Error("setDeformableHandleTarget.target", "zero", "a direction needs a length");
         h.desc.target = target.normalized();
@@ -164,7 +164,7 @@ void World::setDeformableParticlePose(DeformableId id, std::size_t index, const 
     if (index >= d.size())
         throw Error("setDeformableParticlePose.index", std::to_string(index),
                     "no such particle (the deformable has " + std::to_string(d.size()) + ")");
-    detail::requireFinite(position, "setDeformableParticlePose.position");
+    detail::requirePoint(position, "setDeformableParticlePose.position");
     detail::requireUnit(orientation, "setDeformableParticlePose.orientation");
     d.position[index] = position;
     d.rotation[index] = orientation.normalized().toRotationMatrix() * d.restAxes[index].transpose();
@@ -175,7 +175,7 @@ void World::setDeformableParticlePose(DeformableId id, std::size_t index, const 
 
 void World::setDeformableVelocity(DeformableId id, const Vec3& velocity) {
     Deformable& d = liveDeformable(id, "setDeformableVelocity.id");
-    detail::requireFinite(velocity, "setDeformableVelocity.velocity");
+    detail::requireSpeed(velocity, "setDeformableVelocity.velocity");
     for (std::size_t i = 0; i < d.size(); ++i) {
         d.velocity[i] = velocity;
         d.angularVelocity[i].setZero();

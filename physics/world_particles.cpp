@@ -32,9 +32,9 @@ void World::requireLiveParticle(ParticleId id, const char* field) const {
 }
 
 ParticleId World::createParticle(const ParticleDesc& d) {
-    detail::requireFinite(d.position, "ParticleDesc.position");
-    detail::requireFinite(d.velocity, "ParticleDesc.velocity");
-    if (!d.pinned) detail::requirePositive(d.mass, "ParticleDesc.mass");
+    detail::requirePoint(d.position, "ParticleDesc.position");
+    detail::requireSpeed(d.velocity, "ParticleDesc.velocity");
+    if (!d.pinned) detail::requireInvertible(d.mass, "ParticleDesc.mass");
     detail::requirePositive(d.radius, "ParticleDesc.radius");
     detail::requireNonNegative(d.staticFriction, "ParticleDesc.staticFriction");
     detail::requireNonNegative(d.kineticFriction, "ParticleDesc.kineticFriction");
@@ -111,7 +111,7 @@ Particle World::particle(ParticleId id) const {
 
 void World::setParticlePosition(ParticleId id, const Vec3& position) {
     requireLiveParticle(id, "setParticlePosition.id");
-    detail::requireFinite(position, "setParticlePosition.position");
+    detail::requirePoint(position, "setParticlePosition.position");
     particles_.x[id.index] = position;
     particles_.p[id.index] = position;
     particles_.hasHistory[id.index] = 0;
@@ -120,7 +120,7 @@ void World::setParticlePosition(ParticleId id, const Vec3& position) {
 
 void World::setParticleVelocity(ParticleId id, const Vec3& velocity) {
     requireLiveParticle(id, "setParticleVelocity.id");
-    detail::requireFinite(velocity, "setParticleVelocity.velocity");
+    detail::requireSpeed(velocity, "setParticleVelocity.velocity");
     if (particles_.w[id.index] == 0 && !velocity.isZero(0))
         throw Error("setParticleVelocity.velocity", toText(velocity), "a pinned particle cannot move");
     particles_.v[id.index] = velocity;
@@ -130,7 +130,7 @@ void World::setParticleVelocity(ParticleId id, const Vec3& velocity) {
 
 void World::applyParticleForce(ParticleId id, const Vec3& force) {
     requireLiveParticle(id, "applyParticleForce.id");
-    detail::requireFinite(force, "applyParticleForce.force");
+    detail::requireLoad(force, "applyParticleForce.force");
     particles_.force[id.index] += force;
     wakeParticle(id.index);
 }
@@ -191,7 +191,7 @@ real World::distanceTension(DistanceConstraintId id) const {
 ParticleAttachmentId World::createParticleAttachment(const ParticleAttachmentDesc& d) {
     requireLiveParticle(d.particle, "ParticleAttachmentDesc.particle");
     if (!d.target.body.isNull()) requireLiveBody(d.target.body, "ParticleAttachmentDesc.target.body");
-    detail::requireFinite(d.target.point, "ParticleAttachmentDesc.target.point");
+    detail::requirePoint(d.target.point, "ParticleAttachmentDesc.target.point");
     detail::requireNonNegative(d.restLength, "ParticleAttachmentDesc.restLength");
     detail::requireNonNegative(d.compliance, "ParticleAttachmentDesc.compliance");
     ParticleAttachment a;

@@ -48,7 +48,7 @@ bool Scene::grab(DeformableId deformable, std::uint32_t vertex, const Vec3& worl
 }
 
 void Scene::dragTo(const Vec3& target) {
-    if (!target.allFinite()) return;
+    if (!isFinite(target)) return;
     if (world_.contains(grab_.deformable)) {
         grab_.target = target;
         world_.setDeformableHandleTarget(grab_.deformable, grab_.handle, target + grab_.localPoint);

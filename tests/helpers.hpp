@@ -1,6 +1,8 @@
 #pragma once
 // Shared test helpers: precision-aware tolerances and a bitwise hash of world state.
 
+#include "state_hash.hpp"
+
 #include <jounce/jounce.hpp>
 
 #include <cstdint>
@@ -18,11 +20,8 @@ constexpr real tol(double inDouble, double inFloat) { return static_cast<real>(i
 /// FNV-1a over the bytes of every live body's state, in handle order. Equal hashes
 /// mean bit-identical positions, orientations, velocities and accumulators.
 inline std::uint64_t stateHash(const jounce::World& world) {
-    std::uint64_t h = 1469598103934665603ull;
-    auto mix = [&h](const void* data, std::size_t n) {
-        const auto* p = static_cast<const unsigned char*>(data);
-        for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
-    };
+    Fnv1a fnv;
+    auto mix = [&fnv](const void* data, std::size_t n) { fnv.mix(data, n); };
     for (const jounce::BodyId id : world.bodyIds()) {
         const jounce::Body& b = world.body(id);
         mix(&id, sizeof id);
@@ -68,7 +67,7 @@ inline std::uint64_t stateHash(const jounce::World& world) {
     mix(&step, sizeof step);
     const auto& s = world.settings();
     mix(s.gravity.data(), sizeof(real) * 3);
-    return h;
+    return fnv.value;
 }
 
 /// A small deterministic generator (Knuth's MMIX LCG): uniform() in [-1, 1).

@@ -120,7 +120,7 @@ template <typename Desc> void copyMaterial(const Desc& d, LatticeDesc& l) {
 
 SoftBody buildSoftBox(World& world, const SoftBoxDesc& d) {
     if (d.cells < 1 || d.cells > 64) throw Error("SoftBoxDesc.cells", std::to_string(d.cells), "must lie in [1, 64]");
-    if (!d.halfExtents.allFinite() || !(d.halfExtents.minCoeff() > 0))
+    if (!isFinite(d.halfExtents) || !(d.halfExtents.minCoeff() > 0))
         throw Error("SoftBoxDesc.halfExtents", toText(d.halfExtents), "each must be finite and > 0");
     requirePositiveField(d.mass, "SoftBoxDesc.mass");
     LatticeDesc l;
@@ -215,7 +215,7 @@ Platform buildPlatform(World& world, const PlatformDesc& d) {
     requirePositiveField(d.particleMass, "PlatformDesc.particleMass");
     requirePositiveField(d.cableHeight, "PlatformDesc.cableHeight");
     const Vec3 along = d.to - d.from;
-    if (!along.allFinite() || !(along.norm() > real(1e-6))) throw Error("PlatformDesc.to", toText(d.to), "must differ from `from`");
+    if (!isFinite(along) || !(along.norm() > real(1e-6))) throw Error("PlatformDesc.to", toText(d.to), "must differ from `from`");
     // Across: horizontal and perpendicular to the platform (z when it runs along x).
     Vec3 across = along.cross(Vec3::UnitY());
     if (!(across.norm() > real(1e-6))) across = Vec3::UnitZ();
@@ -254,7 +254,7 @@ Platform buildPlatform(World& world, const PlatformDesc& d) {
 
 void applyAerodynamics(World& world, const std::vector<ParticleId>& particles,
                        const std::vector<std::array<std::uint32_t, 3>>& triangles, const AeroDesc& d) {
-    if (!d.wind.allFinite()) throw Error("AeroDesc.wind", toText(d.wind), "every component must be finite");
+    if (!isFinite(d.wind)) throw Error("AeroDesc.wind", toText(d.wind), "every component must be finite");
     for (const auto& [value, field] : {std::pair{d.airDensity, "AeroDesc.airDensity"}, std::pair{d.drag, "AeroDesc.drag"},
                                        std::pair{d.lift, "AeroDesc.lift"}})
         if (!(value >= 0) || !std::isfinite(value)) throw Error(field, toText(value), "must be finite and >= 0");

@@ -45,9 +45,15 @@ inline Mat3 skew(const Vec3& a) {
 }
 
 inline bool isFinite(real x) { return std::isfinite(x); }
-template <typename Derived> bool isFinite(const Eigen::MatrixBase<Derived>& m) {
-    return m.allFinite();
+/// Every entry finite, each classified by std::isfinite. Not Eigen's allFinite(): it
+/// computes x - x, and inf - inf raises the invalid-operation flag (SIGFPE with
+/// floating-point traps on, as the tests run; docs/reliability.md).
+template <typename Derived> bool isFinite(const Eigen::DenseBase<Derived>& m) {
+    for (Eigen::Index j = 0; j < m.cols(); ++j)
+        for (Eigen::Index i = 0; i < m.rows(); ++i)
+            if (!std::isfinite(m(i, j))) return false;
+    return true;
 }
-inline bool isFinite(const Quat& q) { return q.coeffs().allFinite(); }
+inline bool isFinite(const Quat& q) { return isFinite(q.coeffs()); }
 
 } // namespace jounce
