@@ -2,9 +2,10 @@
 //
 //   towers                      play: left click throws at the point under the mouse,
 //                               right drag picks a body up (ray cast), R resets, Esc quits
-//   towers --frames N           play N frames and quit (the window path, under xvfb)
-//   towers --autoplay N         no window: N fixed steps with scripted throws, then the
-//   towers --autoplay N --no-throw   score; exits 1 if the world blew up
+//   towers --frames N [--screenshot out.ppm]   N frames of 1/50 s with the scripted
+//                               throws, then quit (the window path, under xvfb)
+//   towers --autoplay N         no window: N fixed steps with the scripted throws, then
+//   towers --autoplay N --no-throw   the score; exits 1 if the world blew up
 //
 // The loop is docs/integration.md's: fixed steps from an accumulator, and drawing
 // interpolated between the last two steps. Drawing is legacy OpenGL to stay short.
@@ -20,9 +21,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 namespace {
 
@@ -34,6 +37,7 @@ struct Options {
     int autoplay = -1;  ///< >= 0: headless, this many steps
     bool noThrow = false;
     int frames = -1;    ///< >= 0: quit the window after this many frames
+    std::string screenshot; ///< with frames: write the last one here (binary PPM)
 };
 
 Options parse(int argc, char** argv) {
@@ -42,9 +46,10 @@ Options parse(int argc, char** argv) {
         const std::string a = argv[i];
         if (a == "--autoplay" && i + 1 < argc) o.autoplay = std::atoi(argv[++i]);
         else if (a == "--frames" && i + 1 < argc) o.frames = std::atoi(argv[++i]);
+        else if (a == "--screenshot" && i + 1 < argc) o.screenshot = argv[++i];
         else if (a == "--no-throw") o.noThrow = true;
         else {
-            std::fprintf(stderr, "usage: towers [--frames N] [--autoplay N [--no-throw]]\n");
+            std::fprintf(stderr, "usage: towers [--frames N [--screenshot out.ppm]] [--autoplay N [--no-throw]]\n");
             std::exit(2);
         }
     }
@@ -57,13 +62,19 @@ void printScore(const Game& game) {
                 game.score(), game.boxCount());
 }
 
-/// Headless: a ball every second at the towers' bases and the wrecking ball, in turn.
-int autoplay(const Options& o) {
+/// The scripted player: a ball every second (60 steps) at the towers' bases and the
+/// wrecking ball, in turn. Called before each step.
+void scriptedThrow(Game& game) {
     const std::array<Vec3, 4> targets{Vec3(0, real(1.3), 0), Vec3(real(-1.8), real(1.3), 0),
-                                      Vec3(real(2.9), real(2.2), 0), Vec3(real(1.8), real(1.3), 0)};
+                                      Vec3(real(1.8), real(2.1), real(0.9)), Vec3(real(1.8), real(1.3), 0)};
+    const std::uint64_t n = game.world().stepCount();
+    if (n % 60 == 30) game.throwBall(targets[(n / 60) % targets.size()]);
+}
+
+int autoplay(const Options& o) {
     Game game;
     for (int n = 0; n < o.autoplay; ++n) {
-        if (!o.noThrow && n % 60 == 30) game.throwBall(targets[static_cast<std::size_t>(n / 60) % targets.size()]);
+        if (!o.noThrow) scriptedThrow(game);
         game.step();
     }
     printScore(game);
@@ -221,6 +232,17 @@ void draw(const Game& game, const Camera& camera, int width, int height, real al
     drawLinesAndFlashes(game, alpha);
 }
 
+/// The frame just drawn as a binary PPM (rows bottom-up in GL, top-down in the file).
+void saveScreenshot(const std::string& path, int width, int height) {
+    std::vector<unsigned char> rgb(std::size_t(width) * std::size_t(height) * 3);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, rgb.data());
+    std::ofstream out(path, std::ios::binary);
+    out << "P6\n" << width << " " << height << "\n255\n";
+    for (int row = height - 1; row >= 0; --row)
+        out.write(reinterpret_cast<const char*>(&rgb[std::size_t(row) * std::size_t(width) * 3]), std::streamsize(width) * 3);
+}
+
 void initGl() {
     glEnable(GL_DEPTH_TEST);
     glEnable(GL_LIGHTING);
@@ -291,10 +313,13 @@ int play(const Options& o) {
 
         // Fixed steps from the accumulator; a long stall (a breakpoint, a dragged
         // window) is cut to a quarter second instead of a burst of catch-up steps.
+        // With --frames each frame is 1/50 s, not the clock's: the same run every time,
+        // and not a whole number of steps, so the interpolation is exercised.
         const Uint64 now = SDL_GetPerformanceCounter();
-        accumulator += std::min(double(now - last) / frequency, 0.25);
+        accumulator += o.frames >= 0 ? 0.02 : std::min(double(now - last) / frequency, 0.25);
         last = now;
         while (accumulator >= double(Game::dt)) {
+            if (o.frames >= 0) scriptedThrow(game);
             game.step();
             accumulator -= double(Game::dt);
         }
@@ -303,6 +328,7 @@ int play(const Options& o) {
         int w = 1, h = 1;
         SDL_GL_GetDrawableSize(window, &w, &h);
         draw(game, camera, w, h, alpha);
+        if (frame + 1 == o.frames && !o.screenshot.empty()) saveScreenshot(o.screenshot, w, h);
         SDL_GL_SwapWindow(window);
         if (game.score() != lastScore || game.hits() != lastHits) { // the HUD is the title bar
             lastScore = game.score(), lastHits = game.hits();

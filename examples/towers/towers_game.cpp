@@ -112,17 +112,18 @@ void Game::buildBanner() {
     bannerTriangles_ = cloth.triangles;
 }
 
-/// A wrecking ball: a heavy sphere on a rope of particles, hung from a gallows beside the
-/// right tower. Hit it and it swings into the tower.
+/// A wrecking ball: a heavy sphere on a rope of particles, hung from a gallows in front of
+/// the right tower, where it shields it. Hit it and it swings back into the tower.
 void Game::buildRope() {
-    const Vec3 hook(real(2.9), real(4.2), 0);
-    addStaticBox(Vec3(real(3.6), real(2.15), 0), Vec3(real(0.1), real(2.15), real(0.1)), wood);
-    addStaticBox(Vec3(real(3.25), real(4.2), 0), Vec3(real(0.45), real(0.06), real(0.06)), wood);
+    const Vec3 hook(towerX[2], real(4.2), real(0.9));
+    addStaticBox(Vec3(real(3.5), real(2.15), hook.z()), Vec3(real(0.1), real(2.15), real(0.1)), wood);
+    addStaticBox(Vec3((hook.x() + real(3.5)) / 2, hook.y(), hook.z()),
+                 Vec3((real(3.5) - hook.x()) / 2 + real(0.1), real(0.06), real(0.06)), wood);
 
     const real radius = real(0.25), length = real(1.8);
     BodyDesc weight;
     weight.position = hook - Vec3(0, length + radius, 0);
-    weight.colliders.push_back(collider(jounce::Sphere{radius}, 1500, real(0.4)));
+    weight.colliders.push_back(collider(jounce::Sphere{radius}, 800, real(0.4)));
     const BodyId ball = addBody(weight, Kind::Weight, {0.25f, 0.25f, 0.3f});
 
     jounce::RopeDesc r;
