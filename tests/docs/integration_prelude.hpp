@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace snippets {
@@ -21,6 +23,11 @@ inline void score(jounce::BodyId) {}
 inline void spawnSparks(const jounce::Vec3&, jounce::real) {}
 inline void drawBody(jounce::BodyId, const jounce::Transform&) {}
 inline void drawTriangles(const std::vector<jounce::ParticleId>&, const std::vector<std::array<std::uint32_t, 3>>&) {}
+
+/// A claim the page makes, checked: false fails the test.
+inline void expect(bool condition, const char* what) {
+    if (!condition) throw std::runtime_error(std::string("expected: ") + what);
+}
 
 inline int failures = 0;
 /// Runs one snippet; an exception fails the test, naming the snippet's first line.
