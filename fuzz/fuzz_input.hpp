@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <span>
 
 namespace jounce::fuzz {
@@ -31,8 +32,19 @@ public:
         const std::size_t n = std::min(sizeof x, bytes_.size() - at_);
         std::memcpy(&x, bytes_.data() + at_, n);
         at_ += n;
+        huge_ = huge_ || (std::isfinite(x) && std::abs(x) > domain);
         return x;
     }
+    /// Whether every finite number read so far lies in the domain below. Beyond it the
+    /// library is still run (the sanitizers watch it) but its outputs are not checked.
+    bool inDomain() const { return !huge_; }
+
+    /// Lengths and coordinates up to the fourth root of the largest real (over 1e76 in
+    /// double, 1e9 in float), divided by 4: the narrow phase squares differences of
+    /// coordinates and takes squared norms of cross products of them (fourth powers),
+    /// which overflow beyond it whatever the algorithm. The library accepts any finite
+    /// size; this bound is the fuzzer's, and docs/fuzzing.md says why.
+    static inline const real domain = std::sqrt(std::sqrt(std::numeric_limits<real>::max())) / 4;
     Vec3 vec3() {
         const real x = number(), y = number(), z = number();
         return {x, y, z};
@@ -43,6 +55,7 @@ public:
 private:
     std::span<const std::uint8_t> bytes_;
     std::size_t at_ = 0;
+    bool huge_ = false;
 };
 
 /// Tolerance on |n| - 1 for normals the library says are unit: float builds round at

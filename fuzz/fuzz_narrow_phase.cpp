@@ -113,11 +113,12 @@ void checkManifold(const Manifold& m, const char* where) {
 bool convex(const Shape& s) { return !isStaticOnly(s); }
 
 /// GJK between two convex shapes through their support functions.
-void checkGjk(const Shape& a, const Transform& pa, const Shape& b, const Transform& pb) {
+void checkGjk(const Shape& a, const Transform& pa, const Shape& b, const Transform& pb, bool check) {
     const auto supportOf = [](const Shape& s, const Transform& p) {
         return [&s, &p](const Vec3& d) { return p.toWorld(support(s, p.orientation.conjugate() * d)); };
     };
     const GjkResult r = gjkDistance(supportOf(a, pa), supportOf(b, pb));
+    if (!check) return;
     fuzz::requireFinite(r.distance, "gjk distance");
     fuzz::requireFinite(r.pointA, "gjk pointA");
     fuzz::requireFinite(r.pointB, "gjk pointB");
@@ -129,7 +130,12 @@ void checkRay(const Shape& shape, const Transform& pose, Input& in) {
     fuzz::show("ray from", from);
     fuzz::show("ray to", to);
     ShapeRayHit hit;
-    if (!rayCast(shape, pose, from, to, hit)) return;
+    if (!rayCast(shape, pose, from, to, hit) || !in.inDomain()) return;
+    // A ray from far away loses the hit point's precision (the capsule's normal came
+    // out zero for a ray from 3.5e30 m: docs/fuzzing.md, open findings); the checks
+    // hold rays to a 1000 km reach (1 km in float builds).
+    const real reach = sizeof(real) == 4 ? real(1e3) : real(1e6);
+    if (std::max(from.cwiseAbs().maxCoeff(), to.cwiseAbs().maxCoeff()) > reach) return;
     if (!(hit.fraction >= 0 && hit.fraction <= 1)) fuzz::finding("ray fraction outside [0, 1]", "rayCast");
     fuzz::requireFinite(hit.point, "rayCast point");
     fuzz::requireUnit(hit.normal, "rayCast normal");
@@ -146,6 +152,7 @@ void checkTimeOfImpact(const Shape& a, const Transform& pa, const Shape& b, cons
     const TimeOfImpact t = timeOfImpact(a, sa, b, sb, target, iterations);
     fuzz::show("fraction", t.fraction);
     fuzz::show("distance", t.distance);
+    if (!in.inDomain()) return;
     if (!(t.fraction >= 0 && t.fraction <= 1)) fuzz::finding("time of impact outside [0, 1]", "timeOfImpact");
     if (std::isnan(t.distance)) fuzz::finding("NaN distance", "timeOfImpact");
 }
@@ -168,13 +175,17 @@ void run(Input& in) {
     fuzz::show("margin", margin);
     if (!std::isfinite(margin) || margin < 0) return;
 
+    // Outside the fuzzer's domain (huge sizes or coordinates) the queries still run
+    // under the sanitizers, but overflow there is expected and not checked.
     Manifold m;
-    if (collide(a, pa, b, pb, margin, m)) checkManifold(m, "collide");
+    const bool found = collide(a, pa, b, pb, margin, m);
     std::vector<Manifold> all;
     collideAll(a, pa, b, pb, margin, all);
-    for (const Manifold& each : all) checkManifold(each, "collideAll");
-
-    if ((extras & 1) && convex(a) && convex(b)) checkGjk(a, pa, b, pb);
+    if (in.inDomain()) {
+        if (found) checkManifold(m, "collide");
+        for (const Manifold& each : all) checkManifold(each, "collideAll");
+    }
+    if ((extras & 1) && convex(a) && convex(b)) checkGjk(a, pa, b, pb, in.inDomain());
     if (extras & 2) checkRay(a, pa, in);
     if (extras & 4) checkTimeOfImpact(a, pa, b, pb, in);
 }
