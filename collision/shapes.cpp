@@ -18,6 +18,9 @@ namespace {
 template <class... F> struct Overloaded : F... {
     using F::operator()...;
 };
+// C++20 deduces this aggregate's arguments by itself, but clang before 17 does not
+// implement that yet (P1816); the guide lets clang 14 (the fuzz build) compile it.
+template <class... F> Overloaded(F...) -> Overloaded<F...>;
 
 constexpr real infinity = std::numeric_limits<real>::infinity();
 

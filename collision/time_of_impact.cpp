@@ -93,7 +93,10 @@ TimeOfImpact timeOfImpact(const Shape& a, const Sweep& sweepA, const Shape& b, c
             result.fraction = t;
             return result;
         }
-        if (d > limit || !(bound > 0)) return result; // cannot close the gap in what is left
+        // Cannot close the gap in what is left. An infinite d (nothing within `limit`)
+        // ends the walk too: with an infinite bound (a sweep so long its length
+        // overflows) the step below would be inf / inf = NaN.
+        if (d > limit || std::isinf(d) || !(bound > 0)) return result;
         // Aim at half the target: the walk then lands between target / 2 and target
         // instead of creeping up on target from above.
         t += (d - target / 2) / bound;

@@ -646,9 +646,16 @@ void World::step(real dt, int substeps) {
     ctx.h = dt / static_cast<real>(substeps);
     ctx.gravity = settings_.gravity;
     ctx.gyroscopic = settings_.gyroscopic;
-    for (int s = 0; s < substeps; ++s) {
-        ctx.substep = s;
-        substep(ctx);
+    try {
+        for (int s = 0; s < substeps; ++s) {
+            ctx.substep = s;
+            substep(ctx);
+        }
+    } catch (...) {
+        // A stage can throw too (the time of impact rejects the NaN sweep of a body
+        // that overflowed mid-step): all or nothing holds for that as well.
+        restoreBackup();
+        throw;
     }
 
     for (std::size_t i = 0; i < bodies_.slotCount(); ++i) {

@@ -244,6 +244,41 @@ TEST_CASE("time of impact rejects a bad target, iteration count or sweep", "[col
     }
 }
 
+TEST_CASE("time of impact stays in [0, 1] when a sweep's length overflows (fuzz finding)", "[collision]") {
+    // fuzz_narrow_phase: a half-space and a mesh (no contacts ever) with a sweep of
+    // 1e231 m: its length overflowed to infinity, and the walk stepped by inf / inf.
+    const std::vector<Vec3> quad{{-2, 0, -2}, {2, 0, -2}, {2, 0, 2}, {-2, 0, 2}};
+    const Shape mesh = makeTriangleMesh(quad, std::vector<std::array<std::uint32_t, 3>>{{0, 3, 2}, {0, 2, 1}});
+    Sweep ground;
+    ground.start.position = Vec3(real(0.1), real(0.6), real(0.05));
+    Sweep flung;
+    flung.linear = Vec3(0, 0, -std::numeric_limits<real>::max() / 2);
+    const TimeOfImpact t = timeOfImpact(HalfSpace{}, ground, mesh, flung, real(0.01));
+    CHECK(t.fraction >= 0);
+    CHECK(t.fraction <= 1);
+    CHECK_FALSE(t.hit);
+}
+
+TEST_CASE("a step that throws from inside a stage restores the bodies (fuzz finding)", "[physics]") {
+    // fuzz_snapshot: a forged snapshot made a body's state NaN mid-step; the time of
+    // impact rejected the NaN sweep with jounce::Error, which left step() half done,
+    // bodies already moved. A contact filter that throws stands in for that stage.
+    World w;
+    addGround(w);
+    BodyDesc ball;
+    ball.position = Vec3(0, real(0.15), 0);
+    ball.linearVelocity = Vec3(1, -1, 0);
+    ball.colliders.push_back({Sphere{real(0.1)}, Transform{}, 1000, {}, {}});
+    ball.massFromColliders = true;
+    const BodyId id = w.createBody(ball);
+    w.setContactFilter([](ColliderId, ColliderId) -> bool { throw Error("filter", "test", "throws on purpose"); });
+    const Body before = w.body(id);
+    CHECK_THROWS_AS(w.step(real(1) / 60), Error);
+    CHECK(w.body(id).position == before.position);
+    CHECK(w.body(id).linearVelocity == before.linearVelocity);
+    CHECK(w.stepCount() == 0);
+}
+
 TEST_CASE("setBullet flags a body and rejects a stale handle, leaving the world as it was", "[physics]") {
     World w = worldWithoutGravity();
     const BodyId ball = addBall(w, Vec3::Zero(), Vec3(1, 0, 0), real(0.1));
