@@ -34,10 +34,10 @@ void requireWithin(const Vec3& v, real bound, const char* what, const char* fiel
 }
 
 void requireInvertible(real x, const char* field) {
-    if (!std::isfinite(x) || !(x >= std::numeric_limits<real>::min()))
+    if (!std::isfinite(x) || !(x > 0)) throw Error(field, toText(x), "must be finite and > 0");
+    if (!(x >= std::numeric_limits<real>::min()))
         throw Error(field, toText(x),
-                    "must be finite and at least " + toText(std::numeric_limits<real>::min()) +
-                        " (a denormal's inverse is infinite)");
+                    "must be at least " + toText(std::numeric_limits<real>::min()) + " (a denormal's inverse is infinite)");
 }
 
 void requireSize(real x, const char* field) {
