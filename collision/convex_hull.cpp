@@ -12,6 +12,8 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 namespace jounce {
 namespace {
@@ -272,9 +274,40 @@ private:
     real tolerance_ = 0;
 };
 
+/// Whether the builder's output is a polytope the narrow phase can use: every face a
+/// polygon with a unit normal and a finite plane, every index in range, and the
+/// faces closing up (V - E + F = 2).
+bool wellFormed(const HullData& h) {
+    const std::size_t nv = h.vertices.size();
+    bool ok = nv >= 4 && h.faces.size() >= 4;
+    for (const HullFace& f : h.faces) {
+        ok = ok && f.vertices.size() >= 3 && f.normal.allFinite() && std::isfinite(f.offset) &&
+             std::abs(f.normal.norm() - 1) < real(1e-3);
+        for (const std::uint32_t v : f.vertices) ok = ok && v < nv;
+    }
+    return ok && nv + h.faces.size() == h.edges.size() + 2;
+}
+
 } // namespace
 
-HullData buildConvexHull(std::span<const Vec3> points) { return Builder(points).build(); }
+HullData buildConvexHull(std::span<const Vec3> points) {
+    // Clouds within round-off of flat or of a line, but not caught as such by the
+    // checks up front, can leave quickhull with sliver faces it cannot close up
+    // (fuzz/fuzz_hull.cpp found empty faces, zero normals and broken edge loops):
+    // they are reported like the other degenerate clouds, never returned.
+    const auto degenerate = [&] {
+        return Error("buildConvexHull.points", std::to_string(points.size()) + " points",
+                     "too close to flat or collinear for a hull at this precision");
+    };
+    HullData hull;
+    try {
+        hull = Builder(points).build();
+    } catch (const std::out_of_range&) { // an edge loop that does not close
+        throw degenerate();
+    }
+    if (!wellFormed(hull)) throw degenerate();
+    return hull;
+}
 
 void finishHullTopology(HullData& hull) {
     hull.centroid = Vec3::Zero();

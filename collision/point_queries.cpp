@@ -23,11 +23,10 @@ PointProximity toSphere(const Vec3& q, const Vec3& centre, real radius) {
 
 PointProximity toBox(const Vec3& q, const Vec3& h) {
     const Vec3 clamped = q.cwiseMax(-h).cwiseMin(h);
-    if (clamped != q) {
-        const Vec3 d = q - clamped;
-        const real length = d.norm();
-        return {length, clamped, d / length};
-    }
+    const Vec3 d = q - clamped;
+    const real length = d.norm();
+    // Outside by a denormal, the length underflows to 0: on the face, as inside.
+    if (length > 0) return {length, clamped, d / length};
     int axis = 0;
     real best = h[0] - std::abs(q[0]);
     for (int k = 1; k < 3; ++k)

@@ -18,9 +18,11 @@ bool collideSphereBox(const Sphere& a, const Transform& pa, const Box& b, const 
     std::uint32_t feature = 0;
     for (int k = 0; k < 3; ++k) feature |= std::uint32_t(c[k] < -h[k] ? 0 : (c[k] > h[k] ? 2 : 1)) << (2 * k);
 
-    if (clamped != c) { // centre outside the box
-        const Vec3 d = c - clamped;
-        const real distance = d.norm();
+    const Vec3 d = c - clamped;
+    const real distance = d.norm();
+    // Centre outside the box. A centre outside by a denormal has a distance that
+    // underflows to 0 (and d / 0 is no normal): it counts as on the face, inside.
+    if (distance > 0) {
         const real separation = distance - a.radius;
         if (separation > margin) return false;
         const Vec3 n = d / distance;
@@ -28,7 +30,8 @@ bool collideSphereBox(const Sphere& a, const Transform& pa, const Box& b, const 
         out.add(pb.toWorld(clamped + n * (separation / 2)), -separation, feature);
         return true;
     }
-    // Inside: leave through the face with the least depth (lowest axis on ties).
+    // Inside (or on a face): leave through the face with the least depth (lowest axis
+    // on ties).
     int axis = 0;
     real best = h[0] - std::abs(c[0]);
     for (int k = 1; k < 3; ++k) {

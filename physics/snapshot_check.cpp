@@ -9,6 +9,7 @@
 
 #include "physics/validate.hpp"
 
+#include <cmath>
 #include <string>
 
 namespace jounce {
@@ -121,10 +122,17 @@ void checkDeformable(const Deformable& d, const std::string& what) {
               d.skinWeights.size() == d.skinParticles.size() && d.handles.consistent() && d.iterations >= 1;
     for (const auto& e : d.edges) ok = ok && allBelow(e, n);
     for (const auto& t : d.triangles) ok = ok && allBelow(t, m);
-    for (const auto h : d.handles.ids()) ok = ok && d.handles[h].desc.vertex < m;
+    // Only a consistent slot array may be walked: a forged live count sizes ids()'s
+    // vector (fuzz_snapshot: an allocation of exabytes).
+    if (ok)
+        for (const auto h : d.handles.ids()) ok = ok && d.handles[h].desc.vertex < m;
     for (std::size_t i = 0; ok && i < n; ++i)
-        ok = isFinite(d.position[i]) && isFinite(d.velocity[i]) && isFinite(d.rotation[i]) && std::isfinite(d.mass[i]) &&
-             d.mass[i] > 0;
+        ok = isFinite(d.position[i]) && isFinite(d.velocity[i]) && isFinite(d.rotation[i]) &&
+             isFinite(d.angularVelocity[i]) && isFinite(d.restPosition[i]) && std::isfinite(d.mass[i]) && d.mass[i] > 0;
+    // The drawn vertices are skinned from these (World::deformableVertices): a NaN in
+    // any of them gave NaN vertices from a blob that passed (fuzz_snapshot).
+    for (std::size_t k = 0; ok && k < m; ++k) ok = isFinite(d.restVertices[k]);
+    for (std::size_t k = 0; ok && k < d.skinWeights.size(); ++k) ok = std::isfinite(d.skinWeights[k]);
     if (!ok) inconsistent(what, "arrays that disagree or point past each other, or a state that is not finite");
 }
 

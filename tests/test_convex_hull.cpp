@@ -39,6 +39,29 @@ std::size_t edgeCount(const HullData& hull) {
 
 } // namespace
 
+TEST_CASE("a cloud within round-off of a line through the hull is flagged, never a hull with empty faces (fuzz finding)",
+          "[collision]") {
+    // fuzz_hull: four points on the diagonal (one 2.4e10 m out) among a box's corners
+    // gave a face with no corners, a zero normal and an infinite offset, which the
+    // narrow phase then read past the end of.
+    const std::vector<Vec3> points{{real(5.3146984165947376e-299), real(6.5725181830070456e-299), real(6.8641630681857277e-299)},
+                                   {-2, -2, -2}, {2, 2, 2}, {2, 2, -2}, {2, -2, -2}, {2, 2, -2},
+                                   {real(23630741889.002098), real(23630741889.002098), real(23630741889.002098)},
+                                   {-2, 0, 2}, {2, -2, -2}, {-2, 2, 2},
+                                   {real(5.3146984165903832e-299), real(6.5725181830026912e-299), real(6.8641630681813733e-299)}};
+    try {
+        const HullData hull = buildConvexHull(points);
+        for (const HullFace& f : hull.faces) {
+            CHECK(f.vertices.size() >= 3);
+            CHECK(std::abs(f.normal.norm() - 1) < real(1e-3));
+            CHECK(std::isfinite(f.offset));
+        }
+        CHECK(hull.vertices.size() + hull.faces.size() == hull.edges.size() + 2);
+    } catch (const Error& e) {
+        CHECK(e.field() == "buildConvexHull.points");
+    }
+}
+
 TEST_CASE("the hull of a box's point cloud is the box: 8 corners, 6 quads", "[collision]") {
     std::mt19937 rng(1);
     const Vec3 h(real(0.5), 1, real(1.5));

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <numbers>
 #include <random>
 
@@ -66,6 +67,20 @@ TEST_CASE("sphere-box: face, edge, vertex regions and a centre inside", "[collis
     const Manifold turned = run(Sphere{real(0.5)}, at(q * Vec3(0, real(2.25), 0)), box, at(Vec3::Zero(), q));
     CHECK(turned.normal.isApprox(q * Vec3::UnitY(), eps));
     CHECK(turned.points[0].depth == Approx(0.25));
+}
+
+TEST_CASE("sphere-box: a centre outside by a denormal gets a unit normal (fuzz finding)", "[collision]") {
+    // fuzz_narrow_phase: a box 8.7e-312 thick; the centre's distance outside it
+    // underflowed to 0 and the normal was d / 0.
+    const real tiny = std::numeric_limits<real>::denorm_min();
+    const Box box{Vec3(real(0.5), 4 * tiny, real(0.3))};
+    Transform pa;
+    pa.position = Vec3(0, 8 * tiny, 0);
+    Manifold m;
+    REQUIRE(collideSphereBox(Sphere{real(0.5)}, pa, box, Transform{}, real(0.02), m));
+    CHECK(m.normal.allFinite());
+    CHECK(std::abs(m.normal.norm() - 1) < real(1e-6));
+    CHECK(std::isfinite(m.points[0].depth));
 }
 
 TEST_CASE("capsules: crossing, parallel side by side, and against a sphere", "[collision]") {

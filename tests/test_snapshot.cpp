@@ -8,9 +8,12 @@
 #include "physics/archive.hpp"
 #include "scenes/scene.hpp"
 
+#include <jounce/physics/deformable_builders.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <limits>
 #include <random>
 
 using namespace jounce;
@@ -217,6 +220,36 @@ TEST_CASE("truncated, damaged, foreign and wrong-version snapshots are rejected 
     }
     target.restoreState(good); // and a good one is still accepted afterwards
     CHECK(target.saveState() == good);
+}
+
+TEST_CASE("a forged snapshot cannot give a deformable non-finite skinned vertices (fuzz finding)", "[physics]") {
+    // fuzz_snapshot: rest vertices, rest positions, skinning weights and angular
+    // velocities were not checked, so a resealed blob could restore a deformable whose
+    // drawn vertices are NaN. Every payload position in turn gets a NaN.
+    World w;
+    ArapBarDesc bar;
+    bar.particles = 2;
+    buildArapBar(w, bar);
+    w.step(real(1) / 60);
+    const Bytes good = w.saveState();
+    const real nan = std::numeric_limits<real>::quiet_NaN();
+    int accepted = 0, notFinite = 0;
+    for (std::size_t at = headerBytes; at + sizeof nan <= good.size(); ++at) {
+        Bytes forged = good;
+        std::memcpy(forged.data() + at, &nan, sizeof nan);
+        reseal(forged);
+        World target;
+        try {
+            target.restoreState(forged);
+        } catch (const Error&) {
+            continue;
+        }
+        ++accepted;
+        for (const DeformableId id : target.deformableIds())
+            for (const Vec3& v : target.deformableVertices(id)) notFinite += !v.allFinite();
+    }
+    INFO("accepted " << accepted);
+    CHECK(notFinite == 0);
 }
 
 TEST_CASE("forged snapshots (valid checksum, wrong contents) are rejected or stay finite", "[physics]") {
