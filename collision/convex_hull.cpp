@@ -288,6 +288,39 @@ bool wellFormed(const HullData& h) {
     return ok && nv + h.faces.size() == h.edges.size() + 2;
 }
 
+/// Where a well-formed hull is still wrong: the first input point left outside a face,
+/// face corner off its face's plane, or face facing inward, beyond what round-off
+/// explains; empty when the hull is good. Quickhull drops a point once it is within
+/// tolerance of the faces it sees, and merging coplanar triangles accepts a spread of a
+/// few tolerances, so small slivers are expected (fuzz_hull found points 2700
+/// tolerances outside on ordinary clouds). The bounds here catch gross errors only:
+/// sqrt(epsilon) of the cloud's extent outside, cbrt(epsilon) off a plane (merging is
+/// pairwise and sliver normals are inexact). Clouds mixing a 1e10 m spread with unit
+/// features broke these (docs/fuzzing.md, finding 6).
+std::string hullDefect(const HullData& h, std::span<const Vec3> points) {
+    real extent = 0;
+    for (const Vec3& p : points) extent = std::max(extent, p.cwiseAbs().maxCoeff());
+    const real slack = 16 * h.tolerance;
+    const real outside = std::max(slack, std::sqrt(std::numeric_limits<real>::epsilon()) * extent);
+    const real warped = std::max(slack, std::cbrt(std::numeric_limits<real>::epsilon()) * extent);
+    for (std::size_t f = 0; f < h.faces.size(); ++f) {
+        const HullFace& face = h.faces[f];
+        if (!(face.normal.dot(h.centroid) - face.offset < 0))
+            return "face " + std::to_string(f) + " faces inward (the corners' centroid is outside it)";
+        for (const std::uint32_t v : face.vertices)
+            if (std::abs(face.normal.dot(h.vertices[v]) - face.offset) > warped)
+                return "face " + std::to_string(f) + " is warped (a corner " +
+                       toText(std::abs(face.normal.dot(h.vertices[v]) - face.offset)) + " off its plane)";
+        for (std::size_t i = 0; i < points.size(); ++i)
+            if (face.normal.dot(points[i]) - face.offset > outside)
+                return "point " + std::to_string(i) + " is " + toText(face.normal.dot(points[i]) - face.offset) +
+                       " outside face " + std::to_string(f);
+    }
+    const real volume = hullVolume(h);
+    if (!std::isfinite(volume) || !(volume > 0)) return "the hull's volume is " + toText(volume);
+    return {};
+}
+
 } // namespace
 
 HullData buildConvexHull(std::span<const Vec3> points) {
@@ -306,6 +339,12 @@ HullData buildConvexHull(std::span<const Vec3> points) {
         throw degenerate();
     }
     if (!wellFormed(hull)) throw degenerate();
+    // Checked, not trusted: a hull that leaves input points outside would make contacts
+    // miss. Such clouds (features many orders of magnitude below the spread) are
+    // reported, never returned.
+    if (const std::string defect = hullDefect(hull, points); !defect.empty())
+        throw Error("buildConvexHull.points", std::to_string(points.size()) + " points",
+                    "mix scales too far apart for a hull at this precision: " + defect);
     return hull;
 }
 

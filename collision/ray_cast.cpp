@@ -166,7 +166,13 @@ bool rayCast(const Shape& shape, const Transform& pose, const Vec3& from, const 
     if (!found) return false;
     hit.fraction = t;
     hit.point = from + t * (to - from);
-    hit.normal = pose.directionToWorld(n).normalized();
+    hit.normal = pose.directionToWorld(n);
+    // A ray from very far (3.5e30 m towards a 0.2 m capsule: fuzz_narrow_phase) has lost
+    // every digit of its position near the shape, and the normal computed from the hit
+    // point can come out zero. Facing the ray is the one normal that is still right.
+    const real length = hit.normal.norm();
+    hit.normal = length > 0 && std::isfinite(length) ? Vec3(hit.normal / length) : Vec3(-(to - from).normalized());
+    if (!isFinite(hit.normal)) hit.normal = Vec3::UnitY();
     return true;
 }
 

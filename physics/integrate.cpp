@@ -141,6 +141,11 @@ void integratePositions(BodyArray& bodies, const StepContext& ctx, const std::ve
     }
 }
 
-void integrateBodyPosition(Body& body, const StepContext& ctx) { move(body, ctx); }
+void integrateBodyPosition(Body& body, const StepContext& ctx, real fraction) {
+    if (!(fraction < 1)) return move(body, ctx);
+    StepContext shorter = ctx;
+    shorter.h = ctx.h * fraction;
+    move(body, shorter);
+}
 
 } // namespace jounce::detail

@@ -27,7 +27,7 @@ void integrateVelocities(BodyArray& bodies, const StepContext& ctx);
 void integratePositions(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& skip = {},
                         const std::vector<real>& fraction = {});
 /// Stage 7 for one body over ctx.h (the particle layer's small steps use it).
-void integrateBodyPosition(Body& body, const StepContext& ctx);
+void integrateBodyPosition(Body& body, const StepContext& ctx, real fraction = 1);
 
 using ColliderArray = SlotArray<Collider, ColliderTag>;
 

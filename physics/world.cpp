@@ -753,7 +753,8 @@ void World::substep(const StepContext& ctx) {
     profile_.finish += millisecondsSince(t);
 
     t = Clock::now();
-    detail::solveParticles(particles_, *directSolver_, bodies_, colliders_, particleCandidates_, settings_.particles, ctx);
+    detail::solveParticles(particles_, *directSolver_, bodies_, colliders_, particleCandidates_, settings_.particles, ctx,
+                           scratch_->fraction);
     profile_.particles += millisecondsSince(t);
 
     t = Clock::now();

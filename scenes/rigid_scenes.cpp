@@ -15,12 +15,7 @@ namespace {
 constexpr real density = 1000;
 
 ColliderDesc collider(const Shape& shape, real friction, real restitution, real colliderDensity = density) {
-    ColliderDesc c;
-    c.shape = shape;
-    c.density = colliderDensity;
-    c.material.friction = friction;
-    c.material.restitution = restitution;
-    return c;
+    return makeCollider(shape, colliderDensity, {friction, restitution});
 }
 
 BodyId addStatic(Scene& scene, const Vec3& centre, const Quat& orientation, const Vec3& half, real friction,

@@ -8,7 +8,6 @@ namespace {
 
 using jounce::BodyDesc;
 using jounce::BodyType;
-using jounce::ColliderDesc;
 
 constexpr std::array<float, 3> stone{0.55f, 0.55f, 0.6f};
 constexpr std::array<float, 3> wood{0.45f, 0.32f, 0.2f};
@@ -17,15 +16,6 @@ constexpr std::array<float, 3> wood{0.45f, 0.32f, 0.2f};
 constexpr std::array<real, 3> towerX{real(-1.8), 0, real(1.8)};
 constexpr int storeys = 6;
 constexpr real cube = real(0.2); ///< half the side of a tower's box [m]
-
-ColliderDesc collider(const jounce::Shape& shape, real density, real friction, real restitution = 0) {
-    ColliderDesc c;
-    c.shape = shape;
-    c.density = density;
-    c.material.friction = friction;
-    c.material.restitution = restitution;
-    return c;
-}
 
 /// Copies a track's current positions to previous and reads the new ones.
 void advance(const jounce::World& world, ParticleTrack& track) {
@@ -51,7 +41,7 @@ void Game::reset() {
 
     BodyDesc ground;
     ground.type = BodyType::Static;
-    ground.colliders.push_back(collider(jounce::HalfSpace{}, 1000, real(0.8)));
+    ground.colliders.push_back(jounce::makeCollider(jounce::HalfSpace{}, 1000, {.friction = real(0.8)}));
     addBody(ground, Kind::Scenery, {0.3f, 0.5f, 0.3f});
     addStaticBox(Vec3(0, platformTop / 2, 0), Vec3(3, platformTop / 2, real(1.5)), stone); // the platform
     buildTowers();
@@ -72,7 +62,7 @@ BodyId Game::addStaticBox(const Vec3& centre, const Vec3& halfExtents, std::arra
     BodyDesc d;
     d.type = BodyType::Static;
     d.position = centre;
-    d.colliders.push_back(collider(jounce::Box{halfExtents}, 1000, real(0.8)));
+    d.colliders.push_back(jounce::makeCollider(jounce::Box{halfExtents}, 1000, {.friction = real(0.8)}));
     return addBody(d, Kind::Scenery, colour);
 }
 
@@ -81,7 +71,7 @@ void Game::buildTowers() {
         for (int s = 0; s < storeys; ++s) {
             BodyDesc d;
             d.position = Vec3(towerX[t], platformTop + cube + 2 * cube * static_cast<real>(s), 0);
-            d.colliders.push_back(collider(jounce::Box{Vec3::Constant(cube)}, 400, real(0.6)));
+            d.colliders.push_back(jounce::makeCollider(jounce::Box{Vec3::Constant(cube)}, 400, {.friction = real(0.6)}));
             // Alternate shades so the storeys read apart; each tower its own hue.
             const float shade = s % 2 == 0 ? 1.0f : 0.8f;
             const std::array<float, 3> hue{t == 0 ? 0.9f : 0.3f, t == 1 ? 0.8f : 0.35f, t == 2 ? 0.9f : 0.3f};
@@ -123,7 +113,7 @@ void Game::buildRope() {
     const real radius = real(0.25), length = real(1.8);
     BodyDesc weight;
     weight.position = hook - Vec3(0, length + radius, 0);
-    weight.colliders.push_back(collider(jounce::Sphere{radius}, 800, real(0.4)));
+    weight.colliders.push_back(jounce::makeCollider(jounce::Sphere{radius}, 800, {.friction = real(0.4)}));
     const BodyId ball = addBody(weight, Kind::Weight, {0.25f, 0.25f, 0.3f});
 
     jounce::RopeDesc r;
@@ -153,7 +143,7 @@ void Game::throwBall(const Vec3& target) {
     d.position = from;
     d.linearVelocity = (target - from) / time - gravity * (time / 2);
     d.bullet = true; // small and fast: always swept, so it cannot pass through a box
-    d.colliders.push_back(collider(jounce::Sphere{real(0.16)}, 3000, real(0.4), real(0.2)));
+    d.colliders.push_back(jounce::makeCollider(jounce::Sphere{real(0.16)}, 3000, {.friction = real(0.4), .restitution = real(0.2)}));
     addBody(d, Kind::Ball, {0.9f, 0.85f, 0.2f});
     ++thrown_;
     removeOldestBall();

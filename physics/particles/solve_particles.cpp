@@ -35,9 +35,16 @@ void markTouching(const ParticleSystem& ps, const std::vector<ParticleContact>& 
 } // namespace
 
 void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies, const ColliderArray& colliders,
-                    const ParticleCandidates& candidates, const ParticleSettings& settings, const StepContext& ctx) {
+                    const ParticleCandidates& candidates, const ParticleSettings& settings, const StepContext& ctx,
+                    const std::vector<real>& fraction) {
+    // A fast body stops at its first impact (limitFastMotion) here too: moved in full,
+    // a body that touched a grain on its way down passed through the floor (the soak).
+    const auto moveCoupled = [&](const StepContext& step) {
+        for (const std::uint32_t b : candidates.coupledBodies)
+            integrateBodyPosition(bodies.slots()[b], step, b < fraction.size() ? fraction[b] : 1);
+    };
     if (ps.slots.size() == 0) {
-        for (const std::uint32_t b : candidates.coupledBodies) integrateBodyPosition(bodies.slots()[b], ctx);
+        moveCoupled(ctx);
         return;
     }
     const real h = ctx.h / static_cast<real>(settings.substeps);
@@ -62,7 +69,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
         // Bodies the particles touch move in the same small steps (with the velocity
         // the rigid resolver left them), so pushing one out of a particle by d is a
         // velocity change d / h, as it is for the particle.
-        for (const std::uint32_t b : candidates.coupledBodies) integrateBodyPosition(bodies.slots()[b], small);
+        moveCoupled(small);
         dampClusters(ps); // Müller 2007 damps before predicting; gravity adds no deviation from rigid motion
         predictParticles(ps, ctx.gravity, settings.damping, h, settings.integrator);
         makeShapeContacts(ps, bodies, colliders, candidates, settings.contactMargin, h, shapeContacts);

@@ -175,10 +175,13 @@ void particleMotion(ParticleSystem& ps, const ParticleIslands& islands, std::siz
 void sleepParticles(ParticleSystem& ps, const BodyArray& bodies, const Islands& bodyIslands, const ParticleIslands& islands,
                     const SleepSettings& settings);
 
-/// The whole layer for one world substep of length h.
+/// The whole layer for one world substep of length h. Bodies coupled to particles move
+/// here, in the layer's small steps; `fraction` (per body slot, empty: all 1) is the
+/// share of the step each may move before its first impact (limitFastMotion).
 struct DirectSolver;
 void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies, const ColliderArray& colliders,
-                    const ParticleCandidates& candidates, const ParticleSettings& settings, const StepContext& ctx);
+                    const ParticleCandidates& candidates, const ParticleSettings& settings, const StepContext& ctx,
+                    const std::vector<real>& fraction);
 
 /// Stage 3 for particles: refreshes each particle's box (its sphere swept over the
 /// step) and appends the particles' proxies after the colliders': one per group-0

@@ -9,6 +9,7 @@
 #include <jounce/physics/handle.hpp>
 
 #include <cstdint>
+#include <utility>
 
 namespace jounce {
 
@@ -37,6 +38,16 @@ struct ColliderDesc {
     /// pass through it. Its density still counts toward its body's mass.
     bool sensor = false;
 };
+
+/// A collider of `shape` at its body's origin with `density` [kg/m^3] and `material`:
+/// the common case in one line, e.g. `makeCollider(Sphere{0.2}, 1000, {.friction = 0.4})`.
+inline ColliderDesc makeCollider(Shape shape, real density, Material material = {}) {
+    ColliderDesc c;
+    c.shape = std::move(shape);
+    c.density = density;
+    c.material = material;
+    return c;
+}
 
 /// The world's record of a collider.
 struct Collider {

@@ -53,7 +53,7 @@ struct ClothDesc {
     real bendCompliance = real(1e-3);
     real friction = real(0.3);
     /// Grid coordinates (u, v) of pinned particles (a flag hangs by two corners).
-    std::vector<std::array<int, 2>> pinned;
+    std::vector<std::array<int, 2>> pinned{}; // {}: designated initializers may leave it out
     std::uint32_t group = 0;         ///< 0: a new group
     /// > 0: the cloth's triangles become a ParticleSurface of this thickness [m]: the
     /// cloth does not pass through itself and particles do not pass through it
