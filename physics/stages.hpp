@@ -50,6 +50,7 @@ struct StepScratch {
     std::vector<std::uint32_t> order;        ///< keepForWarmStart: the sort's permutation
     std::vector<std::uint8_t> fast;          ///< markFastBodies: by body slot, swept this step
     std::vector<real> fraction;              ///< limitFastMotion: by body slot, share of the step to move
+    std::vector<std::uint8_t> asleep;        ///< markFastBodies: by body slot, dynamic and asleep before the narrow phase
     std::vector<real> halfSize;              ///< markFastBodies: by body slot, smallest half size of its colliders
     std::vector<real> reach;                 ///< markFastBodies: by body slot, reach from the centre of mass
     std::vector<ContactEvent> touching;      ///< reportContacts: pairs touching now
@@ -86,11 +87,13 @@ void markFastBodies(const BodyArray& bodies, const ColliderArray& colliders, con
 /// time of impact of the two colliders' sweeps with the velocities the resolver
 /// left; a fast body moves only up to its earliest impact this step (scratch.fraction),
 /// keeping its velocity, so next step's contact stops it at the surface. Pairs
-/// already touching at the start are the resolver's.
+/// already touching at the start are the resolver's; where it left a fast body still
+/// closing on a contact (`contacts`, this step's manifolds), the body moves at most the
+/// collision margin deeper into it.
 void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
                      const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
-                     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision, real h,
-                     StepScratch& scratch);
+                     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
+                     const std::vector<ContactManifold>& contacts, real h, StepScratch& scratch);
 
 /// Stage 4: a manifold for every pair whose shapes are within the collision margin;
 /// pairs with a sensor give a sensor overlap instead (when the shapes overlap), and

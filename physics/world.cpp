@@ -748,7 +748,8 @@ void World::substep(const StepContext& ctx) {
 
     t = Clock::now();
     detail::findCoupledBodies(particles_, bodies_, colliders_, particleCandidates_);
-    detail::limitFastMotion(bodies_, colliders_, settings_, proxyColliders_, pairs_, noCollision_, ctx.h, *scratch_);
+    detail::limitFastMotion(bodies_, colliders_, settings_, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
+                            *scratch_);
     detail::integratePositions(bodies_, ctx, particleCandidates_.coupledMask, scratch_->fraction);
     profile_.finish += millisecondsSince(t);
 

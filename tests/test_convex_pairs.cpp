@@ -201,7 +201,7 @@ TEST_CASE("10^4 random hull pairs: SAT depth and GJK distance agree with brute f
     // distance from the origin to its nearest face.
     std::mt19937 rng(20261121);
     std::uniform_real_distribution<double> offset(-1.7, 1.7);
-    int overlapping = 0, apart = 0;
+    int overlapping = 0, apart = 0, unbuilt = 0;
     real worstDepth = 0, worstDistance = 0;
     for (int trial = 0; trial < 10000; ++trial) {
         const ConvexHull a = makeConvexHull(randomCloud(rng)), b = makeConvexHull(randomCloud(rng));
@@ -213,7 +213,18 @@ TEST_CASE("10^4 random hull pairs: SAT depth and GJK distance agree with brute f
         std::vector<Vec3> difference;
         for (const Vec3& u : wa.vertices)
             for (const Vec3& v : wb.vertices) difference.push_back(u - v);
-        const HullData m = buildConvexHull(difference);
+        // The reference hull. In float, quickhull fails on a few of these 72-point
+        // clouds (a face turned inward, found when buildConvexHull began checking its
+        // result) and now says so instead of returning it: those trials are skipped
+        // and counted (docs/collision.md, limits). In double it never fails here.
+        HullData m;
+        try {
+            m = buildConvexHull(difference);
+        } catch (const Error& e) {
+            if (testing::isDouble) FAIL("trial " << trial << ": " << e.what());
+            ++unbuilt;
+            continue;
+        }
         real toPlane = std::numeric_limits<real>::infinity(), toFace = std::numeric_limits<real>::infinity();
         bool inside = true;
         for (const HullFace& f : m.faces) {
@@ -246,7 +257,9 @@ TEST_CASE("10^4 random hull pairs: SAT depth and GJK distance agree with brute f
             CHECK(sat.separation() <= toFace * (1 + tol(1e-9, 1e-4)) + tol(1e-12, 1e-5));
         }
     }
-    INFO("overlapping " << overlapping << ", apart " << apart << ", worst relative errors " << worstDepth << ", " << worstDistance);
+    INFO("overlapping " << overlapping << ", apart " << apart << ", worst relative errors " << worstDepth << ", " << worstDistance
+                        << ", reference hulls not built " << unbuilt);
+    CHECK(unbuilt <= 20); // float only: 0.2 % of the trials at most
     CHECK(overlapping > 2000);
     CHECK(apart > 2000);
 }

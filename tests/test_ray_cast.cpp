@@ -55,6 +55,30 @@ TEST_CASE("rays starting inside a shape, too short or of zero length do not hit 
     }
 }
 
+TEST_CASE("a ray from very far away still gets a unit normal (fuzz finding 7)", "[collision]") {
+    // fuzz_narrow_phase: from 3.5e30 m, the hit point near this capsule has lost every
+    // digit, and the normal computed from it came out zero. It now faces the ray.
+    const Capsule capsule{real(0.3), real(0.5)};
+    const Transform pose{Vec3(real(0.1), real(0.6), real(0.05)), Quat(real(0.99503719020998926), real(0.099503719020998929), 0, 0).normalized()};
+    const Vec3 from(real(3.4860391506276309e30), real(3.5295369653413445e30), real(3.5295369653413445e30));
+    const Vec3 to(real(0.02), 0, 3);
+    ShapeRayHit hit;
+    if (rayCast(capsule, pose, from, to, hit)) {
+        CHECK(hit.normal.allFinite());
+        CHECK(std::abs(hit.normal.norm() - 1) < 1e-4);
+        CHECK(hit.fraction >= 0);
+        CHECK(hit.fraction <= 1);
+    }
+    // Every bounded shape, shot at from 1e30 m along a few directions through its centre.
+    for (const Shape& s : {Shape{Sphere{real(0.3)}}, Shape{Box{Vec3(real(0.2), real(0.4), real(0.3))}}, Shape{capsule}})
+        for (const Vec3& direction : {Vec3(1, 1, 1), Vec3(1, 0, 0), Vec3(real(0.3), -1, real(0.2))}) {
+            const Vec3 far = direction.normalized() * real(1e30);
+            if (!rayCast(s, pose, pose.position + far, pose.position - far * real(1e-30), hit)) continue;
+            CHECK(hit.normal.allFinite());
+            CHECK(std::abs(hit.normal.norm() - 1) < 1e-4);
+        }
+}
+
 TEST_CASE("random rays agree with a marched reference", "[collision]") {
     std::mt19937 rng(17);
     std::uniform_real_distribution<real> u(-1, 1);

@@ -122,8 +122,8 @@ TEST_CASE("golden state hashes after 300 steps: the same in every build of one p
         std::uint64_t inDouble, inFloat;
     };
     const Golden golden[] = {
-        {"jointed-mixed", 0x0fbaa5f5bdca1a15ull, 0x73debbb0f904ceb8ull},
-        {"ragdolls", 0x174b558b79a6004bull, 0xf960b3c85a7c4a1eull},
+        {"jointed-mixed", 0x709d01ce941a98bcull, 0xe1371f766e3c6e36ull},
+        {"ragdolls", 0x27faac9cfe252a5bull, 0xe2a4b480afe1f258ull},
         {"arap_fall", 0x014d37cbdcab35ebull, 0x03763d56d05d1795ull},
     };
     for (const Golden& g : golden) {
@@ -642,10 +642,15 @@ TEST_CASE("soak: 500 bodies and joints and 2000 particles with kicks, spawns and
         const real energy = totalEnergy(w);
         worstExcess = std::max(worstExcess, (energy - soak.budget) / std::abs(soak.budget));
         REQUIRE(energy <= soak.budget + real(0.01) * std::abs(soak.budget));
-        for (const BodyId id : w.bodyIds())
-            if (w.body(id).isDynamic()) lowestBody = std::min(lowestBody, w.body(id).position.y());
+        for (const BodyId id : w.bodyIds()) {
+            const Body& b = w.body(id);
+            if (!b.isDynamic() || !(b.position.y() < lowestBody)) continue;
+            lowestBody = b.position.y();
+            // What fell through, should it have: the last step's lowest body.
+            CAPTURE(i, id.index, b.position, b.linearVelocity, b.angularVelocity, b.awake);
+            REQUIRE(lowestBody > 0); // a centre below the floor's top: fallen through
+        }
         for (const ParticleId id : w.particleIds()) lowestParticle = std::min(lowestParticle, w.particle(id).position.y());
-        REQUIRE(lowestBody > 0);           // a centre below the floor's top: fallen through
         REQUIRE(lowestParticle > -radius); // a grain may be pressed in, not through
         // After the warm-up, freed slots are reused: the arrays stop growing.
         if (i == warmUp) {
