@@ -42,38 +42,40 @@ real smallestHalfSize(const Shape& shape) {
         shape);
 }
 
+/// Lowers a body's share of the step to `share`; the array is made (all 1) on first use,
+/// so a step where nothing is limited leaves it empty.
+void limitShare(std::vector<real>& fraction, std::size_t slots, std::uint32_t body, real share) {
+    if (fraction.empty()) fraction.assign(slots, 1);
+    fraction[body] = std::min(fraction[body], share);
+}
+
 /// A body asleep while the contacts were found has none with static or sleeping
 /// neighbours (the broad phase pairs only what moves); woken this step by a hit, it
 /// would be pushed through the floor it rested on with nothing holding it (the soak:
 /// a resting box struck by a falling one, 0.22 m through in one step). It keeps the
 /// velocity the resolver gave it and moves from the next step, when its contacts are
 /// all found.
-bool anyWoken(const BodyArray& bodies, const std::vector<std::uint8_t>& asleep) {
-    for (std::size_t i = 0; i < asleep.size(); ++i)
-        if (asleep[i] && bodies.isAlive(i) && bodies.atSlot(i).awake) return true;
-    return false;
-}
-
 void holdWokenBodies(const BodyArray& bodies, const std::vector<std::uint8_t>& asleep, std::vector<real>& fraction) {
     for (std::size_t i = 0; i < asleep.size(); ++i)
-        if (asleep[i] && bodies.isAlive(i) && bodies.atSlot(i).awake) fraction[i] = 0;
+        if (asleep[i] && bodies.isAlive(i) && bodies.atSlot(i).awake)
+            limitShare(fraction, bodies.slotCount(), static_cast<std::uint32_t>(i), 0);
 }
 
-/// Pairs touching at the start are the resolver's, but it may run out of iterations
-/// before it has stopped a fast body: the soak found a box struck down at 15 m/s by a
-/// falling one, still closing on the floor after the resolver, moving its whole step
-/// (0.25 m) through the floor's surface. A fast body still closing on a contact point
-/// moves at most `margin` deeper into it (or up to it, if the point is still apart);
-/// next step's resolver meets the contact again.
-void limitDeeperMotion(const BodyArray& bodies, const std::vector<ContactManifold>& contacts, real margin, real h,
-                       std::vector<real>& fraction, const std::vector<std::uint8_t>& fast) {
+/// The resolver may run out of iterations before it has stopped a body on static
+/// ground: the soak found boxes struck down at 13-15 m/s by falling ones, still closing
+/// on the floor after the resolver, moving their whole step (0.22 m) through its
+/// surface. A dynamic body still closing on a contact point with a static or
+/// kinematic body moves at most `margin` deeper into it (or up to it, if the point is
+/// still apart); it keeps its velocity, and next step's resolver meets the contact
+/// again. Between two dynamic bodies the resolver's impulses move both: not limited.
+void limitMotionIntoStatic(const BodyArray& bodies, const std::vector<ContactManifold>& contacts, real margin, real h,
+                           std::vector<real>& fraction) {
     for (const ContactManifold& m : contacts) {
-        const std::uint32_t ia = m.bodyA.index, ib = m.bodyB.index;
         const Body& a = bodies[m.bodyA];
         const Body& b = bodies[m.bodyB];
-        // Only against what does not yield (static or kinematic): between two dynamic
-        // bodies the resolver's impulses move both, and their sweeps were checked.
-        if (!(fast[ia] && !b.isDynamic()) && !(fast[ib] && !a.isDynamic())) continue;
+        const bool limitA = a.isDynamic() && a.awake && !b.isDynamic();
+        const bool limitB = b.isDynamic() && b.awake && !a.isDynamic();
+        if (!limitA && !limitB) continue;
         for (int k = 0; k < m.manifold.count; ++k) {
             const ContactPoint& p = m.manifold.points[static_cast<std::size_t>(k)];
             // The normal points from B toward A: A closes on B by -(vA - vB) . n.
@@ -81,8 +83,7 @@ void limitDeeperMotion(const BodyArray& bodies, const std::vector<ContactManifol
             const real allowed = margin + std::max(-p.depth, real(0));
             if (!(closing > allowed)) continue;
             const real share = allowed / closing;
-            if (fast[ia]) fraction[ia] = std::min(fraction[ia], share);
-            if (fast[ib]) fraction[ib] = std::min(fraction[ib], share);
+            limitShare(fraction, bodies.slotCount(), limitA ? m.bodyA.index : m.bodyB.index, share);
         }
     }
 }
@@ -142,12 +143,11 @@ void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, co
                      const std::vector<ContactManifold>& contacts, real h, StepScratch& scratch) {
     std::vector<real>& fraction = scratch.fraction;
     fraction.clear();
-    const std::vector<std::uint8_t>& fast = scratch.fast;
-    const bool anyFast = std::find(fast.begin(), fast.end(), 1) != fast.end();
-    if (!anyFast && !anyWoken(bodies, scratch.asleep)) return;
-    fraction.assign(bodies.slotCount(), 1);
     holdWokenBodies(bodies, scratch.asleep, fraction);
-    if (!anyFast) return;
+    if (!settings.continuous) return;
+    limitMotionIntoStatic(bodies, contacts, settings.collisionMargin, h, fraction);
+    const std::vector<std::uint8_t>& fast = scratch.fast;
+    if (std::find(fast.begin(), fast.end(), 1) == fast.end()) return;
     // Pairs in broad-phase order, each body keeping its earliest impact: the same
     // answer whatever order the pairs came in.
     for (const ProxyPair& pair : pairs) {
@@ -165,10 +165,9 @@ void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, co
                                               &scratch.sweep);
         // Touching at the start: a contact the resolver has already dealt with.
         if (!toi.hit || toi.fraction <= 0) continue;
-        if (fast[ia]) fraction[ia] = std::min(fraction[ia], toi.fraction);
-        if (fast[ib]) fraction[ib] = std::min(fraction[ib], toi.fraction);
+        if (fast[ia]) limitShare(fraction, bodies.slotCount(), ia, toi.fraction);
+        if (fast[ib]) limitShare(fraction, bodies.slotCount(), ib, toi.fraction);
     }
-    limitDeeperMotion(bodies, contacts, settings.collisionMargin, h, fraction, fast);
 }
 
 } // namespace jounce::detail

@@ -87,9 +87,10 @@ void markFastBodies(const BodyArray& bodies, const ColliderArray& colliders, con
 /// time of impact of the two colliders' sweeps with the velocities the resolver
 /// left; a fast body moves only up to its earliest impact this step (scratch.fraction),
 /// keeping its velocity, so next step's contact stops it at the surface. Pairs
-/// already touching at the start are the resolver's; where it left a fast body still
-/// closing on a contact (`contacts`, this step's manifolds), the body moves at most the
-/// collision margin deeper into it.
+/// already touching at the start are the resolver's; where it left any dynamic body
+/// still closing on a static contact (`contacts`, this step's manifolds), the body
+/// moves at most the collision margin deeper into it. A body woken mid-step moves from
+/// the next step.
 void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, const WorldSettings& settings,
                      const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                      const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
