@@ -153,6 +153,11 @@ void World::checkRestored() const {
         if (!(isFinite(b.position) && isFinite(b.linearVelocity) && isFinite(b.angularVelocity) &&
               std::isfinite(b.inverseMass) && b.inverseMass >= 0 && isFinite(b.inverseInertiaWorld)))
             inconsistent(what, "a state or mass that is not finite");
+        // Speeds the setters would refuse (and a step never leaves: limitSpeeds), a blob
+        // may not bring in either (fuzz finding 8: a body restored at 1e228 rad/s).
+        // Positions are not bounded: a world may drift a body past maxCoordinate.
+        detail::requireSpeed(b.linearVelocity, (what + ".linearVelocity").c_str());
+        detail::requireSpeed(b.angularVelocity, (what + ".angularVelocity").c_str());
     }
     for (const ColliderId id : colliders_.ids()) {
         const Collider& c = colliders_[id];

@@ -256,6 +256,34 @@ TEST_CASE("a forged snapshot cannot give a deformable non-finite skinned vertice
     CHECK(notFinite == 0);
 }
 
+TEST_CASE("a forged snapshot cannot bring in a speed the setters refuse (fuzz finding 8)", "[physics]") {
+    // fuzz_snapshot: a resealed blob restored a body spinning at 1e228 rad/s, finite, so
+    // accepted; its orientation left unit length in the next step.
+    World w;
+    BodyDesc d;
+    d.colliders.push_back(makeCollider(Sphere{real(0.5)}, 1000));
+    const BodyId id = w.createBody(d);
+    const real marker = real(7.25); // a value found once in the blob: the spin's z
+    w.setAngularVelocity(id, Vec3(0, 0, marker));
+    const Bytes good = w.saveState();
+    std::size_t found = 0, at = 0;
+    for (std::size_t k = headerBytes; k + sizeof marker <= good.size(); ++k)
+        if (std::memcmp(good.data() + k, &marker, sizeof marker) == 0) {
+            ++found;
+            at = k;
+        }
+    REQUIRE(found == 1);
+    Bytes forged = good;
+    const real absurd = real(1e30); // > maxSpeed (1e6), finite in float too
+    std::memcpy(forged.data() + at, &absurd, sizeof absurd);
+    reseal(forged);
+    World target;
+    target.createBody(d);
+    const Bytes before = target.saveState();
+    CHECK_THROWS_WITH(target.restoreState(forged), Catch::Contains("angularVelocity") && Catch::Contains("maxSpeed"));
+    CHECK(target.saveState() == before);
+}
+
 TEST_CASE("forged snapshots (valid checksum, wrong contents) are rejected or stay finite", "[physics]") {
     // Each payload byte in turn replaced and the checksum recomputed: the loader must
     // reject the blob with jounce::Error, or accept a world that steps without reading
