@@ -90,11 +90,13 @@ TEST_CASE("no allocation inside World::step once a scene has settled", "[physics
     // Settled: the stacks stand still, and the pile is asleep (falling asleep itself
     // records links between the sleeping bodies). Awake, a pile is never quite settled:
     // in single precision a box of pile250 still finds a new neighbour after 480 steps,
-    // and the contact buffers grow once. Sanitized builds run the stacks only.
+    // and the contact buffers grow once. Sanitized builds run the column only (what
+    // they check, the allocator's bookkeeping, does not depend on the scene).
     const bool sanitized = testing::sanitizedStepDivisor > 1;
     for (const bool sleep : {false, true}) {
         for (const char* name : {"column", "pyramid10", "pile250"}) {
             if ((sanitized || !sleep) && std::string_view(name) == "pile250") continue;
+            if (sanitized && std::string_view(name) != "column") continue;
             INFO(name << (sleep ? ", sleep on" : ", sleep off"));
             CHECK(allocationsAfterSettling(name, sleep, sanitized ? 120 : 480, sanitized ? 20 : 60) == 0);
         }
