@@ -14,6 +14,7 @@
 
 #include <jounce/collision/point_queries.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace jounce::detail {
