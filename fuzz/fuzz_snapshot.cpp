@@ -94,6 +94,8 @@ Bytes edited(const Bytes& original, fuzz::Input& in) {
         case 2: blob[at] = static_cast<std::uint8_t>(blob[at] + value); break;
         default: blob.resize(at); break;
         }
+        if (fuzz::verbose())
+            std::fprintf(stderr, "edit: byte %zu op %d value %u -> size %zu\n", at, rest[2] % 4, unsigned(value), blob.size());
     }
     reseal(blob);
     return blob;

@@ -9,10 +9,23 @@
 
 namespace jounce::fuzz {
 
+/// Prints a body's state when replaying verbosely.
+inline void showBody(const Body& b) {
+    show("position", b.position);
+    show("orientation", b.orientation);
+    show("linear velocity", b.linearVelocity);
+    show("angular velocity", b.angularVelocity);
+    show("inverse mass", b.inverseMass);
+}
+
 /// Every body, particle and deformable vertex finite, orientations unit.
 inline void requireFiniteWorld(const World& world, const char* where) {
     for (const BodyId id : world.bodyIds()) {
         const Body& b = world.body(id);
+        if (verbose()) {
+            std::fprintf(stderr, "body %u (%s)\n", unsigned(id.index), where);
+            showBody(b);
+        }
         requireFinite(b.position, where);
         requireFinite(b.linearVelocity, where);
         requireFinite(b.angularVelocity, where);
@@ -21,11 +34,16 @@ inline void requireFiniteWorld(const World& world, const char* where) {
     }
     for (const ParticleId id : world.particleIds()) {
         const Particle p = world.particle(id);
+        show("particle position", p.position);
+        show("particle velocity", p.velocity);
         requireFinite(p.position, where);
         requireFinite(p.velocity, where);
     }
     for (const DeformableId id : world.deformableIds())
-        for (const Vec3& v : world.deformableVertices(id)) requireFinite(v, where);
+        for (const Vec3& v : world.deformableVertices(id)) {
+            show("deformable vertex", v);
+            requireFinite(v, where);
+        }
 }
 
 /// A few steps at `dt` (clamped into the world's accepted range by the caller's

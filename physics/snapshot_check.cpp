@@ -5,11 +5,14 @@
 // Values are the entry points' business: shapes and bodies get the same checks the
 // create calls give them.
 
+#include <jounce/physics/mass_properties.hpp>
 #include <jounce/physics/world.hpp>
 
+#include "physics/stages.hpp"
 #include "physics/validate.hpp"
 
 #include <cmath>
+#include <numbers>
 #include <string>
 
 namespace jounce {
@@ -17,6 +20,15 @@ namespace {
 
 [[noreturn]] void inconsistent(const std::string& what, const std::string& why) {
     throw Error("restoreState.blob", what, why + "; the world was left as it was");
+}
+
+/// Positions a step may have carried past maxCoordinate (a body falling for minutes),
+/// but not this far: 1e9 m takes over four hours of free fall. A forged body at 1e121 m
+/// on a joint gave the joint a lever arm whose square overflowed (test_snapshot.cpp).
+constexpr real maxRestoredCoordinate = 1000 * detail::maxCoordinate;
+
+void requireRestoredPoint(const Vec3& p, const std::string& field) {
+    detail::requireWithin(p, maxRestoredCoordinate, "1000 maxCoordinate", field.c_str());
 }
 
 template <typename Array> void requireConsistent(const Array& array, const std::string& what) {
@@ -72,9 +84,14 @@ void checkParticles(const ParticleSystem& ps) {
                        ps.stepVelocity.size() == n && ps.previousVelocity.size() == n && ps.hasHistory.size() == n;
     if (!sized) inconsistent("particles", "per-particle arrays of different lengths");
     for (std::size_t i = 0; i < n; ++i)
-        if (ps.isAlive(i) && !(isFinite(ps.x[i]) && isFinite(ps.p[i]) && isFinite(ps.v[i]) && std::isfinite(ps.w[i]) &&
-                               ps.w[i] >= 0 && std::isfinite(ps.radius[i]) && ps.radius[i] > 0))
-            inconsistent("particle slot " + std::to_string(i), "a state that is not finite, or a bad mass or radius");
+        if (ps.isAlive(i)) {
+            const std::string what = "particle slot " + std::to_string(i);
+            if (!(isFinite(ps.x[i]) && isFinite(ps.p[i]) && isFinite(ps.v[i]) && std::isfinite(ps.w[i]) && ps.w[i] >= 0 &&
+                  std::isfinite(ps.radius[i]) && ps.radius[i] > 0))
+                inconsistent(what, "a state that is not finite, or a bad mass or radius");
+            requireRestoredPoint(ps.x[i], what + ".position");
+            requireRestoredPoint(ps.p[i], what + ".predicted");
+        }
     requireConsistent(ps.distances, "distance constraints");
     requireConsistent(ps.attachments, "particle attachments");
     requireConsistent(ps.constraints, "particle constraints");
@@ -111,6 +128,63 @@ void checkParticles(const ParticleSystem& ps) {
         checkHierarchy(ps, ps.hierarchies[id], "particle hierarchy " + detail::handleText(id));
 }
 
+/// Whether `m` is a rotation up to the polar decomposition's rounding (bounded first:
+/// the product of a forged 1e200 overflows).
+bool isRotation(const Mat3& m) {
+    return isFinite(m) && m.cwiseAbs().maxCoeff() <= real(1.01) &&
+           (m.transpose() * m - Mat3::Identity()).cwiseAbs().maxCoeff() <= real(0.01);
+}
+
+/// Whether `stored` is `derived` up to rounding (both came from the same formula when
+/// the blob was written; a tolerance keeps the check from depending on how).
+bool sameDerived(const Mat3& stored, const Mat3& derived) {
+    const real tolerance = std::sqrt(std::numeric_limits<real>::epsilon()) * std::max(derived.cwiseAbs().maxCoeff(), real(1e-30));
+    return isFinite(stored) && (stored - derived).cwiseAbs().maxCoeff() <= tolerance;
+}
+
+bool sameDerived(real stored, real derived) {
+    return std::isfinite(stored) && std::abs(stored - derived) <= std::sqrt(std::numeric_limits<real>::epsilon()) * std::abs(derived);
+}
+
+/// A deformable's values (its arrays are consistent): what createDeformable checks of
+/// its description, the state a step leaves (positions where bodies may be, speeds
+/// within maxSpeed, rotations), and the data derived from them as buildDeformable
+/// derives it (volume, mass, rest moment). Fuzz finding 11: a rest vertex forged to
+/// 1e307 skinned to an infinite vertex.
+void checkDeformableValues(const Deformable& d, const std::string& what) {
+    const auto field = [&](const char* name, std::size_t i) { return what + "." + name + "[" + std::to_string(i) + "]"; };
+    detail::requireInRange(d.density, detail::minDensity, detail::maxDensity, (what + ".density").c_str());
+    detail::requireInRange(d.stiffness, std::numeric_limits<real>::min(), detail::maxStiffness, (what + ".stiffness").c_str());
+    detail::requireInRange(d.damping, 0, detail::maxRate, (what + ".damping").c_str());
+    detail::requireNonNegative(d.friction, (what + ".friction").c_str());
+    if (d.iterations > 1000) inconsistent(what + ".iterations", std::to_string(d.iterations) + ": must lie in [1, 1000]");
+    for (std::size_t i = 0; i < d.size(); ++i) {
+        requireRestoredPoint(d.restPosition[i], field("restPosition", i));
+        requireRestoredPoint(d.position[i], field("position", i));
+        detail::requireSpeed(d.velocity[i], field("velocity", i).c_str());
+        detail::requireSpeed(d.angularVelocity[i], field("angularVelocity", i).c_str());
+        for (int c = 0; c < 3; ++c) detail::requireExtent(d.radii[i][c], field("radii", i).c_str());
+        if (!isRotation(d.restAxes[i]) || !isRotation(d.rotation[i]))
+            inconsistent(field("rotation", i), "rest axes or a rotation that is not one");
+        const Vec3& r = d.radii[i];
+        const real volume = real(4) / 3 * std::numbers::pi_v<real> * r.x() * r.y() * r.z();
+        const Vec3 moments = r.cwiseProduct(r) * (real(0.2) * volume);
+        if (!sameDerived(d.volume[i], volume) || !sameDerived(d.mass[i], d.density * volume) ||
+            !sameDerived(d.restMoment[i], d.restAxes[i] * moments.asDiagonal() * d.restAxes[i].transpose()))
+            inconsistent(field("volume", i), "a volume, mass or rest moment its radii and density do not give");
+    }
+    for (std::size_t k = 0; k < d.restVertices.size(); ++k) requireRestoredPoint(d.restVertices[k], field("restVertices", k));
+    for (std::size_t k = 0; k < d.restNormals.size(); ++k) detail::requirePoint(d.restNormals[k], field("restNormals", k).c_str());
+    for (std::size_t k = 0; k < d.skinWeights.size(); ++k)
+        detail::requireInRange(d.skinWeights[k], 0, 1, field("skinWeights", k).c_str());
+    for (const auto h : d.handles.ids()) {
+        const DeformableHandleDesc& desc = d.handles[h].desc;
+        detail::requirePoint(desc.target, (what + ".handle.target").c_str());
+        detail::requirePoint(desc.restDirection, (what + ".handle.restDirection").c_str());
+        detail::requireInRange(desc.weight, 0, detail::maxHandleWeight, (what + ".handle.weight").c_str());
+    }
+}
+
 void checkDeformable(const Deformable& d, const std::string& what) {
     const std::size_t n = d.restPosition.size();
     const std::size_t m = d.restVertices.size();
@@ -131,9 +205,94 @@ void checkDeformable(const Deformable& d, const std::string& what) {
              isFinite(d.angularVelocity[i]) && isFinite(d.restPosition[i]) && std::isfinite(d.mass[i]) && d.mass[i] > 0;
     // The drawn vertices are skinned from these (World::deformableVertices): a NaN in
     // any of them gave NaN vertices from a blob that passed (fuzz_snapshot).
+    for (std::size_t i = 0; ok && i < n; ++i)
+        ok = d.position[i].cwiseAbs().maxCoeff() <= maxRestoredCoordinate;
     for (std::size_t k = 0; ok && k < m; ++k) ok = isFinite(d.restVertices[k]);
     for (std::size_t k = 0; ok && k < d.skinWeights.size(); ++k) ok = std::isfinite(d.skinWeights[k]);
     if (!ok) inconsistent(what, "arrays that disagree or point past each other, or a state that is not finite");
+    checkDeformableValues(d, what);
+}
+
+/// A body's values get the checks the create call and the setters give them, and the
+/// data derived from them (inverse inertia, body and world frame) must be what the
+/// setters derive: fuzz finding 10 forged one entry of a box's world-frame inverse
+/// inertia to 5e41, which threw it to 1e120 m in one step.
+void checkBody(const Body& b, const std::string& what) {
+    const auto field = [&](const char* name) { return what + "." + name; };
+    if (b.type != BodyType::Static && b.type != BodyType::Kinematic && b.type != BodyType::Dynamic)
+        inconsistent(what, "a body type " + std::to_string(static_cast<int>(b.type)));
+    detail::requireUnit(b.orientation, field("orientation").c_str());
+    if (!(isFinite(b.position) && isFinite(b.linearVelocity) && isFinite(b.angularVelocity)))
+        inconsistent(what, "a state that is not finite");
+    requireRestoredPoint(b.position, field("position"));
+    // Speeds the setters would refuse (and a step never leaves: limitSpeeds), a blob
+    // may not bring in either (fuzz finding 8: a body restored at 1e228 rad/s).
+    detail::requireSpeed(b.linearVelocity, field("linearVelocity").c_str());
+    detail::requireSpeed(b.angularVelocity, field("angularVelocity").c_str());
+    if (b.type == BodyType::Static && !(b.linearVelocity.isZero(0) && b.angularVelocity.isZero(0)))
+        inconsistent(what, "a static body that moves");
+    detail::requirePoint(b.localCentroid, field("localCentroid").c_str());
+    detail::requireInRange(b.linearDamping, 0, 1, field("linearDamping").c_str());
+    detail::requireInRange(b.angularDamping, 0, 1, field("angularDamping").c_str());
+    detail::requireInRange(b.gravityScale, -detail::maxGravityScale, detail::maxGravityScale, field("gravityScale").c_str());
+    for (const auto& [load, name] : {std::pair{&b.userForce, "userForce"}, {&b.userTorque, "userTorque"},
+                                     {&b.forceAccum, "forceAccum"}, {&b.torqueAccum, "torqueAccum"},
+                                     {&b.impulseAccum, "impulseAccum"}, {&b.angularImpulseAccum, "angularImpulseAccum"}})
+        detail::requireLoad(*load, field(name).c_str());
+    detail::requireFinite(b.lastFrameAcceleration, field("lastFrameAcceleration").c_str());
+    detail::requireNonNegative(b.motion, field("motion").c_str());
+    if (b.isDynamic()) {
+        detail::requireInvertible(b.inverseMass, field("inverseMass").c_str()); // so the mass is finite too
+        validateInertia(b.inertiaBody, field("inertiaBody").c_str());
+        const Mat3 symmetric = (b.inertiaBody + b.inertiaBody.transpose()) / 2;
+        if (!sameDerived(b.inverseInertiaBody, symmetric.inverse()))
+            inconsistent(field("inverseInertiaBody"), "not the inverse of inertiaBody");
+    } else if (b.inverseMass != 0 || !b.inverseInertiaBody.isZero(0)) {
+        inconsistent(what, "a static or kinematic body with a finite mass");
+    }
+    if (!sameDerived(b.inverseInertiaWorld, detail::worldInverseInertia(b)))
+        inconsistent(field("inverseInertiaWorld"), "not R inverseInertiaBody R^T");
+}
+
+/// A joint's description gets createJoint's checks; its points must be the ones it
+/// derives from them (a Fixed joint's B points come from the poses when it was made,
+/// which may have drifted past maxCoordinate since: those are only bounded, loosely).
+void checkJoint(const Joint& j, const Body& a, const Body* b, const std::string& what) {
+    if (j.desc.a.body == j.desc.b.body) inconsistent(what, "joins a body to itself");
+    const Joint made = detail::makeJoint(j.desc, a, b, what + ".desc");
+    bool ok = j.pointCount == made.pointCount && std::isfinite(j.force) && j.force >= 0;
+    for (int k = 0; ok && k < j.pointCount; ++k) {
+        const auto i = static_cast<std::size_t>(k);
+        ok = j.pointsA[i] == made.pointsA[i] &&
+             (j.desc.type == JointType::Fixed ? isFinite(j.pointsB[i]) && j.pointsB[i].cwiseAbs().maxCoeff() <= maxRestoredCoordinate
+                                               : j.pointsB[i] == made.pointsB[i]);
+    }
+    if (!ok) inconsistent(what, "points or force that its description does not give");
+}
+
+/// What the next step reads of the last one's contacts: points where bodies may be,
+/// unit normals, and impulses within the loads an entry point accepts (warmStart
+/// squares the distance to a cached point: a forged 1e200 m overflowed it).
+bool isUnitNormal(const Vec3& n) {
+    // Bounded before it is squared: the norm of a forged 1e200 overflows.
+    return isFinite(n) && n.cwiseAbs().maxCoeff() <= 2 && std::abs(n.norm() - 1) <= real(1e-3);
+}
+
+void checkContacts(const std::vector<ContactManifold>& manifolds, const std::vector<Contact>& cache) {
+    for (const ContactManifold& m : manifolds) {
+        bool ok = m.manifold.count >= 0 && m.manifold.count <= Manifold::maxPoints && isUnitNormal(m.manifold.normal) && std::isfinite(m.friction) &&
+                  std::isfinite(m.restitution) && std::isfinite(m.approachSpeed);
+        for (int k = 0; ok && k < m.manifold.count; ++k) {
+            const ContactPoint& p = m.manifold.points[static_cast<std::size_t>(k)];
+            ok = isFinite(p.point) && p.point.cwiseAbs().maxCoeff() <= maxRestoredCoordinate && std::isfinite(p.depth) &&
+                 std::abs(p.depth) <= maxRestoredCoordinate;
+        }
+        if (!ok) inconsistent("contact manifold", "a point count, normal or point that no step gives");
+    }
+    for (const Contact& c : cache)
+        if (!(isFinite(c.point) && c.point.cwiseAbs().maxCoeff() <= maxRestoredCoordinate && isUnitNormal(c.normal) &&
+              isFinite(c.accumulatedImpulse) && c.accumulatedImpulse.cwiseAbs().maxCoeff() <= detail::maxLoad))
+            inconsistent("warm-start contact", "a point, normal or impulse that no step gives");
 }
 
 } // namespace
@@ -144,21 +303,7 @@ void World::checkRestored() const {
     requireConsistent(generators_, "force generators");
     requireConsistent(joints_, "joints");
     requireConsistent(deformables_, "deformables");
-    for (const BodyId id : bodies_.ids()) {
-        const Body& b = bodies_[id];
-        const std::string what = "body " + detail::handleText(id);
-        if (b.type != BodyType::Static && b.type != BodyType::Kinematic && b.type != BodyType::Dynamic)
-            inconsistent(what, "a body type " + std::to_string(static_cast<int>(b.type)));
-        detail::requireUnit(b.orientation, (what + ".orientation").c_str());
-        if (!(isFinite(b.position) && isFinite(b.linearVelocity) && isFinite(b.angularVelocity) &&
-              std::isfinite(b.inverseMass) && b.inverseMass >= 0 && isFinite(b.inverseInertiaWorld)))
-            inconsistent(what, "a state or mass that is not finite");
-        // Speeds the setters would refuse (and a step never leaves: limitSpeeds), a blob
-        // may not bring in either (fuzz finding 8: a body restored at 1e228 rad/s).
-        // Positions are not bounded: a world may drift a body past maxCoordinate.
-        detail::requireSpeed(b.linearVelocity, (what + ".linearVelocity").c_str());
-        detail::requireSpeed(b.angularVelocity, (what + ".angularVelocity").c_str());
-    }
+    for (const BodyId id : bodies_.ids()) checkBody(bodies_[id], "body " + detail::handleText(id));
     for (const ColliderId id : colliders_.ids()) {
         const Collider& c = colliders_[id];
         const std::string what = "collider " + detail::handleText(id);
@@ -174,16 +319,15 @@ void World::checkRestored() const {
         validateGenerator(generators_[id], ("force generator " + detail::handleText(id)).c_str());
     for (const JointId id : joints_.ids()) {
         const Joint& j = joints_[id];
-        const bool ok = bodies_.contains(j.desc.a.body) && (j.desc.b.body.isNull() || bodies_.contains(j.desc.b.body)) &&
-                        j.pointCount >= 0 && j.pointCount <= 3;
-        if (!ok) inconsistent("joint " + detail::handleText(id), "joins a body that is not live, or has a bad point count");
+        const std::string what = "joint " + detail::handleText(id);
+        const bool live = bodies_.contains(j.desc.a.body) && (j.desc.b.body.isNull() || bodies_.contains(j.desc.b.body));
+        if (!live) inconsistent(what, "joins a body that is not live");
+        checkJoint(j, bodies_[j.desc.a.body], j.desc.b.body.isNull() ? nullptr : &bodies_[j.desc.b.body], what);
     }
     const std::size_t bodySlots = bodies_.slotCount();
     for (const auto& [a, b] : sleepingLinks_)
         if (a >= bodySlots || b >= bodySlots) inconsistent("sleeping link", "names a body slot past the last");
-    for (const ContactManifold& m : contacts_)
-        if (m.manifold.count < 0 || m.manifold.count > Manifold::maxPoints)
-            inconsistent("contact manifold", std::to_string(m.manifold.count) + " points");
+    checkContacts(contacts_, previousContacts_);
     for (const SensorEvent& e : sensorEvents_.overlaps)
         if (!bodies_.contains(e.visitorBody) || !bodies_.contains(e.sensorBody))
             inconsistent("sensor overlap", "names a body that is not live");

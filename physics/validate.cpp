@@ -45,6 +45,11 @@ void requireSize(real x, const char* field) {
         throw Error(field, toText(x), "must be finite, > 0 and at most maxCoordinate = " + toText(maxCoordinate));
 }
 
+void requireExtent(real x, const char* field) {
+    if (!std::isfinite(x) || !(x >= minExtent) || x > maxCoordinate)
+        throw Error(field, toText(x), "must lie in [minExtent " + toText(minExtent) + ", maxCoordinate " + toText(maxCoordinate) + "]");
+}
+
 void requireUnit(const Quat& q, const char* field) {
     constexpr real tolerance = std::is_same_v<real, double> ? real(1e-6) : real(1e-3);
     if (!isFinite(q.coeffs())) throw Error(field, toText(q), "every component must be finite");

@@ -16,6 +16,8 @@ namespace jounce::detail {
 inline constexpr real maxCoordinate = real(1e6);
 inline constexpr real maxSpeed = real(1e6);
 inline constexpr real maxLoad = real(1e15);
+/// Gravity: at most 1e6 m/s^2 a component (1e5 g; millimetre units need 9810).
+inline constexpr real maxAcceleration = real(1e6);
 /// A body's gravity scale: at most 1000 g either way.
 inline constexpr real maxGravityScale = real(1e3);
 
@@ -34,6 +36,22 @@ inline void requireLoad(const Vec3& f, const char* field) { requireWithin(f, max
 void requireInvertible(real x, const char* field);
 /// A shape's size: finite, > 0 and at most maxCoordinate.
 void requireSize(real x, const char* field);
+/// Radii and thicknesses of particles and oriented particles, whose volumes and
+/// masses are cubes of them: at least a micron (a denormal radius gave a zero mass and
+/// an infinite inverse), at most maxCoordinate.
+inline constexpr real minExtent = real(1e-6);
+void requireExtent(real x, const char* field);
+/// Stiffness (a deformable's, Pa) and densities (kg/m^3) of the particle layer: a
+/// bound a material never reaches (diamond: 1e12 Pa; osmium: 22 600 kg/m^3), so the
+/// global step's matrix and a particle's mass stay far from overflow, and a floor
+/// that keeps the inverse mass finite.
+inline constexpr real maxStiffness = real(1e15);
+inline constexpr real minDensity = real(1e-3), maxDensity = real(1e6);
+/// A deformable handle's weight (stiffness times volume, N/m): its default is 1000
+/// times the stiffest particle's, capped here.
+inline constexpr real maxHandleWeight = real(1e25);
+/// Rates in 1/s (damping) and dimensionless gains (pressure): at most this.
+inline constexpr real maxRate = real(1e6);
 /// Finite and |q| within 1e-6 of 1 (1e-3 in float builds).
 void requireUnit(const Quat& q, const char* field);
 

@@ -114,23 +114,34 @@ World::World(const WorldSettings& settings)
     setSettings(settings);
 }
 
+/// step(dt, n) takes n up to maxSubsteps: a million substeps is already minutes of work.
+constexpr int maxSubstepsBound = 1 << 20;
+
 void World::setSettings(const WorldSettings& s) {
-    detail::requireFinite(s.gravity, "WorldSettings.gravity");
+    // Every number gets a bound a game never reaches, as the setters' inputs do
+    // (physics/validate.hpp): a snapshot or scene file brings settings in too, and a
+    // finite 1e200 m margin or gravity overflows the first square taken of it.
+    const auto requireLength = [](real x, const char* field) { detail::requireInRange(x, 0, detail::maxCoordinate, field); };
+    const auto requireSpeedBound = [](real x, const char* field) { detail::requireInRange(x, 0, detail::maxSpeed, field); };
+    detail::requireWithin(s.gravity, detail::maxAcceleration, "maxAcceleration", "WorldSettings.gravity");
     if (s.gyroscopic != GyroscopicMode::ConserveMomentum && s.gyroscopic != GyroscopicMode::Explicit &&
         s.gyroscopic != GyroscopicMode::None)
         throw Error("WorldSettings.gyroscopic", std::to_string(static_cast<int>(s.gyroscopic)), "not a GyroscopicMode");
     detail::requirePositive(s.minTimeStep, "WorldSettings.minTimeStep");
     detail::requirePositive(s.maxTimeStep, "WorldSettings.maxTimeStep");
+    if (s.maxTimeStep > 1) throw Error("WorldSettings.maxTimeStep", toText(s.maxTimeStep), "must be at most 1 s");
     if (s.maxTimeStep < s.minTimeStep)
         throw Error("WorldSettings.maxTimeStep", toText(s.maxTimeStep), "must be >= minTimeStep " + toText(s.minTimeStep));
-    if (s.maxSubsteps < 1) throw Error("WorldSettings.maxSubsteps", std::to_string(s.maxSubsteps), "must be >= 1");
-    detail::requireNonNegative(s.collisionMargin, "WorldSettings.collisionMargin");
-    detail::requireNonNegative(s.aabbMargin, "WorldSettings.aabbMargin");
+    if (s.maxSubsteps < 1 || s.maxSubsteps > maxSubstepsBound)
+        throw Error("WorldSettings.maxSubsteps", std::to_string(s.maxSubsteps),
+                    "must lie in [1, " + std::to_string(maxSubstepsBound) + "]");
+    requireLength(s.collisionMargin, "WorldSettings.collisionMargin");
+    requireLength(s.aabbMargin, "WorldSettings.aabbMargin");
     const ResolverSettings& r = s.resolver;
-    detail::requireNonNegative(r.velocityLimit, "WorldSettings.resolver.velocityLimit");
+    requireSpeedBound(r.velocityLimit, "WorldSettings.resolver.velocityLimit");
     detail::requireNonNegative(r.angularLimit, "WorldSettings.resolver.angularLimit");
-    detail::requireNonNegative(r.positionEpsilon, "WorldSettings.resolver.positionEpsilon");
-    detail::requireNonNegative(r.velocityEpsilon, "WorldSettings.resolver.velocityEpsilon");
+    requireLength(r.positionEpsilon, "WorldSettings.resolver.positionEpsilon");
+    requireSpeedBound(r.velocityEpsilon, "WorldSettings.resolver.velocityEpsilon");
     const auto requireCount = [](int n, const char* field) {
         if (n < 0 || n > 1000000) throw Error(field, std::to_string(n), "must lie in [0, 1000000]");
     };
@@ -139,9 +150,9 @@ void World::setSettings(const WorldSettings& s) {
     requireCount(r.sequentialIterations, "WorldSettings.resolver.sequentialIterations");
     requireCount(r.sequentialPositionIterations, "WorldSettings.resolver.sequentialPositionIterations");
     detail::requireInRange(r.projectionRelaxation, 0, 1, "WorldSettings.resolver.projectionRelaxation");
-    detail::requireNonNegative(r.allowedPenetration, "WorldSettings.resolver.allowedPenetration");
+    requireLength(r.allowedPenetration, "WorldSettings.resolver.allowedPenetration");
     detail::requireNonNegative(r.sequentialTolerance, "WorldSettings.resolver.sequentialTolerance");
-    detail::requireNonNegative(r.slidingSpeed, "WorldSettings.resolver.slidingSpeed");
+    requireSpeedBound(r.slidingSpeed, "WorldSettings.resolver.slidingSpeed");
     if (r.positionSolver != PositionSolver::WorstFirst && r.positionSolver != PositionSolver::Sequential)
         throw Error("WorldSettings.resolver.positionSolver", std::to_string(static_cast<int>(r.positionSolver)),
                     "not a PositionSolver");
@@ -161,8 +172,8 @@ void World::setSettings(const WorldSettings& s) {
     detail::requireInRange(ps.pbdStiffness, 0, 1, "WorldSettings.particles.pbdStiffness");
     if (!(ps.pbdStiffness > 0)) throw Error("WorldSettings.particles.pbdStiffness", toText(ps.pbdStiffness), "must be > 0");
     detail::requireNonNegative(ps.damping, "WorldSettings.particles.damping");
-    detail::requireNonNegative(ps.contactMargin, "WorldSettings.particles.contactMargin");
-    detail::requireNonNegative(ps.restitutionThreshold, "WorldSettings.particles.restitutionThreshold");
+    requireLength(ps.contactMargin, "WorldSettings.particles.contactMargin");
+    requireSpeedBound(ps.restitutionThreshold, "WorldSettings.particles.restitutionThreshold");
     detail::requirePositive(s.sleep.sleepEpsilon, "WorldSettings.sleep.sleepEpsilon");
     detail::requireInRange(s.sleep.baseBias, 0, 1, "WorldSettings.sleep.baseBias");
     settings_ = s;
@@ -636,11 +647,8 @@ void World::step(real dt, int substeps) {
                     "must lie in [1, maxSubsteps " + std::to_string(settings_.maxSubsteps) + "]");
 
     const auto start = Clock::now();
-    backup_ = bodies_; // all or nothing: restored if the step overflows
-    jointsBackup_ = joints_;
+    saveBackup(); // all or nothing: restored if the step overflows
     jointEvents_.broken.clear();
-    particlesBackup_ = particles_;
-    deformablesBackup_ = deformables_;
     profile_ = Profile{};
     StepContext ctx;
     ctx.h = dt / static_cast<real>(substeps);

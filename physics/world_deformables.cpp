@@ -56,19 +56,20 @@ void validate(const DeformableDesc& d) {
         const OrientedParticleDesc& p = d.particles[i];
         detail::requirePoint(p.position, (indexed("DeformableDesc.particles", i) + ".position").c_str());
         detail::requireUnit(p.orientation, (indexed("DeformableDesc.particles", i) + ".orientation").c_str());
-        for (int c = 0; c < 3; ++c) detail::requirePositive(p.radii[c], (indexed("DeformableDesc.particles", i) + ".radii").c_str());
+        for (int c = 0; c < 3; ++c) detail::requireExtent(p.radii[c], (indexed("DeformableDesc.particles", i) + ".radii").c_str());
     }
     if (d.edges.empty()) throw Error("DeformableDesc.edges", "no edges", "the deformation graph needs edges");
     requireConnected(d);
-    detail::requirePositive(d.density, "DeformableDesc.density");
+    detail::requireInRange(d.density, detail::minDensity, detail::maxDensity, "DeformableDesc.density");
     detail::requirePositive(d.stiffness, "DeformableDesc.stiffness");
-    detail::requireNonNegative(d.damping, "DeformableDesc.damping");
+    detail::requireInRange(d.stiffness, std::numeric_limits<real>::min(), detail::maxStiffness, "DeformableDesc.stiffness");
+    detail::requireInRange(d.damping, 0, detail::maxRate, "DeformableDesc.damping");
     detail::requireNonNegative(d.friction, "DeformableDesc.friction");
     if (d.iterations < 1 || d.iterations > 1000)
         throw Error("DeformableDesc.iterations", std::to_string(d.iterations), "must lie in [1, 1000]");
     if (d.skinningNeighbours < 1 || d.skinningNeighbours > 16)
         throw Error("DeformableDesc.skinningNeighbours", std::to_string(d.skinningNeighbours), "must lie in [1, 16]");
-    for (std::size_t k = 0; k < d.vertices.size(); ++k) detail::requireFinite(d.vertices[k], indexed("DeformableDesc.vertices", k).c_str());
+    for (std::size_t k = 0; k < d.vertices.size(); ++k) detail::requirePoint(d.vertices[k], indexed("DeformableDesc.vertices", k).c_str());
     if (!d.normals.empty() && d.normals.size() != d.vertices.size())
         throw Error("DeformableDesc.normals", std::to_string(d.normals.size()) + " normals",
                     "one per vertex (" + std::to_string(d.vertices.size()) + "), or none");
@@ -123,9 +124,10 @@ DeformableHandleId World::addDeformableHandle(DeformableId id, const DeformableH
     if (desc.kind != DeformableHandleDesc::Kind::Position && desc.kind != DeformableHandleDesc::Kind::Direction)
         throw Error("DeformableHandleDesc.kind", std::to_string(static_cast<int>(desc.kind)), "not a handle kind");
     detail::requirePoint(desc.target, "DeformableHandleDesc.target"); // a direction's is unit: within the bound too
-    detail::requireNonNegative(desc.weight, "DeformableHandleDesc.weight");
+    detail::requireInRange(desc.weight, 0, detail::maxHandleWeight, "DeformableHandleDesc.weight");
     DeformableHandle handle{desc};
-    if (desc.weight == 0) handle.desc.weight = 1000 * d.stiffness * *std::max_element(d.volume.begin(), d.volume.end());
+    if (desc.weight == 0)
+        handle.desc.weight = std::min(detail::maxHandleWeight, 1000 * d.stiffness * *std::max_element(d.volume.begin(), d.volume.end()));
     if (desc.kind == DeformableHandleDesc::Kind::Direction) {
         detail::requireFinite(desc.restDirection, "DeformableHandleDesc.restDirection");
         if (!(desc.target.norm() > 0)) throw Error("DeformableHandleDesc.target", "zero", "a direction needs a length");
@@ -251,15 +253,43 @@ void World::stepDeformables(const StepContext& ctx) {
     }
 }
 
+void World::saveBackup() {
+    // Assignments into the same vectors every step: after the first few, no allocation.
+    StepBackup& b = backup_;
+    b.bodies = bodies_;
+    b.joints = joints_;
+    b.particles = particles_;
+    b.deformables = deformables_;
+    b.fatBoxes.resize(colliders_.slotCount());
+    for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
+        if (colliders_.isAlive(i)) b.fatBoxes[i] = colliders_.atSlot(i).fatBox;
+    b.contacts = contacts_;
+    b.previousContacts = previousContacts_;
+    b.sleepingLinks = sleepingLinks_;
+    b.touching = touching_;
+    b.near = near_;
+    b.contactEvents = contactEvents_;
+    b.sensorEvents = sensorEvents_;
+    b.jointEvents = jointEvents_;
+}
+
 void World::restoreBackup() {
-    bodies_ = backup_;
-    if (!jointEvents_.broken.empty()) { // joints broke in the failed step: back they come
-        joints_ = jointsBackup_;
-        detail::jointLinks(joints_, jointLinks_, noCollision_);
-        jointEvents_.broken.clear();
-    }
-    particles_ = particlesBackup_;
-    deformables_ = deformablesBackup_;
+    const StepBackup& b = backup_;
+    bodies_ = b.bodies;
+    joints_ = b.joints; // their forces, and any that broke in the failed step
+    if (!jointEvents_.broken.empty()) detail::jointLinks(joints_, jointLinks_, noCollision_);
+    particles_ = b.particles;
+    deformables_ = b.deformables;
+    for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
+        if (colliders_.isAlive(i)) colliders_.atSlot(i).fatBox = b.fatBoxes[i];
+    contacts_ = b.contacts;
+    previousContacts_ = b.previousContacts;
+    sleepingLinks_ = b.sleepingLinks;
+    touching_ = b.touching;
+    near_ = b.near;
+    contactEvents_ = b.contactEvents;
+    sensorEvents_ = b.sensorEvents;
+    jointEvents_ = b.jointEvents;
 }
 
 } // namespace jounce

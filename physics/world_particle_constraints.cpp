@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <numbers>
 #include <string>
 #include <utility>
 
@@ -39,6 +41,19 @@ real longestEdge(const std::array<Vec3, 4>& x, int count) {
 
 std::string fieldOf(const char* base, std::size_t index) { return std::string(base) + "[" + std::to_string(index) + "]"; }
 
+/// A rest value the constraint can reach: an angle atan2 gives, or a volume or area of
+/// a shape within the world's bound.
+void requireRest(ParticleConstraintKind kind, real rest) {
+    const char* field = "ParticleConstraintDesc.rest";
+    const real size = detail::maxCoordinate;
+    switch (kind) {
+    case ParticleConstraintKind::Bending: detail::requireInRange(rest, -std::numbers::pi_v<real>, std::numbers::pi_v<real>, field); break;
+    case ParticleConstraintKind::TetVolume: detail::requireInRange(rest, -size * size * size, size * size * size, field); break;
+    case ParticleConstraintKind::TriangleArea: detail::requireInRange(rest, 0, size * size, field); break;
+    default: detail::requireFinite(rest, field); break; // isometric bending: checked below
+    }
+}
+
 } // namespace
 
 // ---- Bending, tet volume, triangle area ----------------------------------------------
@@ -65,7 +80,7 @@ ParticleConstraintId World::createParticleConstraint(const ParticleConstraintDes
         k.p[3] = k.p[0]; // unused; a valid slot so the projection can read it
         x[3] = x[0];
     }
-    if (!std::isnan(d.rest)) detail::requireFinite(d.rest, "ParticleConstraintDesc.rest");
+    if (!std::isnan(d.rest)) requireRest(d.kind, d.rest);
     detail::requireNonNegative(d.compliance, "ParticleConstraintDesc.compliance");
     k.compliance = d.compliance;
     // The shape now must have a size: a flat tet, a collapsed triangle or a bending
@@ -144,7 +159,7 @@ ParticleVolumeId World::createParticleVolume(const ParticleVolumeDesc& d) {
             throw Error("ParticleVolumeDesc.triangles",
                         "edge " + std::to_string(edge.first) + " -> " + std::to_string(edge.second) + " used " + std::to_string(uses) + " time(s)",
                         "the mesh must be closed and consistently oriented (each edge walked once each way)");
-    detail::requirePositive(d.pressure, "ParticleVolumeDesc.pressure");
+    detail::requireInRange(d.pressure, std::numeric_limits<real>::min(), detail::maxRate, "ParticleVolumeDesc.pressure");
     detail::requireNonNegative(d.compliance, "ParticleVolumeDesc.compliance");
     detail::requireInRange(d.globalShare, 0, 1, "ParticleVolumeDesc.globalShare");
     if (d.mode != VolumeMode::Global && d.mode != VolumeMode::Diziol)
@@ -185,7 +200,7 @@ real World::enclosedVolume(ParticleVolumeId id) const {
 
 void World::setVolumePressure(ParticleVolumeId id, real pressure) {
     detail::requireLive(particles_.volumes, id, "setVolumePressure.id", "particle volume");
-    detail::requirePositive(pressure, "setVolumePressure.pressure");
+    detail::requireInRange(pressure, std::numeric_limits<real>::min(), detail::maxRate, "setVolumePressure.pressure");
     particles_.volumes[id].pressure = pressure;
 }
 
@@ -231,7 +246,7 @@ ParticleSurfaceId World::createParticleSurface(const ParticleSurfaceDesc& d) {
     if (d.triangles.empty() || d.triangles.size() > 1000000)
         throw Error("ParticleSurfaceDesc.triangles", std::to_string(d.triangles.size()) + " triangles",
                     "a surface needs 1 to 1000000 triangles");
-    detail::requirePositive(d.thickness, "ParticleSurfaceDesc.thickness");
+    detail::requireExtent(d.thickness, "ParticleSurfaceDesc.thickness");
     ParticleSurface surface;
     surface.thickness = d.thickness;
     for (std::size_t t = 0; t < d.triangles.size(); ++t) {

@@ -35,7 +35,7 @@ ParticleId World::createParticle(const ParticleDesc& d) {
     detail::requirePoint(d.position, "ParticleDesc.position");
     detail::requireSpeed(d.velocity, "ParticleDesc.velocity");
     if (!d.pinned) detail::requireInvertible(d.mass, "ParticleDesc.mass");
-    detail::requirePositive(d.radius, "ParticleDesc.radius");
+    detail::requireExtent(d.radius, "ParticleDesc.radius");
     detail::requireNonNegative(d.staticFriction, "ParticleDesc.staticFriction");
     detail::requireNonNegative(d.kineticFriction, "ParticleDesc.kineticFriction");
     detail::requireInRange(d.restitution, 0, 1, "ParticleDesc.restitution");
@@ -149,6 +149,8 @@ DistanceConstraintId World::createDistanceConstraint(const DistanceConstraintDes
     requireLiveParticle(d.b, "DistanceConstraintDesc.b");
     if (d.a == d.b) throw Error("DistanceConstraintDesc.b", detail::handleText(d.b), "must differ from a");
     detail::requireFinite(d.restLength, "DistanceConstraintDesc.restLength");
+    if (d.restLength > detail::maxCoordinate) // negative: the distance now
+        throw Error("DistanceConstraintDesc.restLength", toText(d.restLength), "must be at most maxCoordinate " + toText(detail::maxCoordinate));
     detail::requireNonNegative(d.compliance, "DistanceConstraintDesc.compliance");
     const real rest = d.restLength < 0 ? (particles_.x[d.a.index] - particles_.x[d.b.index]).norm() : d.restLength;
     // A zero length has no direction to correct along (and particles that coincide).
@@ -192,7 +194,7 @@ ParticleAttachmentId World::createParticleAttachment(const ParticleAttachmentDes
     requireLiveParticle(d.particle, "ParticleAttachmentDesc.particle");
     if (!d.target.body.isNull()) requireLiveBody(d.target.body, "ParticleAttachmentDesc.target.body");
     detail::requirePoint(d.target.point, "ParticleAttachmentDesc.target.point");
-    detail::requireNonNegative(d.restLength, "ParticleAttachmentDesc.restLength");
+    detail::requireInRange(d.restLength, 0, detail::maxCoordinate, "ParticleAttachmentDesc.restLength");
     detail::requireNonNegative(d.compliance, "ParticleAttachmentDesc.compliance");
     ParticleAttachment a;
     a.particle = d.particle.index;

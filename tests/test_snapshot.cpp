@@ -6,6 +6,7 @@
 #include "fp_traps.hpp"
 #include "helpers.hpp"
 #include "physics/archive.hpp"
+#include "physics/validate.hpp"
 #include "scenes/scene.hpp"
 
 #include <jounce/physics/deformable_builders.hpp>
@@ -14,6 +15,7 @@
 
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
 
 using namespace jounce;
@@ -46,6 +48,21 @@ void requireLockstep(World& a, World& b, int steps, real dt, int substeps) {
 
 /// A small world with one of nearly everything: boxes, a ball, a hull, a joint, a
 /// spring, a sensor, a rope of particles hanging on a body.
+/// `good` with `value` written at byte `at` and resealed, restored into a new world;
+/// null when restoreState rejects it.
+std::unique_ptr<World> restoreWith(const Bytes& good, std::size_t at, real value) {
+    Bytes forged = good;
+    std::memcpy(forged.data() + at, &value, sizeof value);
+    reseal(forged);
+    auto target = std::make_unique<World>();
+    try {
+        target->restoreState(forged);
+    } catch (const Error&) {
+        return nullptr;
+    }
+    return target;
+}
+
 World smallMixedWorld() {
     World w;
     addGround(w);
@@ -239,18 +256,11 @@ TEST_CASE("a forged snapshot cannot give a deformable non-finite skinned vertice
     const real nan = std::numeric_limits<real>::quiet_NaN();
     int accepted = 0, notFinite = 0;
     for (std::size_t at = headerBytes; at + sizeof nan <= good.size(); at += testing::sanitizedStepDivisor) {
-        Bytes forged = good;
-        std::memcpy(forged.data() + at, &nan, sizeof nan);
-        reseal(forged);
-        World target;
-        try {
-            target.restoreState(forged);
-        } catch (const Error&) {
-            continue;
-        }
+        const std::unique_ptr<World> target = restoreWith(good, at, nan);
+        if (!target) continue;
         ++accepted;
-        for (const DeformableId id : target.deformableIds())
-            for (const Vec3& v : target.deformableVertices(id)) notFinite += !v.allFinite();
+        for (const DeformableId id : target->deformableIds())
+            for (const Vec3& v : target->deformableVertices(id)) notFinite += !v.allFinite();
     }
     INFO("accepted " << accepted);
     CHECK(notFinite == 0);
@@ -282,6 +292,102 @@ TEST_CASE("a forged snapshot cannot bring in a speed the setters refuse (fuzz fi
     const Bytes before = target.saveState();
     CHECK_THROWS_WITH(target.restoreState(forged), Catch::Contains("angularVelocity") && Catch::Contains("maxSpeed"));
     CHECK(target.saveState() == before);
+}
+
+TEST_CASE("a step that fails leaves the whole state as it was, bit for bit (fuzz finding 9)", "[physics]") {
+    // The all-or-nothing rule held for bodies, joints, particles and deformables; the
+    // colliders' broad-phase boxes, the contacts and warm-start cache, the sleeping
+    // links and the events of the step before were left as the failed step made them.
+    World w = smallMixedWorld();
+    for (int s = 0; s < 30; ++s) w.step(real(1) / 60);
+    REQUIRE_FALSE(w.contacts().empty());
+    BodyDesc feather; // the largest force on the lightest mass: overflows within the step
+    feather.position = Vec3(50, 5, 0);
+    feather.mass = testing::tol(1e-300, 1e-30);
+    feather.inertia = Mat3::Identity();
+    const BodyId id = w.createBody(feather);
+    w.applyForce(id, Vec3(real(1e15), 0, 0));
+    const Bytes before = w.saveState();
+    {
+        const testing::FpTrapsOff overflowOnPurpose;
+        CHECK_THROWS_WITH(w.step(real(1) / 60), Catch::Contains("non-finite"));
+    }
+    CHECK(w.saveState() == before);
+}
+
+TEST_CASE("a forged snapshot cannot bring in a huge value anywhere (fuzz finding 10)", "[physics]") {
+    // fuzz_snapshot: one entry of a box's world-frame inverse inertia forged to 5e41
+    // (finite, so accepted) threw the box to 1e120 m in one step. Every real in the
+    // payload of a box on the ground jointed to a sphere, and a deformable bar, in turn
+    // becomes 1e30 (every
+    // fifth position under the sanitizers): the blob is rejected, or the world steps
+    // (a step may flag a blow-up) and keeps what a step promises: everything finite,
+    // orientations unit, no speed above maxSpeed, and nothing thrown far past where
+    // restoreState lets things be (1e9 m). Accepted values may still be absurd: a forged
+    // mass of 1e-30 kg is one createBody takes too (that box flies off its joint), and
+    // a body restored 1e6 m from the one it is jointed to is pulled there by projection.
+    World w;
+    addGround(w);
+    BodyDesc box;
+    box.position = Vec3(0, real(0.5), 0);
+    box.colliders.push_back(makeCollider(Box{Vec3::Constant(real(0.5))}, 500));
+    box.massFromColliders = true;
+    const BodyId boxId = w.createBody(box);
+    BodyDesc ball;
+    ball.position = Vec3(real(1.2), real(0.5), 0);
+    ball.colliders.push_back(makeCollider(Sphere{real(0.5)}, 500));
+    ball.massFromColliders = true;
+    const BodyId ballId = w.createBody(ball);
+    JointDesc joint;
+    joint.type = JointType::Ball;
+    joint.a = {boxId, Vec3(real(0.6), 0, 0)};
+    joint.b = {ballId, Vec3(real(-0.6), 0, 0)};
+    w.createJoint(joint);
+    ArapBarDesc bar; // and a deformable bar falling beside them (fuzz finding 11: its skinning)
+    bar.start = Vec3(-2, 1, 0);
+    bar.particles = 2;
+    buildArapBar(w, bar);
+    w.setSettings([&] {
+        WorldSettings s = w.settings();
+        s.sleep.enabled = false; // the contacts and the warm-start cache stay in the blob
+        return s;
+    }());
+    for (int s = 0; s < 30; ++s) w.step(real(1) / 60);
+    const Bytes good = w.saveState();
+    const real huge = real(1e30);
+    int accepted = 0, flagged = 0, bad = 0;
+    for (std::size_t at = headerBytes; at + sizeof huge <= good.size(); at += testing::sanitizedStepDivisor) {
+        const std::unique_ptr<World> restored = restoreWith(good, at, huge);
+        if (!restored) continue;
+        World& target = *restored;
+        ++accepted;
+        try {
+            for (int s = 0; s < 3; ++s) target.step(real(1) / 60);
+        } catch (const Error&) {
+            ++flagged;
+        }
+        const real far = 2 * 1000 * detail::maxCoordinate; // twice what restoreState takes
+        for (const BodyId id : target.bodyIds()) {
+            const Body& b = target.body(id);
+            const bool ok = isFinite(b.position) && b.position.norm() <= far &&
+                            std::abs(b.orientation.norm() - 1) < real(1e-3) &&
+                            b.linearVelocity.norm() <= detail::maxSpeed && b.angularVelocity.norm() <= detail::maxSpeed;
+            if (!ok) {
+                UNSCOPED_INFO("1e30 at payload byte " << at - headerBytes << ": body " << id.index << " at "
+                                                       << b.position.transpose() << ", |q| " << b.orientation.norm());
+                ++bad;
+            }
+        }
+        for (const DeformableId id : target.deformableIds())
+            for (const Vec3& v : target.deformableVertices(id))
+                if (!isFinite(v) || v.norm() > far) {
+                    UNSCOPED_INFO("1e30 at payload byte " << at - headerBytes << ": a deformable vertex at " << v.transpose());
+                    ++bad;
+                }
+    }
+    INFO("accepted " << accepted << ", of which " << flagged << " flagged by a step");
+    CHECK(accepted > 0);
+    CHECK(bad == 0);
 }
 
 TEST_CASE("forged snapshots (valid checksum, wrong contents) are rejected or stay finite", "[physics]") {

@@ -217,6 +217,21 @@ TEST_CASE("settings are validated", "[physics]") {
     with("WorldSettings.resolver.slidingSpeed", [](WorldSettings& s) { s.resolver.slidingSpeed = kNaN; });
     with("WorldSettings.sleep.sleepEpsilon", [](WorldSettings& s) { s.sleep.sleepEpsilon = 0; });
     with("WorldSettings.sleep.baseBias", [](WorldSettings& s) { s.sleep.baseBias = 2; });
+    // Finite but absurd: a snapshot or scene file brings settings in too, and a 1e30
+    // gravity or margin overflows the first square taken of it (fuzz finding 10).
+    with("WorldSettings.gravity", [](WorldSettings& s) { s.gravity.x() = real(1e30); });
+    with("WorldSettings.maxTimeStep", [](WorldSettings& s) { s.maxTimeStep = 10; });
+    with("WorldSettings.maxSubsteps", [](WorldSettings& s) { s.maxSubsteps = 1 << 30; });
+    with("WorldSettings.collisionMargin", [](WorldSettings& s) { s.collisionMargin = real(1e30); });
+    with("WorldSettings.aabbMargin", [](WorldSettings& s) { s.aabbMargin = real(1e30); });
+    with("WorldSettings.resolver.velocityLimit", [](WorldSettings& s) { s.resolver.velocityLimit = real(1e30); });
+    with("WorldSettings.resolver.allowedPenetration", [](WorldSettings& s) { s.resolver.allowedPenetration = real(1e30); });
+    with("WorldSettings.particles.contactMargin", [](WorldSettings& s) { s.particles.contactMargin = real(1e30); });
+    with("WorldSettings.particles.restitutionThreshold", [](WorldSettings& s) { s.particles.restitutionThreshold = real(1e30); });
+    // Millimetre units are fine.
+    WorldSettings millimetres;
+    millimetres.gravity = Vec3(0, real(-9810), 0);
+    CHECK_NOTHROW(World(millimetres));
     WorldSettings bad;
     bad.gravity = Vec3(kInf, 0, 0);
     CHECK_THROWS_AS(World(bad), Error);

@@ -474,12 +474,26 @@ private:
     std::unique_ptr<detail::DeformableSolvers> deformableSolvers_; ///< cache: each deformable's factorised system
     std::unique_ptr<detail::DeformableCandidates> deformableCandidates_; ///< this substep's deformable-collider pairs
     std::unique_ptr<detail::DeformableIslands> deformableIslands_; ///< this substep's deformables grouped with body islands
-    SlotArray<Deformable, DeformableTag> deformablesBackup_;
     std::unique_ptr<detail::StepScratch> scratch_; ///< buffers the stages reuse, so a settled step allocates nothing
-    std::unique_ptr<detail::DirectSolver> directSolver_; ///< cache: factorisations of acyclic rope groups     ///< this substep's particle pairs from the broad phase
-    SlotArray<Body, BodyTag> backup_; ///< state before the step, for the all-or-nothing rule
-    SlotArray<Joint, JointTag> jointsBackup_;
-    ParticleSystem particlesBackup_;
+    std::unique_ptr<detail::DirectSolver> directSolver_; ///< cache: factorisations of acyclic rope groups
+    /// Everything of the state (what saveState writes) that a step changes, kept so a
+    /// failed step puts all of it back: the all-or-nothing rule, bit for bit.
+    struct StepBackup {
+        SlotArray<Body, BodyTag> bodies;
+        SlotArray<Joint, JointTag> joints;
+        ParticleSystem particles;
+        SlotArray<Deformable, DeformableTag> deformables;
+        std::vector<Aabb> fatBoxes; ///< the colliders', by slot (nothing else of a collider changes)
+        std::vector<ContactManifold> contacts;
+        std::vector<Contact> previousContacts;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> sleepingLinks;
+        std::vector<ContactEvent> touching, near;
+        ContactEvents contactEvents;
+        SensorEvents sensorEvents;
+        JointEvents jointEvents;
+    };
+    StepBackup backup_;
+    void saveBackup();
     Profile profile_;
     std::uint64_t stepCount_ = 0;
 };
