@@ -5,6 +5,7 @@
 #include <jounce/collision/narrow_phase.hpp>
 
 #include <cmath>
+#include <limits>
 
 namespace jounce {
 
@@ -25,7 +26,10 @@ bool collideSphereBox(const Sphere& a, const Transform& pa, const Box& b, const 
     if (distance > 0) {
         const real separation = distance - a.radius;
         if (separation > margin) return false;
-        const Vec3 n = d / distance;
+        // Outside by so little (1e-161 m, fuzz_narrow_phase) that d's square is a
+        // denormal, |d| has lost its digits and d / |d| is not unit: rescale first.
+        const bool tiny = distance * distance < std::numeric_limits<real>::min();
+        const Vec3 n = tiny ? Vec3((d / d.cwiseAbs().maxCoeff()).normalized()) : Vec3(d / distance);
         out.normal = pb.directionToWorld(n);
         out.add(pb.toWorld(clamped + n * (separation / 2)), -separation, feature);
         return true;

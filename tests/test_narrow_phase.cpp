@@ -83,6 +83,22 @@ TEST_CASE("sphere-box: a centre outside by a denormal gets a unit normal (fuzz f
     CHECK(std::isfinite(m.points[0].depth));
 }
 
+TEST_CASE("sphere-box: a centre outside by so little its square is denormal gets a unit normal (fuzz finding 12)",
+          "[collision]") {
+    // fuzz_narrow_phase: outside by 1e-161 m in double (1e-20 m in float), |d|^2 is a
+    // denormal, |d| lost its digits and d / |d| was 5 % off unit length.
+    const real tiny = std::sqrt(std::numeric_limits<real>::min()) * real(1e-7);
+    const Box box{Vec3(real(0.5), tiny, real(0.3))};
+    for (const real out : {tiny / 3, tiny, 7 * tiny}) {
+        Transform pa;
+        pa.position = Vec3(tiny / 5, tiny + out, 0);
+        Manifold m;
+        REQUIRE(collideSphereBox(Sphere{real(0.5)}, pa, box, Transform{}, 0, m));
+        CHECK(std::abs(m.normal.norm() - 1) < real(1e-6));
+        CHECK(m.normal.isApprox(Vec3::UnitY(), real(1e-6)));
+    }
+}
+
 TEST_CASE("capsules: crossing, parallel side by side, and against a sphere", "[collision]") {
     // Two capsules crossing at right angles, 0.9 apart with radii 0.5: depth 0.1.
     const Manifold cross = run(Capsule{real(0.5), 2}, at(Vec3(0, real(0.9), 0), about(Vec3::UnitZ(), 90)),
