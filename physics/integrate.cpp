@@ -28,6 +28,11 @@ Quat integrateOrientation(const Quat& q, const Vec3& w, real h) {
     return next;
 }
 
+Mat3 bodyInverseInertia(const Mat3& inertia) {
+    const Mat3 symmetric = (inertia + inertia.transpose()) / 2;
+    return symmetric.inverse();
+}
+
 Mat3 worldInverseInertia(const Body& b) {
     const Mat3 r = b.orientation.toRotationMatrix();
     return r * b.inverseInertiaBody * r.transpose();

@@ -8,11 +8,11 @@
 #include <jounce/physics/mass_properties.hpp>
 #include <jounce/physics/world.hpp>
 
+#include "physics/deformable/stages.hpp"
 #include "physics/stages.hpp"
 #include "physics/validate.hpp"
 
 #include <cmath>
-#include <numbers>
 #include <string>
 
 namespace jounce {
@@ -30,6 +30,8 @@ constexpr real maxRestoredCoordinate = 1000 * detail::maxCoordinate;
 void requireRestoredPoint(const Vec3& p, const std::string& field) {
     detail::requireWithin(p, maxRestoredCoordinate, "1000 maxCoordinate", field.c_str());
 }
+
+bool isRestoredPoint(const Vec3& p) { return isFinite(p) && p.cwiseAbs().maxCoeff() <= maxRestoredCoordinate; }
 
 template <typename Array> void requireConsistent(const Array& array, const std::string& what) {
     if (!array.consistent()) inconsistent(what, "slot array whose lengths, free list or generations disagree");
@@ -86,9 +88,9 @@ void checkParticles(const ParticleSystem& ps) {
     for (std::size_t i = 0; i < n; ++i)
         if (ps.isAlive(i)) {
             const std::string what = "particle slot " + std::to_string(i);
-            if (!(isFinite(ps.x[i]) && isFinite(ps.p[i]) && isFinite(ps.v[i]) && std::isfinite(ps.w[i]) && ps.w[i] >= 0 &&
-                  std::isfinite(ps.radius[i]) && ps.radius[i] > 0))
-                inconsistent(what, "a state that is not finite, or a bad mass or radius");
+            if (!(isFinite(ps.v[i]) && std::isfinite(ps.w[i]) && ps.w[i] >= 0))
+                inconsistent(what, "a velocity or inverse mass that is not finite");
+            detail::requireExtent(ps.radius[i], (what + ".radius").c_str()); // as createParticle
             requireRestoredPoint(ps.x[i], what + ".position");
             requireRestoredPoint(ps.p[i], what + ".predicted");
         }
@@ -153,11 +155,7 @@ bool sameDerived(real stored, real derived) {
 /// 1e307 skinned to an infinite vertex.
 void checkDeformableValues(const Deformable& d, const std::string& what) {
     const auto field = [&](const char* name, std::size_t i) { return what + "." + name + "[" + std::to_string(i) + "]"; };
-    detail::requireInRange(d.density, detail::minDensity, detail::maxDensity, (what + ".density").c_str());
-    detail::requireInRange(d.stiffness, std::numeric_limits<real>::min(), detail::maxStiffness, (what + ".stiffness").c_str());
-    detail::requireInRange(d.damping, 0, detail::maxRate, (what + ".damping").c_str());
-    detail::requireNonNegative(d.friction, (what + ".friction").c_str());
-    if (d.iterations > 1000) inconsistent(what + ".iterations", std::to_string(d.iterations) + ": must lie in [1, 1000]");
+    detail::validateDeformableMaterial(d.density, d.stiffness, d.damping, d.friction, d.iterations, what);
     for (std::size_t i = 0; i < d.size(); ++i) {
         requireRestoredPoint(d.restPosition[i], field("restPosition", i));
         requireRestoredPoint(d.position[i], field("position", i));
@@ -166,11 +164,9 @@ void checkDeformableValues(const Deformable& d, const std::string& what) {
         for (int c = 0; c < 3; ++c) detail::requireExtent(d.radii[i][c], field("radii", i).c_str());
         if (!isRotation(d.restAxes[i]) || !isRotation(d.rotation[i]))
             inconsistent(field("rotation", i), "rest axes or a rotation that is not one");
-        const Vec3& r = d.radii[i];
-        const real volume = real(4) / 3 * std::numbers::pi_v<real> * r.x() * r.y() * r.z();
-        const Vec3 moments = r.cwiseProduct(r) * (real(0.2) * volume);
-        if (!sameDerived(d.volume[i], volume) || !sameDerived(d.mass[i], d.density * volume) ||
-            !sameDerived(d.restMoment[i], d.restAxes[i] * moments.asDiagonal() * d.restAxes[i].transpose()))
+        const detail::OrientedParticleRest rest = detail::orientedParticleRest(d.radii[i], d.restAxes[i], d.density);
+        if (!sameDerived(d.volume[i], rest.volume) || !sameDerived(d.mass[i], rest.mass) ||
+            !sameDerived(d.restMoment[i], rest.moment))
             inconsistent(field("volume", i), "a volume, mass or rest moment its radii and density do not give");
     }
     for (std::size_t k = 0; k < d.restVertices.size(); ++k) requireRestoredPoint(d.restVertices[k], field("restVertices", k));
@@ -200,16 +196,10 @@ void checkDeformable(const Deformable& d, const std::string& what) {
     // vector (fuzz_snapshot: an allocation of exabytes).
     if (ok)
         for (const auto h : d.handles.ids()) ok = ok && d.handles[h].desc.vertex < m;
-    for (std::size_t i = 0; ok && i < n; ++i)
-        ok = isFinite(d.position[i]) && isFinite(d.velocity[i]) && isFinite(d.rotation[i]) &&
-             isFinite(d.angularVelocity[i]) && isFinite(d.restPosition[i]) && std::isfinite(d.mass[i]) && d.mass[i] > 0;
-    // The drawn vertices are skinned from these (World::deformableVertices): a NaN in
-    // any of them gave NaN vertices from a blob that passed (fuzz_snapshot).
-    for (std::size_t i = 0; ok && i < n; ++i)
-        ok = d.position[i].cwiseAbs().maxCoeff() <= maxRestoredCoordinate;
-    for (std::size_t k = 0; ok && k < m; ++k) ok = isFinite(d.restVertices[k]);
-    for (std::size_t k = 0; ok && k < d.skinWeights.size(); ++k) ok = std::isfinite(d.skinWeights[k]);
-    if (!ok) inconsistent(what, "arrays that disagree or point past each other, or a state that is not finite");
+    if (!ok) inconsistent(what, "arrays that disagree or point past each other");
+    // The values, the drawn vertices are skinned from too (World::deformableVertices:
+    // a NaN rest vertex, skin weight or angular velocity, or a 1e307 rest vertex, gave
+    // non-finite vertices from blobs that passed; fuzz_snapshot).
     checkDeformableValues(d, what);
 }
 
@@ -222,8 +212,6 @@ void checkBody(const Body& b, const std::string& what) {
     if (b.type != BodyType::Static && b.type != BodyType::Kinematic && b.type != BodyType::Dynamic)
         inconsistent(what, "a body type " + std::to_string(static_cast<int>(b.type)));
     detail::requireUnit(b.orientation, field("orientation").c_str());
-    if (!(isFinite(b.position) && isFinite(b.linearVelocity) && isFinite(b.angularVelocity)))
-        inconsistent(what, "a state that is not finite");
     requireRestoredPoint(b.position, field("position"));
     // Speeds the setters would refuse (and a step never leaves: limitSpeeds), a blob
     // may not bring in either (fuzz finding 8: a body restored at 1e228 rad/s).
@@ -232,8 +220,7 @@ void checkBody(const Body& b, const std::string& what) {
     if (b.type == BodyType::Static && !(b.linearVelocity.isZero(0) && b.angularVelocity.isZero(0)))
         inconsistent(what, "a static body that moves");
     detail::requirePoint(b.localCentroid, field("localCentroid").c_str());
-    detail::requireInRange(b.linearDamping, 0, 1, field("linearDamping").c_str());
-    detail::requireInRange(b.angularDamping, 0, 1, field("angularDamping").c_str());
+    detail::validateDamping(b.linearDamping, b.angularDamping, field("linearDamping").c_str(), field("angularDamping").c_str());
     detail::requireInRange(b.gravityScale, -detail::maxGravityScale, detail::maxGravityScale, field("gravityScale").c_str());
     for (const auto& [load, name] : {std::pair{&b.userForce, "userForce"}, {&b.userTorque, "userTorque"},
                                      {&b.forceAccum, "forceAccum"}, {&b.torqueAccum, "torqueAccum"},
@@ -244,8 +231,7 @@ void checkBody(const Body& b, const std::string& what) {
     if (b.isDynamic()) {
         detail::requireInvertible(b.inverseMass, field("inverseMass").c_str()); // so the mass is finite too
         validateInertia(b.inertiaBody, field("inertiaBody").c_str());
-        const Mat3 symmetric = (b.inertiaBody + b.inertiaBody.transpose()) / 2;
-        if (!sameDerived(b.inverseInertiaBody, symmetric.inverse()))
+        if (!sameDerived(b.inverseInertiaBody, detail::bodyInverseInertia(b.inertiaBody)))
             inconsistent(field("inverseInertiaBody"), "not the inverse of inertiaBody");
     } else if (b.inverseMass != 0 || !b.inverseInertiaBody.isZero(0)) {
         inconsistent(what, "a static or kinematic body with a finite mass");
@@ -264,33 +250,34 @@ void checkJoint(const Joint& j, const Body& a, const Body* b, const std::string&
     for (int k = 0; ok && k < j.pointCount; ++k) {
         const auto i = static_cast<std::size_t>(k);
         ok = j.pointsA[i] == made.pointsA[i] &&
-             (j.desc.type == JointType::Fixed ? isFinite(j.pointsB[i]) && j.pointsB[i].cwiseAbs().maxCoeff() <= maxRestoredCoordinate
+             (j.desc.type == JointType::Fixed ? isRestoredPoint(j.pointsB[i])
                                                : j.pointsB[i] == made.pointsB[i]);
     }
     if (!ok) inconsistent(what, "points or force that its description does not give");
 }
 
-/// What the next step reads of the last one's contacts: points where bodies may be,
-/// unit normals, and impulses within the loads an entry point accepts (warmStart
-/// squares the distance to a cached point: a forged 1e200 m overflowed it).
+/// Unit up to rounding; bounded before it is squared (the norm of a forged 1e200
+/// overflows).
 bool isUnitNormal(const Vec3& n) {
-    // Bounded before it is squared: the norm of a forged 1e200 overflows.
     return isFinite(n) && n.cwiseAbs().maxCoeff() <= 2 && std::abs(n.norm() - 1) <= real(1e-3);
 }
 
+/// What the next step reads of the last one's contacts: points where bodies may be,
+/// unit normals, and impulses within the loads an entry point accepts (warmStart
+/// squares the distance to a cached point: a forged 1e200 m overflowed it).
 void checkContacts(const std::vector<ContactManifold>& manifolds, const std::vector<Contact>& cache) {
     for (const ContactManifold& m : manifolds) {
         bool ok = m.manifold.count >= 0 && m.manifold.count <= Manifold::maxPoints && isUnitNormal(m.manifold.normal) && std::isfinite(m.friction) &&
                   std::isfinite(m.restitution) && std::isfinite(m.approachSpeed);
         for (int k = 0; ok && k < m.manifold.count; ++k) {
             const ContactPoint& p = m.manifold.points[static_cast<std::size_t>(k)];
-            ok = isFinite(p.point) && p.point.cwiseAbs().maxCoeff() <= maxRestoredCoordinate && std::isfinite(p.depth) &&
+            ok = isRestoredPoint(p.point) && std::isfinite(p.depth) &&
                  std::abs(p.depth) <= maxRestoredCoordinate;
         }
         if (!ok) inconsistent("contact manifold", "a point count, normal or point that no step gives");
     }
     for (const Contact& c : cache)
-        if (!(isFinite(c.point) && c.point.cwiseAbs().maxCoeff() <= maxRestoredCoordinate && isUnitNormal(c.normal) &&
+        if (!(isRestoredPoint(c.point) && isUnitNormal(c.normal) &&
               isFinite(c.accumulatedImpulse) && c.accumulatedImpulse.cwiseAbs().maxCoeff() <= detail::maxLoad))
             inconsistent("warm-start contact", "a point, normal or impulse that no step gives");
 }

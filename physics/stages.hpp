@@ -168,5 +168,7 @@ Quat integrateOrientation(const Quat& q, const Vec3& w, real h);
 
 /// R I^-1 R^T for the body's current orientation.
 Mat3 worldInverseInertia(const Body& b);
+/// I^-1 of a body-frame inertia, symmetrised first (what World keeps for a dynamic body).
+Mat3 bodyInverseInertia(const Mat3& inertia);
 
 } // namespace jounce::detail

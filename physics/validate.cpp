@@ -45,6 +45,21 @@ void requireSize(real x, const char* field) {
         throw Error(field, toText(x), "must be finite, > 0 and at most maxCoordinate = " + toText(maxCoordinate));
 }
 
+void validateDamping(real linear, real angular, const char* linearField, const char* angularField) {
+    requireInRange(linear, 0, 1, linearField);
+    requireInRange(angular, 0, 1, angularField);
+}
+
+void validateDeformableMaterial(real density, real stiffness, real damping, real friction, int iterations,
+                                const std::string& prefix) {
+    requireInRange(density, minDensity, maxDensity, (prefix + ".density").c_str());
+    requireInRange(stiffness, std::numeric_limits<real>::min(), maxStiffness, (prefix + ".stiffness").c_str());
+    requireInRange(damping, 0, maxRate, (prefix + ".damping").c_str());
+    requireNonNegative(friction, (prefix + ".friction").c_str());
+    if (iterations < 1 || iterations > 1000)
+        throw Error(prefix + ".iterations", std::to_string(iterations), "must lie in [1, 1000]");
+}
+
 void requireExtent(real x, const char* field) {
     if (!std::isfinite(x) || !(x >= minExtent) || x > maxCoordinate)
         throw Error(field, toText(x), "must lie in [minExtent " + toText(minExtent) + ", maxCoordinate " + toText(maxCoordinate) + "]");

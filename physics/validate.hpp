@@ -52,8 +52,14 @@ inline constexpr real minDensity = real(1e-3), maxDensity = real(1e6);
 inline constexpr real maxHandleWeight = real(1e25);
 /// Rates in 1/s (damping) and dimensionless gains (pressure): at most this.
 inline constexpr real maxRate = real(1e6);
+/// A deformable's material and solver settings (DeformableDesc, a restored
+/// Deformable): fields named `prefix`.density and so on.
+void validateDeformableMaterial(real density, real stiffness, real damping, real friction, int iterations,
+                                const std::string& prefix);
 /// Finite and |q| within 1e-6 of 1 (1e-3 in float builds).
 void requireUnit(const Quat& q, const char* field);
+/// A body's damping factors, each in [0, 1].
+void validateDamping(real linear, real angular, const char* linearField, const char* angularField);
 
 /// "{index i, generation g}": how errors show a handle.
 std::string handleText(std::uint32_t index, std::uint32_t generation);

@@ -31,10 +31,7 @@ double millisecondsSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-void validateDamping(real linear, real angular, const char* linearField, const char* angularField) {
-    detail::requireInRange(linear, 0, 1, linearField);
-    detail::requireInRange(angular, 0, 1, angularField);
-}
+using detail::validateDamping;
 
 void validateBodyDesc(const BodyDesc& d) {
     if (d.type != BodyType::Static && d.type != BodyType::Kinematic && d.type != BodyType::Dynamic)
@@ -61,7 +58,7 @@ void setMass(Body& b, real mass, const Mat3& inertia) {
     b.inertiaBody = symmetric;
     if (b.isDynamic()) {
         b.inverseMass = 1 / mass;
-        b.inverseInertiaBody = symmetric.inverse();
+        b.inverseInertiaBody = detail::bodyInverseInertia(inertia);
     } else {
         b.inverseMass = 0;
         b.inverseInertiaBody.setZero();

@@ -60,13 +60,7 @@ void validate(const DeformableDesc& d) {
     }
     if (d.edges.empty()) throw Error("DeformableDesc.edges", "no edges", "the deformation graph needs edges");
     requireConnected(d);
-    detail::requireInRange(d.density, detail::minDensity, detail::maxDensity, "DeformableDesc.density");
-    detail::requirePositive(d.stiffness, "DeformableDesc.stiffness");
-    detail::requireInRange(d.stiffness, std::numeric_limits<real>::min(), detail::maxStiffness, "DeformableDesc.stiffness");
-    detail::requireInRange(d.damping, 0, detail::maxRate, "DeformableDesc.damping");
-    detail::requireNonNegative(d.friction, "DeformableDesc.friction");
-    if (d.iterations < 1 || d.iterations > 1000)
-        throw Error("DeformableDesc.iterations", std::to_string(d.iterations), "must lie in [1, 1000]");
+    detail::validateDeformableMaterial(d.density, d.stiffness, d.damping, d.friction, d.iterations, "DeformableDesc");
     if (d.skinningNeighbours < 1 || d.skinningNeighbours > 16)
         throw Error("DeformableDesc.skinningNeighbours", std::to_string(d.skinningNeighbours), "must lie in [1, 16]");
     for (std::size_t k = 0; k < d.vertices.size(); ++k) detail::requirePoint(d.vertices[k], indexed("DeformableDesc.vertices", k).c_str());

@@ -12,6 +12,15 @@
 
 namespace jounce::detail {
 
+OrientedParticleRest orientedParticleRest(const Vec3& radii, const Mat3& axes, real density) {
+    OrientedParticleRest rest;
+    rest.volume = real(4) / 3 * std::numbers::pi_v<real> * radii.x() * radii.y() * radii.z();
+    rest.mass = density * rest.volume;
+    const Vec3 moments = radii.cwiseProduct(radii) * (real(0.2) * rest.volume);
+    rest.moment = axes * moments.asDiagonal() * axes.transpose();
+    return rest;
+}
+
 void buildDeformable(const DeformableDesc& desc, Deformable& d) {
     const std::size_t n = desc.particles.size();
     d = Deformable{};
@@ -22,14 +31,13 @@ void buildDeformable(const DeformableDesc& desc, Deformable& d) {
     d.iterations = desc.iterations;
     for (const OrientedParticleDesc& p : desc.particles) {
         const Mat3 axes = p.orientation.normalized().toRotationMatrix();
-        const real volume = real(4) / 3 * std::numbers::pi_v<real> * p.radii.x() * p.radii.y() * p.radii.z();
-        const Vec3 moments = p.radii.cwiseProduct(p.radii) * (real(0.2) * volume);
+        const OrientedParticleRest rest = orientedParticleRest(p.radii, axes, desc.density);
         d.restPosition.push_back(p.position);
         d.restAxes.push_back(axes);
         d.radii.push_back(p.radii);
-        d.volume.push_back(volume);
-        d.mass.push_back(desc.density * volume);
-        d.restMoment.push_back(axes * moments.asDiagonal() * axes.transpose());
+        d.volume.push_back(rest.volume);
+        d.mass.push_back(rest.mass);
+        d.restMoment.push_back(rest.moment);
     }
     d.position = d.restPosition;
     d.velocity.assign(n, Vec3::Zero());

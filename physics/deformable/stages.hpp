@@ -46,6 +46,15 @@ struct DeformableCandidates {
     std::vector<DeformableShapePair> pairs;  ///< sorted by deformable, then collider
 };
 
+/// An oriented particle's rest data from its radii a, b, c, its rest axes E-bar and the
+/// density: v = 4/3 pi a b c, m = rho v, A-bar = E-bar A E-bar^T with
+/// A = v/5 diag(a^2, b^2, c^2) (Müller & Chentanez 2011, sec. 4).
+struct OrientedParticleRest {
+    real volume = 0, mass = 0;
+    Mat3 moment = Mat3::Zero();
+};
+OrientedParticleRest orientedParticleRest(const Vec3& radii, const Mat3& axes, real density);
+
 /// Fills the rest pose, masses, moments, neighbour lists, state and skinning of a
 /// deformable from a validated description.
 void buildDeformable(const DeformableDesc& desc, Deformable& out);
