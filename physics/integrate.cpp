@@ -30,7 +30,14 @@ Quat integrateOrientation(const Quat& q, const Vec3& w, real h) {
 
 Mat3 bodyInverseInertia(const Mat3& inertia) {
     const Mat3 symmetric = (inertia + inertia.transpose()) / 2;
-    return symmetric.inverse();
+    // The inverse divides by the determinant, a product of three entries: for moments
+    // of 1e-24 kg m^2 (validateInertia's floor) it underflows, so invert I / 2^k with
+    // 2^k near the largest entry and divide by 2^k after. Scaling by a power of two
+    // is exact: where nothing underflows the result is the plain inverse, bit for bit.
+    const real scale = symmetric.cwiseAbs().maxCoeff();
+    if (!(scale > 0)) return symmetric.inverse(); // not a valid inertia; validation rejects it
+    const int k = std::ilogb(scale);
+    return (symmetric * std::ldexp(real(1), -k)).inverse() * std::ldexp(real(1), -k);
 }
 
 Mat3 worldInverseInertia(const Body& b) {

@@ -81,6 +81,10 @@ void validateInertia(const Mat3& inertia, const char* field) {
     if (!(moments[0] > std::numeric_limits<real>::epsilon() * 8 * scale))
         throw Error(field, toText(inertia),
                     "must be positive definite (smallest principal moment " + toText(moments[0]) + ")");
+    if (moments[0] < detail::minMoment)
+        throw Error(field, toText(inertia),
+                    "smallest principal moment " + toText(moments[0]) + " is below minMoment = " +
+                        toText(detail::minMoment) + " kg m^2 (the inverse would overflow with a lever arm)");
     if (moments[0] + moments[1] < moments[2] * (1 - real(1e-6)))
         throw Error(field, toText(inertia),
                     "principal moments " + toText(moments) +

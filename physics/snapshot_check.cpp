@@ -88,8 +88,8 @@ void checkParticles(const ParticleSystem& ps) {
     for (std::size_t i = 0; i < n; ++i)
         if (ps.isAlive(i)) {
             const std::string what = "particle slot " + std::to_string(i);
-            if (!(isFinite(ps.v[i]) && std::isfinite(ps.w[i]) && ps.w[i] >= 0))
-                inconsistent(what, "a velocity or inverse mass that is not finite");
+            if (!isFinite(ps.v[i])) inconsistent(what, "a velocity that is not finite");
+            if (ps.w[i] != 0) detail::requireInverseMass(ps.w[i], (what + ".inverseMass").c_str()); // 0: pinned
             detail::requireExtent(ps.radius[i], (what + ".radius").c_str()); // as createParticle
             requireRestoredPoint(ps.x[i], what + ".position");
             requireRestoredPoint(ps.p[i], what + ".predicted");
@@ -229,7 +229,7 @@ void checkBody(const Body& b, const std::string& what) {
     detail::requireFinite(b.lastFrameAcceleration, field("lastFrameAcceleration").c_str());
     detail::requireNonNegative(b.motion, field("motion").c_str());
     if (b.isDynamic()) {
-        detail::requireInvertible(b.inverseMass, field("inverseMass").c_str()); // so the mass is finite too
+        detail::requireInverseMass(b.inverseMass, field("inverseMass").c_str()); // as setMass sets it
         validateInertia(b.inertiaBody, field("inertiaBody").c_str());
         if (!sameDerived(b.inverseInertiaBody, detail::bodyInverseInertia(b.inertiaBody)))
             inconsistent(field("inverseInertiaBody"), "not the inverse of inertiaBody");

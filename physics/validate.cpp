@@ -33,11 +33,13 @@ void requireWithin(const Vec3& v, real bound, const char* what, const char* fiel
         throw Error(field, toText(v), std::string("every component must lie within +-") + what + " = " + toText(bound));
 }
 
-void requireInvertible(real x, const char* field) {
-    if (!std::isfinite(x) || !(x > 0)) throw Error(field, toText(x), "must be finite and > 0");
-    if (!(x >= std::numeric_limits<real>::min()))
-        throw Error(field, toText(x),
-                    "must be at least " + toText(std::numeric_limits<real>::min()) + " (a denormal's inverse is infinite)");
+void requireMass(real x, const char* field) {
+    requireInRange(x, minMass, maxMass, field);
+}
+
+void requireInverseMass(real w, const char* field) {
+    const real slack = 4 * std::numeric_limits<real>::epsilon(); // 1/m rounded once
+    requireInRange(w, (1 - slack) / maxMass, (1 + slack) / minMass, field);
 }
 
 void requireSize(real x, const char* field) {

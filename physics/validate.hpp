@@ -31,9 +31,18 @@ void requireWithin(const Vec3& v, real bound, const char* what, const char* fiel
 inline void requirePoint(const Vec3& p, const char* field) { requireWithin(p, maxCoordinate, "maxCoordinate", field); }
 inline void requireSpeed(const Vec3& v, const char* field) { requireWithin(v, maxSpeed, "maxSpeed", field); }
 inline void requireLoad(const Vec3& f, const char* field) { requireWithin(f, maxLoad, "maxLoad", field); }
-/// A mass (or density) whose inverse is finite: at least the smallest normal number.
-/// A denormal mass passes "> 0", but 1/m overflows to infinity.
-void requireInvertible(real x, const char* field);
+/// Masses of dynamic bodies and particles, in kg: from a microgram to a mountain
+/// (1e12 kg, a cubic kilometre of water). Beyond them a float overflows: a 1e30 kg
+/// body's inverse mass (1e-30) divided a contact push in the resolver to infinity.
+inline constexpr real minMass = real(1e-9), maxMass = real(1e12);
+void requireMass(real x, const char* field);
+/// An inverse mass (a snapshot's) whose mass requireMass accepts, to a rounding.
+void requireInverseMass(real w, const char* field);
+/// A body's principal moments of inertia, in kg m^2: the inverse inertia multiplies
+/// lever arms twice (up to maxCoordinate^2 = 1e12), so it stays below 1e24 and the
+/// product below a float's 3e38. (The upper bound is validateInertia's: the cube root
+/// of the largest number, so the determinant cannot overflow.)
+inline constexpr real minMoment = real(1e-24);
 /// A shape's size: finite, > 0 and at most maxCoordinate.
 void requireSize(real x, const char* field);
 /// Radii and thicknesses of particles and oriented particles, whose volumes and
@@ -41,7 +50,7 @@ void requireSize(real x, const char* field);
 /// an infinite inverse), at most maxCoordinate.
 inline constexpr real minExtent = real(1e-6);
 void requireExtent(real x, const char* field);
-/// Stiffness (a deformable's, Pa) and densities (kg/m^3) of the particle layer: a
+/// Stiffness (a deformable's, Pa) and densities (kg/m^3) of colliders and the particle layer: a
 /// bound a material never reaches (diamond: 1e12 Pa; osmium: 22 600 kg/m^3), so the
 /// global step's matrix and a particle's mass stay far from overflow, and a floor
 /// that keeps the inverse mass finite.

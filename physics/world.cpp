@@ -48,7 +48,7 @@ void validateBodyDesc(const BodyDesc& d) {
     }
     const bool massFromShapes = d.massFromColliders && !d.colliders.empty();
     if (d.type == BodyType::Dynamic && !massFromShapes) {
-        detail::requireInvertible(d.mass, "BodyDesc.mass"); // a dynamic body's: 1/m is used every step
+        detail::requireMass(d.mass, "BodyDesc.mass"); // a dynamic body's: 1/m is used every step
         validateInertia(d.inertia, "BodyDesc.inertia");
     }
 }
@@ -100,6 +100,15 @@ void requireBoundedChange(const Body& b, const Vec3& impulse, const Vec3& arm, c
                     "would change the body's velocity by more than maxSpeed = " + toText(detail::maxSpeed));
 }
 
+/// What of a description counts toward its body's mass, as a Collider.
+Collider massPart(const ColliderDesc& c) {
+    Collider part;
+    part.shape = c.shape;
+    part.local = c.local;
+    part.density = c.density;
+    return part;
+}
+
 } // namespace
 
 World::World(const WorldSettings& settings)
@@ -136,7 +145,7 @@ void World::setSettings(const WorldSettings& s) {
     requireLength(s.aabbMargin, "WorldSettings.aabbMargin");
     const ResolverSettings& r = s.resolver;
     requireSpeedBound(r.velocityLimit, "WorldSettings.resolver.velocityLimit");
-    detail::requireNonNegative(r.angularLimit, "WorldSettings.resolver.angularLimit");
+    detail::requireInRange(r.angularLimit, 0, detail::maxRate, "WorldSettings.resolver.angularLimit");
     requireLength(r.positionEpsilon, "WorldSettings.resolver.positionEpsilon");
     requireSpeedBound(r.velocityEpsilon, "WorldSettings.resolver.velocityEpsilon");
     const auto requireCount = [](int n, const char* field) {
@@ -148,7 +157,7 @@ void World::setSettings(const WorldSettings& s) {
     requireCount(r.sequentialPositionIterations, "WorldSettings.resolver.sequentialPositionIterations");
     detail::requireInRange(r.projectionRelaxation, 0, 1, "WorldSettings.resolver.projectionRelaxation");
     requireLength(r.allowedPenetration, "WorldSettings.resolver.allowedPenetration");
-    detail::requireNonNegative(r.sequentialTolerance, "WorldSettings.resolver.sequentialTolerance");
+    requireSpeedBound(r.sequentialTolerance, "WorldSettings.resolver.sequentialTolerance"); // squared: 1e30 overflowed a float
     requireSpeedBound(r.slidingSpeed, "WorldSettings.resolver.slidingSpeed");
     if (r.positionSolver != PositionSolver::WorstFirst && r.positionSolver != PositionSolver::Sequential)
         throw Error("WorldSettings.resolver.positionSolver", std::to_string(static_cast<int>(r.positionSolver)),
@@ -168,10 +177,12 @@ void World::setSettings(const WorldSettings& s) {
         throw Error("WorldSettings.particles.iterations", std::to_string(ps.iterations), "must lie in [1, 1000]");
     detail::requireInRange(ps.pbdStiffness, 0, 1, "WorldSettings.particles.pbdStiffness");
     if (!(ps.pbdStiffness > 0)) throw Error("WorldSettings.particles.pbdStiffness", toText(ps.pbdStiffness), "must be > 0");
-    detail::requireNonNegative(ps.damping, "WorldSettings.particles.damping");
+    detail::requireInRange(ps.damping, 0, detail::maxRate, "WorldSettings.particles.damping");
     requireLength(ps.contactMargin, "WorldSettings.particles.contactMargin");
     requireSpeedBound(ps.restitutionThreshold, "WorldSettings.particles.restitutionThreshold");
     detail::requirePositive(s.sleep.sleepEpsilon, "WorldSettings.sleep.sleepEpsilon");
+    if (s.sleep.sleepEpsilon > detail::maxSpeed * detail::maxSpeed) // compared with v.v + w.w
+        throw Error("WorldSettings.sleep.sleepEpsilon", toText(s.sleep.sleepEpsilon), "must be at most maxSpeed^2");
     detail::requireInRange(s.sleep.baseBias, 0, 1, "WorldSettings.sleep.baseBias");
     settings_ = s;
 }
@@ -182,6 +193,13 @@ BodyId World::createBody(const BodyDesc& d) {
     validateBodyDesc(d);
     for (std::size_t i = 0; i < d.colliders.size(); ++i)
         validateColliderDesc(d.colliders[i], d.type, ("BodyDesc.colliders[" + std::to_string(i) + "]").c_str());
+    if (d.type == BodyType::Dynamic && d.massFromColliders && !d.colliders.empty()) {
+        std::vector<Collider> parts;
+        for (const ColliderDesc& c : d.colliders) parts.push_back(massPart(c));
+        std::vector<const Collider*> all;
+        for (const Collider& c : parts) all.push_back(&c);
+        validateDerivedMass(all, "BodyDesc.colliders");
+    }
     Body b;
     b.type = d.type;
     b.position = d.position;
@@ -213,27 +231,51 @@ void World::validateColliderDesc(const ColliderDesc& c, BodyType type, const cha
                     "half-spaces and meshes are level geometry and belong on static bodies");
     detail::requirePoint(c.local.position, (f + ".local.position").c_str());
     detail::requireUnit(c.local.orientation, (f + ".local.orientation").c_str());
-    detail::requirePositive(c.density, (f + ".density").c_str());
-    // A dynamic body may take its mass from this collider: a mass whose inverse is
-    // infinite (a denormal density or size) would corrupt it. Several colliders only
-    // add mass, so checking each alone is enough.
+    detail::requireInRange(c.density, detail::minDensity, detail::maxDensity, (f + ".density").c_str());
+    // A dynamic body may take its mass from this collider: it must lie in the range of
+    // a body's mass (the sum of several is checked when they are added up).
     // (In long double: density times volume must not overflow while it is checked.)
     const long double mass = static_cast<long double>(c.density) * computeVolume(c.shape);
-    if (type == BodyType::Dynamic && !(mass >= std::numeric_limits<real>::min() && mass <= std::numeric_limits<real>::max()))
+    if (type == BodyType::Dynamic && !(mass >= detail::minMass && mass <= detail::maxMass))
         throw Error(f + ".density", toText(c.density),
-                    "gives this collider a mass (density times volume) whose inverse or value is not finite");
+                    "gives this collider a mass (density times volume) of " + toText(static_cast<real>(mass)) +
+                        " kg, outside [minMass, maxMass] = [" + toText(detail::minMass) + ", " +
+                        toText(detail::maxMass) + "]");
+    // Its own inertia too: a needle of a capsule can have a mass in range and an axial
+    // moment far below minMoment. Several colliders only add inertia (about their common
+    // centroid every part's term is positive semi-definite), so the moments of any set
+    // of checked colliders are at least those of each.
+    if (type == BodyType::Dynamic && !isStaticOnly(c.shape))
+        validateInertia(computeMassProperties(c.shape, c.density).inertia, (f + ".shape").c_str());
     detail::requireNonNegative(c.material.friction, (f + ".material.friction").c_str());
     detail::requireInRange(c.material.restitution, 0, 1, (f + ".material.restitution").c_str());
 }
 
+
+/// The mass a dynamic body would take from `colliders` (its own plus one to add):
+/// within [minMass, maxMass] and an inertia validateInertia accepts, or an error
+/// naming `field`. Each collider alone passed validateColliderDesc; their sum may not.
+void World::validateDerivedMass(const std::vector<const Collider*>& colliders, const char* field) const {
+    const MassProperties mp = detail::massFromColliders(colliders);
+    if (!(mp.mass >= detail::minMass && mp.mass <= detail::maxMass))
+        throw Error(field, toText(mp.mass),
+                    "the colliders' masses add up to a body mass outside [minMass, maxMass] = [" +
+                        toText(detail::minMass) + ", " + toText(detail::maxMass) + "] kg");
+    validateInertia(mp.inertia, field);
+}
+
 /// Mass, inertia and centre of mass from the body's colliders; the body's origin (where
 /// its colliders sit) stays where it was.
-void World::refreshMassFromColliders(Body& b, BodyId id) {
-    if (!b.isDynamic() || !b.massFromColliders) return;
+std::vector<const Collider*> World::collidersOf(BodyId id) const {
     std::vector<const Collider*> mine;
     for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
         if (colliders_.isAlive(i) && colliders_.atSlot(i).body == id) mine.push_back(&colliders_.atSlot(i));
-    const MassProperties mp = detail::massFromColliders(mine);
+    return mine;
+}
+
+void World::refreshMassFromColliders(Body& b, BodyId id) {
+    if (!b.isDynamic() || !b.massFromColliders) return;
+    const MassProperties mp = detail::massFromColliders(collidersOf(id));
     if (!(mp.mass > 0)) return; // the last collider went: keep the mass it had
     const Vec3 origin = b.origin().position;
     setMass(b, mp.mass, mp.inertia);
@@ -244,6 +286,12 @@ void World::refreshMassFromColliders(Body& b, BodyId id) {
 ColliderId World::addCollider(BodyId id, const ColliderDesc& desc) {
     Body& b = checkedBody(id, "addCollider.body");
     validateColliderDesc(desc, b.type, "addCollider.desc");
+    if (b.isDynamic() && b.massFromColliders) {
+        const Collider added = massPart(desc);
+        std::vector<const Collider*> all = collidersOf(id);
+        all.push_back(&added);
+        validateDerivedMass(all, "addCollider.desc");
+    }
     const ColliderId cid = colliders_.insert(Collider{id, desc.shape, desc.local, desc.density, desc.material, desc.filter, Aabb{}, desc.sensor});
     refreshMassFromColliders(b, id);
     b.awake = true;
@@ -375,7 +423,7 @@ void World::setMassProperties(BodyId id, real mass, const Mat3& inertia) {
     if (!b.isDynamic())
         throw Error("setMassProperties.id", handleText(id.index, id.generation),
                     std::string("mass applies to dynamic bodies; this one is ") + typeName(b.type));
-    detail::requireInvertible(mass, "setMassProperties.mass");
+    detail::requireMass(mass, "setMassProperties.mass");
     validateInertia(inertia, "setMassProperties.inertia");
     setMass(b, mass, inertia);
     b.massFromColliders = false; // the user's numbers win from now on

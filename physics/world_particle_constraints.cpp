@@ -92,11 +92,16 @@ ParticleConstraintId World::createParticleConstraint(const ParticleConstraintDes
         k.c = detail::isometricBendingCoefficients(x);
     }
     real value = 0;
+    // Zeroed: constraintValue leaves the gradients unset for a degenerate stencil, and
+    // measuring uninitialised stack bytes raised an FP exception (their squares
+    // overflowed) before the degenerate check below could name the problem.
     std::array<Vec3, 4> grad;
+    grad.fill(Vec3::Zero());
     k.rest = 0;
     const bool hasDirection = detail::constraintValue(k, x, value, grad);
     real gradientSize = 0;
-    for (int i = 0; i < count; ++i) gradientSize = std::max(gradientSize, grad[static_cast<std::size_t>(i)].norm());
+    for (int i = 0; hasDirection && i < count; ++i)
+        gradientSize = std::max(gradientSize, grad[static_cast<std::size_t>(i)].norm());
     const bool degenerate = !(edge > real(1e-9)) || !hasDirection ||
                             (d.kind == ParticleConstraintKind::TetVolume && !(std::abs(value) > real(1e-9) * edge * edge * edge)) ||
                             (d.kind == ParticleConstraintKind::TriangleArea && !(value > real(1e-9) * edge * edge)) ||

@@ -34,7 +34,7 @@ void World::requireLiveParticle(ParticleId id, const char* field) const {
 ParticleId World::createParticle(const ParticleDesc& d) {
     detail::requirePoint(d.position, "ParticleDesc.position");
     detail::requireSpeed(d.velocity, "ParticleDesc.velocity");
-    if (!d.pinned) detail::requireInvertible(d.mass, "ParticleDesc.mass");
+    if (!d.pinned) detail::requireMass(d.mass, "ParticleDesc.mass");
     detail::requireExtent(d.radius, "ParticleDesc.radius");
     detail::requireNonNegative(d.staticFriction, "ParticleDesc.staticFriction");
     detail::requireNonNegative(d.kineticFriction, "ParticleDesc.kineticFriction");

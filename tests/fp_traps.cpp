@@ -14,9 +14,7 @@
 #include <cfenv>
 #include <cstdlib>
 #include <cstring>
-#include <type_traits>
 
-#include <jounce/config.hpp>
 
 namespace testing {
 
@@ -25,9 +23,6 @@ namespace {
 constexpr int trappedExceptions = FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW;
 
 bool trapsWanted() {
-    // Double builds only unless JOUNCE_FLOAT_TRAPS is set: in float the body table's 1e30 kg
-    // body still overflows a push in the resolver (docs/reliability.md, known gaps).
-    if (!std::is_same_v<jounce::real, double> && std::getenv("JOUNCE_FLOAT_TRAPS") == nullptr) return false;
     const char* env = std::getenv("JOUNCE_FP_TRAPS");
     return env == nullptr || std::strcmp(env, "0") != 0;
 }

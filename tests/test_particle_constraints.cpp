@@ -433,9 +433,6 @@ TEST_CASE("a balloon at over-pressure 1.2 inflates and stays still", "[particles
 
 TEST_CASE("bad constraint, volume and cluster input is rejected with the field named and nothing stored",
           "[particles]") {
-    // KNOWN GAP (docs/reliability.md): createParticleConstraint raises an FP exception
-    // inside the library on one of the degenerate inputs below (not yet found and fixed).
-    const testing::FpTrapsOff knownLibraryTrap;
     World w = worldWith(Vec3::Zero());
     const ParticleId a = addParticle(w, Vec3(0, 0, 0), 1);
     const ParticleId b = addParticle(w, Vec3(1, 0, 0), 1);

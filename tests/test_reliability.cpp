@@ -168,9 +168,9 @@ constexpr unsigned signedSmall = bit(Denormal) | bit(Negative);
 constexpr unsigned nonNegative = bit(Denormal);
 /// As nonNegative, and 1e30 is fine too (a compliance of 1e30: nearly no constraint).
 constexpr unsigned nonNegativeAnySize = bit(Denormal) | bit(Huge);
-/// Masses, densities, radii: > 0, large is allowed, a denormal is not (its inverse
-/// overflows).
-constexpr unsigned positiveNormal = bit(Huge);
+/// Masses, densities, radii, stiffnesses: > 0 and bounded both ways (a denormal's
+/// inverse overflows; a 1e30 kg body overflowed a float push in the resolver).
+constexpr unsigned positiveBounded = none;
 
 /// A world with one of everything the entry points act on.
 struct Everything {
@@ -285,7 +285,7 @@ TEST_CASE("bad values into every body, collider and force-generator entry point 
         {"BodyDesc.position", signedSmall, [](Everything& e, real v) { BodyDesc d; d.position = Vec3(3, 1, 0) + along(v); e.world.createBody(d); }},
         {"BodyDesc.linearVelocity", signedSmall, [](Everything& e, real v) { BodyDesc d; d.linearVelocity = along(v); e.world.createBody(d); }},
         {"BodyDesc.angularVelocity", signedSmall, [](Everything& e, real v) { BodyDesc d; d.angularVelocity = along(v); e.world.createBody(d); }},
-        {"BodyDesc.mass", positiveNormal, [](Everything& e, real v) { BodyDesc d; d.mass = v; d.inertia = isotropic(std::isfinite(v) && v > 1 ? real(1) : v); d.position.y() = 3; e.world.createBody(d); }},
+        {"BodyDesc.mass", positiveBounded, [](Everything& e, real v) { BodyDesc d; d.mass = v; d.inertia = isotropic(std::isfinite(v) && v > 1 ? real(1) : v); d.position.y() = 3; e.world.createBody(d); }},
         {"BodyDesc.inertia", none, [](Everything& e, real v) { BodyDesc d; d.inertia(1, 1) = v; e.world.createBody(d); }},
         {"BodyDesc.linearDamping", nonNegative, [](Everything& e, real v) { BodyDesc d; d.linearDamping = v; d.position.y() = 3; e.world.createBody(d); }},
         {"BodyDesc.gravityScale", signedSmall, [](Everything& e, real v) { BodyDesc d; d.gravityScale = v; d.position.y() = 3; e.world.createBody(d); }},
@@ -296,7 +296,7 @@ TEST_CASE("bad values into every body, collider and force-generator entry point 
         {"setDamping.linear", nonNegative, [](Everything& e, real v) { e.world.setDamping(e.ball, v, 1); }},
         {"setDamping.angular", nonNegative, [](Everything& e, real v) { e.world.setDamping(e.ball, 1, v); }},
         {"setGravityScale", signedSmall, [](Everything& e, real v) { e.world.setGravityScale(e.ball, v); }},
-        {"setMassProperties.mass", positiveNormal, [](Everything& e, real v) { e.world.setMassProperties(e.ball, v, isotropic(std::isfinite(v) && v > 1 ? real(1) : v)); }},
+        {"setMassProperties.mass", positiveBounded, [](Everything& e, real v) { e.world.setMassProperties(e.ball, v, isotropic(std::isfinite(v) && v > 1 ? real(1) : v)); }},
         {"setMassProperties.inertia", none, [](Everything& e, real v) { e.world.setMassProperties(e.ball, 1, Vec3(1, 1, v).asDiagonal()); }},
         {"applyForce", signedSmall, [](Everything& e, real v) { e.world.applyForce(e.box, along(v)); }},
         {"applyForceAtPoint.force", signedSmall, [&](Everything& e, real v) { e.world.applyForceAtPoint(e.box, along(v), atBox(e, 0)); }},
@@ -308,7 +308,7 @@ TEST_CASE("bad values into every body, collider and force-generator entry point 
         {"ColliderDesc.Box.halfExtents", none, [](Everything& e, real v) { ColliderDesc c; c.shape = Box{Vec3(v, real(0.1), real(0.1))}; c.local.position.y() = real(0.6); e.world.addCollider(e.box, c); }},
         {"ColliderDesc.Capsule.halfHeight", nonNegative, [](Everything& e, real v) { ColliderDesc c; c.shape = Capsule{real(0.1), v}; c.local.position.y() = real(0.6); e.world.addCollider(e.box, c); }},
         {"ColliderDesc.local.position", signedSmall, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.local.position = Vec3(0, real(0.6), 0) + along(v); e.world.addCollider(e.box, c); }},
-        {"ColliderDesc.density", positiveNormal, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.density = v; c.local.position.y() = real(0.6); e.world.addCollider(e.box, c); }},
+        {"ColliderDesc.density", positiveBounded, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.density = v; c.local.position.y() = real(0.6); e.world.addCollider(e.box, c); }},
         {"ColliderDesc.material.friction", nonNegativeAnySize, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.material.friction = v; c.local.position.y() = real(0.6); e.world.addCollider(e.box, c); }},
         {"ColliderDesc.material.restitution", nonNegative, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.material.restitution = v; c.local.position.y() = real(0.6); e.world.addCollider(e.box, c); }},
         {"Spring.stiffness", nonNegative, [](Everything& e, real v) { e.world.setForceGenerator(e.spring, Spring{{e.box, Vec3::Zero()}, {BodyId{}, Vec3(0, 2, 0)}, v, 1, 0}); }},
@@ -342,8 +342,8 @@ TEST_CASE("bad values into every particle, particle-constraint and deformable en
     const std::vector<Row> rows{
         {"ParticleDesc.position", signedSmall, [&](Everything& e, real v) { newParticle(e, [v](ParticleDesc& d) { d.position += along(v); }); }},
         {"ParticleDesc.velocity", signedSmall, [&](Everything& e, real v) { newParticle(e, [v](ParticleDesc& d) { d.velocity = along(v); }); }},
-        {"ParticleDesc.mass", positiveNormal, [&](Everything& e, real v) { newParticle(e, [v](ParticleDesc& d) { d.mass = v; }); }},
-        {"ParticleDesc.radius", positiveNormal & ~bit(Huge), [&](Everything& e, real v) { newParticle(e, [v](ParticleDesc& d) { d.radius = v; }); }},
+        {"ParticleDesc.mass", positiveBounded, [&](Everything& e, real v) { newParticle(e, [v](ParticleDesc& d) { d.mass = v; }); }},
+        {"ParticleDesc.radius", positiveBounded, [&](Everything& e, real v) { newParticle(e, [v](ParticleDesc& d) { d.radius = v; }); }},
         {"ParticleDesc.staticFriction", nonNegativeAnySize, [&](Everything& e, real v) { newParticle(e, [v](ParticleDesc& d) { d.staticFriction = v; d.kineticFriction = 0; }); }},
         {"ParticleDesc.restitution", nonNegative, [&](Everything& e, real v) { newParticle(e, [v](ParticleDesc& d) { d.restitution = v; }); }},
         {"setParticlePosition", signedSmall, [](Everything& e, real v) { e.world.setParticlePosition(e.p[2], e.world.particle(e.p[2]).position + along(v)); }},
@@ -357,13 +357,13 @@ TEST_CASE("bad values into every particle, particle-constraint and deformable en
         {"ParticleAttachmentDesc.compliance", nonNegativeAnySize, [](Everything& e, real v) { e.world.createParticleAttachment({e.p[1], {e.ball, Vec3::Zero()}, 3, v}); }},
         {"ParticleConstraintDesc.rest", bit(NaN) | bit(Denormal) | bit(Negative), [&](Everything& e, real v) { tet(e, ParticleConstraintKind::Bending, v, 1); }},
         {"ParticleConstraintDesc.compliance", nonNegativeAnySize, [&](Everything& e, real v) { tet(e, ParticleConstraintKind::TetVolume, std::numeric_limits<real>::quiet_NaN(), v); }},
-        {"setVolumePressure", positiveNormal & ~bit(Huge), [](Everything& e, real v) { e.world.setVolumePressure(e.volume, v); }},
+        {"setVolumePressure", positiveBounded, [](Everything& e, real v) { e.world.setVolumePressure(e.volume, v); }},
         {"ParticleClusterDesc.shapeStiffness", nonNegative, [](Everything& e, real v) { e.world.createParticleCluster({{e.p[0], e.p[1], e.p[2]}, v, 0}); }},
         {"ParticleClusterDesc.rigidDamping", nonNegative, [](Everything& e, real v) { e.world.createParticleCluster({{e.p[0], e.p[1], e.p[2]}, 0, v}); }},
-        {"ParticleSurfaceDesc.thickness", positiveNormal & ~bit(Huge), [](Everything& e, real v) { ParticleSurfaceDesc d; d.triangles = {{e.p[0], e.p[1], e.p[2]}}; d.thickness = v; e.world.createParticleSurface(d); }},
-        {"DeformableDesc.stiffness", positiveNormal & ~bit(Huge), [](Everything& e, real v) { DeformableDesc d = arapBarDesc({Vec3(4, 1, 0), real(0.4), real(0.2), 2}); d.stiffness = v; e.world.createDeformable(d); }},
-        {"DeformableDesc.density", positiveNormal & ~bit(Huge), [](Everything& e, real v) { DeformableDesc d = arapBarDesc({Vec3(4, 1, 0), real(0.4), real(0.2), 2}); d.density = v; e.world.createDeformable(d); }},
-        {"DeformableDesc.particles.radii", positiveNormal & ~bit(Huge), [](Everything& e, real v) { DeformableDesc d = arapBarDesc({Vec3(4, 1, 0), real(0.4), real(0.2), 2}); d.particles[0].radii.x() = v; e.world.createDeformable(d); }},
+        {"ParticleSurfaceDesc.thickness", positiveBounded, [](Everything& e, real v) { ParticleSurfaceDesc d; d.triangles = {{e.p[0], e.p[1], e.p[2]}}; d.thickness = v; e.world.createParticleSurface(d); }},
+        {"DeformableDesc.stiffness", positiveBounded, [](Everything& e, real v) { DeformableDesc d = arapBarDesc({Vec3(4, 1, 0), real(0.4), real(0.2), 2}); d.stiffness = v; e.world.createDeformable(d); }},
+        {"DeformableDesc.density", positiveBounded, [](Everything& e, real v) { DeformableDesc d = arapBarDesc({Vec3(4, 1, 0), real(0.4), real(0.2), 2}); d.density = v; e.world.createDeformable(d); }},
+        {"DeformableDesc.particles.radii", positiveBounded, [](Everything& e, real v) { DeformableDesc d = arapBarDesc({Vec3(4, 1, 0), real(0.4), real(0.2), 2}); d.particles[0].radii.x() = v; e.world.createDeformable(d); }},
         {"DeformableDesc.damping", nonNegative, [](Everything& e, real v) { DeformableDesc d = arapBarDesc({Vec3(4, 1, 0), real(0.4), real(0.2), 2}); d.damping = v; e.world.createDeformable(d); }},
         {"DeformableHandleDesc.target", signedSmall, [](Everything& e, real v) { DeformableHandleDesc h; h.vertex = 1; h.target = e.world.deformableVertices(e.bar)[1] + along(v); e.world.addDeformableHandle(e.bar, h); }},
         {"DeformableHandleDesc.weight", nonNegative, [](Everything& e, real v) { DeformableHandleDesc h; h.vertex = 2; h.target = e.world.deformableVertices(e.bar)[2]; h.weight = v; e.world.addDeformableHandle(e.bar, h); }},

@@ -13,10 +13,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <random>
+#include <stdexcept>
 
 using namespace jounce;
 using namespace testing;
@@ -301,17 +303,18 @@ TEST_CASE("a step that fails leaves the whole state as it was, bit for bit (fuzz
     World w = smallMixedWorld();
     for (int s = 0; s < 30; ++s) w.step(real(1) / 60);
     REQUIRE_FALSE(w.contacts().empty());
-    BodyDesc feather; // the largest force on the lightest mass: overflows within the step
-    feather.position = Vec3(50, 5, 0);
-    feather.mass = testing::tol(1e-300, 1e-30);
-    feather.inertia = Mat3::Identity();
-    const BodyId id = w.createBody(feather);
-    w.applyForce(id, Vec3(real(1e15), 0, 0));
+    // The game's contact filter throws in the second substep, after the first has
+    // changed all of that (a step's overflow took the same way out before masses were
+    // bounded).
+    std::vector<std::pair<ColliderId, ColliderId>> seen;
+    w.setContactFilter([&seen](ColliderId a, ColliderId b) {
+        if (std::find(seen.begin(), seen.end(), std::pair{a, b}) != seen.end())
+            throw std::runtime_error("second substep");
+        seen.emplace_back(a, b);
+        return true;
+    });
     const Bytes before = w.saveState();
-    {
-        const testing::FpTrapsOff overflowOnPurpose;
-        CHECK_THROWS_WITH(w.step(real(1) / 60), Catch::Contains("non-finite"));
-    }
+    CHECK_THROWS_WITH(w.step(real(1) / 60, 2), "second substep");
     CHECK(w.saveState() == before);
 }
 

@@ -428,6 +428,8 @@ private:
     void restoreBackup(); ///< bodies, joints, particles and deformables as they were before the step
     void breakJoints(const std::vector<JointId>& broken); ///< removes them, with an event each
     void validateColliderDesc(const ColliderDesc& d, BodyType type, const char* field) const;
+    void validateDerivedMass(const std::vector<const Collider*>& colliders, const char* field) const;
+    std::vector<const Collider*> collidersOf(BodyId id) const;
     void refreshMassFromColliders(Body& b, BodyId id);
     template <typename Visit> void forEachCollider(std::uint32_t mask, Visit visit) const;
     void validateGenerator(const ForceGenerator& g, const char* field) const;
