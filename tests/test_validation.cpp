@@ -7,8 +7,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <functional>
 #include <limits>
+#include <type_traits>
 
 using namespace jounce;
 
@@ -240,6 +242,48 @@ TEST_CASE("settings are validated", "[physics]") {
     WorldSettings bad;
     bad.gravity = Vec3(kInf, 0, 0);
     CHECK_THROWS_AS(World(bad), Error);
+}
+
+TEST_CASE("masses and inertias stay in range, given or added up from colliders", "[physics]") {
+    Fixture f;
+    const auto boxCollider = [](real half, real density) {
+        ColliderDesc c = makeCollider(Box{Vec3::Constant(half)}, density);
+        return c;
+    };
+    // Two colliders, each valid alone, that are not together. In double: 80 m boxes of
+    // 1e6 kg/m^3, 5.12e11 kg each, add up past maxMass (1e12 kg). A float cannot invert
+    // the inertia of such a box (its cap is 8.7e11 kg m^2), so there: 10 m boxes of
+    // 1e9 kg, 100 m apart, whose inertia about their common centre (5e12) is past it.
+    const bool wide = std::is_same_v<real, double>;
+    BodyDesc two;
+    two.massFromColliders = true;
+    two.colliders = {boxCollider(wide ? 40 : 5, 1e6), boxCollider(wide ? 40 : 5, 1e6)};
+    two.colliders[1].local.position = Vec3(100, 0, 0);
+    requireRejected(f, "BodyDesc.colliders", [&](World& w) { w.createBody(two); });
+    const ColliderDesc second = two.colliders[1];
+    two.colliders.pop_back();
+    const BodyId heavy = f.world.createBody(two);
+    requireRejected(f, "addCollider.desc", [&](World& w) { w.addCollider(heavy, second); });
+    // A collider's mass alone: density times volume below minMass.
+    requireRejected(f, "addCollider.desc.density", [&](World& w) { w.addCollider(f.box, boxCollider(real(1e-4), 1)); });
+    // A capsule needle: 2.5e-9 kg (in range) with an axial moment of 5e-31 kg m^2.
+    ColliderDesc needle = makeCollider(Capsule{real(2e-11), real(1e6)}, real(1e6));
+    BodyDesc n;
+    n.colliders = {needle};
+    n.massFromColliders = true;
+    requireRejected(f, "BodyDesc.colliders[0].shape", [&](World& w) { w.createBody(n); });
+    // Given inertia: moments below minMoment, and above what a float can invert.
+    requireRejected(f, "setMassProperties.inertia", [&](World& w) { w.setMassProperties(f.box, 1, Mat3::Identity() * real(1e-30)); });
+    const real beyondInverse = 2 * std::cbrt(std::numeric_limits<real>::max()); // 1e103, or 1.4e13 in float
+    requireRejected(f, "setMassProperties.inertia", [&](World& w) { w.setMassProperties(f.box, 1, Mat3::Identity() * beyondInverse); });
+    requireRejected(f, "setMassProperties.mass", [&](World& w) { w.setMassProperties(f.box, real(2e12), Mat3::Identity()); });
+    requireRejected(f, "setMassProperties.mass", [&](World& w) { w.setMassProperties(f.box, real(1e-10), Mat3::Identity()); });
+    // The smallest accepted moments invert exactly: 1e-20 kg m^2 has a determinant of
+    // 1e-60, below a float's smallest number; I / 2^k is inverted instead.
+    f.world.setMassProperties(f.box, detail::minMass, Mat3::Identity() * real(1e-20));
+    const Mat3 inverse = f.world.body(f.box).inverseInertiaBody;
+    CHECK(isFinite(inverse));
+    CHECK((inverse * real(1e-20) - Mat3::Identity()).cwiseAbs().maxCoeff() < testing::tol(1e-12, 1e-5));
 }
 
 TEST_CASE("the lightest body under the largest force stays finite; bigger loads are refused", "[physics]") {
