@@ -91,6 +91,21 @@ void particleCandidates(const ParticleSystem& ps, const std::vector<BroadPhasePr
                         ParticleCandidates& out) {
     out.shapes.clear();
     out.particles.clear();
+    // A particle attached to a body does not collide with that body, as two bodies a
+    // joint holds do not: an attachment that holds it inside the body (a zero-length
+    // one to its centre) fought the contact every substep, and the two pushes pumped
+    // energy into particle and body until they flew off (docs/particles.md).
+    out.attached.clear();
+    for (std::size_t k = 0; k < ps.attachments.slotCount(); ++k) {
+        if (!ps.attachments.isAlive(k)) continue;
+        const ParticleAttachment& a = ps.attachments.atSlot(k);
+        if (!a.target.body.isNull()) out.attached.emplace_back(a.particle, a.target.body.index);
+    }
+    std::sort(out.attached.begin(), out.attached.end());
+    const auto attachedTo = [&](std::uint32_t particle, std::uint32_t body) {
+        return !out.attached.empty() &&
+               std::binary_search(out.attached.begin(), out.attached.end(), std::pair{particle, body});
+    };
     const auto membersOf = [&](std::uint32_t proxy) {
         const std::uint32_t k = proxy - out.firstProxy;
         return std::span<const std::uint32_t>(out.members.data() + out.memberStart[k], out.memberStart[k + 1] - out.memberStart[k]);
@@ -103,7 +118,8 @@ void particleCandidates(const ParticleSystem& ps, const std::vector<BroadPhasePr
             if (proxies[pair.a].sensor) continue;
             const Aabb& box = proxies[pair.a].box;
             for (const std::uint32_t i : membersOf(pair.b))
-                if (ps.fatBox[i].overlaps(box)) out.shapes.push_back({i, proxyColliders[pair.a]});
+                if (ps.fatBox[i].overlaps(box) && !attachedTo(i, proxies[pair.a].owner))
+                    out.shapes.push_back({i, proxyColliders[pair.a]});
             continue;
         }
         const std::span<const std::uint32_t> ma = membersOf(pair.a), mb = membersOf(pair.b);

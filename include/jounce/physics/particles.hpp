@@ -17,6 +17,7 @@
 #include <jounce/physics/particle_constraints.hpp>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace jounce {
@@ -238,6 +239,9 @@ struct ParticleCandidates {
     /// as it does the particle's (two-way coupling; coupledMask flags them by slot).
     std::vector<std::uint32_t> coupledBodies;
     std::vector<std::uint8_t> coupledMask;
+    /// (particle slot, body slot) of every attachment to a body, sorted: such a pair
+    /// makes no contact (particleCandidates).
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> attached;
     void clear() {
         shapes.clear();
         particles.clear();
