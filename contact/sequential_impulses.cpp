@@ -34,8 +34,10 @@ Vec3 sequentialImpulse(ImpulseRow& row, std::span<SolverBody> solver, real slidi
         planarInverse = detail::planarInverse(held);
         coupling = held.block<1, 2>(0, 1);
     }
-    const Vec3 before = row.total;
-    Vec3& total = row.total;
+    // The totals in locals, written back once: storing one component and reading the
+    // vector back (total - before) stalled every update on store forwarding.
+    const real normal0 = row.total.x(), tangent0 = row.total.y(), bitangent0 = row.total.z();
+    real tangent = tangent0, bitangent = bitangent0;
     // The contact's three relative speeds, read once: the friction update below
     // changes the normal speed by D_01 dj_t + D_02 dj_b (D is exact for the contact's
     // own impulses), so the normal update needs no second look at the bodies, and
@@ -48,8 +50,8 @@ Vec3 sequentialImpulse(ImpulseRow& row, std::span<SolverBody> solver, real slidi
         // The planar block of D is the velocity change per unit planar impulse: its
         // inverse gives the impulse that stops the sliding.
         const Eigen::Matrix<real, 2, 1> want = planarInverse * -sliding;
-        Eigen::Matrix<real, 2, 1> t(total.y() + want.x(), total.z() + want.y());
-        const real limit = row.friction * total.x();
+        Eigen::Matrix<real, 2, 1> t(tangent0 + want.x(), bitangent0 + want.y());
+        const real limit = row.friction * normal0;
         if (t.squaredNorm() > limit * limit) {
             // Sliding: Coulomb friction opposes the sliding velocity, at mu times the
             // normal impulse. (Clamping t along its own direction would keep a part
@@ -61,12 +63,13 @@ Vec3 sequentialImpulse(ImpulseRow& row, std::span<SolverBody> solver, real slidi
             t = speed > slidingSpeed ? Eigen::Matrix<real, 2, 1>(-sliding * (limit / speed))
                                      : Eigen::Matrix<real, 2, 1>(t * (limit / t.norm()));
         }
-        total.y() = t.x();
-        total.z() = t.y();
-        vn += coupling.dot(Eigen::Matrix<real, 1, 2>(total.y() - before.y(), total.z() - before.z()));
+        tangent = t.x();
+        bitangent = t.y();
+        vn += coupling.dot(Eigen::Matrix<real, 1, 2>(tangent - tangent0, bitangent - bitangent0));
     }
-    total.x() = std::max(real(0), total.x() + (row.target - vn) * normalMass);
-    const Vec3 impulse = total - before;
+    const real normal = std::max(real(0), normal0 + (row.target - vn) * normalMass);
+    row.total = Vec3(normal, tangent, bitangent);
+    const Vec3 impulse(normal - normal0, tangent - tangent0, bitangent - bitangent0);
     applyAll(row, a, b, impulse, holdSide);
     return impulse;
 }

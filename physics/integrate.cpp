@@ -143,13 +143,7 @@ void integratePositions(BodyArray& bodies, const StepContext& ctx, const std::ve
         if (!bodies.isAlive(i) || (i < skip.size() && skip[i])) continue;
         Body& b = bodies.atSlot(i);
         if (b.type != BodyType::Kinematic && !(b.type == BodyType::Dynamic && b.awake)) continue;
-        if (i < fraction.size() && fraction[i] < 1) {
-            StepContext shorter = ctx;
-            shorter.h = ctx.h * fraction[i];
-            move(b, shorter);
-        } else {
-            move(b, ctx);
-        }
+        integrateBodyPosition(b, ctx, i < fraction.size() ? fraction[i] : real(1));
     }
 }
 

@@ -96,7 +96,7 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
 }
 
 void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<Contact>& previous,
-                           std::vector<Contact>& out) {
+                           std::span<const std::uint64_t> previousKeys, std::vector<Contact>& out) {
     for (std::size_t i = 0; i < joints.slotCount(); ++i) {
         if (!joints.isAlive(i)) continue;
         const Joint& j = joints.atSlot(i);
@@ -127,7 +127,7 @@ void generateJointContacts(const BodyArray& bodies, const JointArray& joints, co
                     c.penetration = j.desc.length - distance;
                 }
                 c.key = jointKey(id.index, id.generation, k);
-                warmStart(previous, c);
+                warmStart(previous, previousKeys, c);
                 out.push_back(c);
                 continue;
             }
@@ -141,7 +141,7 @@ void generateJointContacts(const BodyArray& bodies, const JointArray& joints, co
                     c.penetration = d.dot(c.normal) - j.desc.tolerance;
                     c.key = jointKey(id.index, id.generation, k * 6 + axis * 2 + (sign > 0 ? 0 : 1));
                     c.accumulatedImpulse = Vec3::Zero();
-                    warmStart(previous, c);
+                    warmStart(previous, previousKeys, c);
                     out.push_back(c);
                 }
         }

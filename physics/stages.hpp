@@ -5,6 +5,8 @@
 #include <jounce/collision/time_of_impact.hpp>
 #include <jounce/physics/world.hpp>
 
+#include <span>
+
 namespace jounce::detail {
 
 using BodyArray = SlotArray<Body, BodyTag>;
@@ -48,6 +50,7 @@ struct StepScratch {
     std::vector<Contact> ordered;            ///< groupContacts: contacts in island order
     std::vector<std::pair<std::uint32_t, std::uint32_t>> links; ///< groupContacts: sleeping and joint links
     std::vector<std::uint32_t> order;        ///< keepForWarmStart: the sort's permutation
+    std::vector<std::uint64_t> previousKeys; ///< gatherContacts: last step's contact keys, for warmStart
     std::vector<std::uint8_t> fast;          ///< markFastBodies: by body slot, swept this step
     std::vector<real> fraction;              ///< limitFastMotion: by body slot, share of the step to move
     std::vector<std::uint8_t> asleep;        ///< markFastBodies: by body slot, dynamic and asleep before the narrow phase
@@ -108,12 +111,14 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
 /// Stage 5a: the contact points of every manifold with a dynamic body, each given last
 /// step's accumulated impulse when its key matches (warm starting). Points with
 /// non-finite data are dropped and described in `errors`.
+/// `previousKeys` is filled with previous's keys (in order) for warmStart.
 void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds,
-                    const std::vector<Contact>& previous, std::vector<Contact>& out, std::vector<std::string>& errors);
+                    const std::vector<Contact>& previous, std::vector<std::uint64_t>& previousKeys,
+                    std::vector<Contact>& out, std::vector<std::string>& errors);
 
 /// Warm starting: copies last step's impulse of the contact `c` continues (same key, or
-/// the nearest point of the same pair within 5 cm), if any.
-void warmStart(const std::vector<Contact>& previous, Contact& c);
+/// the nearest point of the same pair within 5 cm), if any. `keys`: previous's keys.
+void warmStart(const std::vector<Contact>& previous, std::span<const std::uint64_t> keys, Contact& c);
 
 using JointArray = SlotArray<Joint, JointTag>;
 
@@ -133,9 +138,9 @@ int jointPointOf(const Joint& joint, std::uint32_t k);
 void measureJointForces(JointArray& joints, const std::vector<Contact>& resolved, real h, std::vector<JointId>& broken);
 
 /// Stage 5 (contact generators): a contact for each joint point pair that drifted
-/// apart, appended to `out`, warm-started from `previous`.
+/// apart, appended to `out`, warm-started from `previous` (keys: gatherContacts').
 void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<Contact>& previous,
-                           std::vector<Contact>& out);
+                           std::span<const std::uint64_t> previousKeys, std::vector<Contact>& out);
 
 /// Pairs of body slots joints join (for islands) and, sorted, those that must not
 /// collide (for the narrow phase).

@@ -780,8 +780,8 @@ void World::substep(const StepContext& ctx) {
     profile_.narrowPhase += millisecondsSince(t);
 
     t = Clock::now();
-    detail::gatherContacts(bodies_, contacts_, previousContacts_, resolverContacts_, contactErrors_);
-    detail::generateJointContacts(bodies_, joints_, previousContacts_, resolverContacts_);
+    detail::gatherContacts(bodies_, contacts_, previousContacts_, scratch_->previousKeys, resolverContacts_, contactErrors_);
+    detail::generateJointContacts(bodies_, joints_, previousContacts_, scratch_->previousKeys, resolverContacts_);
     detail::groupContacts(bodies_, resolverContacts_, settings_, islands_, islandStarts_, sleepingLinks_, jointLinks_,
                           *scratch_);
     detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepEpsilon,

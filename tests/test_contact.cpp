@@ -175,7 +175,8 @@ TEST_CASE("a contact with non-finite data is dropped with a reported error", "[c
     m.manifold.add(Vec3(1, 0, 0), real(0.01), 2);
     std::vector<Contact> out;
     std::vector<std::string> errors;
-    detail::gatherContacts(bodies, {m}, {}, out, errors);
+    std::vector<std::uint64_t> keys;
+    detail::gatherContacts(bodies, {m}, {}, keys, out, errors);
     CHECK(out.size() == 1);
     REQUIRE(errors.size() == 1);
     CHECK(errors[0].find("non-finite") != std::string::npos);
