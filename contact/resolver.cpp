@@ -116,17 +116,19 @@ void ContactResolver::orderByLevel() {
     // carries the weight of a stack down to the ground in the order it rests.
     sweepOrder_.resize(contacts_.size());
     for (std::uint32_t k = 0; k < contacts_.size(); ++k) sweepOrder_[k] = k;
-    const auto level = [&](std::uint32_t k) {
+    // Each contact's level once (the sort compares each many times).
+    contactLevel_.resize(contacts_.size());
+    for (std::uint32_t k = 0; k < contacts_.size(); ++k) {
         std::uint32_t l = unreached;
         for (const std::uint32_t b : contacts_[k].body)
             if (b != noBody) l = std::min(l, bodyLevel_[b]);
-        return l;
-    };
+        contactLevel_[k] = l;
+    }
     // (std::sort with ties broken by index is the stable order, and needs no buffer.)
     for (std::size_t i = 0; i + 1 < islandStarts_.size(); ++i)
         std::sort(sweepOrder_.begin() + islandStarts_[i], sweepOrder_.begin() + islandStarts_[i + 1],
                   [&](std::uint32_t a, std::uint32_t b) {
-                      const std::uint32_t la = level(a), lb = level(b);
+                      const std::uint32_t la = contactLevel_[a], lb = contactLevel_[b];
                       return la != lb ? la < lb : a < b;
                   });
     rowOf_.resize(contacts_.size());

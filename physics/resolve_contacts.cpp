@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <span>
-#include <numeric>
 
 namespace jounce::detail {
 namespace {
@@ -141,16 +140,16 @@ void keepSleepingLinks(const BodyArray& bodies, const std::vector<Contact>& cont
     links.erase(std::unique(links.begin(), links.end()), links.end());
 }
 
-void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<Contact>& previous, std::vector<std::uint32_t>& order) {
-    // Sort indices, not 400-byte contacts; ties by index make std::sort (which needs no
-    // buffer, unlike stable_sort) give the stable order.
+void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<Contact>& previous,
+                      std::vector<std::pair<std::uint64_t, std::uint32_t>>& order) {
+    // Sort (key, index) pairs, not 400-byte contacts, and compare them without reaching
+    // into the contacts; the index breaks ties, so std::sort (which needs no buffer,
+    // unlike stable_sort) gives the stable order.
     order.resize(contacts.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return contacts[a].key != contacts[b].key ? contacts[a].key < contacts[b].key : a < b;
-    });
+    for (std::uint32_t i = 0; i < contacts.size(); ++i) order[i] = {contacts[i].key, i};
+    std::sort(order.begin(), order.end());
     previous.resize(contacts.size());
-    for (std::size_t i = 0; i < order.size(); ++i) previous[i] = contacts[order[i]];
+    for (std::size_t i = 0; i < order.size(); ++i) previous[i] = contacts[order[i].second];
 }
 
 } // namespace jounce::detail

@@ -6,6 +6,7 @@
 #include <jounce/physics/world.hpp>
 
 #include <span>
+#include <utility>
 
 namespace jounce::detail {
 
@@ -49,7 +50,7 @@ struct StepScratch {
     std::vector<Manifold> sweep;             ///< narrowPhase: the time-of-impact walk's
     std::vector<Contact> ordered;            ///< groupContacts: contacts in island order
     std::vector<std::pair<std::uint32_t, std::uint32_t>> links; ///< groupContacts: sleeping and joint links
-    std::vector<std::uint32_t> order;        ///< keepForWarmStart: the sort's permutation
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> order; ///< keepForWarmStart: (key, index), sorted
     std::vector<std::uint64_t> previousKeys; ///< gatherContacts: last step's contact keys, for warmStart
     std::vector<std::uint8_t> fast;          ///< markFastBodies: by body slot, swept this step
     std::vector<real> fraction;              ///< limitFastMotion: by body slot, share of the step to move
@@ -162,7 +163,8 @@ void keepSleepingLinks(const BodyArray& bodies, const std::vector<Contact>& cont
 
 /// After resolution: keep the contacts, sorted by key (ties in their order), for next
 /// step's warm start. `order` is scratch.
-void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<Contact>& previous, std::vector<std::uint32_t>& order);
+void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<Contact>& previous,
+                      std::vector<std::pair<std::uint64_t, std::uint32_t>>& order);
 
 /// Mass, inertia (about the centre of mass, body frame) and centre of mass of a set of
 /// colliders, each of uniform density. Half-spaces are skipped (static bodies only).

@@ -254,6 +254,7 @@ private:
     std::vector<Quat> startOrientation_;
     std::vector<std::uint32_t> bodyLevel_;  ///< contacts from a static body (0: static)
     std::vector<std::uint32_t> sweepOrder_; ///< per island, its contacts bottom-up
+    std::vector<std::uint32_t> contactLevel_; ///< orderByLevel: the lower level of each contact's bodies
     std::vector<std::uint32_t> frontier_;   ///< scratch for orderByLevel
     Sweeps sweeps_;              ///< the island's sweeps (Sequential, SequentialImpulses)
     bool bouncing_ = false;      ///< SequentialImpulses: still in the collision (bounce) pass
