@@ -93,8 +93,8 @@ void particleCandidates(const ParticleSystem& ps, const std::vector<BroadPhasePr
     out.particles.clear();
     // A particle attached to a body does not collide with that body, as two bodies a
     // joint holds do not: an attachment that holds it inside the body (a zero-length
-    // one to its centre) fought the contact every substep, and the two pushes pumped
-    // energy into particle and body until they flew off (docs/particles.md).
+    // one to its centre) fought the contact every substep, the surface holding the
+    // particle off the point it is attached to (docs/particles.md).
     out.attached.clear();
     for (std::size_t k = 0; k < ps.attachments.slotCount(); ++k) {
         if (!ps.attachments.isAlive(k)) continue;
