@@ -73,7 +73,8 @@ bool applySet(jounce::WorldSettings& settings, const std::string& name, const st
     const std::map<std::string, int*> ints{{"positionIterationsPerContact", &r.positionIterationsPerContact},
                                            {"velocityIterationsPerContact", &r.velocityIterationsPerContact},
                                            {"sequentialIterations", &r.sequentialIterations},
-                                           {"sequentialPositionIterations", &r.sequentialPositionIterations}};
+                                           {"sequentialPositionIterations", &r.sequentialPositionIterations},
+                                           {"shockIterations", &r.shockIterations}};
     if (auto it = reals.find(name); it != reals.end()) {
         *it->second = static_cast<real>(v);
         return true;
@@ -107,7 +108,7 @@ int usage(const char* problem) {
                  "        velocityEpsilon, positionIterationsPerContact, velocityIterationsPerContact,\n"
                  "        sequentialIterations, warmStart, positionSolver (0 worst-first, 1 sequential),\n"
                  "        sequentialPositionIterations, projectionRelaxation, allowedPenetration,\n"
-                 "        sequentialTolerance, slidingSpeed; particles.substeps, particles.iterations,\n"
+                 "        sequentialTolerance, slidingSpeed, shockIterations; particles.substeps, particles.iterations,\n"
                  "        particles.integrator (0 Euler, 1 BDF2), particles.solver (0 XPBD, 1 PBD)\n"
                  "scenes:";
     for (const std::string& n : jounce::scenes::sceneNames()) std::cerr << " " << n;

@@ -116,20 +116,31 @@ void ContactResolver::orderByLevel() {
     // carries the weight of a stack down to the ground in the order it rests.
     sweepOrder_.resize(contacts_.size());
     for (std::uint32_t k = 0; k < contacts_.size(); ++k) sweepOrder_[k] = k;
-    // Each contact's level once (the sort compares each many times).
+    // Each contact's levels once (the sort compares each many times): the lower and the
+    // upper level of its two bodies (the world, a joint's anchor, counts as level 0).
     contactLevel_.resize(contacts_.size());
+    contactTop_.resize(contacts_.size());
     for (std::uint32_t k = 0; k < contacts_.size(); ++k) {
-        std::uint32_t l = unreached;
-        for (const std::uint32_t b : contacts_[k].body)
-            if (b != noBody) l = std::min(l, bodyLevel_[b]);
-        contactLevel_[k] = l;
+        std::uint32_t low = unreached, high = 0;
+        for (const std::uint32_t b : contacts_[k].body) {
+            const std::uint32_t l = b == noBody ? 0 : bodyLevel_[b];
+            if (b != noBody) low = std::min(low, l);
+            high = std::max(high, l);
+        }
+        contactLevel_[k] = low;
+        contactTop_[k] = high;
     }
-    // (std::sort with ties broken by index is the stable order, and needs no buffer.)
+    // By lower level, then upper level: within a level the contacts between two bodies
+    // of that level come before those with the level above, so the contacts that move
+    // one level's bodies (from below, and among themselves) sit together, as shock
+    // propagation takes them. (std::sort with ties broken by index is the stable order,
+    // and needs no buffer.)
     for (std::size_t i = 0; i + 1 < islandStarts_.size(); ++i)
         std::sort(sweepOrder_.begin() + islandStarts_[i], sweepOrder_.begin() + islandStarts_[i + 1],
                   [&](std::uint32_t a, std::uint32_t b) {
-                      const std::uint32_t la = contactLevel_[a], lb = contactLevel_[b];
-                      return la != lb ? la < lb : a < b;
+                      if (contactLevel_[a] != contactLevel_[b]) return contactLevel_[a] < contactLevel_[b];
+                      if (contactTop_[a] != contactTop_[b]) return contactTop_[a] < contactTop_[b];
+                      return a < b;
                   });
     rowOf_.resize(contacts_.size());
     for (std::uint32_t p = 0; p < contacts_.size(); ++p) rowOf_[sweepOrder_[p]] = p;
@@ -323,6 +334,12 @@ void ContactResolver::startVelocities(std::size_t island) {
         heap_.build(first, last - first, keys_);
         bouncing_ = true;
         sweeps_.start(first, last, settings_.sequentialIterations);
+        // Shock propagation's groups: the contacts that move one level's bodies, in
+        // sweep order (ends ascending).
+        shockEnds_.clear();
+        for (std::uint32_t p = first + 1; p <= last; ++p)
+            if (p == last || contactTop_[sweepOrder_[p]] != contactTop_[sweepOrder_[p - 1]]) shockEnds_.push_back(p);
+        shock_.reset();
     }
     iterations_ = 0;
     islandStarted_ = true;
@@ -391,18 +408,24 @@ void ContactResolver::finishVelocities() {
 }
 
 Vec3 ContactResolver::sweepVelocity(detail::ImpulseRow& row) {
-    // Shock propagation on the last sweep, as for positions: the lower body holds, so
-    // what the sweeps left of a heavy body's fall is stopped by the body it lands on
-    // instead of pressing that body into the ground.
-    const int hold = settings_.shockPropagation && sweeps_.lastSweep() ? row.lowerSide : -1;
-    const Vec3 impulse = detail::sequentialImpulse(row, solver_, settings_.slidingSpeed, hold);
     // A sweep ends early when no contact in it changed by more than the tolerance: the
     // change this impulse made to the contact's relative velocity, D j. (|j| D_00
     // stands in for |D j|: the same size, without a matrix product per update;
     // compared squared.)
-    const real tolerance = settings_.sequentialTolerance;
-    sweeps_.advance(impulse.squaredNorm() * (row.normalResponse * row.normalResponse),
-                    tolerance < 0 ? tolerance : tolerance * tolerance);
+    const real tolerance = settings_.sequentialTolerance < 0 ? settings_.sequentialTolerance
+                                                              : settings_.sequentialTolerance * settings_.sequentialTolerance;
+    if (sweeps_.finished()) {
+        // Shock propagation: the lower body holds, so what the sweeps left of a heavy
+        // body's fall is stopped by the body it rests on, settled before it.
+        const Vec3 impulse = detail::sequentialImpulse(row, solver_, settings_.slidingSpeed, row.lowerSide);
+        shock_.advance(impulse.squaredNorm() * (row.normalResponse * row.normalResponse), tolerance);
+        return impulse;
+    }
+    const Vec3 impulse = detail::sequentialImpulse(row, solver_, settings_.slidingSpeed, -1);
+    sweeps_.advance(impulse.squaredNorm() * (row.normalResponse * row.normalResponse), tolerance);
+    // Sweeps that ran out without settling hand over to shock propagation.
+    if (sweeps_.finished() && !sweeps_.settled && settings_.shockPropagation && settings_.shockIterations > 0)
+        shock_.start(sweeps_.first, shockEnds_, settings_.shockIterations);
     return impulse;
 }
 
@@ -420,7 +443,7 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
         if (!heapHasWork()) return false;
         index = heap_.top();
     } else {
-        if (sweeps_.finished()) return false;
+        if (sweeps_.finished() && shock_.finished()) return false;
         if (!recording_) {
             // Nobody is looking: the island's remaining sweeps in one tight loop, the
             // same updates in the same order.
@@ -429,9 +452,14 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
                 ++iterations_;
                 ++stats_.velocityIterations;
             }
+            while (!shock_.finished()) {
+                sweepVelocity(impulseRows_[shock_.at]);
+                ++iterations_;
+                ++stats_.velocityIterations;
+            }
             return false;
         }
-        index = sweepOrder_[sweeps_.at];
+        index = sweepOrder_[sweeps_.finished() ? shock_.at : sweeps_.at];
     }
     Contact& c = contacts_[index];
     detail::ImpulseRow& row = impulseRows_[rowOf_[index]];

@@ -65,6 +65,7 @@ template <typename Io> void fields(Io& io, ResolverSettings& s) {
     io("projectionRelaxation", s.projectionRelaxation);
     io("allowedPenetration", s.allowedPenetration);
     io("shockPropagation", s.shockPropagation);
+    io("shockIterations", s.shockIterations);
 }
 
 template <typename Io> void fields(Io& io, SleepSettings& s) {

@@ -37,7 +37,8 @@ namespace detail {
 namespace {
 
 constexpr char magic[8] = {'J', 'O', 'U', 'N', 'C', 'E', 'S', 'N'};
-constexpr std::uint32_t formatVersion = 1;
+// 2: ResolverSettings::shockIterations.
+constexpr std::uint32_t formatVersion = 2;
 constexpr std::uint32_t byteOrderMark = 0x01020304u;
 
 /// The writer with the table of shared shape data seen so far.
@@ -279,7 +280,7 @@ template <typename Ar> void io(Ar& ar, ResolverSettings& r) {
     fields(ar, r.velocityLimit, r.angularLimit, r.positionEpsilon, r.velocityEpsilon,
            r.positionIterationsPerContact, r.velocityIterationsPerContact, r.velocitySolver, r.sequentialIterations,
            r.sequentialTolerance, r.slidingSpeed, r.warmStart, r.positionSolver, r.sequentialPositionIterations,
-           r.projectionRelaxation, r.allowedPenetration, r.shockPropagation);
+           r.projectionRelaxation, r.allowedPenetration, r.shockPropagation, r.shockIterations);
 }
 template <typename Ar> void io(Ar& ar, ParticleSettings& p) {
     fields(ar, p.solver, p.integrator, p.substeps, p.iterations, p.directChains, p.pbdStiffness,

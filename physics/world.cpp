@@ -155,6 +155,7 @@ void World::setSettings(const WorldSettings& s) {
     requireCount(r.velocityIterationsPerContact, "WorldSettings.resolver.velocityIterationsPerContact");
     requireCount(r.sequentialIterations, "WorldSettings.resolver.sequentialIterations");
     requireCount(r.sequentialPositionIterations, "WorldSettings.resolver.sequentialPositionIterations");
+    requireCount(r.shockIterations, "WorldSettings.resolver.shockIterations");
     detail::requireInRange(r.projectionRelaxation, 0, 1, "WorldSettings.resolver.projectionRelaxation");
     requireLength(r.allowedPenetration, "WorldSettings.resolver.allowedPenetration");
     requireSpeedBound(r.sequentialTolerance, "WorldSettings.resolver.sequentialTolerance"); // squared: 1e30 overflowed a float

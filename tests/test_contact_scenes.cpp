@@ -57,7 +57,7 @@ TEST_CASE("pyramid of base 10: no box moves 2 cm in 10 s, all asleep by 5 s", "[
     CHECK(worst < real(0.02));
 }
 
-TEST_CASE("pyramid of base 20 with sleep off: the top box drifts less than 2 cm in 10 s", "[contact][scene]") {
+TEST_CASE("pyramid of base 20 with sleep off: the top box drifts less than 5 mm in 10 s", "[contact][scene]") {
     TestScene scene(false);
     const scenes::BenchLayout layout = scenes::buildBenchScene(scene, "pyramid20");
     const Vec3 start = scene.world().body(layout.top).position;
@@ -67,8 +67,9 @@ TEST_CASE("pyramid of base 20 with sleep off: the top box drifts less than 2 cm 
     for (int i = 0; i < steps; ++i) scene.step();
     const Vec3 moved = scene.world().body(layout.top).position - start;
     INFO("top box moved " << moved.transpose() << " m");
-    CHECK(horizontal(moved) < real(0.02));
-    CHECK(std::abs(moved.y()) < real(0.02));
+    // Issue 7's stability target (Bullet: 234 mm here, ODE 477 mm; docs/benchmarks.md).
+    CHECK(horizontal(moved) < real(0.005));
+    CHECK(std::abs(moved.y()) < real(0.005));
 }
 
 TEST_CASE("incline with mu 0.5: holds at 20 degrees, slides at 35 with a = g (sin - mu cos)", "[contact][scene]") {
@@ -114,6 +115,56 @@ TEST_CASE("mass ratio 100:1: a 100 kg box on a 1 kg box stays apart within 1 cm 
     CHECK(deepest < real(0.01));
     CHECK(gap > real(0.99));
     CHECK(scene.world().body(lower).position.y() > real(0.49));
+}
+
+namespace {
+
+/// Of 42 stacks of two boxes on the ground, the upper 10 to 1000 times as heavy, set
+/// off-centre and turned: how many sank more than 1 cm into the lower box or pushed
+/// it out from under them within `steps` steps.
+int heavyOnLightFailures(bool shockPropagation, int steps, real& deepest) {
+    int failures = 0;
+    deepest = 0;
+    for (const real ratio : {real(10), real(30), real(100), real(120), real(200), real(500), real(1000)})
+        for (const real offset : {real(0), real(0.15), real(0.3)})
+            for (const real turn : {real(0), real(0.4)}) {
+                TestScene scene(false);
+                WorldSettings s = scene.world().settings();
+                s.resolver.shockPropagation = shockPropagation;
+                scene.world().setSettings(s);
+                const auto [lower, upper] = scenes::buildMassRatio(scene, 1, ratio);
+                scene.world().setPosition(upper, Vec3(offset, real(1.5), offset / 2));
+                scene.world().setOrientation(upper, Quat(Eigen::AngleAxis<real>(turn, Vec3::UnitY())));
+                real sank = 0;
+                for (int i = 0; i < steps; ++i) {
+                    scene.step();
+                    sank = std::max(sank, scene.world().resolverStats().maxPenetrationBefore);
+                }
+                const real gap = scene.world().body(upper).position.y() - scene.world().body(lower).position.y();
+                deepest = std::max(deepest, sank);
+                if (!(sank < real(0.01)) || !(gap > real(0.99))) ++failures;
+            }
+    return failures;
+}
+
+} // namespace
+
+TEST_CASE("heavy on light: boxes 10 to 1000 times heavier than the box under them stay on it for 10 s",
+          "[contact][scene]") {
+    // Gauss-Seidel sweeps cannot carry a load 100 times a body's own weight through it:
+    // they leave the light box tipping, and a heavy box held on a tipping one is thrown
+    // (session 15 found one such stack in eight falling over with the earlier
+    // single-sweep shock propagation). Shock propagation level by level settles the
+    // light box on the ground first, then stops the heavy box on it (docs/contact.md).
+    // Under the sanitizers the first 2 s (the failures came in the first 40 steps).
+    const int steps = testing::sanitizedStepDivisor > 1 ? 120 : 600;
+    real deepest = 0;
+    CHECK(heavyOnLightFailures(true, steps, deepest) == 0);
+    INFO("deepest penetration " << deepest << " m");
+    CHECK(deepest < real(0.005));
+    // Control: without shock propagation some of these stacks fail.
+    real unused = 0;
+    CHECK(heavyOnLightFailures(false, steps, unused) > 0);
 }
 
 TEST_CASE("a ball hitting a sleeping pile wakes that pile's island and no other", "[contact][scene]") {

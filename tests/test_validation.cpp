@@ -216,6 +216,7 @@ TEST_CASE("settings are validated", "[physics]") {
     with("WorldSettings.resolver.projectionRelaxation", [](WorldSettings& s) { s.resolver.projectionRelaxation = real(1.5); });
     with("WorldSettings.resolver.allowedPenetration", [](WorldSettings& s) { s.resolver.allowedPenetration = kNaN; });
     with("WorldSettings.resolver.sequentialPositionIterations", [](WorldSettings& s) { s.resolver.sequentialPositionIterations = -1; });
+    with("WorldSettings.resolver.shockIterations", [](WorldSettings& s) { s.resolver.shockIterations = -1; });
     with("WorldSettings.resolver.sequentialTolerance", [](WorldSettings& s) { s.resolver.sequentialTolerance = -kInf; });
     with("WorldSettings.resolver.slidingSpeed", [](WorldSettings& s) { s.resolver.slidingSpeed = kNaN; });
     with("WorldSettings.sleep.sleepEpsilon", [](WorldSettings& s) { s.sleep.sleepEpsilon = 0; });
