@@ -53,28 +53,28 @@ void runPair(benchmark::State& state, const Shape& a, const Transform& pa, const
     }
 }
 
-Transform at(const Vec3& p, real angle = 0) {
+Transform placed(const Vec3& p, real angle = 0) {
     return {p, Quat(Eigen::AngleAxis<real>(angle, Vec3(1, 2, 3).normalized()))};
 }
 
-void SphereHull(benchmark::State& s) { runPair(s, Sphere{real(0.3)}, at(Vec3(real(0.1), real(0.58), 0)), rock(), at(Vec3::Zero())); }
-void CapsuleHull(benchmark::State& s) { runPair(s, Capsule{real(0.2), real(0.3)}, at(Vec3(real(0.1), real(0.95), 0)), rock(), at(Vec3::Zero())); }
-void BoxHull(benchmark::State& s) { runPair(s, Box{Vec3::Constant(real(0.3))}, at(Vec3(real(0.1), real(0.59), 0)), rock(), at(Vec3::Zero())); }
-void HullHull(benchmark::State& s) { runPair(s, rock(), at(Vec3(real(0.1), real(0.58), 0), real(0.4)), rock(), at(Vec3::Zero())); }
-void HullHalfSpace(benchmark::State& s) { runPair(s, rock(), at(Vec3(0, real(0.29), 0)), HalfSpace{}, at(Vec3::Zero())); }
+void SphereHull(benchmark::State& s) { runPair(s, Sphere{real(0.3)}, placed(Vec3(real(0.1), real(0.58), 0)), rock(), placed(Vec3::Zero())); }
+void CapsuleHull(benchmark::State& s) { runPair(s, Capsule{real(0.2), real(0.3)}, placed(Vec3(real(0.1), real(0.95), 0)), rock(), placed(Vec3::Zero())); }
+void BoxHull(benchmark::State& s) { runPair(s, Box{Vec3::Constant(real(0.3))}, placed(Vec3(real(0.1), real(0.59), 0)), rock(), placed(Vec3::Zero())); }
+void HullHull(benchmark::State& s) { runPair(s, rock(), placed(Vec3(real(0.1), real(0.58), 0), real(0.4)), rock(), placed(Vec3::Zero())); }
+void HullHalfSpace(benchmark::State& s) { runPair(s, rock(), placed(Vec3(0, real(0.29), 0)), HalfSpace{}, placed(Vec3::Zero())); }
 void GjkHulls(benchmark::State& s) {
     const Shape a = rock(), b = rock();
-    const Transform pa = at(Vec3(real(1.3), real(0.4), 0), real(0.4)), pb = at(Vec3::Zero());
+    const Transform pa = placed(Vec3(real(1.3), real(0.4), 0), real(0.4)), pb = placed(Vec3::Zero());
     for (auto _ : s) {
         const GjkResult g = gjkDistance([&](const Vec3& d) { return pa.toWorld(support(a, pa.directionToLocal(d))); },
                                         [&](const Vec3& d) { return pb.toWorld(support(b, pb.directionToLocal(d))); });
         benchmark::DoNotOptimize(g);
     }
 }
-void SphereMesh(benchmark::State& s) { runPair(s, Sphere{real(0.5)}, at(Vec3(real(0.3), real(0.45), real(0.2))), terrain(), at(Vec3::Zero())); }
-void CapsuleMesh(benchmark::State& s) { runPair(s, Capsule{real(0.3), real(0.5)}, at(Vec3(real(0.3), real(0.75), real(0.2))), terrain(), at(Vec3::Zero())); }
-void BoxMesh(benchmark::State& s) { runPair(s, Box{Vec3::Constant(real(0.5))}, at(Vec3(real(0.3), real(0.45), real(0.2))), terrain(), at(Vec3::Zero())); }
-void HullMesh(benchmark::State& s) { runPair(s, rock(), at(Vec3(real(0.3), real(0.25), real(0.2))), terrain(), at(Vec3::Zero())); }
+void SphereMesh(benchmark::State& s) { runPair(s, Sphere{real(0.5)}, placed(Vec3(real(0.3), real(0.45), real(0.2))), terrain(), placed(Vec3::Zero())); }
+void CapsuleMesh(benchmark::State& s) { runPair(s, Capsule{real(0.3), real(0.5)}, placed(Vec3(real(0.3), real(0.75), real(0.2))), terrain(), placed(Vec3::Zero())); }
+void BoxMesh(benchmark::State& s) { runPair(s, Box{Vec3::Constant(real(0.5))}, placed(Vec3(real(0.3), real(0.45), real(0.2))), terrain(), placed(Vec3::Zero())); }
+void HullMesh(benchmark::State& s) { runPair(s, rock(), placed(Vec3(real(0.3), real(0.25), real(0.2))), terrain(), placed(Vec3::Zero())); }
 
 } // namespace
 
