@@ -74,6 +74,14 @@ void prepareImpulseRow(const Contact& c, std::span<const SolverBody> solver, std
     row.total = c.accumulatedImpulse;
 }
 
+void holdLowerSide(ImpulseRow& row, std::span<const SolverBody> solver) {
+    if (row.lowerSide < 0) return;
+    const Mat3 held = velocityPerImpulse(row, solver, row.lowerSide);
+    row.normalMass = normalMassOf(held);
+    row.planarInverse = planarInverse(held);
+    row.normalCoupling = held.block<1, 2>(0, 1);
+}
+
 BodyChange applyImpulse(const ImpulseRow& row, std::span<SolverBody> solver, const Vec3& j, int holdSide) {
     SolverBody& a = solver[row.body[0]];
     SolverBody& b = solver[row.body[1]];

@@ -424,8 +424,12 @@ Vec3 ContactResolver::sweepVelocity(detail::ImpulseRow& row) {
     const Vec3 impulse = detail::sequentialImpulse(row, solver_, settings_.slidingSpeed, -1);
     sweeps_.advance(impulse.squaredNorm() * (row.normalResponse * row.normalResponse), tolerance);
     // Sweeps that ran out without settling hand over to shock propagation.
-    if (sweeps_.finished() && !sweeps_.settled && settings_.shockPropagation && settings_.shockIterations > 0)
+    if (sweeps_.finished() && !sweeps_.settled && settings_.shockPropagation && settings_.shockIterations > 0) {
+        // The rows' responses with their lower bodies held, once for all the passes
+        // (normalResponse stays the two-body D_00, the change measure's scale).
+        for (std::uint32_t p = sweeps_.first; p < sweeps_.last; ++p) detail::holdLowerSide(impulseRows_[p], solver_);
         shock_.start(sweeps_.first, shockEnds_, settings_.shockIterations);
+    }
     return impulse;
 }
 

@@ -23,17 +23,11 @@ Vec3 relativeVelocity(const ImpulseRow& row, std::span<const SolverBody> solver)
 Vec3 sequentialImpulse(ImpulseRow& row, std::span<SolverBody> solver, real slidingSpeed, int holdSide) {
     SolverBody& a = solver[row.body[0]];
     SolverBody& b = solver[row.body[1]];
-    // The response's parts this update uses; shock propagation's last sweep leaves the
-    // held body out of them.
-    real normalMass = row.normalMass;
-    Eigen::Matrix<real, 2, 2> planarInverse = row.planarInverse;
-    Eigen::Matrix<real, 1, 2> coupling = row.normalCoupling;
-    if (holdSide >= 0) {
-        const Mat3 held = velocityPerImpulse(row, solver, holdSide);
-        normalMass = normalMassOf(held);
-        planarInverse = detail::planarInverse(held);
-        coupling = held.block<1, 2>(0, 1);
-    }
+    // The response's parts this update uses (with the held body left out of them when
+    // one is held: holdLowerSide).
+    const real normalMass = row.normalMass;
+    const Eigen::Matrix<real, 2, 2> planarInverse = row.planarInverse;
+    const Eigen::Matrix<real, 1, 2> coupling = row.normalCoupling;
     // The totals in locals, written back once: storing one component and reading the
     // vector back (total - before) stalled every update on store forwarding.
     const real normal0 = row.total.x(), tangent0 = row.total.y(), bitangent0 = row.total.z();

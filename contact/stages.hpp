@@ -105,8 +105,14 @@ Vec3 relativeVelocity(const ImpulseRow& row, std::span<const SolverBody> solver)
 
 /// Sequential impulses: one accumulated, clamped update of a contact. Returns the
 /// impulse it applied (contact frame). `holdSide` (0 or 1): that body does not move
-/// (shock propagation; -1: none).
+/// (shock propagation; -1: none); the row's response must then be the held one
+/// (holdLowerSide).
 Vec3 sequentialImpulse(ImpulseRow& row, std::span<SolverBody> solver, real slidingSpeed, int holdSide);
+
+/// Shock propagation: the row's response (1 / D_00, the planar inverse, D_01, D_02)
+/// recomputed with its lower body held, once for all the passes (the inertias stay
+/// fixed through them). Rows with no lower side are left as they are.
+void holdLowerSide(ImpulseRow& row, std::span<const SolverBody> solver);
 
 /// Velocity of body 0's contact point relative to body 1's along one axis. The world
 /// (entry 0) and static bodies have zero velocity, so both sides are always summed.
