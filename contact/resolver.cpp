@@ -339,7 +339,7 @@ void ContactResolver::startVelocities(std::size_t island) {
         shockEnds_.clear();
         for (std::uint32_t p = first + 1; p <= last; ++p)
             if (p == last || contactTop_[sweepOrder_[p]] != contactTop_[sweepOrder_[p - 1]]) shockEnds_.push_back(p);
-        shock_.reset();
+        shock_.start(first, first, 0); // not started: the sweeps may settle
     }
     iterations_ = 0;
     islandStarted_ = true;
@@ -427,8 +427,10 @@ Vec3 ContactResolver::sweepVelocity(detail::ImpulseRow& row) {
     if (sweeps_.finished() && !sweeps_.settled && settings_.shockPropagation && settings_.shockIterations > 0) {
         // The rows' responses with their lower bodies held, once for all the passes
         // (normalResponse stays the two-body D_00, the change measure's scale).
-        for (std::uint32_t p = sweeps_.first; p < sweeps_.last; ++p) detail::holdLowerSide(impulseRows_[p], solver_);
-        shock_.start(sweeps_.first, shockEnds_, settings_.shockIterations);
+        const std::uint32_t first = islandStarts_[island_], last = islandStarts_[island_ + 1];
+        for (std::uint32_t p = first; p < last; ++p) detail::holdLowerSide(impulseRows_[p], solver_);
+        // One group per level, each swept until it settles with the level below held.
+        shock_.start(first, shockEnds_, settings_.shockIterations);
     }
     return impulse;
 }

@@ -113,7 +113,7 @@ struct ResolverSettings {
     /// body) holds still while the contacts above it are resolved, so heavy-on-light
     /// stacks are carried bottom up (shock propagation, Guendelman, Bridson and Fedkiw
     /// 2003): on the last position sweep, and for velocities after the sweeps, one
-    /// level at a time (ShockPasses). Momentum is not conserved there: the held body
+    /// level at a time (docs/contact.md). Momentum is not conserved there: the held body
     /// acts as part of the ground.
     bool shockPropagation = true;
     /// SequentialImpulses with shock propagation: passes over each level's contacts at
@@ -143,73 +143,52 @@ struct ResolverStats {
     real maxPenetrationAfter = 0;  ///< deepest left after projection [m]
 };
 
-/// Where a run of Gauss-Seidel sweeps over one island's contacts stands: the
-/// position in the island's sweep order, how many sweeps are done, and the largest
-/// change seen in the current sweep (sweeps stop early when it stays under a
-/// tolerance). Positions and velocities sweep the same way.
+/// Where a run of Gauss-Seidel sweeps over one island's contacts stands: the contacts
+/// in the sweep order, cut into groups swept one after the other (the sweeps: one group,
+/// the island; shock propagation: one group per level), each swept until a sweep of it
+/// changes no contact by more than a tolerance, or `limit` sweeps. Positions and
+/// velocities sweep the same way.
 struct Sweeps {
-    std::uint32_t first = 0, last = 0; ///< the island's range in the sweep order
-    std::uint32_t at = 0;              ///< position of the next contact in the sweep order
-    int done = 0, limit = 0;           ///< sweeps finished, sweeps allowed
-    real largestChange = 0;            ///< in the current sweep
-    bool settled = false;              ///< stopped early: a sweep changed nothing beyond the tolerance
+    std::span<const std::uint32_t> ends; ///< each group's end in the sweep order, ascending (empty: one group up to `last`)
+    std::uint32_t last = 0;              ///< the end of the one group when `ends` is empty
+    std::size_t group = 0;               ///< the group being swept
+    std::uint32_t first = 0, at = 0;     ///< its start, and the position of the next contact
+    int done = 0, limit = 0;             ///< sweeps of it finished, sweeps allowed
+    real largestChange = 0;              ///< in the current sweep
+    bool settled = false;                ///< the last group finished by the tolerance, not the limit
 
+    /// One group, [from, to).
     void start(std::uint32_t from, std::uint32_t to, int sweeps) {
-        first = at = from;
         last = to;
+        start(from, std::span<const std::uint32_t>{}, sweeps);
+    }
+    /// Groups [from, ends[0]), [ends[0], ends[1]), ...
+    void start(std::uint32_t from, std::span<const std::uint32_t> groupEnds, int sweeps) {
+        ends = groupEnds;
+        first = at = from;
+        group = 0;
         done = 0;
         limit = sweeps;
         largestChange = 0;
         settled = false;
+        if (sweeps <= 0 || from == end()) stop();
     }
-    bool finished() const { return first == last || done >= limit; }
+    std::size_t groups() const { return ends.empty() ? 1 : ends.size(); }
+    std::uint32_t end() const { return ends.empty() ? last : ends[group]; }
+    bool finished() const { return group >= groups(); }
     bool lastSweep() const { return done + 1 == limit; }
-    void stop() { done = limit; }
-    /// After one contact: note its change; at the end of a sweep, stop if no change in
-    /// it exceeded `tolerance` (a negative tolerance never stops early). Squares work
-    /// as well (the order is the same), and spare a square root per contact.
+    void stop() { group = groups(); }
+    /// After one contact: note its change; at the end of a sweep, move to the next group
+    /// if no change in it exceeded `tolerance` (a negative tolerance never does) or the
+    /// group had its `limit` sweeps. Squares work as well (the order is the same), and
+    /// spare a square root per contact.
     void advance(real change, real tolerance) {
         largestChange = std::max(largestChange, change);
-        if (++at < last) return;
-        at = first;
+        if (++at < end()) return;
         ++done;
-        if (largestChange <= tolerance) {
-            settled = true;
-            stop();
-        }
-        largestChange = 0;
-    }
-};
-
-/// Shock propagation after the velocity sweeps (Guendelman, Bridson and Fedkiw 2003):
-/// the island's contacts in groups bottom up, each group the contacts that move one
-/// level's bodies (against the level below, which holds still, and among themselves),
-/// swept until a pass changes no contact by more than the tolerance, or `limit`
-/// passes. A group is settled on a base that no longer moves, so a heavy body on a
-/// light one is stopped whatever the mass ratio.
-struct ShockPasses {
-    std::span<const std::uint32_t> ends; ///< each group's end in the sweep order, ascending
-    std::size_t group = 0;               ///< the group being swept
-    std::uint32_t first = 0, at = 0;     ///< its start, and the next contact
-    int done = 0, limit = 0;             ///< passes over it so far, passes allowed
-    real largestChange = 0;              ///< in the current pass
-
-    void start(std::uint32_t from, std::span<const std::uint32_t> groupEnds, int passes) {
-        ends = groupEnds;
-        group = 0;
-        first = at = from;
-        done = 0;
-        limit = passes;
-        largestChange = 0;
-    }
-    void reset() { start(0, {}, 0); }
-    bool finished() const { return group >= ends.size(); }
-    void advance(real change, real tolerance) {
-        largestChange = std::max(largestChange, change);
-        if (++at < ends[group]) return;
-        ++done;
-        if (largestChange <= tolerance || done >= limit) {
-            first = ends[group];
+        settled = largestChange <= tolerance;
+        if (settled || done >= limit) {
+            first = end();
             ++group;
             done = 0;
         }
@@ -304,7 +283,7 @@ private:
     std::vector<std::uint32_t> contactLevel_; ///< orderByLevel: the lower level of each contact's bodies
     std::vector<std::uint32_t> contactTop_;   ///< orderByLevel: the upper level of each contact's bodies
     std::vector<std::uint32_t> shockEnds_;    ///< the island's shock propagation groups (ends in the sweep order)
-    ShockPasses shock_;                       ///< the island's shock propagation (SequentialImpulses)
+    Sweeps shock_;                            ///< the island's shock propagation passes (SequentialImpulses)
     std::vector<std::uint32_t> frontier_;   ///< scratch for orderByLevel
     Sweeps sweeps_;              ///< the island's sweeps (Sequential, SequentialImpulses)
     bool bouncing_ = false;      ///< SequentialImpulses: still in the collision (bounce) pass
