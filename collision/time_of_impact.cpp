@@ -25,6 +25,11 @@ bool isConvex(const Shape& s) { return !std::holds_alternative<HalfSpace>(s) && 
 /// contact); a half-space or a mesh asks the narrow phase with `limit` as its margin.
 real separation(const Shape& a, const Transform& pa, const Shape& b, const Transform& pb, real limit,
                 std::vector<Manifold>& scratch) {
+    // Two spheres: the distance of the centres less the radii, in closed form (GJK
+    // would find the same after a few support calls).
+    const auto* sa = std::get_if<Sphere>(&a);
+    const auto* sb = std::get_if<Sphere>(&b);
+    if (sa && sb) return std::max(real(0), (pb.position - pa.position).norm() - sa->radius - sb->radius);
     if (isConvex(a) && isConvex(b)) {
         const auto supportA = [&](const Vec3& d) { return pa.toWorld(support(a, pa.directionToLocal(d))); };
         const auto supportB = [&](const Vec3& d) { return pb.toWorld(support(b, pb.directionToLocal(d))); };
@@ -53,6 +58,9 @@ void validateSweep(const Sweep& s, const char* field) {
 } // namespace
 
 real reachFrom(const Shape& shape, const Transform& pose, const Vec3& centre) {
+    // A sphere is the same shape however it turns about its own centre: turning about
+    // `centre` moves its surface only as far as it moves its centre.
+    if (std::holds_alternative<Sphere>(shape)) return (pose.position - centre).norm();
     const Aabb box = computeAabb(shape, pose);
     return ((box.min + box.max) / 2 - centre).norm() + ((box.max - box.min) / 2).norm();
 }

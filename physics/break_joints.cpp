@@ -13,7 +13,7 @@
 
 namespace jounce::detail {
 
-void measureJointForces(JointArray& joints, const std::vector<Contact>& resolved, real h, std::vector<JointId>& broken) {
+void measureJointForces(JointArray& joints, const std::vector<KeptContact>& resolved, real h, std::vector<JointId>& broken) {
     for (std::size_t i = 0; i < joints.slotCount(); ++i) {
         if (!joints.isAlive(i)) continue;
         Joint& joint = joints.atSlot(i);
@@ -21,12 +21,12 @@ void measureJointForces(JointArray& joints, const std::vector<Contact>& resolved
         // Its contacts sit together in `resolved`, which is sorted by key.
         const std::uint64_t first = jointKey(id.index, id.generation, 0);
         auto it = std::lower_bound(resolved.begin(), resolved.end(), first,
-                                   [](const Contact& c, std::uint64_t key) { return c.key < key; });
+                                   [](const KeptContact& c, std::uint64_t key) { return c.key < key; });
         std::array<Vec3, 3> impulse{Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
         for (; it != resolved.end() && (it->key >> 32) == (first >> 32); ++it) {
             const int k = jointPointOf(joint, static_cast<std::uint32_t>(it->key));
             if (k < 0 || k >= joint.pointCount) continue; // another joint whose key hash collides
-            impulse[static_cast<std::size_t>(k)] += it->normal * (it->accumulatedImpulse.x() + it->bounceImpulse.x());
+            impulse[static_cast<std::size_t>(k)] += it->normal * (it->accumulatedImpulse.x() + it->bounceNormal);
         }
         real largest = 0;
         for (int k = 0; k < joint.pointCount; ++k) largest = std::max(largest, impulse[static_cast<std::size_t>(k)].norm());

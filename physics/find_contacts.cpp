@@ -14,9 +14,11 @@
 namespace jounce::detail {
 
 void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const WorldSettings& settings,
-                     std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders, real h) {
+                     std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
+                     std::vector<Transform>& poses, real h) {
     proxies.clear();
     proxyColliders.clear();
+    poses.clear();
     for (std::size_t i = 0; i < colliders.slotCount(); ++i) {
         if (!colliders.isAlive(i)) continue;
         Collider& c = colliders.atSlot(i);
@@ -41,6 +43,7 @@ void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const Wo
         p.sensor = c.sensor;
         proxies.push_back(p);
         proxyColliders.push_back(colliders.idOf(i));
+        poses.push_back(pose);
     }
 }
 
@@ -108,6 +111,9 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
                  std::vector<ContactManifold>& contacts, real h, StepScratch& scratch, const ContactFilter& filter,
                  std::vector<SensorEvent>& sensorOverlaps) {
     std::vector<Manifold>& manifolds = scratch.manifolds;
+    // The colliders' poses, composed once per step by colliderProxies (nothing moves
+    // between the two stages), not once per pair.
+    const std::vector<Transform>& poses = scratch.poses;
     contacts.clear();
     sensorOverlaps.clear();
     for (const ProxyPair& pair : pairs) {
@@ -127,7 +133,7 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
             // A sensor only reports what overlaps it (touching counts), and two
             // sensors do not sense each other.
             if (ca.sensor && cb.sensor) continue;
-            if (collideAll(ca.shape, ba.origin() * ca.local, cb.shape, bb.origin() * cb.local, 0, manifolds) > 0)
+            if (collideAll(ca.shape, poses[pair.a], cb.shape, poses[pair.b], 0, manifolds) > 0)
                 sensorOverlaps.push_back(ca.sensor ? SensorEvent{ia, ib, ca.body, cb.body} : SensorEvent{ib, ia, cb.body, ca.body});
             continue;
         }
@@ -135,7 +141,8 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
         // contact (with the gap as negative depth), so the resolver stops a fast body
         // at the surface instead of finding it deep inside, or past, a thin one.
         const real approach = settings.continuous ? h * (ba.linearVelocity.norm() + bb.linearVelocity.norm()) : 0;
-        const Transform pa = ba.origin() * ca.local, pb = bb.origin() * cb.local;
+        const Transform& pa = poses[pair.a];
+        const Transform& pb = poses[pair.b];
         collideAll(ca.shape, pa, cb.shape, pb, settings.collisionMargin + approach, manifolds);
         // Speculative manifolds (still apart by more than the margin) are checked
         // against the shapes' sweeps over the step and rebuilt where they meet.

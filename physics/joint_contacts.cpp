@@ -95,7 +95,7 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
     return j;
 }
 
-void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<Contact>& previous,
+void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<KeptContact>& previous,
                            std::span<const std::uint64_t> previousKeys, std::vector<Contact>& out) {
     for (std::size_t i = 0; i < joints.slotCount(); ++i) {
         if (!joints.isAlive(i)) continue;

@@ -24,13 +24,13 @@ std::uint64_t contactKey(const ContactManifold& m, std::uint32_t feature) {
 /// touch, otherwise the nearest point of the same collider pair within `reach`
 /// (features renumber when a reference face changes sides, but the impulse that
 /// held the point is still the best first guess). Null if none.
-const Contact* previousMatch(const std::vector<Contact>& previous, std::span<const std::uint64_t> keys, const Contact& c,
-                             real reach) {
+const KeptContact* previousMatch(const std::vector<KeptContact>& previous, std::span<const std::uint64_t> keys,
+                                 const Contact& c, real reach) {
     // Searched in the keys alone (8 bytes each, where a Contact is hundreds): the
     // search's steps stay in cache.
     const std::uint64_t pair = c.key >> 32;
     std::size_t i = static_cast<std::size_t>(std::lower_bound(keys.begin(), keys.end(), pair << 32) - keys.begin());
-    const Contact* nearest = nullptr;
+    const KeptContact* nearest = nullptr;
     real best = reach * reach;
     for (; i < keys.size() && (keys[i] >> 32) == pair; ++i) {
         if (keys[i] == c.key) return &previous[i];
@@ -50,11 +50,11 @@ bool finite(const Contact& c) {
 
 } // namespace
 
-void warmStart(const std::vector<Contact>& previous, std::span<const std::uint64_t> keys, Contact& c) {
+void warmStart(const std::vector<KeptContact>& previous, std::span<const std::uint64_t> keys, Contact& c) {
     // Last step's impulse on the same contact. The friction part is kept only if the
     // contact frame is (nearly) the same, and nothing if the normal turned over (a
     // rod switching from pulling to pushing).
-    const Contact* p = previousMatch(previous, keys, c, real(0.05));
+    const KeptContact* p = previousMatch(previous, keys, c, real(0.05));
     if (p == nullptr) return;
     const real turn = p->normal.dot(c.normal);
     if (turn < 0) return;
@@ -73,12 +73,12 @@ void warmStart(const std::vector<Contact>& previous, std::span<const std::uint64
 }
 
 void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds,
-                    const std::vector<Contact>& previous, std::vector<std::uint64_t>& previousKeys,
+                    const std::vector<KeptContact>& previous, std::vector<std::uint64_t>& previousKeys,
                     std::vector<Contact>& out, std::vector<std::string>& errors) {
     out.clear();
     errors.clear();
     previousKeys.clear();
-    for (const Contact& p : previous) previousKeys.push_back(p.key); // sorted, as previous is
+    for (const KeptContact& p : previous) previousKeys.push_back(p.key); // sorted, as previous is
     for (const ContactManifold& m : manifolds) {
         if (!bodies[m.bodyA].isDynamic() && !bodies[m.bodyB].isDynamic()) continue; // nothing to move
         for (int k = 0; k < m.manifold.count; ++k) {
@@ -150,16 +150,20 @@ void keepSleepingLinks(const BodyArray& bodies, const std::vector<Contact>& cont
     links.erase(std::unique(links.begin(), links.end()), links.end());
 }
 
-void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<Contact>& previous,
+void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<KeptContact>& previous,
                       std::vector<std::pair<std::uint64_t, std::uint32_t>>& order) {
     // Sort (key, index) pairs, not 400-byte contacts, and compare them without reaching
     // into the contacts; the index breaks ties, so std::sort (which needs no buffer,
-    // unlike stable_sort) gives the stable order.
+    // unlike stable_sort) gives the stable order. Only what warmStart and the joint
+    // forces read is kept (KeptContact: 88 bytes, not 400).
     order.resize(contacts.size());
     for (std::uint32_t i = 0; i < contacts.size(); ++i) order[i] = {contacts[i].key, i};
     std::sort(order.begin(), order.end());
     previous.resize(contacts.size());
-    for (std::size_t i = 0; i < order.size(); ++i) previous[i] = contacts[order[i].second];
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const Contact& c = contacts[order[i].second];
+        previous[i] = KeptContact{c.key, c.point, c.normal, c.accumulatedImpulse, c.bounceImpulse.x()};
+    }
 }
 
 } // namespace jounce::detail

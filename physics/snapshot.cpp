@@ -213,9 +213,9 @@ template <typename Ar> void io(Ar& ar, ContactManifold& m) {
 }
 /// The warm-start cache: what warmStart() reads of last step's contacts (the key that
 /// matches them, the point that finds the nearest, the normal that says whether the
-/// frame turned, the impulse). Everything else in a Contact is derived again by the
-/// resolver each step.
-template <typename Ar> void io(Ar& ar, Contact& c) {
+/// frame turned, the impulse). The bounce impulse is this step's only (read by the
+/// joint forces right after it is kept), so it is not saved.
+template <typename Ar> void io(Ar& ar, KeptContact& c) {
     fields(ar, c.key, c.point, c.normal, c.accumulatedImpulse);
 }
 template <typename Ar> void io(Ar& ar, std::pair<std::uint32_t, std::uint32_t>& link) {

@@ -265,7 +265,7 @@ bool isUnitNormal(const Vec3& n) {
 /// What the next step reads of the last one's contacts: points where bodies may be,
 /// unit normals, and impulses within the loads an entry point accepts (warmStart
 /// squares the distance to a cached point: a forged 1e200 m overflowed it).
-void checkContacts(const std::vector<ContactManifold>& manifolds, const std::vector<Contact>& cache) {
+void checkContacts(const std::vector<ContactManifold>& manifolds, const std::vector<KeptContact>& cache) {
     for (const ContactManifold& m : manifolds) {
         bool ok = m.manifold.count >= 0 && m.manifold.count <= Manifold::maxPoints && isUnitNormal(m.manifold.normal) && std::isfinite(m.friction) &&
                   std::isfinite(m.restitution) && std::isfinite(m.approachSpeed);
@@ -276,7 +276,7 @@ void checkContacts(const std::vector<ContactManifold>& manifolds, const std::vec
         }
         if (!ok) inconsistent("contact manifold", "a point count, normal or point that no step gives");
     }
-    for (const Contact& c : cache)
+    for (const KeptContact& c : cache)
         if (!(isRestoredPoint(c.point) && isUnitNormal(c.normal) &&
               isFinite(c.accumulatedImpulse) && c.accumulatedImpulse.cwiseAbs().maxCoeff() <= detail::maxLoad))
             inconsistent("warm-start contact", "a point, normal or impulse that no step gives");

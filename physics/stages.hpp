@@ -35,9 +35,11 @@ void integrateBodyPosition(Body& body, const StepContext& ctx, real fraction = 1
 using ColliderArray = SlotArray<Collider, ColliderTag>;
 
 /// Stage 3a: refresh every collider's fat box (covering the step's sweep) into
-/// `proxies`, which is cleared first; proxyColliders[i] names proxy i's collider.
+/// `proxies`, which is cleared first; proxyColliders[i] names proxy i's collider and
+/// poses[i] its world pose at the start of the step (the narrow phase's, computed once).
 void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const WorldSettings& settings,
-                     std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders, real h);
+                     std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
+                     std::vector<Transform>& poses, real h);
 
 /// Stage 3c: the overlapping pairs of every proxy, colliders' and particles' alike.
 void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs);
@@ -45,6 +47,7 @@ void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std:
 /// Buffers the stages reuse from step to step (their capacity is what matters: once a
 /// scene has settled, a step allocates nothing).
 struct StepScratch {
+    std::vector<Transform> poses;            ///< colliderProxies: each collider proxy's world pose
     std::vector<Manifold> manifolds;         ///< narrowPhase: one pair's manifolds
     std::vector<Manifold> speculative;       ///< narrowPhase: a speculative pair's, rebuilt at impact
     std::vector<Manifold> sweep;             ///< narrowPhase: the time-of-impact walk's
@@ -114,12 +117,12 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
 /// non-finite data are dropped and described in `errors`.
 /// `previousKeys` is filled with previous's keys (in order) for warmStart.
 void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds,
-                    const std::vector<Contact>& previous, std::vector<std::uint64_t>& previousKeys,
+                    const std::vector<KeptContact>& previous, std::vector<std::uint64_t>& previousKeys,
                     std::vector<Contact>& out, std::vector<std::string>& errors);
 
 /// Warm starting: copies last step's impulse of the contact `c` continues (same key, or
 /// the nearest point of the same pair within 5 cm), if any. `keys`: previous's keys.
-void warmStart(const std::vector<Contact>& previous, std::span<const std::uint64_t> keys, Contact& c);
+void warmStart(const std::vector<KeptContact>& previous, std::span<const std::uint64_t> keys, Contact& c);
 
 using JointArray = SlotArray<Joint, JointTag>;
 
@@ -136,11 +139,11 @@ int jointPointOf(const Joint& joint, std::uint32_t k);
 /// its contacts' impulses over h, the largest pair's length), from the resolved
 /// contacts sorted by key (`resolved`, as keepForWarmStart leaves them). Appends to
 /// `broken` the joints whose force exceeded their breakForce, in slot order.
-void measureJointForces(JointArray& joints, const std::vector<Contact>& resolved, real h, std::vector<JointId>& broken);
+void measureJointForces(JointArray& joints, const std::vector<KeptContact>& resolved, real h, std::vector<JointId>& broken);
 
 /// Stage 5 (contact generators): a contact for each joint point pair that drifted
 /// apart, appended to `out`, warm-started from `previous` (keys: gatherContacts').
-void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<Contact>& previous,
+void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<KeptContact>& previous,
                            std::span<const std::uint64_t> previousKeys, std::vector<Contact>& out);
 
 /// Pairs of body slots joints join (for islands) and, sorted, those that must not
@@ -161,9 +164,9 @@ void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const Worl
 /// contacts joined, added to `links`.
 void keepSleepingLinks(const BodyArray& bodies, const std::vector<Contact>& contacts, std::vector<BodyLink>& links);
 
-/// After resolution: keep the contacts, sorted by key (ties in their order), for next
-/// step's warm start. `order` is scratch.
-void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<Contact>& previous,
+/// After resolution: keep what next step's warm start needs of the contacts, sorted by
+/// key (ties in their order). `order` is scratch.
+void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<KeptContact>& previous,
                       std::vector<std::pair<std::uint64_t, std::uint32_t>>& order);
 
 /// Mass, inertia (about the centre of mass, body frame) and centre of mass of a set of

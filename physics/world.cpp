@@ -765,7 +765,7 @@ void World::substep(const StepContext& ctx) {
     profile_.integrate += millisecondsSince(t);
 
     t = Clock::now();
-    detail::colliderProxies(bodies_, colliders_, settings_, proxies_, proxyColliders_, ctx.h);
+    detail::colliderProxies(bodies_, colliders_, settings_, proxies_, proxyColliders_, scratch_->poses, ctx.h);
     detail::addParticleProxies(particles_, settings_, proxies_, particleCandidates_, ctx.h);
     detail::addDeformableProxies(deformables_, settings_, proxies_, *deformableCandidates_, ctx.h);
     detail::findPairs(broadPhase_, proxies_, pairs_);

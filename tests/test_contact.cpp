@@ -70,11 +70,11 @@ TEST_CASE("warm starting carries friction as a world vector when the contact's t
     const Vec3 after = Vec3(real(1e-6), -1, real(2e-6)).normalized();
     const Mat3 from = contactBasis(before), to = contactBasis(after);
     REQUIRE(std::abs(from.col(1).dot(to.col(1))) < real(0.01)); // the quarter turn
-    Contact previous;
+    KeptContact previous;
     previous.key = 42;
     previous.normal = before;
     previous.accumulatedImpulse = Vec3(5, real(0.3), real(-0.2));
-    const std::vector<Contact> last{previous};
+    const std::vector<KeptContact> last{previous};
     const std::vector<std::uint64_t> keys{previous.key};
     Contact now;
     now.key = 42;

@@ -34,8 +34,9 @@ struct Sweep {
 };
 
 /// How far the shape placed at `pose` reaches from the point `centre` (to the farthest
-/// corner of its bounding box): the R of the bound mu. Only for shapes that can move
-/// (a half-space's box is unbounded).
+/// corner of its bounding box; for a sphere, to its centre: turning about its own
+/// centre does not move its surface): the R of the bound mu. Only for shapes that can
+/// move (a half-space's box is unbounded).
 real reachFrom(const Shape& shape, const Transform& pose, const Vec3& centre);
 
 struct TimeOfImpact {

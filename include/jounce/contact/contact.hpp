@@ -47,6 +47,18 @@ struct Contact {
     Vec3 bounceImpulse = Vec3::Zero();
 };
 
+/// What the next step keeps of a resolved contact (the warm-start cache, sorted by
+/// key): enough to find the contact again and start from its impulse. A fifth of a
+/// Contact's size, so keeping, searching and backing up the cache each step moves a
+/// fifth of the memory.
+struct KeptContact {
+    std::uint64_t key = 0;
+    Vec3 point = Vec3::Zero();              ///< world [m]: finds the nearest when features renumber
+    Vec3 normal = Vec3::UnitY();            ///< says whether the frame turned
+    Vec3 accumulatedImpulse = Vec3::Zero(); ///< sequential impulses' total, contact frame [N s]
+    real bounceNormal = 0;                  ///< this step's bounce impulse along the normal [N s] (joint forces)
+};
+
 /// An orthonormal basis whose first column is `normal` (unit). Robust for any normal:
 /// the helper axis is the world axis least aligned with the normal, so the cross
 /// products never degenerate (Millington's construction picks x or y by a fixed

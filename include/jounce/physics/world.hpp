@@ -455,7 +455,7 @@ private:
     std::vector<ProxyPair> pairs_;
     std::vector<ContactManifold> contacts_;
     std::vector<Contact> resolverContacts_;     ///< this step's contact points, grouped by island
-    std::vector<Contact> previousContacts_;     ///< last step's, sorted by key, for warm starting
+    std::vector<KeptContact> previousContacts_; ///< last step's, sorted by key, for warm starting
     Islands islands_;
     std::vector<std::uint32_t> islandStarts_;   ///< ranges of resolverContacts_ per awake island
     std::vector<std::pair<std::uint32_t, std::uint32_t>> sleepingLinks_; ///< sleeping bodies that touched when they fell asleep
@@ -487,7 +487,7 @@ private:
         SlotArray<Deformable, DeformableTag> deformables;
         std::vector<Aabb> fatBoxes; ///< the colliders', by slot (nothing else of a collider changes)
         std::vector<ContactManifold> contacts;
-        std::vector<Contact> previousContacts;
+        std::vector<KeptContact> previousContacts;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> sleepingLinks;
         std::vector<ContactEvent> touching, near;
         ContactEvents contactEvents;
