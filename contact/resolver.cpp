@@ -133,17 +133,34 @@ void ContactResolver::orderByLevel() {
     // By lower level, then upper level: within a level the contacts between two bodies
     // of that level come before those with the level above, so the contacts that move
     // one level's bodies (from below, and among themselves) sit together, as shock
-    // propagation takes them. (std::sort with ties broken by index is the stable order,
-    // and needs no buffer.)
-    for (std::size_t i = 0; i + 1 < islandStarts_.size(); ++i)
-        std::sort(sweepOrder_.begin() + islandStarts_[i], sweepOrder_.begin() + islandStarts_[i + 1],
-                  [&](std::uint32_t a, std::uint32_t b) {
-                      if (contactLevel_[a] != contactLevel_[b]) return contactLevel_[a] < contactLevel_[b];
-                      if (contactTop_[a] != contactTop_[b]) return contactTop_[a] < contactTop_[b];
-                      return a < b;
-                  });
+    // propagation takes them. Ties keep index order.
+    for (std::size_t i = 0; i + 1 < islandStarts_.size(); ++i) sortByLevel(islandStarts_[i], islandStarts_[i + 1]);
     rowOf_.resize(contacts_.size());
     for (std::uint32_t p = 0; p < contacts_.size(); ++p) rowOf_[sweepOrder_[p]] = p;
+}
+
+void ContactResolver::sortByLevel(std::uint32_t first, std::uint32_t last) {
+    // Levels are small integers: two stable counting passes, the minor key (upper level)
+    // first, then the major (lower level), sort in time linear in the contacts, where
+    // a comparison sort takes n log n. Starting from index order, each pass keeps the
+    // order of ties, so the result is the (lower, upper, index) order exactly.
+    // Unreached bodies' level (the largest number) ranks just above every real level.
+    std::uint32_t highest = 0;
+    for (std::uint32_t k = first; k < last; ++k)
+        for (const std::uint32_t l : {contactLevel_[k], contactTop_[k]})
+            if (l != std::numeric_limits<std::uint32_t>::max()) highest = std::max(highest, l);
+    const auto rank = [&](std::uint32_t level) { return std::min(level, highest + 1); };
+    const auto countingPass = [&](const std::vector<std::uint32_t>& levelOf, std::span<const std::uint32_t> from,
+                                  std::span<std::uint32_t> to) {
+        levelCount_.assign(std::size_t(highest) + 3, 0);
+        for (const std::uint32_t k : from) ++levelCount_[rank(levelOf[k]) + 1];
+        for (std::size_t r = 1; r < levelCount_.size(); ++r) levelCount_[r] += levelCount_[r - 1];
+        for (const std::uint32_t k : from) to[levelCount_[rank(levelOf[k])]++] = k;
+    };
+    const std::span<std::uint32_t> order(sweepOrder_.data() + first, last - first);
+    byTop_.resize(order.size());
+    countingPass(contactTop_, order, byTop_);
+    countingPass(contactLevel_, byTop_, order);
 }
 
 int ContactResolver::lowerSide(const Contact& c) const {

@@ -236,6 +236,7 @@ private:
     real bounceKey(const Contact& c) const;
     void bounceFromGap(const Contact& c);
     void orderByLevel();
+    void sortByLevel(std::uint32_t first, std::uint32_t last);
     int lowerSide(const Contact& c) const;
     bool nextPush(ResolutionRecord& record);
     void finishPositionRecord(ResolutionRecord& record, const Contact& c, const detail::BodyChange& change);
@@ -285,6 +286,8 @@ private:
     std::vector<std::uint32_t> shockEnds_;    ///< the island's shock propagation groups (ends in the sweep order)
     Sweeps shock_;                            ///< the island's shock propagation passes (SequentialImpulses)
     std::vector<std::uint32_t> frontier_;   ///< scratch for orderByLevel
+    std::vector<std::uint32_t> levelCount_; ///< orderByLevel: counting sort's buckets
+    std::vector<std::uint32_t> byTop_;      ///< orderByLevel: the order after the first counting pass
     Sweeps sweeps_;              ///< the island's sweeps (Sequential, SequentialImpulses)
     bool bouncing_ = false;      ///< SequentialImpulses: still in the collision (bounce) pass
 };
