@@ -71,8 +71,7 @@ void ContactResolver::begin(std::span<Body> bodies, std::span<Contact> contacts,
             startPosition_[b] = bodies_[b].position;
             startOrientation_[b] = bodies_[b].orientation;
         }
-        pushRows_.resize(contacts_.size());
-        for (std::size_t k = 0; k < contacts_.size(); ++k) detail::preparePushRow(contacts_[k], solver_, inverseInertia_, pushRows_[k]);
+        pushRows_.resize(contacts_.size()); // prepared per island, if it has anything to push (startPositions)
     }
     impulseRows_.resize(contacts_.size());
     island_ = 0;
@@ -192,6 +191,8 @@ void ContactResolver::startPositions(std::size_t island) {
         bool deep = false;
         for (std::uint32_t k = first; k < last; ++k) deep = deep || contacts_[k].penetration > settings_.allowedPenetration;
         if (!deep) sweeps_.stop();
+        else
+            for (std::uint32_t k = first; k < last; ++k) detail::preparePushRow(contacts_[k], solver_, inverseInertia_, pushRows_[k]);
     }
     iterations_ = 0;
     islandStarted_ = true;
@@ -228,9 +229,16 @@ void ContactResolver::finishPositions() {
             if (!bodies_[b].isDynamic() || (pushLinear_[i].isZero(0) && pushAngular_[i].isZero(0))) continue;
             detail::placeBody(bodies_[b], startPosition_[b], startOrientation_[b], pushLinear_[i], pushAngular_[i]);
         }
+        // Contacts whose bodies did not move keep their depth (their island may have had
+        // nothing to push, and then no push rows either).
+        const auto moved = [&](std::uint32_t b) {
+            const std::uint32_t i = detail::solverIndex(b);
+            return !(pushLinear_[i].isZero(0) && pushAngular_[i].isZero(0));
+        };
         for (std::size_t k = 0; k < contacts_.size(); ++k)
-            contacts_[k].penetration =
-                contacts_[k].penetrationAtStart - detail::separationGained(contacts_[k], pushRows_[k], pushLinear_, pushAngular_);
+            if (moved(contacts_[k].body[0]) || moved(contacts_[k].body[1]))
+                contacts_[k].penetration = contacts_[k].penetrationAtStart -
+                                           detail::separationGained(contacts_[k], pushRows_[k], pushLinear_, pushAngular_);
     }
     stats_.maxPenetrationAfter = 0;
     for (const Contact& c : contacts_) stats_.maxPenetrationAfter = std::max(stats_.maxPenetrationAfter, c.penetration);
