@@ -20,6 +20,23 @@ std::uint64_t contactKey(const ContactManifold& m, std::uint32_t feature) {
     return std::uint64_t(h) << 32 | feature;
 }
 
+/// The first position in sorted `keys` whose key is not below `key` (std::lower_bound's
+/// answer). Branch-free: each halving picks its half by a conditional move, not a
+/// jump, since with hashed keys which half it is cannot be predicted and every
+/// mispredicted jump costs more than the comparison (a contact's warm start searched
+/// thousands of times per step).
+std::size_t lowerBound(std::span<const std::uint64_t> keys, std::uint64_t key) {
+    if (keys.empty()) return 0;
+    const std::uint64_t* base = keys.data();
+    std::size_t n = keys.size();
+    while (n > 1) {
+        const std::size_t half = n / 2;
+        base = base[half] < key ? base + half : base;
+        n -= half;
+    }
+    return static_cast<std::size_t>(base - keys.data()) + (*base < key ? 1 : 0);
+}
+
 /// Last step's contact that this one continues: the same features if they still
 /// touch, otherwise the nearest point of the same collider pair within `reach`
 /// (features renumber when a reference face changes sides, but the impulse that
@@ -29,7 +46,7 @@ const KeptContact* previousMatch(const std::vector<KeptContact>& previous, std::
     // Searched in the keys alone (8 bytes each, where a Contact is hundreds): the
     // search's steps stay in cache.
     const std::uint64_t pair = c.key >> 32;
-    std::size_t i = static_cast<std::size_t>(std::lower_bound(keys.begin(), keys.end(), pair << 32) - keys.begin());
+    std::size_t i = lowerBound(keys, pair << 32);
     const KeptContact* nearest = nullptr;
     real best = reach * reach;
     for (; i < keys.size() && (keys[i] >> 32) == pair; ++i) {
@@ -83,7 +100,7 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
         if (!bodies[m.bodyA].isDynamic() && !bodies[m.bodyB].isDynamic()) continue; // nothing to move
         for (int k = 0; k < m.manifold.count; ++k) {
             const ContactPoint& p = m.manifold.points[static_cast<std::size_t>(k)];
-            Contact c;
+            Contact& c = out.emplace_back(); // built in place: a Contact is ~400 bytes
             c.body = {m.bodyA.index, m.bodyB.index};
             c.point = p.point;
             c.normal = m.manifold.normal;
@@ -96,10 +113,10 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
                 errors.push_back("contact between bodies " + std::to_string(m.bodyA.index) + " and " +
                                  std::to_string(m.bodyB.index) + " dropped: non-finite point " + toText(c.point) +
                                  ", normal " + toText(c.normal) + " or depth " + toText(c.penetration));
+                out.pop_back();
                 continue;
             }
             warmStart(previous, previousKeys, c);
-            out.push_back(c);
         }
     }
 }
