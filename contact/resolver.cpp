@@ -163,6 +163,7 @@ void ContactResolver::sortByLevel(std::uint32_t first, std::uint32_t last) {
 }
 
 int ContactResolver::lowerSide(const Contact& c) const {
+    if (!c.supports) return -1; // a joint's contact: both bodies always take its impulse
     const auto levelOf = [&](std::uint32_t b) {
         return b == noBody ? std::uint32_t(0) : bodyLevel_[b];
     };

@@ -112,6 +112,7 @@ void generateJointContacts(const BodyArray& bodies, const JointArray& joints, co
             c.point = (pa + pb) / 2;
             c.friction = 0;
             c.restitution = 0;
+            c.supports = false; // a joint pulls both ways: shock propagation never holds it
             const Vec3 d = pb - pa;
             if (j.desc.type == JointType::Cable || j.desc.type == JointType::Rod) {
                 const real distance = d.norm();

@@ -167,6 +167,99 @@ TEST_CASE("heavy on light: boxes 10 to 1000 times heavier than the box under the
     CHECK(heavyOnLightFailures(false, steps, unused) > 0);
 }
 
+namespace {
+
+/// Kinetic energy (of the centre and about it) plus gravity's potential, over the
+/// dynamic bodies.
+real mechanicalEnergy(const World& w) {
+    const Vec3 g = w.settings().gravity;
+    real e = 0;
+    for (const BodyId id : w.bodyIds()) {
+        const Body& b = w.body(id);
+        if (!b.isDynamic()) continue;
+        const real m = 1 / b.inverseMass;
+        const Vec3 spin = b.orientation.conjugate() * b.angularVelocity; // body frame
+        e += m * b.linearVelocity.squaredNorm() / 2 + spin.dot(b.inertiaBody * spin) / 2 - m * g.dot(b.position);
+    }
+    return e;
+}
+
+BodyId jointedPairBody(World& w, const Vec3& at, bool box, real size, const Quat& q, const Vec3& v, const Vec3& spin) {
+    BodyDesc d;
+    d.position = at;
+    d.orientation = q;
+    d.linearVelocity = v;
+    d.angularVelocity = spin;
+    ColliderDesc c;
+    c.shape = box ? Shape{Box{Vec3::Constant(size)}} : Shape{Sphere{size}};
+    c.density = 400;
+    d.colliders.push_back(c);
+    return w.createBody(d);
+}
+
+/// The highest mechanical energy any of `cases` drops reaches within `steps` steps,
+/// over its energy at the start. Each drop: a heavy box or ball (0.3-0.4 m half size,
+/// 45-205 kg) on a ball or hinge joint to a light one (0.15-0.2 m, 5-26 kg), as the
+/// soak test spawns them, thrown spinning at the ground (up to 8 m/s, 5 rad/s about
+/// each axis), every other one onto a box or ball resting there.
+real worstEnergyRise(int cases, int steps) {
+    testing::Lcg rng(16);
+    const auto between = [&](real lo, real hi) { return lo + (hi - lo) * (rng.uniform() + 1) / 2; };
+    real worst = 0;
+    for (int k = 0; k < cases; ++k) {
+        TestScene scene(false);
+        World& w = scene.world();
+        scenes::addGroundSlab(scene, real(0.5));
+        const bool resting = k % 2 == 0;
+        const real rest = between(real(0.2), real(0.4));
+        if (resting) jointedPairBody(w, Vec3(0, rest, 0), rng.uniform() < 0, rest, Quat::Identity(), Vec3::Zero(), Vec3::Zero());
+        const real heavy = between(real(0.3), real(0.4)), light = between(real(0.15), real(0.2));
+        const bool heavyBox = rng.uniform() < 0, lightBox = rng.uniform() < 0;
+        const Quat q = Quat(rng.uniform(), rng.uniform(), rng.uniform(), rng.uniform()).normalized();
+        const Vec3 v(rng.uniform(), 4 * (rng.uniform() - 1), 4 * rng.uniform());
+        const Vec3 spin = 5 * Vec3(rng.uniform(), rng.uniform(), rng.uniform());
+        Vec3 centre(real(0.15) * rng.uniform(), (resting ? 2 * rest : 0) + heavy + between(real(0.3), real(1.1)),
+                    real(0.15) * rng.uniform() - v.z() / 10);
+        // Both start clear of the ground and of the resting body (1.8 half sizes: a
+        // box's corner reaches sqrt 3).
+        const real lowest = std::min(centre.y() - real(1.8) * heavy, (centre + q * Vec3(real(0.9), 0, 0)).y() - real(1.8) * light);
+        const real floor = (resting ? 2 * rest : 0) + real(0.05);
+        if (lowest < floor) centre.y() += floor - lowest;
+        const BodyId a = jointedPairBody(w, centre, heavyBox, heavy, q, v, spin);
+        // The light body moves with the heavy one as one rigid pair: v + w x r.
+        const Vec3 arm = q * Vec3(real(0.9), 0, 0);
+        const BodyId b = jointedPairBody(w, centre + arm, lightBox, light, q, v + spin.cross(arm), spin);
+        JointDesc j;
+        j.type = rng.uniform() < 0 ? JointType::Ball : JointType::Hinge;
+        j.a = {a, Vec3(real(0.45), 0, 0)};
+        j.b = {b, Vec3(real(-0.45), 0, 0)};
+        w.createJoint(j);
+        const real start = mechanicalEnergy(w);
+        for (int i = 0; i < steps; ++i) {
+            scene.step();
+            worst = std::max(worst, mechanicalEnergy(w) / start);
+        }
+    }
+    return worst;
+}
+
+} // namespace
+
+TEST_CASE("a heavy body jointed to a light one, thrown spinning at the ground, gains no energy", "[contact][scene]") {
+    // Session 16 (the soak found one, this scan found the rest): shock propagation held
+    // the lower body of a joint's contacts too. A light body on the ground then anchored
+    // the heavy body jointed to it as if immovable, and the impulses sized to stop the
+    // heavy one reached the light one in later sweeps and steps: of these 300 drops 51
+    // gained over 1 % and the worst 43 times its energy (in a wider scan some flew off
+    // at 10^6 m/s). A joint's contacts now take their impulse on both bodies always
+    // (Contact::supports): the worst gains 1.7 %, what the position pass adds lifting
+    // a body out of the impact's penetration.
+    const int cases = 300 / testing::sanitizedStepDivisor;
+    const real rise = worstEnergyRise(cases, 240);
+    INFO("highest energy over the start's, of " << cases << " drops: " << rise);
+    CHECK(rise < real(1.05));
+}
+
 TEST_CASE("a ball hitting a sleeping pile wakes that pile's island and no other", "[contact][scene]") {
     TestScene scene(true);
     World& w = scene.world();

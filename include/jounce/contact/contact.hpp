@@ -30,6 +30,12 @@ struct Contact {
     real friction = 0;             ///< Coulomb coefficient
     real restitution = 0;          ///< 0..1
     std::uint64_t key = 0;         ///< identifies the contact across steps (bodies, feature)
+    /// Whether shock propagation may hold this contact's lower body still: true for a
+    /// contact that bears weight, false for a joint's (its reaction must reach both
+    /// bodies: held, a light body on the floor became an immovable anchor for the heavy
+    /// body jointed to it, and the impulse sized for the heavy body threw both;
+    /// docs/contact.md, "Shock propagation").
+    bool supports = true;
 
     // Derived by prepareContact (ch. 14.1).
     Mat3 contactToWorld = Mat3::Identity(); ///< columns: normal, tangent, bitangent

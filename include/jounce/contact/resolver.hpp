@@ -71,7 +71,7 @@ struct ImpulseRow {
     real friction = 0;
     real target = 0;                         ///< normal velocity the update aims at [m/s]
     Vec3 total = Vec3::Zero();               ///< accumulated impulse, contact frame [N s]
-    std::int8_t lowerSide = -1;              ///< the side nearer the ground (shock propagation; -1: level)
+    std::int8_t lowerSide = -1;              ///< the side nearer the ground (shock propagation; -1: level, or a joint)
 };
 } // namespace detail
 
