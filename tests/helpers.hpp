@@ -93,6 +93,22 @@ inline constexpr int sanitizedStepDivisor = 1;
 inline const real eps = tol(1e-12, 1e-5);
 
 /// A pose, and a turn by `angle` radians about `axis` (any length).
+/// Kinetic (linear and rotational) plus gravitational potential energy, potential 0 at
+/// y = 0, of the dynamic bodies [J].
+inline real bodyEnergy(const jounce::World& w) {
+    const jounce::Vec3 g = w.settings().gravity;
+    real e = 0;
+    for (const jounce::BodyId id : w.bodyIds()) {
+        const jounce::Body& b = w.body(id);
+        if (!b.isDynamic()) continue;
+        const real m = 1 / b.inverseMass;
+        const jounce::Vec3 spin = b.orientation.conjugate() * b.angularVelocity; // body frame
+        e += real(0.5) * m * b.linearVelocity.squaredNorm() + real(0.5) * spin.dot(b.inertiaBody * spin) -
+             m * b.gravityScale * g.dot(b.position);
+    }
+    return e;
+}
+
 inline jounce::Transform at(const jounce::Vec3& p, const jounce::Quat& q = jounce::Quat::Identity()) { return {p, q}; }
 inline jounce::Quat turn(real angle, const jounce::Vec3& axis) {
     return jounce::Quat(Eigen::AngleAxis<real>(angle, axis.normalized()));

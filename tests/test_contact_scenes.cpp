@@ -169,21 +169,6 @@ TEST_CASE("heavy on light: boxes 10 to 1000 times heavier than the box under the
 
 namespace {
 
-/// Kinetic energy (of the centre and about it) plus gravity's potential, over the
-/// dynamic bodies.
-real mechanicalEnergy(const World& w) {
-    const Vec3 g = w.settings().gravity;
-    real e = 0;
-    for (const BodyId id : w.bodyIds()) {
-        const Body& b = w.body(id);
-        if (!b.isDynamic()) continue;
-        const real m = 1 / b.inverseMass;
-        const Vec3 spin = b.orientation.conjugate() * b.angularVelocity; // body frame
-        e += m * b.linearVelocity.squaredNorm() / 2 + spin.dot(b.inertiaBody * spin) / 2 - m * g.dot(b.position);
-    }
-    return e;
-}
-
 BodyId jointedPairBody(World& w, const Vec3& at, bool box, real size, const Quat& q, const Vec3& v, const Vec3& spin) {
     BodyDesc d;
     d.position = at;
@@ -234,10 +219,10 @@ real worstEnergyRise(int cases, int steps) {
         j.a = {a, Vec3(real(0.45), 0, 0)};
         j.b = {b, Vec3(real(-0.45), 0, 0)};
         w.createJoint(j);
-        const real start = mechanicalEnergy(w);
+        const real start = testing::bodyEnergy(w);
         for (int i = 0; i < steps; ++i) {
             scene.step();
-            worst = std::max(worst, mechanicalEnergy(w) / start);
+            worst = std::max(worst, testing::bodyEnergy(w) / start);
         }
     }
     return worst;

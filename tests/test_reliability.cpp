@@ -460,16 +460,7 @@ struct Random {
 /// y = 0 (the floor), of the dynamic bodies and moving particles [J].
 real totalEnergy(const World& w) {
     const Vec3 g = w.settings().gravity;
-    real e = 0;
-    for (const BodyId id : w.bodyIds()) {
-        const Body& b = w.body(id);
-        if (!b.isDynamic()) continue;
-        const real m = 1 / b.inverseMass;
-        const Mat3 R = b.orientation.toRotationMatrix();
-        const Vec3 wBody = R.transpose() * b.angularVelocity;
-        e += real(0.5) * m * b.linearVelocity.squaredNorm() + real(0.5) * wBody.dot(b.inertiaBody * wBody) -
-             m * b.gravityScale * g.dot(b.position);
-    }
+    real e = testing::bodyEnergy(w);
     for (const ParticleId id : w.particleIds()) {
         const Particle p = w.particle(id);
         if (p.inverseMass == 0) continue;
