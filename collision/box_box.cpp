@@ -24,11 +24,6 @@ struct Obb {
     Mat3 axes;
     Vec3 half;
     Vec3 axis(int k) const { return axes.col(k); }
-    /// Radius of the box's projection on unit axis L.
-    real radius(const Vec3& l) const {
-        return half.x() * std::abs(axis(0).dot(l)) + half.y() * std::abs(axis(1).dot(l)) +
-               half.z() * std::abs(axis(2).dot(l));
-    }
 };
 
 Obb toObb(const Box& b, const Transform& pose) {
@@ -49,34 +44,47 @@ struct BestAxis {
 constexpr real edgeTolerance = real(0.005);
 constexpr real faceTolerance = real(0.0005);
 
-/// Separation of the boxes along unit axis l (d = B centre - A centre); l is turned
-/// to point from A toward B.
-real separationAlong(const Obb& a, const Obb& b, const Vec3& d, Vec3& l) {
-    if (l.dot(d) < 0) l = -l;
-    return std::abs(d.dot(l)) - a.radius(l) - b.radius(l);
-}
-
 struct Sat {
     BestAxis faceA, faceB, edge;
     bool separated = false;
 };
 
+/// The 15 axes, measured in A's frame (Gottschalk's OBB test; Ericson, Real-Time
+/// Collision Detection 4.4.1): with R = A^T B (B's axes in A's frame) and t = A^T d
+/// (B's centre), a box's projected radius on an axis is a dot product with |R|'s rows
+/// or columns instead of three dot products with world axes per box. The separation
+/// along unit axis L, turned to point from A toward B, is
+///     |t . L| - r_A(L) - r_B(L);
+/// only a new best axis is taken back into the world.
 Sat testAxes(const Obb& a, const Obb& b, real margin) {
     Sat sat;
-    const Vec3 d = b.centre - a.centre;
-    auto consider = [&](BestAxis& best, AxisKind kind, int i, int j, Vec3 l) {
-        const real s = separationAlong(a, b, d, l);
+    const Mat3 r = a.axes.transpose() * b.axes;
+    const Mat3 absR = r.cwiseAbs();
+    const Vec3 t = a.axes.transpose() * (b.centre - a.centre);
+    // `world` gives the axis in world terms, pointing from A toward B.
+    auto consider = [&](BestAxis& best, AxisKind kind, int i, int j, real s, auto world) {
         if (s > margin) sat.separated = true;
-        if (s > best.separation) best = {kind, i, j, s, l};
+        if (s > best.separation) best = {kind, i, j, s, world()};
     };
-    for (int i = 0; i < 3 && !sat.separated; ++i) consider(sat.faceA, AxisKind::FaceA, i, 0, a.axis(i));
-    for (int j = 0; j < 3 && !sat.separated; ++j) consider(sat.faceB, AxisKind::FaceB, j, 0, b.axis(j));
+    const auto towardB = [](const Vec3& l, real along) { return along < 0 ? Vec3(-l) : l; };
+    for (int i = 0; i < 3 && !sat.separated; ++i) {
+        const real s = std::abs(t[i]) - a.half[i] - b.half.dot(absR.row(i).transpose());
+        consider(sat.faceA, AxisKind::FaceA, i, 0, s, [&] { return towardB(a.axis(i), t[i]); });
+    }
+    for (int j = 0; j < 3 && !sat.separated; ++j) {
+        const real along = t.dot(r.col(j));
+        const real s = std::abs(along) - a.half.dot(absR.col(j)) - b.half[j];
+        consider(sat.faceB, AxisKind::FaceB, j, 0, s, [&] { return towardB(b.axis(j), along); });
+    }
     for (int i = 0; i < 3 && !sat.separated; ++i) {
         for (int j = 0; j < 3 && !sat.separated; ++j) {
-            const Vec3 c = a.axis(i).cross(b.axis(j));
+            const Vec3 c = Vec3::Unit(i).cross(r.col(j)); // A's axis i x B's axis j, in A's frame
             const real length = c.norm();
             if (length < real(1e-6)) continue; // parallel edges: a face axis covers them
-            consider(sat.edge, AxisKind::Edge, i, j, c / length);
+            const real along = t.dot(c);
+            const real radiusB = b.half.dot((r.transpose() * c).cwiseAbs());
+            const real s = (std::abs(along) - a.half.dot(c.cwiseAbs()) - radiusB) / length;
+            consider(sat.edge, AxisKind::Edge, i, j, s, [&] { return towardB(Vec3(a.axes * c / length), along); });
         }
     }
     return sat;
