@@ -223,19 +223,20 @@ void ContactResolver::finishPositions() {
     island_ = 0;
     islandStarted_ = false;
     if (settings_.positionSolver == PositionSolver::Sequential) {
-        // Each body placed once, from where it started, by its total move (the stepping
-        // form placed it after every push the same way, so both end bit-identical).
-        for (const std::uint32_t b : touched_) {
-            const std::uint32_t i = detail::solverIndex(b);
-            if (!bodies_[b].isDynamic() || (pushLinear_[i].isZero(0) && pushAngular_[i].isZero(0))) continue;
-            detail::placeBody(bodies_[b], startPosition_[b], startOrientation_[b], pushLinear_[i], pushAngular_[i]);
-        }
-        // Contacts whose bodies did not move keep their depth (their island may have had
-        // nothing to push, and then no push rows either).
+        // Whether the pushes moved body b (noBody, the world: never).
         const auto moved = [&](std::uint32_t b) {
             const std::uint32_t i = detail::solverIndex(b);
             return !(pushLinear_[i].isZero(0) && pushAngular_[i].isZero(0));
         };
+        // Each body placed once, from where it started, by its total move (the stepping
+        // form placed it after every push the same way, so both end bit-identical).
+        for (const std::uint32_t b : touched_) {
+            if (!bodies_[b].isDynamic() || !moved(b)) continue;
+            const std::uint32_t i = detail::solverIndex(b);
+            detail::placeBody(bodies_[b], startPosition_[b], startOrientation_[b], pushLinear_[i], pushAngular_[i]);
+        }
+        // Contacts whose bodies did not move keep their depth (their island may have had
+        // nothing to push, and then no push rows either).
         for (std::size_t k = 0; k < contacts_.size(); ++k)
             if (moved(contacts_[k].body[0]) || moved(contacts_[k].body[1]))
                 contacts_[k].penetration = contacts_[k].penetrationAtStart -

@@ -34,7 +34,7 @@ struct Contact {
     /// contact that bears weight, false for a joint's (its reaction must reach both
     /// bodies: held, a light body on the floor became an immovable anchor for the heavy
     /// body jointed to it, and the impulse sized for the heavy body threw both;
-    /// docs/contact.md, "Shock propagation").
+    /// docs/contact.md, "Joints are never held").
     bool supports = true;
 
     // Derived by prepareContact (ch. 14.1).
