@@ -43,7 +43,7 @@ std::size_t lowerBound(std::span<const std::uint64_t> keys, std::uint64_t key) {
 /// held the point is still the best first guess). Null if none.
 const KeptContact* previousMatch(const std::vector<KeptContact>& previous, std::span<const std::uint64_t> keys,
                                  const Contact& c, real reach) {
-    // Searched in the keys alone (8 bytes each, where a Contact is hundreds): the
+    // Searched in the keys alone (8 bytes each, where a KeptContact is 88): the
     // search's steps stay in cache.
     const std::uint64_t pair = c.key >> 32;
     std::size_t i = lowerBound(keys, pair << 32);
