@@ -1,6 +1,6 @@
 // jounce-bench: runs a scene headless and prints its figures.
 //   jounce-bench --scene NAME [--steps N] [--json] [--no-sleep] [--solver sequential|worst-first]
-//                [--set NAME=VALUE ...]
+//                [--set NAME=VALUE ...] [--observe]
 //   jounce-bench --compare --scene NAME [--runs N] [--steps N] [--json] [--no-sleep]
 //                the same benchmark scene in Jounce, Bullet and ODE, interleaved (compare.cpp)
 //   jounce-bench --scene-file PATH [...]   runs a scene file (docs/integration.md, "Scene files")
@@ -40,6 +40,7 @@ struct Options {
     bool json = false;
     bool noSleep = false;
     bool compare = false;
+    bool observe = false; ///< install a resolver observer (docs/debugging.md)
     int runs = 3;
     std::vector<std::pair<std::string, std::string>> sets; ///< resolver settings to override
 };
@@ -98,12 +99,16 @@ int usage(const char* problem) {
     if (problem) std::cerr << "jounce-bench: " << problem << "\n";
     std::cerr << "usage: jounce-bench --scene NAME [--steps N] [--json] [--no-sleep]\n"
                  "                    [--solver sequential|worst-first] [--set NAME=VALUE ...]\n"
+                 "                    [--observe]\n"
                  "       jounce-bench --scene-file PATH.json [the options above]\n"
                  "       jounce-bench --export-scene NAME > PATH.json\n"
                  "       jounce-bench --compare --scene NAME [--runs N] [--steps N] [--json] [--no-sleep]\n"
                  "  --compare runs a benchmark scene (column, pyramid10, pyramid20, pileN, spheres4096)\n"
                  "        in Jounce, Bullet and ODE interleaved, --runs times (default 3, at least 1);\n"
                  "        cloth64 and softcube in Jounce and Bullet's soft bodies (sleeping off)\n"
+                 "  --observe watches the resolver (World::setResolverObserver): every contact update\n"
+                 "        then makes a ResolutionRecord and calls ContactResolver::notify, where a\n"
+                 "        debugger can stop (docs/debugging.md); it prints how many there were\n"
                  "  --set changes a resolver setting: velocityLimit, angularLimit, positionEpsilon,\n"
                  "        velocityEpsilon, positionIterationsPerContact, velocityIterationsPerContact,\n"
                  "        sequentialIterations, warmStart, positionSolver (0 worst-first, 1 sequential),\n"
@@ -138,6 +143,7 @@ struct Figures : StepTimes {
     double maxPenetration = 0;
     double positionIterations = 0, velocityIterations = 0; ///< medians per step
     int positionIterationsMax = 0, velocityIterationsMax = 0;
+    long resolutionRecords = -1; ///< --observe: records the resolver made over the run (-1: not observed)
     std::string error;
     bool exploded() const { return nonFinite || maxSpeed > 50 || maxParticleSpeed > 50; }
 };
@@ -292,6 +298,7 @@ void print(const Options& o, const Figures& f) {
         phases += (phases.size() > 1 ? ", " : "") + jsonString(phase) + ": " + number(value);
     phases += "}";
     fields.emplace_back("ms_per_phase", phases);
+    if (f.resolutionRecords >= 0) fields.emplace_back("resolution_records", std::to_string(f.resolutionRecords));
     fields.emplace_back("error", f.error.empty() ? "null" : jsonString(f.error));
     if (o.json) {
         std::string line = "{";
@@ -331,6 +338,8 @@ int main(int argc, char** argv) {
             o.noSleep = true;
         } else if (arg == "--compare") {
             o.compare = true;
+        } else if (arg == "--observe") {
+            o.observe = true;
         } else if (arg == "--runs") {
             const char* v = value();
             char* end = nullptr;
@@ -358,7 +367,8 @@ int main(int argc, char** argv) {
     if (o.compare) {
         const bool soft = o.scene == "cloth64" || o.scene == "softcube";
         if (!soft && !jounce::scenes::isBenchScene(o.scene)) return usage("--compare runs the benchmark scenes only");
-        if (!o.sets.empty() || !solver.empty()) return usage("--compare runs every engine at its defaults (no --set or --solver)");
+        if (!o.sets.empty() || !solver.empty() || o.observe)
+            return usage("--compare runs every engine at its defaults (no --set, --solver or --observe)");
 #ifdef JOUNCE_BENCH_COMPARE
         if (soft) return jounce::bench::compareSoftBodies(o.scene, o.steps, o.runs, o.json); // Jounce and Bullet
         return jounce::bench::compareEngines(o.scene, o.steps, !o.noSleep, o.runs, o.json);
@@ -398,7 +408,12 @@ int main(int argc, char** argv) {
     } catch (const jounce::Error& e) {
         return usage(e.what());
     }
-    const Figures f = run(*scene, layout, o.steps, o.scene);
+    // Without an observer the resolver makes no records and never calls notify (its
+    // sweeps run in one tight loop); with one, the same updates go one by one.
+    long records = 0;
+    if (o.observe) scene->world().setResolverObserver([&records](const jounce::ResolutionRecord&) { ++records; });
+    Figures f = run(*scene, layout, o.steps, o.scene);
+    if (o.observe) f.resolutionRecords = records;
     print(o, f);
     // Non-zero only for a non-finite state or an error: a fast body is a figure
     // (`exploded` follows BENCH_SCENES.md's 50 m/s rule), not a failure of the run.
