@@ -8,7 +8,7 @@
 // mean wall time per step.
 
 #include <jounce/jounce.hpp>
-#include <jounce/physics/particle_builders.hpp>
+#include <jounce/particles/particle_builders.hpp>
 
 #include <algorithm>
 #include <chrono>

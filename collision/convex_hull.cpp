@@ -4,7 +4,7 @@
 
 #include <jounce/collision/convex_hull.hpp>
 
-#include <jounce/physics/error.hpp>
+#include <jounce/common/error.hpp>
 
 #include <algorithm>
 #include <array>

@@ -5,7 +5,7 @@
 #include <jounce/collision/convex_hull.hpp>
 #include <jounce/collision/triangle_mesh.hpp>
 
-#include "physics/validate.hpp"
+#include "common/validate.hpp"
 
 #include <cmath>
 #include <limits>

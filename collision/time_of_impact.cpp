@@ -5,7 +5,7 @@
 
 #include <jounce/collision/gjk.hpp>
 #include <jounce/collision/narrow_phase.hpp>
-#include <jounce/physics/error.hpp>
+#include <jounce/common/error.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 
 #include <jounce/collision/triangle_mesh.hpp>
 
-#include <jounce/physics/error.hpp>
+#include <jounce/common/error.hpp>
 
 #include <boost/geometry.hpp>
 #include <boost/geometry/index/rtree.hpp>

@@ -2,7 +2,7 @@
 // contact normal by the penetration, sharing the move between linear and angular
 // motion in proportion to how easily each moves the contact point.
 
-#include "contact/stages.hpp"
+#include "contact/resolver_stages.hpp"
 
 #include <cmath>
 

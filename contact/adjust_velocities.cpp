@@ -18,7 +18,7 @@
 // when D's planar block is a multiple of the identity (a sphere or a point mass), close
 // otherwise, and it needs no iteration.
 
-#include "contact/stages.hpp"
+#include "contact/resolver_stages.hpp"
 
 #include <cmath>
 #include <limits>

@@ -2,7 +2,7 @@
 
 #include <jounce/contact/islands.hpp>
 
-#include "contact/disjoint_sets.hpp"
+#include "common/disjoint_sets.hpp"
 
 #include <algorithm>
 #include <cmath>

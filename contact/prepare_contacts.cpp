@@ -1,6 +1,6 @@
 // Contact preparation (Millington ch. 14.1, 15.1, 16.1).
 
-#include "contact/stages.hpp"
+#include "contact/resolver_stages.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 // deepest first, then velocities (largest desired change first, or sequential sweeps).
 // resolve() is the stepping form run to the end.
 
-#include "contact/stages.hpp"
+#include "contact/resolver_stages.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -8,7 +8,7 @@
 // are kept for the next step (warm starting): a resting stack starts from last step's
 // answer and needs few sweeps.
 
-#include "contact/stages.hpp"
+#include "contact/resolver_stages.hpp"
 
 #include <algorithm>
 #include <cmath>

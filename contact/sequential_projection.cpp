@@ -16,7 +16,7 @@
 // relaxation (removing only a share of the excess each step) keeps the correction
 // from overshooting on contacts that share bodies.
 
-#include "contact/stages.hpp"
+#include "contact/resolver_stages.hpp"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // The resolver's compact copy of the bodies it works on (see SolverBody).
 
-#include "contact/stages.hpp"
+#include "contact/resolver_stages.hpp"
 
 namespace jounce::detail {
 

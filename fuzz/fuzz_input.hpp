@@ -4,8 +4,8 @@
 // saves the input as a crash; a thrown jounce::Error is the library flagging bad input
 // and is a valid outcome (each target catches it).
 
-#include <jounce/physics/error.hpp>
-#include <jounce/physics/math.hpp>
+#include <jounce/common/error.hpp>
+#include <jounce/common/math.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -10,7 +10,7 @@
 
 #include "fuzz/world_checks.hpp"
 
-#include <jounce/physics/scene_file.hpp>
+#include <jounce/io/scene_file.hpp>
 
 #include <string_view>
 

@@ -14,8 +14,8 @@
 #include "fuzz/world_checks.hpp"
 
 #include <jounce/collision/shapes.hpp>
-#include <jounce/physics/deformable_builders.hpp>
-#include <jounce/physics/particle_builders.hpp>
+#include <jounce/deformable/deformable_builders.hpp>
+#include <jounce/particles/particle_builders.hpp>
 
 #include <vector>
 
@@ -24,7 +24,7 @@ using Bytes = std::vector<std::uint8_t>;
 
 namespace {
 
-/// The header's layout (physics/snapshot.cpp): magic, version, real size, byte-order
+/// The header's layout (physics/io/snapshot.cpp): magic, version, real size, byte-order
 /// mark, payload length, checksum; the payload follows.
 constexpr std::size_t checksumAt = 25, headerBytes = 33;
 

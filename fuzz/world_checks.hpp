@@ -4,8 +4,8 @@
 
 #include "fuzz/fuzz_input.hpp"
 
-#include <jounce/physics/error.hpp>
-#include <jounce/physics/world.hpp>
+#include <jounce/common/error.hpp>
+#include <jounce/world/world.hpp>
 
 namespace jounce::fuzz {
 

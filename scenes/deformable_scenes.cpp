@@ -6,8 +6,8 @@
 #include "scenes/rigid_scenes.hpp"
 #include "scenes/scene.hpp"
 
-#include <jounce/physics/deformable_builders.hpp>
-#include <jounce/physics/mass_properties.hpp>
+#include <jounce/deformable/deformable_builders.hpp>
+#include <jounce/collision/mass_properties.hpp>
 
 #include <cmath>
 #include <numbers>

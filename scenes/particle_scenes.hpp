@@ -5,7 +5,7 @@
 
 #include "scenes/scene.hpp"
 
-#include <jounce/physics/particle_builders.hpp>
+#include <jounce/particles/particle_builders.hpp>
 
 namespace jounce::scenes {
 

@@ -4,7 +4,7 @@
 
 #include "scenes/scene.hpp"
 
-#include <jounce/physics/scene_file.hpp>
+#include <jounce/io/scene_file.hpp>
 
 namespace jounce::scenes {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // Bad-input tests: a call must throw jounce::Error naming `field`.
 
-#include <jounce/physics/error.hpp>
+#include <jounce/common/error.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -3,7 +3,7 @@
 
 #include "helpers.hpp"
 #include "scene_helpers.hpp"
-#include "physics/stages.hpp"
+#include "physics/world/stages.hpp"
 #include "scenes/bench_scenes.hpp"
 #include "scenes/rigid_scenes.hpp"
 

@@ -7,10 +7,10 @@
 #include "helpers.hpp"
 
 #include "physics/deformable/stages.hpp"
-#include "physics/polar.hpp"
+#include "common/polar.hpp"
 
-#include <jounce/physics/deformable_builders.hpp>
-#include <jounce/physics/world.hpp>
+#include <jounce/deformable/deformable_builders.hpp>
+#include <jounce/world/world.hpp>
 
 #include <catch2/catch.hpp>
 

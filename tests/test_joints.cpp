@@ -3,7 +3,7 @@
 
 #include "helpers.hpp"
 
-#include <jounce/physics/world.hpp>
+#include <jounce/world/world.hpp>
 
 #include <catch2/catch.hpp>
 

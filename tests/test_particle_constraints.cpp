@@ -9,10 +9,10 @@
 #include "helpers.hpp"
 
 #include "physics/particles/stages.hpp"
-#include "physics/polar.hpp"
+#include "common/polar.hpp"
 
-#include <jounce/physics/particle_builders.hpp>
-#include <jounce/physics/world.hpp>
+#include <jounce/particles/particle_builders.hpp>
+#include <jounce/world/world.hpp>
 
 #include <catch2/catch.hpp>
 

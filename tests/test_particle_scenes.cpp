@@ -6,7 +6,7 @@
 
 #include "scenes/particle_scenes.hpp"
 
-#include <jounce/physics/particle_builders.hpp>
+#include <jounce/particles/particle_builders.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -4,8 +4,8 @@
 #include "expect_error.hpp"
 #include "helpers.hpp"
 
-#include <jounce/physics/particle_builders.hpp>
-#include <jounce/physics/world.hpp>
+#include <jounce/particles/particle_builders.hpp>
+#include <jounce/world/world.hpp>
 
 #include <catch2/catch.hpp>
 

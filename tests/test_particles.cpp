@@ -5,7 +5,7 @@
 #include "expect_error.hpp"
 #include "helpers.hpp"
 
-#include <jounce/physics/world.hpp>
+#include <jounce/world/world.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -11,8 +11,8 @@
 #include "scenes/particle_scenes.hpp"
 #include "scenes/rigid_scenes.hpp"
 
-#include <jounce/physics/deformable_builders.hpp>
-#include <jounce/physics/particle_builders.hpp>
+#include <jounce/deformable/deformable_builders.hpp>
+#include <jounce/particles/particle_builders.hpp>
 
 #include <catch2/catch.hpp>
 

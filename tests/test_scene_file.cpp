@@ -1,11 +1,11 @@
-// Scene files (include/jounce/physics/scene_file.hpp): every built-in scene survives a
+// Scene files (include/jounce/io/scene_file.hpp): every built-in scene survives a
 // round trip, the loaded worlds step as the originals do, and a bad file is rejected
 // with its JSON path (or line and column) and leaves the world as it was.
 
 #include "scenes/scene.hpp"
 #include "tests/helpers.hpp"
 
-#include <jounce/physics/scene_file.hpp>
+#include <jounce/io/scene_file.hpp>
 
 #include <catch2/catch.hpp>
 

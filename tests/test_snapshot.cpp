@@ -5,11 +5,11 @@
 
 #include "fp_traps.hpp"
 #include "helpers.hpp"
-#include "physics/archive.hpp"
-#include "physics/validate.hpp"
+#include "physics/io/archive.hpp"
+#include "common/validate.hpp"
 #include "scenes/scene.hpp"
 
-#include <jounce/physics/deformable_builders.hpp>
+#include <jounce/deformable/deformable_builders.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -27,7 +27,7 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-/// The header's layout (physics/snapshot.cpp): magic, version, real size, byte order,
+/// The header's layout (physics/io/snapshot.cpp): magic, version, real size, byte order,
 /// payload length, checksum.
 constexpr std::size_t versionAt = 8, realBytesAt = 12, checksumAt = 25, headerBytes = 33;
 

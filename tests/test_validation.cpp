@@ -3,7 +3,7 @@
 
 #include "fp_traps.hpp"
 #include "helpers.hpp"
-#include "physics/validate.hpp"
+#include "common/validate.hpp"
 
 #include <catch2/catch.hpp>
 

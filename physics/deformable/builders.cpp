@@ -2,7 +2,7 @@
 // sampled inside a closed mesh (the paper's dinosaur: about 100 particles, k-nearest
 // edges), with a creature mesh made here.
 
-#include <jounce/physics/deformable_builders.hpp>
+#include <jounce/deformable/deformable_builders.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -19,7 +19,7 @@
 
 #include "physics/deformable/stages.hpp"
 
-#include "physics/stages.hpp"
+#include "physics/world/stages.hpp"
 
 #include <jounce/collision/point_queries.hpp>
 

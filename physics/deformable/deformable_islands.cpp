@@ -9,7 +9,7 @@
 
 #include "physics/deformable/stages.hpp"
 
-#include "contact/disjoint_sets.hpp"
+#include "common/disjoint_sets.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -14,7 +14,7 @@
 // cheaper than a 3 x 3 SVD (tests/test_deformable.cpp compares the two).
 
 #include "physics/deformable/stages.hpp"
-#include "physics/polar.hpp"
+#include "common/polar.hpp"
 
 #include <algorithm>
 #include <cmath>

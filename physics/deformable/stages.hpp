@@ -4,9 +4,9 @@
 // particle's rotation, eq. 4 + 13 + handle terms) and the global step (all positions,
 // eq. 6-7 + 9 + 14), then turn the new poses into velocities (sec. 4).
 
-#include "physics/stages.hpp"
+#include "physics/world/stages.hpp"
 
-#include <jounce/physics/deformable.hpp>
+#include <jounce/deformable/deformable.hpp>
 
 #include <Eigen/Sparse>
 

@@ -2,7 +2,7 @@
 // granular blocks: soft_builders.cpp). Each goes through the world's public API, so
 // every piece is validated.
 
-#include <jounce/physics/particle_builders.hpp>
+#include <jounce/particles/particle_builders.hpp>
 
 #include <algorithm>
 #include <cmath>

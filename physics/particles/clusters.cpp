@@ -14,7 +14,7 @@
 // which leaves linear and angular momentum as they were.
 
 #include "physics/particles/stages.hpp"
-#include "physics/polar.hpp"
+#include "common/polar.hpp"
 
 #include <Eigen/SVD>
 

@@ -21,7 +21,7 @@
 
 #include "physics/particles/stages.hpp"
 
-#include "contact/disjoint_sets.hpp"
+#include "common/disjoint_sets.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -7,7 +7,7 @@
 // rods", for tree-structured constraints). A group that closes a loop (cloth, tets)
 // stays with Gauss-Seidel, where a sparse factorisation would fill in.
 
-#include <jounce/physics/particles.hpp>
+#include <jounce/particles/particles.hpp>
 
 #include <Eigen/Sparse>
 

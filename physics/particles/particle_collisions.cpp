@@ -10,7 +10,7 @@
 
 #include "physics/particles/stages.hpp"
 
-#include "contact/stages.hpp"
+#include "contact/resolver_stages.hpp"
 
 #include <jounce/collision/point_queries.hpp>
 

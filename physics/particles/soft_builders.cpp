@@ -2,7 +2,7 @@
 // blocks of grains, Millington's blob and platform. Each goes through the world's
 // public API, so every piece is validated.
 
-#include <jounce/physics/particle_builders.hpp>
+#include <jounce/particles/particle_builders.hpp>
 
 #include <algorithm>
 #include <cmath>

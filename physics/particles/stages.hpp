@@ -3,9 +3,9 @@
 // world calls solveParticles once per world substep; it runs the layer's own small
 // steps (Macklin et al. 2019), each: predict, project, update velocities.
 
-#include "physics/stages.hpp"
+#include "physics/world/stages.hpp"
 
-#include <jounce/physics/particles.hpp>
+#include <jounce/particles/particles.hpp>
 
 namespace jounce::detail {
 

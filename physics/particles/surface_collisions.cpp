@@ -16,7 +16,7 @@
 
 #include "physics/particles/stages.hpp"
 
-#include "physics/stages.hpp"
+#include "physics/world/stages.hpp"
 
 #include <algorithm>
 #include <cmath>

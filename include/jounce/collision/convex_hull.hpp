@@ -10,8 +10,8 @@
 /// collinear or coplanar (no volume), or a non-finite coordinate throws jounce::Error
 /// naming the problem. Points closer than the tolerance to a face count as on it.
 
-#include <jounce/physics/mass_properties.hpp>
-#include <jounce/physics/math.hpp>
+#include <jounce/collision/mass_properties.hpp>
+#include <jounce/common/math.hpp>
 
 #include <array>
 #include <cstdint>

@@ -14,7 +14,7 @@
 /// the separating axis test instead of EPA: for polytopes SAT is exact and gives the
 /// reference face for clipping at the same time (docs/collision.md).
 
-#include <jounce/physics/math.hpp>
+#include <jounce/common/math.hpp>
 
 #include <array>
 #include <limits>

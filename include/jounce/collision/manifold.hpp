@@ -14,7 +14,7 @@
 ///    packed); it stays the same from frame to frame while the same features touch, so
 ///    the resolver can match contacts across steps for warm starting.
 
-#include <jounce/physics/math.hpp>
+#include <jounce/common/math.hpp>
 
 #include <array>
 #include <cstdint>

@@ -6,8 +6,8 @@
 /// Conventions: capsules have their axis along local y; a half-space is the solid
 /// side {x : n . x <= offset} of a plane with unit outward normal n.
 
-#include <jounce/physics/mass_properties.hpp>
-#include <jounce/physics/math.hpp>
+#include <jounce/collision/mass_properties.hpp>
+#include <jounce/common/math.hpp>
 
 #include <array>
 #include <cstdint>

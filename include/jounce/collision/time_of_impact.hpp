@@ -15,7 +15,7 @@
 
 #include <jounce/collision/manifold.hpp>
 #include <jounce/collision/shapes.hpp>
-#include <jounce/physics/math.hpp>
+#include <jounce/common/math.hpp>
 
 #include <vector>
 

@@ -11,7 +11,7 @@
 ///    along -normal, reduces `penetration`;
 ///  - `penetration > 0` means overlap.
 
-#include <jounce/physics/math.hpp>
+#include <jounce/common/math.hpp>
 
 #include <array>
 #include <cstdint>

@@ -7,7 +7,7 @@
 /// costs O(iterations x log contacts) instead of a scan per iteration. Equal keys go
 /// to the lower item, so the order never depends on anything but the data.
 
-#include <jounce/physics/math.hpp>
+#include <jounce/common/math.hpp>
 
 #include <cstdint>
 #include <vector>

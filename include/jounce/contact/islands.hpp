@@ -9,7 +9,7 @@
 /// keep their input order, so the grouping never depends on anything but the data.
 
 #include <jounce/contact/contact.hpp>
-#include <jounce/physics/body.hpp>
+#include <jounce/dynamics/body.hpp>
 
 #include <span>
 #include <utility>

@@ -17,7 +17,7 @@
 
 #include <jounce/contact/contact.hpp>
 #include <jounce/contact/indexed_heap.hpp>
-#include <jounce/physics/body.hpp>
+#include <jounce/dynamics/body.hpp>
 
 #include <algorithm>
 #include <functional>

@@ -1,0 +1,181 @@
+// Stages 3 and 4 of the step: the broad phase over every collider's fat box, then
+// the narrow phase over the pairs it finds (DESIGN.md steps 3-4). The shape tests of
+// collision/ know nothing of bodies; this file maps bodies and colliders onto their
+// plain inputs.
+
+#include "collision/stages.hpp"
+
+#include <jounce/collision/narrow_phase.hpp>
+#include <jounce/collision/time_of_impact.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace jounce::detail {
+
+void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const CollisionSettings& settings,
+                     std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
+                     std::vector<Transform>& poses, real h) {
+    proxies.clear();
+    proxyColliders.clear();
+    poses.clear();
+    for (std::size_t i = 0; i < colliders.slotCount(); ++i) {
+        if (!colliders.isAlive(i)) continue;
+        Collider& c = colliders.atSlot(i);
+        const Body& b = bodies[c.body];
+        const Transform pose = b.origin() * c.local;
+        // The box covers where the shape is now and where its velocity takes it this
+        // step, so a fast body meets what lies in its path (see narrowPhase).
+        Aabb swept = computeAabb(c.shape, pose);
+        if (b.type != BodyType::Static && settings.continuous) {
+            const Vec3 move = b.linearVelocity * h;
+            swept.min = swept.min.cwiseMin(swept.min + move);
+            swept.max = swept.max.cwiseMax(swept.max + move);
+        }
+        fattenAabb(c.fatBox, swept, settings.aabbMargin);
+        BroadPhaseProxy p;
+        p.box = c.fatBox;
+        p.owner = c.body.index;
+        p.moves = b.type != BodyType::Static;
+        p.awake = b.awake;
+        p.category = c.filter.category;
+        p.mask = c.filter.mask;
+        p.sensor = c.sensor;
+        proxies.push_back(p);
+        proxyColliders.push_back(colliders.idOf(i));
+        poses.push_back(pose);
+    }
+}
+
+namespace {
+
+/// The depth of a manifold's deepest point (negative: still apart by that much).
+real deepestDepth(const Manifold& m) {
+    return m.count > 0 ? m.deepest().depth : -std::numeric_limits<real>::infinity();
+}
+
+/// Speculative contacts, made honest. The closest features of two shapes still apart
+/// say nothing of where they will meet: a ball flying past a box's corner gets a
+/// contact whose normal points at the corner, and the resolver would stop it at a
+/// wall that is not in its way (a "ghost" collision). So each speculative manifold is
+/// kept only if the shapes' sweeps over the step come within `margin`
+/// (conservative advancement, time_of_impact.hpp), and then it is rebuilt at the
+/// time of impact: the normal and points where they meet, the points moved back with
+/// the bodies and the gap measured back along that normal, so the resolver lets them
+/// close exactly that gap this step. Contacts within the margin stay as they are.
+void checkSpeculative(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, real margin,
+                      std::vector<Manifold>& manifolds, std::vector<Manifold>& rebuilt, std::vector<Manifold>& walk) {
+    const TimeOfImpact toi = timeOfImpact(a, sa, b, sb, margin, 32, &walk);
+    std::erase_if(manifolds, [&](const Manifold& m) { return deepestDepth(m) < -margin; });
+    if (!toi.hit) return;
+    rebuilt.clear();
+    collideAll(a, sa.at(toi.fraction), b, sb.at(toi.fraction), 2 * margin, rebuilt);
+    // Relative move of A against B up to the impact, and how the points travel back:
+    // with the body that moves (both: halfway between).
+    const Vec3 relative = toi.fraction * (sa.linear - sb.linear);
+    const bool bothMove = sa.linear != Vec3::Zero() && sb.linear != Vec3::Zero();
+    const Vec3 back = toi.fraction * (bothMove ? Vec3((sa.linear + sb.linear) / 2) : Vec3(sa.linear + sb.linear));
+    for (Manifold& m : rebuilt) {
+        // The normal points from B toward A: A moving by `relative` opened the gap by
+        // relative . n, so now it is that much wider (the depth that much smaller).
+        const real opened = relative.dot(m.normal);
+        for (int i = 0; i < m.count; ++i) {
+            ContactPoint& p = m.points[static_cast<std::size_t>(i)];
+            p.depth += opened;
+            p.point -= back;
+        }
+        if (deepestDepth(m) >= -margin) continue; // already touching: the contact is there
+        manifolds.push_back(m);
+    }
+}
+
+/// Closing speed along the normal at the deepest point (> 0: approaching).
+real approachSpeed(const Body& a, const Body& b, const Manifold& m) {
+    const Vec3& p = m.deepest().point;
+    return -(a.velocityAt(p) - b.velocityAt(p)).dot(m.normal);
+}
+
+bool isFast(const std::vector<std::uint8_t>& fast, std::uint32_t a, std::uint32_t b) {
+    return (a < fast.size() && fast[a]) || (b < fast.size() && fast[b]);
+}
+
+} // namespace
+
+void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs) {
+    bp.findPairs(proxies, pairs);
+}
+
+void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const CollisionSettings& settings,
+                 const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
+                 const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
+                 std::vector<ContactManifold>& contacts, real h, CollisionScratch& scratch, const ContactFilter& filter,
+                 std::vector<SensorEvent>& sensorOverlaps) {
+    std::vector<Manifold>& manifolds = scratch.manifolds;
+    // The colliders' poses, composed once per step by colliderProxies (nothing moves
+    // between the two stages), not once per pair.
+    const std::vector<Transform>& poses = scratch.poses;
+    contacts.clear();
+    sensorOverlaps.clear();
+    for (const ProxyPair& pair : pairs) {
+        if (pair.b >= proxyColliders.size()) continue; // a particle's pair: the particle layer's
+        const ColliderId ia = proxyColliders[pair.a], ib = proxyColliders[pair.b];
+        const Collider& ca = colliders[ia];
+        const Collider& cb = colliders[ib];
+        const Body& ba = bodies[ca.body];
+        const Body& bb = bodies[cb.body];
+        // Bodies a joint holds together (and told not to collide) skip the test.
+        const std::pair<std::uint32_t, std::uint32_t> owners{std::min(ca.body.index, cb.body.index),
+                                                             std::max(ca.body.index, cb.body.index)};
+        if (std::binary_search(noCollision.begin(), noCollision.end(), owners)) continue;
+        if (filter && !filter(ia, ib)) continue; // the game vetoed the pair
+        manifolds.clear();
+        if (ca.sensor || cb.sensor) {
+            // A sensor only reports what overlaps it (touching counts), and two
+            // sensors do not sense each other.
+            if (ca.sensor && cb.sensor) continue;
+            if (collideAll(ca.shape, poses[pair.a], cb.shape, poses[pair.b], 0, manifolds) > 0)
+                sensorOverlaps.push_back(ca.sensor ? SensorEvent{ia, ib, ca.body, cb.body} : SensorEvent{ib, ia, cb.body, ca.body});
+            continue;
+        }
+        // Speculative margin: shapes closer than they can approach this step get a
+        // contact (with the gap as negative depth), so the resolver stops a fast body
+        // at the surface instead of finding it deep inside, or past, a thin one.
+        const real approach = settings.continuous ? h * (ba.linearVelocity.norm() + bb.linearVelocity.norm()) : 0;
+        const Transform& pa = poses[pair.a];
+        const Transform& pb = poses[pair.b];
+        collideAll(ca.shape, pa, cb.shape, pb, settings.collisionMargin + approach, manifolds);
+        // Speculative manifolds (still apart by more than the margin) are checked
+        // against the shapes' sweeps over the step and rebuilt where they meet.
+        const bool speculative = std::any_of(manifolds.begin(), manifolds.end(), [&](const Manifold& m) {
+            return deepestDepth(m) < -settings.collisionMargin;
+        });
+        if (speculative && isFast(scratch.fast, ca.body.index, cb.body.index))
+            // A fast body is swept after the resolver instead (continuous.cpp): moved
+            // only to its first impact, it meets the contact next step, within the
+            // margin, where it is (far ahead, the points would sit on the wrong part of
+            // a body that moves much farther than its size in the step). Manifolds
+            // within twice the margin stay: the sweep measures box and hull gaps by a
+            // lower bound, finds them "touching at the start" and leaves them to the
+            // resolver, which must then have them (the soak: a box 1.02 cm over the
+            // floor at 12 m/s had neither, and went through).
+            std::erase_if(manifolds, [&](const Manifold& m) { return deepestDepth(m) < -2 * settings.collisionMargin; });
+        else if (speculative)
+            checkSpeculative(ca.shape, sweepOf(ba, pa, h), cb.shape, sweepOf(bb, pb, h), settings.collisionMargin,
+                             manifolds, scratch.speculative, scratch.sweep);
+        for (const Manifold& manifold : manifolds) {
+            ContactManifold m;
+            m.manifold = manifold;
+            m.bodyA = ca.body;
+            m.bodyB = cb.body;
+            m.colliderA = ia;
+            m.colliderB = ib;
+            m.friction = std::sqrt(ca.material.friction * cb.material.friction);
+            m.restitution = std::max(ca.material.restitution, cb.material.restitution);
+            m.approachSpeed = approachSpeed(ba, bb, manifold);
+            contacts.push_back(m);
+        }
+    }
+}
+
+} // namespace jounce::detail

@@ -1,0 +1,87 @@
+#pragma once
+// The stages of World::step that find contacts (stages 3-4 and continuous collision):
+// collider boxes, broad-phase pairs, the narrow phase, fast bodies. They read the
+// bodies' and colliders' public records (dynamics/) and nothing of physics/; the world
+// calls them in the order of docs/architecture.md.
+
+#include <jounce/collision/broad_phase.hpp>
+#include <jounce/collision/time_of_impact.hpp>
+#include <jounce/common/handle.hpp>
+#include <jounce/contact/events.hpp>
+#include <jounce/dynamics/body.hpp>
+#include <jounce/dynamics/collider.hpp>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace jounce::detail {
+
+using BodyArray = SlotArray<Body, BodyTag>;
+using ColliderArray = SlotArray<Collider, ColliderTag>;
+
+/// The world settings collision reads (WorldSettings' fields of the same names).
+struct CollisionSettings {
+    real collisionMargin = 0; ///< shapes this far apart still make a contact [m]
+    real aabbMargin = 0;      ///< the broad phase's boxes grow by this [m]
+    bool continuous = true;   ///< sweep fast bodies, report speculative contacts
+};
+
+/// Buffers the collision stages reuse from step to step (capacity is what matters: a
+/// settled step allocates nothing).
+struct CollisionScratch {
+    std::vector<Transform> poses;            ///< colliderProxies: each collider proxy's world pose
+    std::vector<Manifold> manifolds;         ///< narrowPhase: one pair's manifolds
+    std::vector<Manifold> speculative;       ///< narrowPhase: a speculative pair's, rebuilt at impact
+    std::vector<Manifold> sweep;             ///< narrowPhase: the time-of-impact walk's
+    std::vector<std::uint8_t> fast;          ///< markFastBodies: by body slot, swept this step
+    std::vector<real> fraction;              ///< limitFastMotion: by body slot, share of the step to move
+    std::vector<std::uint8_t> asleep;        ///< markFastBodies: by body slot, dynamic and asleep before the narrow phase
+    std::vector<real> halfSize;              ///< markFastBodies: by body slot, smallest half size of its colliders
+    std::vector<real> reach;                 ///< markFastBodies: by body slot, reach from the centre of mass
+};
+
+/// Stage 3a: refresh every collider's fat box (covering the step's sweep) into
+/// `proxies`, which is cleared first; proxyColliders[i] names proxy i's collider and
+/// poses[i] its world pose at the start of the step (the narrow phase's, computed once).
+void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const CollisionSettings& settings,
+                     std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
+                     std::vector<Transform>& poses, real h);
+
+/// Stage 3c: the overlapping pairs of every proxy, colliders' and particles' alike.
+void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs);
+
+/// How a collider placed at `pose` on body b moves this step if b keeps its velocities
+/// (turning about its centre of mass; static bodies stay).
+Sweep sweepOf(const Body& b, const Transform& pose, real h);
+
+/// Stage 3b (continuous collision): flags by body slot the awake dynamic bodies that
+/// are swept this step: bullets, and bodies whose motion this step (|v| h plus |w| h
+/// times their reach) exceeds half their smallest size. Empty when continuous
+/// collision is off.
+void markFastBodies(const BodyArray& bodies, const ColliderArray& colliders, const CollisionSettings& settings, real h,
+                    CollisionScratch& scratch);
+
+/// Stage 6b (continuous collision): for each broad-phase pair with a fast body, the
+/// time of impact of the two colliders' sweeps with the velocities the resolver
+/// left; a fast body moves only up to its earliest impact this step (scratch.fraction),
+/// keeping its velocity, so next step's contact stops it at the surface. Pairs
+/// already touching at the start are the resolver's; where it left any dynamic body
+/// still closing on a static contact (`contacts`, this step's manifolds), the body
+/// moves at most the collision margin deeper into it. A body woken mid-step moves from
+/// the next step.
+void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, const CollisionSettings& settings,
+                     const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
+                     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
+                     const std::vector<ContactManifold>& contacts, real h, CollisionScratch& scratch);
+
+/// Stage 4: a manifold for every pair whose shapes are within the collision margin;
+/// pairs with a sensor give a sensor overlap instead (when the shapes overlap), and
+/// pairs `filter` vetoes give nothing.
+void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const CollisionSettings& settings,
+                 const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
+                 const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
+                 std::vector<ContactManifold>& contacts, real h, CollisionScratch& scratch, const ContactFilter& filter,
+                 std::vector<SensorEvent>& sensorOverlaps);
+
+} // namespace jounce::detail

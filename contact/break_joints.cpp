@@ -1,0 +1,38 @@
+// Stage 6c: how hard each joint pulled this substep, and which ones gave way.
+//
+// A joint is a contact generator (joint_contacts.cpp), so the force it carried is the
+// impulse the resolver put on its contacts: for point pair k, the vector sum of
+// n_c (J_c + B_c) / h over its contacts c (J the sequential impulse, B the bounce
+// pass's, both along the normal n_c: joint contacts have no friction). A joint whose
+// largest pair force exceeds its breakForce breaks. It held during this substep (its
+// impulse was applied); the world removes it before the next.
+
+#include "contact/stages.hpp"
+
+#include <algorithm>
+
+namespace jounce::detail {
+
+void measureJointForces(JointArray& joints, const std::vector<KeptContact>& resolved, real h, std::vector<JointId>& broken) {
+    for (std::size_t i = 0; i < joints.slotCount(); ++i) {
+        if (!joints.isAlive(i)) continue;
+        Joint& joint = joints.atSlot(i);
+        const JointId id = joints.idOf(i);
+        // Its contacts sit together in `resolved`, which is sorted by key.
+        const std::uint64_t first = jointKey(id.index, id.generation, 0);
+        auto it = std::lower_bound(resolved.begin(), resolved.end(), first,
+                                   [](const KeptContact& c, std::uint64_t key) { return c.key < key; });
+        std::array<Vec3, 3> impulse{Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+        for (; it != resolved.end() && (it->key >> 32) == (first >> 32); ++it) {
+            const int k = jointPointOf(joint, static_cast<std::uint32_t>(it->key));
+            if (k < 0 || k >= joint.pointCount) continue; // another joint whose key hash collides
+            impulse[static_cast<std::size_t>(k)] += it->normal * (it->accumulatedImpulse.x() + it->bounceNormal);
+        }
+        real largest = 0;
+        for (int k = 0; k < joint.pointCount; ++k) largest = std::max(largest, impulse[static_cast<std::size_t>(k)].norm());
+        joint.force = largest / h;
+        if (joint.force > joint.desc.breakForce) broken.push_back(id);
+    }
+}
+
+} // namespace jounce::detail

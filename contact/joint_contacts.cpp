@@ -1,0 +1,167 @@
+// Stage 5, contact generators: joints, cables and rods turn the drift of their point
+// pairs into ordinary contacts (Millington ch. 14 "joints"; his cables and rods). A
+// contact's normal points from body 1 toward body 0 and body 0 moving along it
+// "opens" the contact; here opening means bringing the two points back together, so
+// the normal points from A's point toward B's and the penetration is the drift beyond
+// what is allowed (negative: still inside the allowance, a speculative contact that
+// lets the points drift apart at up to that distance per step and no faster).
+
+#include "contact/stages.hpp"
+#include "common/validate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace jounce::detail {
+namespace {
+
+/// Points closer than this have no direction to pull along (and need no pull).
+constexpr real coincident = real(1e-9);
+
+Vec3 toWorld(const Body* b, const Vec3& p) { return b ? b->transform().toWorld(p) : p; }
+
+} // namespace
+
+std::uint64_t jointKey(std::uint32_t index, std::uint32_t generation, int k) {
+    // The high half is a hash that marks the key as a joint's, apart from the collider
+    // pairs' keys; the low half numbers the contact within the joint.
+    std::uint32_t h = 2166136261u;
+    for (const std::uint32_t part : {0x6a6f696eu /* "join" */, index, generation})
+        h = (h ^ part) * 16777619u;
+    return std::uint64_t(h) << 32 | static_cast<std::uint32_t>(k);
+}
+
+int jointPointOf(const Joint& joint, std::uint32_t k) {
+    // Links give one contact per pair; points that must stay put give six (each way
+    // along each axis), numbered k * 6 + axis * 2 + side below.
+    const bool link = joint.desc.type == JointType::Cable || joint.desc.type == JointType::Rod;
+    return static_cast<int>(link ? k : k / 6);
+}
+
+Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::string& field) {
+    requirePoint(d.a.point, (field + ".a.point").c_str());
+    requirePoint(d.b.point, (field + ".b.point").c_str());
+    requireNonNegative(d.tolerance, (field + ".tolerance").c_str());
+    requireNonNegative(d.restitution, (field + ".restitution").c_str());
+    if (d.restitution > 1) throw Error(field + ".restitution", toText(d.restitution), "must lie in [0, 1]");
+    if (std::isnan(d.breakForce) || !(d.breakForce > 0))
+        throw Error(field + ".breakForce", toText(d.breakForce), "must be > 0 (infinity: never breaks)");
+    if (!a.isDynamic() && !(b && b->isDynamic()))
+        throw Error(field + ".a.body", "static or kinematic", "at least one end must be a dynamic body");
+    Joint j;
+    j.desc = d;
+    switch (d.type) {
+    case JointType::Ball:
+        j.pointCount = 1;
+        j.pointsA[0] = d.a.point;
+        j.pointsB[0] = d.b.point;
+        break;
+    case JointType::Hinge: {
+        // The span places contact points that far from the anchors: a lever arm, bounded
+        // like any coordinate (at 1e30 the resolver's 2x2 friction block cancels to 0).
+        requireSize(d.span, (field + ".span").c_str());
+        requireWithin(d.axisA, maxCoordinate, "maxCoordinate", (field + ".axisA").c_str());
+        requireWithin(d.axisB, maxCoordinate, "maxCoordinate", (field + ".axisB").c_str());
+        if (!(d.axisA.norm() > coincident)) throw Error(field + ".axisA", toText(d.axisA), "must not be zero");
+        if (!(d.axisB.norm() > coincident)) throw Error(field + ".axisB", toText(d.axisB), "must not be zero");
+        const Vec3 ua = d.axisA.normalized() * d.span, ub = d.axisB.normalized() * d.span;
+        j.pointCount = 2;
+        j.pointsA = {d.a.point + ua, d.a.point - ua, Vec3::Zero()};
+        j.pointsB = {d.b.point + ub, d.b.point - ub, Vec3::Zero()};
+        break;
+    }
+    case JointType::Fixed: {
+        requireSize(d.span, (field + ".span").c_str());
+        // A's anchor and two points off it along A's axes; B's matching points are
+        // where those points sit in B's frame now (the pose the joint keeps).
+        j.pointCount = 3;
+        j.pointsA = {d.a.point, d.a.point + Vec3::UnitX() * d.span, d.a.point + Vec3::UnitY() * d.span};
+        for (int k = 0; k < 3; ++k) {
+            const Vec3 world = a.transform().toWorld(j.pointsA[static_cast<std::size_t>(k)]);
+            j.pointsB[static_cast<std::size_t>(k)] = b ? b->transform().toLocal(world) : world;
+        }
+        break;
+    }
+    case JointType::Cable:
+    case JointType::Rod:
+        requireSize(d.length, (field + ".length").c_str());
+        j.pointCount = 1;
+        j.pointsA[0] = d.a.point;
+        j.pointsB[0] = d.b.point;
+        break;
+    default:
+        throw Error(field + ".type", std::to_string(static_cast<int>(d.type)), "not a JointType");
+    }
+    return j;
+}
+
+void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<KeptContact>& previous,
+                           std::span<const std::uint64_t> previousKeys, std::vector<Contact>& out) {
+    for (std::size_t i = 0; i < joints.slotCount(); ++i) {
+        if (!joints.isAlive(i)) continue;
+        const Joint& j = joints.atSlot(i);
+        const JointId id = joints.idOf(i);
+        const Body& a = bodies[j.desc.a.body];
+        const Body* b = j.desc.b.body.isNull() ? nullptr : &bodies[j.desc.b.body];
+        if (!a.awake && !(b && b->isDynamic() && b->awake)) continue; // a sleeping joint pulls nothing
+        for (int k = 0; k < j.pointCount; ++k) {
+            const Vec3 pa = toWorld(&a, j.pointsA[static_cast<std::size_t>(k)]);
+            const Vec3 pb = toWorld(b, j.pointsB[static_cast<std::size_t>(k)]);
+            Contact c;
+            c.body = {j.desc.a.body.index, b ? j.desc.b.body.index : noBody};
+            c.point = (pa + pb) / 2;
+            c.friction = 0;
+            c.restitution = 0;
+            c.supports = false; // a joint pulls both ways: shock propagation never holds it
+            const Vec3 d = pb - pa;
+            if (j.desc.type == JointType::Cable || j.desc.type == JointType::Rod) {
+                const real distance = d.norm();
+                if (!(distance > coincident)) continue;
+                c.normal = d / distance; // A moving toward B's point shortens the link
+                c.penetration = distance - j.desc.length;
+                if (j.desc.type == JointType::Cable) {
+                    // Slack: no contact until within 5% of the length.
+                    if (distance < j.desc.length * real(0.95)) continue;
+                    c.restitution = j.desc.restitution;
+                } else if (distance < j.desc.length) {
+                    c.normal = -c.normal; // too short: push the points apart
+                    c.penetration = j.desc.length - distance;
+                }
+                c.key = jointKey(id.index, id.generation, k);
+                warmStart(previous, previousKeys, c);
+                out.push_back(c);
+                continue;
+            }
+            // A point that must stay put: one contact each way along each world axis,
+            // so the drift d is held inside a box of half-width `tolerance` whichever
+            // way the bodies move (a single contact along d alone would let the point
+            // slide sideways, and pull only after it has drifted).
+            for (int axis = 0; axis < 3; ++axis)
+                for (const real sign : {real(1), real(-1)}) {
+                    c.normal = Vec3::Unit(axis) * sign;
+                    c.penetration = d.dot(c.normal) - j.desc.tolerance;
+                    c.key = jointKey(id.index, id.generation, k * 6 + axis * 2 + (sign > 0 ? 0 : 1));
+                    c.accumulatedImpulse = Vec3::Zero();
+                    warmStart(previous, previousKeys, c);
+                    out.push_back(c);
+                }
+        }
+    }
+}
+
+void jointLinks(const JointArray& joints, std::vector<std::pair<std::uint32_t, std::uint32_t>>& links,
+                std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision) {
+    links.clear();
+    noCollision.clear();
+    for (std::size_t i = 0; i < joints.slotCount(); ++i) {
+        if (!joints.isAlive(i)) continue;
+        const JointDesc& d = joints.atSlot(i).desc;
+        if (d.b.body.isNull()) continue;
+        const std::uint32_t x = d.a.body.index, y = d.b.body.index;
+        links.emplace_back(x, y);
+        if (!d.collide) noCollision.emplace_back(std::min(x, y), std::max(x, y));
+    }
+    std::sort(noCollision.begin(), noCollision.end());
+}
+
+} // namespace jounce::detail

@@ -1,0 +1,33 @@
+#pragma once
+/// \file error.hpp
+/// Jounce reports bad input with one exception type, jounce::Error, thrown before
+/// anything is changed: when a call throws, the world is exactly as it was.
+/// `field()` names the offending input (e.g. "BodyDesc.mass") and `value()` shows
+/// what was given; what() gives both plus the rule that was broken.
+
+#include <jounce/common/math.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace jounce {
+
+class Error : public std::invalid_argument {
+public:
+    Error(std::string field, std::string value, const std::string& rule);
+
+    const std::string& field() const noexcept { return field_; }
+    const std::string& value() const noexcept { return value_; }
+
+private:
+    std::string field_;
+    std::string value_;
+};
+
+/// Text forms used in error messages (shortest round-trip decimal).
+std::string toText(real x);
+std::string toText(const Vec3& v);
+std::string toText(const Quat& q);
+std::string toText(const Mat3& m);
+
+} // namespace jounce

@@ -1,0 +1,66 @@
+#pragma once
+/// \file joint.hpp
+/// Joints, cables and rods as contact generators (Millington, seeds/004 ch. 14 "joints"
+/// and the cables and rods of his mass-aggregate chapters, carried over to rigid
+/// bodies). None of them is a new kind of constraint: each step a joint looks at
+/// pairs of points, one on each body, and where a pair has drifted apart it hands the
+/// resolver an ordinary contact whose normal pulls the points together. The contact
+/// resolver (projection, then impulses) does the rest, in the same islands.
+///
+///   Ball   one pair of points: the anchors may drift `tolerance` apart.
+///   Hinge  two pairs on the hinge axis (anchor +- axis * span): free to turn about it.
+///   Fixed  three pairs (the anchor and two points off it, taken from the bodies'
+///          relative pose when the joint is made): no relative motion.
+///   Cable  the anchors at most `length` apart (slack below), with `restitution`.
+///   Rod    the anchors exactly `length` apart: pulls when longer, pushes when shorter.
+///
+/// Any of them can break: when one of its point pairs carries more than `breakForce`
+/// in a substep (its contacts' impulses over the substep), the joint is removed after
+/// that substep and World::jointEvents() reports it.
+
+#include <jounce/dynamics/force_generators.hpp>
+#include <jounce/common/handle.hpp>
+
+#include <array>
+#include <limits>
+#include <cstdint>
+
+namespace jounce {
+
+enum class JointType : std::uint8_t { Ball, Hinge, Fixed, Cable, Rod };
+
+struct JointDesc {
+    JointType type = JointType::Ball;
+    /// The two ends: a point on a body (body frame, centre-of-mass origin) or, with a
+    /// null body on `b`, a point fixed in the world. `a` must name a body.
+    Attachment a, b;
+    Vec3 axisA = Vec3::UnitZ();    ///< Hinge: the axis in A's frame (any length > 0)
+    Vec3 axisB = Vec3::UnitZ();    ///< Hinge: the axis in B's frame (world frame if b is the world)
+    real span = real(0.25);        ///< Hinge and Fixed: distance of the extra points from the anchor [m]
+    real tolerance = 0;            ///< Ball, Hinge, Fixed: drift allowed before the joint pulls [m]
+    real length = 1;               ///< Cable (maximum) and Rod (exact) [m]
+    real restitution = 0;          ///< Cable: bounce when it snaps taut
+    /// Whether the two bodies still collide with each other. Off by default: a
+    /// ragdoll's limbs overlap at the joints.
+    bool collide = false;
+    /// The joint breaks when one of its point pairs carries more than this [N]
+    /// (> 0; infinity, the default: never).
+    real breakForce = std::numeric_limits<real>::infinity();
+};
+
+/// A joint as the world keeps it: the desc plus the point pairs it watches, both in
+/// body frames (or world frame for a world end).
+struct Joint {
+    JointDesc desc;
+    int pointCount = 0;
+    std::array<Vec3, 3> pointsA{Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+    std::array<Vec3, 3> pointsB{Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+    /// The largest force one of its point pairs carried in the last substep [N]
+    /// (World::jointForce): the resolver's impulses on its contacts over the substep.
+    real force = 0;
+};
+
+struct JointTag;
+using JointId = Handle<JointTag>;
+
+} // namespace jounce

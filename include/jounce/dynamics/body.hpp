@@ -1,0 +1,113 @@
+#pragma once
+/// \file body.hpp
+/// Rigid-body state (Millington ch. 10; the Newton-Euler equations of the PBD
+/// survey, seeds/000 eq. 1-4). Plain data: the world owns an array of these and
+/// the stages of the step read and write them.
+
+#include <jounce/dynamics/collider.hpp>
+#include <jounce/common/math.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace jounce {
+
+enum class BodyType : std::uint8_t {
+    Static,    ///< never moves; inverse mass 0
+    Kinematic, ///< moved by the user through its velocity; inverse mass 0 for contacts
+    Dynamic,   ///< moved by forces and contacts
+};
+
+/// What a user fills to create a body. Defaults describe a 1 kg, 1 m solid cube
+/// at rest at the origin, with no colliders. Units: kg, m, s.
+///
+/// With colliders and `massFromColliders` (the default), a dynamic body's mass,
+/// inertia and centre of mass come from its colliders' shapes and densities, and
+/// `mass` and `inertia` are ignored. `position` is then the body's origin, the frame
+/// the colliders are placed in; the body's centre of mass may lie elsewhere. Adding or
+/// removing colliders later updates the mass of such a body; a body created with a
+/// given mass (no colliders, or massFromColliders = false) keeps it.
+struct BodyDesc {
+    BodyType type = BodyType::Dynamic;
+    Vec3 position = Vec3::Zero();            ///< body origin, world frame [m]
+    Quat orientation = Quat::Identity();     ///< must be a unit quaternion (|q| within 1e-6 of 1)
+    Vec3 linearVelocity = Vec3::Zero();      ///< [m/s]
+    Vec3 angularVelocity = Vec3::Zero();     ///< world frame [rad/s]
+    real mass = 1;                           ///< [kg]; > 0 for dynamic bodies, ignored otherwise
+    Mat3 inertia = Mat3::Identity() / 6;     ///< body frame, about the centre of mass [kg m^2]; SPD
+    real linearDamping = 1;  ///< share of linear velocity kept after 1 s: v *= d^dt (1 = none)
+    real angularDamping = 1; ///< share of angular velocity kept after 1 s: w *= d^dt
+    real gravityScale = 1;   ///< multiplies the world's gravity for this body
+    bool canSleep = true;
+    bool awake = true;
+    /// Always swept for continuous collision (docs/collision.md, "Fast bodies"), not
+    /// only in steps where it moves more than half its smallest size.
+    bool bullet = false;
+    std::uint64_t userData = 0;
+    std::vector<ColliderDesc> colliders;
+    bool massFromColliders = true;
+};
+
+/// The state the world keeps for a body. Read it through World::body(id); change it
+/// through the World's setters, which validate.
+struct Body {
+    BodyType type = BodyType::Dynamic;
+
+    // Mass properties
+    real inverseMass = 0;                       ///< 0 for static and kinematic bodies
+    Mat3 inertiaBody = Mat3::Identity();        ///< body frame, about the centre of mass
+    Mat3 inverseInertiaBody = Mat3::Zero();     ///< 0 for static and kinematic bodies
+    Mat3 inverseInertiaWorld = Mat3::Zero();    ///< R I_body^-1 R^T, refreshed after every move
+    Vec3 localCentroid = Vec3::Zero();          ///< centre of mass in the body-origin frame
+
+    // State
+    Vec3 position = Vec3::Zero();               ///< centre of mass [m]
+    Quat orientation = Quat::Identity();        ///< body to world, unit length
+    Vec3 linearVelocity = Vec3::Zero();         ///< [m/s]
+    Vec3 angularVelocity = Vec3::Zero();        ///< world frame [rad/s]
+
+    // Accumulators: forces set through the API last for the whole next step (all its
+    // substeps); forces from generators are recomputed every substep.
+    Vec3 userForce = Vec3::Zero();              ///< [N]
+    Vec3 userTorque = Vec3::Zero();             ///< [N m]
+    Vec3 forceAccum = Vec3::Zero();             ///< this substep's total force [N]
+    Vec3 torqueAccum = Vec3::Zero();            ///< this substep's total torque [N m]
+    Vec3 lastFrameAcceleration = Vec3::Zero();  ///< linear acceleration of the last substep,
+                                                ///< gravity included (Millington 15.2.1)
+    /// Impulses to apply with the next velocity integration (from deformables'
+    /// contacts), as a force over that substep: [N s] and, about the centre of mass,
+    /// [N m s] (world frame).
+    Vec3 impulseAccum = Vec3::Zero();
+    Vec3 angularImpulseAccum = Vec3::Zero();
+
+    // Settings
+    real linearDamping = 1;
+    real angularDamping = 1;
+    real gravityScale = 1;
+
+    // Sleep (used by the sleep stage of contact/, issue 4)
+    bool awake = true;
+    bool canSleep = true;
+    bool massFromColliders = false;             ///< mass follows the colliders as they change
+    bool bullet = false;                        ///< always swept (BodyDesc::bullet)
+    real motion = 0;                            ///< recency-weighted v.v + w.w
+
+    std::uint64_t userData = 0;
+
+    bool isDynamic() const { return type == BodyType::Dynamic; }
+    /// The centre-of-mass frame (position is the centre of mass).
+    Transform transform() const { return Transform{position, orientation}; }
+    /// The body-origin frame, where colliders are placed.
+    Transform origin() const { return Transform{position - orientation * localCentroid, orientation}; }
+    /// Velocity of a world point moving with the body.
+    Vec3 velocityAt(const Vec3& worldPoint) const {
+        return linearVelocity + angularVelocity.cross(worldPoint - position);
+    }
+    /// World angular momentum L = I_world w (inverse inertia is inverted on the fly).
+    Vec3 angularMomentum() const {
+        const Mat3 r = orientation.toRotationMatrix();
+        return r * (inertiaBody * (r.transpose() * angularVelocity));
+    }
+};
+
+} // namespace jounce

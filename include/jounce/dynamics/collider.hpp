@@ -1,0 +1,82 @@
+#pragma once
+/// \file collider.hpp
+/// Colliders: shapes attached to bodies. A body may have several (a compound body);
+/// each has its own pose relative to the body's origin, density, material and
+/// collision filter. Contacts found in a step are reported as ContactManifolds.
+
+#include <jounce/collision/manifold.hpp>
+#include <jounce/collision/shapes.hpp>
+#include <jounce/common/handle.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <utility>
+
+namespace jounce {
+
+struct ColliderTag;
+using ColliderId = Handle<ColliderTag>;
+
+struct Material {
+    real friction = real(0.5);  ///< Coulomb coefficient; a pair uses sqrt(fa fb)
+    real restitution = 0;       ///< in [0, 1]; a pair uses the larger of the two
+};
+
+struct CollisionFilter {
+    std::uint32_t category = 1;          ///< bits this collider is
+    std::uint32_t mask = 0xffffffffu;    ///< bits it collides with (both ways must agree)
+};
+
+/// What a user fills to attach a shape to a body.
+struct ColliderDesc {
+    Shape shape = Box{};
+    Transform local;              ///< pose relative to the body's origin (BodyDesc.position)
+    real density = 1000;          ///< [kg/m^3], used when the body takes its mass from colliders
+    Material material;
+    CollisionFilter filter;
+    /// A sensor (trigger volume) touches nothing: it reports the colliders overlapping
+    /// it (World::sensorEvents) and never makes contacts, particles or deformables
+    /// pass through it. Its density still counts toward its body's mass.
+    bool sensor = false;
+};
+
+/// A collider of `shape` at its body's origin with `density` [kg/m^3] and `material`:
+/// the common case in one line, e.g. `makeCollider(Sphere{0.2}, 1000, {.friction = 0.4})`.
+inline ColliderDesc makeCollider(Shape shape, real density, Material material = {}) {
+    ColliderDesc c;
+    c.shape = std::move(shape);
+    c.density = density;
+    c.material = material;
+    return c;
+}
+
+/// The world's record of a collider.
+struct Collider {
+    BodyId body{};
+    Shape shape = Box{};
+    Transform local;
+    real density = 1000;
+    Material material;
+    CollisionFilter filter;
+    Aabb fatBox;                  ///< the broad phase's box, grown by WorldSettings::aabbMargin
+    bool sensor = false;          ///< ColliderDesc::sensor
+};
+
+/// Contacts between two colliders found in the last step (manifold.hpp conventions:
+/// the normal points from B toward A).
+struct ContactManifold {
+    BodyId bodyA{}, bodyB{};
+    ColliderId colliderA{}, colliderB{};
+    real friction = 0;     ///< combined: sqrt(fa fb)
+    real restitution = 0;  ///< combined: max(ea, eb)
+    /// Closing speed along the normal at the deepest point when the pair was found,
+    /// before the resolver (> 0: approaching) [m/s]: how hard they hit.
+    real approachSpeed = 0;
+    Manifold manifold;
+};
+
+/// Decides whether two colliders may touch (called in the narrow phase, in pair order,
+/// for pairs the category/mask filter let through). Return false to veto the pair.
+using ContactFilter = std::function<bool(ColliderId a, ColliderId b)>;
+
+} // namespace jounce

@@ -1,0 +1,436 @@
+#pragma once
+/// \file world.hpp
+/// The world owns every body and force generator and runs the step. Nothing in
+/// Jounce is global: two worlds run side by side, and a test builds one in a line.
+///
+/// Every public call validates its input first and throws jounce::Error (naming the
+/// field and the value) before changing anything: after a throw the world is
+/// exactly as it was.
+
+#include <jounce/collision/broad_phase.hpp>
+#include <jounce/contact/joint.hpp>
+#include <jounce/collision/point_queries.hpp>
+#include <jounce/contact/events.hpp>
+#include <jounce/contact/islands.hpp>
+#include <jounce/contact/resolver.hpp>
+#include <jounce/dynamics/body.hpp>
+#include <jounce/dynamics/step_context.hpp>
+#include <jounce/dynamics/collider.hpp>
+#include <jounce/deformable/deformable.hpp>
+#include <jounce/common/error.hpp>
+#include <jounce/dynamics/force_generators.hpp>
+#include <jounce/common/handle.hpp>
+#include <jounce/common/math.hpp>
+#include <jounce/particles/particles.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace jounce {
+
+namespace detail {
+struct DirectSolver;
+struct DeformableSolvers;
+struct DeformableCandidates;
+struct DeformableIslands;
+struct StepScratch;
+}
+
+/// World settings. Millington's hard-coded values are the defaults.
+struct WorldSettings {
+    Vec3 gravity = Vec3(0, real(-9.81), 0);          ///< [m/s^2]
+    GyroscopicMode gyroscopic = GyroscopicMode::ConserveMomentum;
+    real minTimeStep = real(1e-6);  ///< step(dt) rejects dt below this [s]
+    real maxTimeStep = 1;           ///< step(dt) rejects dt above this [s]
+    int maxSubsteps = 1024;         ///< step(dt, n) rejects n above this
+    /// Contacts are reported for shapes up to this far apart: Millington's pessimistic
+    /// collision detection (seeds/004 ch. 16) [m].
+    real collisionMargin = real(0.01);
+    /// The broad phase's boxes are grown by this much, so they change only when a body
+    /// has moved that far [m].
+    real aabbMargin = real(0.1);
+    /// Continuous collision (docs/collision.md, "Fast bodies"): the broad phase's box of a
+    /// moving collider covers its path this step, and the narrow phase reports shapes as
+    /// far apart as they can close in one step (speculative contacts), so a fast body
+    /// stops at a thin wall instead of passing it. Off: only collisionMargin (the
+    /// control the tunnelling test compares against).
+    bool continuous = true;
+    /// Stage 6: the contact resolver (Millington's constants, the velocity solver).
+    ResolverSettings resolver;
+    /// Stage 8: sleeping.
+    SleepSettings sleep;
+    /// The particle layer's solver (particles.hpp).
+    ParticleSettings particles;
+};
+
+/// Milliseconds spent in each stage of the last step (summed over its substeps).
+/// Stages not built yet stay 0; the names follow the step in docs/architecture.md.
+struct Profile {
+    double forces = 0;
+    double integrate = 0;
+    double broadPhase = 0;
+    double narrowPhase = 0;
+    double group = 0;
+    double resolve = 0;
+    double finish = 0;
+    double particles = 0;
+    double deformables = 0;
+    double sleep = 0;
+    double total = 0;
+};
+
+class World {
+public:
+    explicit World(const WorldSettings& settings = {});
+    World(World&&) noexcept;
+    World& operator=(World&&) noexcept;
+    ~World();
+
+    // ---- Bodies ------------------------------------------------------------------
+    BodyId createBody(const BodyDesc& desc);
+    void destroyBody(BodyId id);          ///< also removes generators attached to it
+    bool contains(BodyId id) const { return bodies_.contains(id); }
+    const Body& body(BodyId id) const;    ///< throws for a stale or null handle
+    std::size_t bodyCount() const { return bodies_.size(); }
+    /// Live bodies in index order (the order every stage uses).
+    std::vector<BodyId> bodyIds() const;
+
+    void setPosition(BodyId id, const Vec3& position);
+    void setOrientation(BodyId id, const Quat& orientation);
+    void setLinearVelocity(BodyId id, const Vec3& velocity);
+    void setAngularVelocity(BodyId id, const Vec3& velocity);
+    void setDamping(BodyId id, real linear, real angular);
+    void setGravityScale(BodyId id, real scale);
+    void setMassProperties(BodyId id, real mass, const Mat3& inertia);
+    void setAwake(BodyId id, bool awake);
+    void setUserData(BodyId id, std::uint64_t data);
+    /// Always sweep this body for continuous collision (BodyDesc::bullet).
+    void setBullet(BodyId id, bool bullet);
+
+    /// Forces through the API act for the whole next step() and wake the body.
+    void applyForce(BodyId id, const Vec3& force);
+    /// A force at a world point also adds the torque (p - x) x f.
+    void applyForceAtPoint(BodyId id, const Vec3& force, const Vec3& worldPoint);
+    void applyTorque(BodyId id, const Vec3& torque);
+    /// Instant change of momentum at a world point: dv = J/m, dw = I^-1 (r x J).
+    void applyImpulse(BodyId id, const Vec3& impulse, const Vec3& worldPoint);
+
+    // ---- Colliders -----------------------------------------------------------------
+    /// Attaches a shape to a body. A dynamic body that takes its mass from colliders has
+    /// its mass, inertia and centre of mass recomputed (its origin stays put).
+    ColliderId addCollider(BodyId body, const ColliderDesc& desc);
+    void removeCollider(ColliderId id);
+    bool contains(ColliderId id) const { return colliders_.contains(id); }
+    const Collider& collider(ColliderId id) const;
+    /// Live colliders in index order.
+    std::vector<ColliderId> colliderIds() const;
+    /// The colliders of one body, in index order.
+    std::vector<ColliderId> colliderIdsOf(BodyId body) const;
+    /// World pose of a collider's shape.
+    Transform colliderPose(ColliderId id) const;
+
+    /// A ray cast hit on a collider (ray_cast.hpp conventions).
+    struct RayHit {
+        BodyId body{};
+        ColliderId collider{};
+        real fraction = 1; ///< point = from + fraction (to - from)
+        Vec3 point = Vec3::Zero();
+        Vec3 normal = Vec3::UnitY();
+    };
+    /// The first collider the segment from -> to enters, if any. Ties in fraction go to
+    /// the lower collider index. Colliders whose filter category has no bit in `mask`
+    /// are skipped. Linear in the number of colliders (culled by their fat boxes).
+    std::optional<RayHit> rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
+    /// Every collider the segment enters, nearest first.
+    std::vector<RayHit> rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
+
+    /// Colliders overlapping `shape` placed at `pose` (touching counts), in index order.
+    std::vector<ColliderId> overlap(const Shape& shape, const Transform& pose, std::uint32_t mask = 0xffffffffu) const;
+
+    struct ClosestPoint {
+        BodyId body{};
+        ColliderId collider{};
+        PointProximity proximity; ///< signed distance, surface point and normal
+    };
+    /// The collider surface nearest to `point` within `maxDistance` (a point inside a
+    /// collider is nearest to it, with negative distance). Ties go to the lower index.
+    std::optional<ClosestPoint> closestPoint(const Vec3& point, real maxDistance,
+                                             std::uint32_t mask = 0xffffffffu) const;
+
+    /// Contacts found by the last step's narrow phase, in a deterministic order (by
+    /// broad-phase pair). This is also the debug-draw stream: points, normals, depths.
+    const std::vector<ContactManifold>& contacts() const { return contacts_; }
+
+    /// The contact points the resolver worked on in the last substep, grouped by
+    /// island (awake islands only), with the impulses it applied (accumulatedImpulse,
+    /// contact frame; `body` holds body slot indices).
+    const std::vector<Contact>& resolvedContacts() const { return resolverContacts_; }
+    /// The islands of the last substep.
+    const Islands& islands() const { return islands_; }
+    /// Iterations used and penetrations before and after, last substep.
+    const ResolverStats& resolverStats() const { return resolver_.stats(); }
+    /// Sees every resolution record during step() (see ContactResolver). Empty: none.
+    void setResolverObserver(std::function<void(const ResolutionRecord&)> observer) {
+        resolver_.setObserver(std::move(observer));
+    }
+    /// What touched what in the last step (begin, persist, end; see ContactEvent).
+    const ContactEvents& contactEvents() const { return contactEvents_; }
+    /// Sensor overlaps that began and ended in the last step, and all current ones.
+    const SensorEvents& sensorEvents() const { return sensorEvents_; }
+    /// Vetoes pairs before the narrow phase tests them (empty: none vetoed).
+    void setContactFilter(ContactFilter filter) { contactFilter_ = std::move(filter); }
+
+    /// Contact points dropped in the last step because their data was not finite.
+    const std::vector<std::string>& contactErrors() const { return contactErrors_; }
+
+    // ---- Force generators --------------------------------------------------------
+    ForceGeneratorId addForceGenerator(const ForceGenerator& generator);
+    void setForceGenerator(ForceGeneratorId id, const ForceGenerator& generator);
+    void removeForceGenerator(ForceGeneratorId id);
+    bool contains(ForceGeneratorId id) const { return generators_.contains(id); }
+    const ForceGenerator& forceGenerator(ForceGeneratorId id) const;
+    std::vector<ForceGeneratorId> forceGeneratorIds() const;
+
+    // ---- Joints, cables and rods (joint.hpp) -------------------------------------
+    /// Joins a.body (required) to b.body, or to the world when b.body is null. The
+    /// bodies wake. Throws jounce::Error naming the field for a bad desc.
+    JointId createJoint(const JointDesc& desc);
+    void removeJoint(JointId id); ///< wakes the bodies it joined
+    bool contains(JointId id) const { return joints_.contains(id); }
+    const Joint& joint(JointId id) const;
+    std::vector<JointId> jointIds() const { return joints_.ids(); }
+    /// The largest force one of its point pairs carried in the last substep [N] (what
+    /// breakForce is compared with): a hanging 2 kg box pulls 19.6 N.
+    real jointForce(JointId id) const { return joint(id).force; }
+    /// Joints that broke in the last step.
+    const JointEvents& jointEvents() const { return jointEvents_; }
+
+    // ---- Particles (particles.hpp) -------------------------------------------------
+    ParticleId createParticle(const ParticleDesc& desc);
+    void destroyParticle(ParticleId id); ///< also removes its constraints, attachments, and the volumes and clusters it is in
+    bool contains(ParticleId id) const { return particles_.slots.contains(id); }
+    Particle particle(ParticleId id) const;
+    std::size_t particleCount() const { return particles_.slots.size(); }
+    std::vector<ParticleId> particleIds() const { return particles_.slots.ids(); }
+    void setParticlePosition(ParticleId id, const Vec3& position);
+    void setParticleVelocity(ParticleId id, const Vec3& velocity);
+    /// Acts for the whole next step() [N]. Setting a particle's position or velocity or
+    /// applying a force wakes it (and its island with it).
+    void applyParticleForce(ParticleId id, const Vec3& force);
+    /// Whether the particle's island sleeps (it does not move until something wakes it).
+    bool isParticleAsleep(ParticleId id) const;
+    /// A collision group no particle has yet (particles of one non-zero group do not
+    /// collide with each other). Counts up from 65536, above small hand-picked numbers.
+    std::uint32_t newParticleGroup() { return particles_.groupsIssued++; }
+    /// The flat arrays themselves (read only), for drawing and measuring.
+    const ParticleSystem& particles() const { return particles_; }
+
+    DistanceConstraintId createDistanceConstraint(const DistanceConstraintDesc& desc);
+    void removeDistanceConstraint(DistanceConstraintId id);
+    bool contains(DistanceConstraintId id) const { return particles_.distances.contains(id); }
+    const DistanceConstraint& distanceConstraint(DistanceConstraintId id) const;
+    std::vector<DistanceConstraintId> distanceConstraintIds() const { return particles_.distances.ids(); }
+    void setDistanceCompliance(DistanceConstraintId id, real compliance); ///< [m/N], >= 0
+    /// Tension of a distance constraint over the last substep [N]: XPBD's -lambda / h^2
+    /// (> 0 pulls the particles together). 0 under PBD, which has no forces.
+    real distanceTension(DistanceConstraintId id) const;
+
+    ParticleAttachmentId createParticleAttachment(const ParticleAttachmentDesc& desc);
+    void removeParticleAttachment(ParticleAttachmentId id);
+    bool contains(ParticleAttachmentId id) const { return particles_.attachments.contains(id); }
+    const ParticleAttachment& particleAttachment(ParticleAttachmentId id) const;
+    std::vector<ParticleAttachmentId> particleAttachmentIds() const { return particles_.attachments.ids(); }
+
+    /// Bending, tet volume and triangle area on three or four particles
+    /// (particle_constraints.hpp).
+    ParticleConstraintId createParticleConstraint(const ParticleConstraintDesc& desc);
+    void removeParticleConstraint(ParticleConstraintId id);
+    bool contains(ParticleConstraintId id) const { return particles_.constraints.contains(id); }
+    const ParticleConstraint& particleConstraint(ParticleConstraintId id) const;
+    std::vector<ParticleConstraintId> particleConstraintIds() const { return particles_.constraints.ids(); }
+    /// C now: angle, volume or area minus the rest value (isometric bending: its energy).
+    real particleConstraintValue(ParticleConstraintId id) const;
+
+    /// A closed triangle mesh that keeps (pressure times) its volume: a balloon.
+    ParticleVolumeId createParticleVolume(const ParticleVolumeDesc& desc);
+    void removeParticleVolume(ParticleVolumeId id);
+    bool contains(ParticleVolumeId id) const { return particles_.volumes.contains(id); }
+    const ParticleVolume& particleVolume(ParticleVolumeId id) const;
+    std::vector<ParticleVolumeId> particleVolumeIds() const { return particles_.volumes.ids(); }
+    real enclosedVolume(ParticleVolumeId id) const;          ///< the mesh's volume now [m^3]
+    void setVolumePressure(ParticleVolumeId id, real pressure); ///< k_pressure, > 0
+
+    /// Shape matching and rigid-mode damping over a set of particles.
+    ParticleClusterId createParticleCluster(const ParticleClusterDesc& desc);
+    void removeParticleCluster(ParticleClusterId id);
+    bool contains(ParticleClusterId id) const { return particles_.clusters.contains(id); }
+    const ParticleCluster& particleCluster(ParticleClusterId id) const;
+    std::vector<ParticleClusterId> particleClusterIds() const { return particles_.clusters.ids(); }
+
+    /// A triangle mesh over one particle group that particles do not pass through
+    /// (cloth self-collision, grains on a cloth). Destroying a particle drops its
+    /// triangles; the surface goes with its last one.
+    ParticleSurfaceId createParticleSurface(const ParticleSurfaceDesc& desc);
+    void removeParticleSurface(ParticleSurfaceId id);
+    bool contains(ParticleSurfaceId id) const { return particles_.surfaces.contains(id); }
+    const ParticleSurface& particleSurface(ParticleSurfaceId id) const;
+    std::vector<ParticleSurfaceId> particleSurfaceIds() const { return particles_.surfaces.ids(); }
+
+    /// Coarse levels of a mesh for hierarchical PBD (Müller 2008), built from its edges.
+    /// Destroying one of its particles removes the hierarchy.
+    ParticleHierarchyId createParticleHierarchy(const ParticleHierarchyDesc& desc);
+    void removeParticleHierarchy(ParticleHierarchyId id);
+    bool contains(ParticleHierarchyId id) const { return particles_.hierarchies.contains(id); }
+    const ParticleHierarchy& particleHierarchy(ParticleHierarchyId id) const;
+    std::vector<ParticleHierarchyId> particleHierarchyIds() const { return particles_.hierarchies.ids(); }
+
+    // ---- ARAP deformables (deformable.hpp; Choi 2017) -----------------------------
+    /// A deformation graph of oriented particles with its render mesh.
+    DeformableId createDeformable(const DeformableDesc& desc);
+    void removeDeformable(DeformableId id);
+    bool contains(DeformableId id) const { return deformables_.contains(id); }
+    const Deformable& deformable(DeformableId id) const;
+    std::vector<DeformableId> deformableIds() const { return deformables_.ids(); }
+    /// A position or direction handle on one of its vertices (eq. 8-10).
+    DeformableHandleId addDeformableHandle(DeformableId id, const DeformableHandleDesc& desc);
+    void removeDeformableHandle(DeformableId id, DeformableHandleId handle);
+    /// Moves a handle's target (a point, or a unit direction): no refactorisation.
+    void setDeformableHandleTarget(DeformableId id, DeformableHandleId handle, const Vec3& target);
+    /// Puts particle `index` at a pose (orientation: its axes E = orientation's matrix,
+    /// so R = E E-bar^T) at rest; wakes the deformable.
+    void setDeformableParticlePose(DeformableId id, std::size_t index, const Vec3& position, const Quat& orientation);
+    /// Gives every particle of it the velocity v (and no spin); wakes it.
+    void setDeformableVelocity(DeformableId id, const Vec3& velocity);
+    /// The render mesh's vertices and normals now (eq. 1; the normals normalised).
+    std::vector<Vec3> deformableVertices(DeformableId id) const;
+    std::vector<Vec3> deformableNormals(DeformableId id) const;
+    /// What its last step did (residual, worst rotation, factorisations).
+    DeformableStats deformableStats(DeformableId id) const;
+    /// Whether it sleeps (with the bodies it rests on; anything that moves it wakes it).
+    bool isDeformableAsleep(DeformableId id) const { return deformable(id).asleep; }
+    /// The first deformable the segment from -> to meets: its skinned render mesh (either
+    /// side of a triangle), or its ellipsoids when it has no triangles; `vertex` is the
+    /// render vertex nearest the hit, for a handle (the demo's mouse grab).
+    struct DeformableRayHit {
+        DeformableId deformable{};
+        std::uint32_t vertex = 0;
+        real fraction = 1;
+        Vec3 point = Vec3::Zero();
+    };
+    std::optional<DeformableRayHit> rayCastDeformables(const Vec3& from, const Vec3& to) const;
+
+    // ---- Settings and the step ---------------------------------------------------
+    const WorldSettings& settings() const { return settings_; }
+    void setSettings(const WorldSettings& settings);
+
+    /// Advance by dt seconds in `substeps` equal substeps. dt must lie in
+    /// [minTimeStep, maxTimeStep] and 1 <= substeps <= maxSubsteps. If a step would
+    /// produce a non-finite state (overflow from absurd forces), the world is
+    /// restored to its state before the call and jounce::Error names the body.
+    void step(real dt, int substeps = 1);
+
+    // ---- Snapshots (docs/integration.md, "Saving and loading") --------------------
+    /// The whole state as a binary blob: everything the next steps read (bodies,
+    /// shapes, joints, generators, particles and their constraints, deformables, the
+    /// warm-start cache, sleep state, event state, settings, handles' generations). A
+    /// world restored from it steps bit-identically to this one. The blob carries a
+    /// format version and a checksum; it is for the same build (precision) and byte
+    /// order. Callbacks (contact filter, resolver observer) are not part of it.
+    std::vector<std::uint8_t> saveState() const;
+    /// Replaces this world's state by a blob saveState wrote (in this world or any
+    /// other). A truncated, damaged, foreign or wrong-version blob throws jounce::Error
+    /// saying what is wrong, and the world is left exactly as it was. Handles saved with
+    /// the blob name the same objects again; this world's callbacks stay.
+    void restoreState(std::span<const std::uint8_t> blob);
+
+    const Profile& profile() const { return profile_; }
+    std::uint64_t stepCount() const { return stepCount_; }
+    /// World-space point of an attachment (bodies' points move with them).
+    Vec3 attachmentPoint(const Attachment& a) const;
+
+private:
+    template <typename Archive> void stateFields(Archive& ar); ///< physics/io/snapshot.cpp
+    void checkRestored() const; ///< a restored state's indices and handles all point at something
+    void substep(const StepContext& ctx);
+    void stepDeformables(const StepContext& ctx);
+    void restoreBackup(); ///< bodies, joints, particles and deformables as they were before the step
+    void breakJoints(const std::vector<JointId>& broken); ///< removes them, with an event each
+    void validateColliderDesc(const ColliderDesc& d, BodyType type, const char* field) const;
+    void validateDerivedMass(const std::vector<const Collider*>& colliders, const char* field) const;
+    std::vector<const Collider*> collidersOf(BodyId id) const;
+    void refreshMassFromColliders(Body& b, BodyId id);
+    template <typename Visit> void forEachCollider(std::uint32_t mask, Visit visit) const;
+    void validateGenerator(const ForceGenerator& g, const char* field) const;
+    Body& checkedBody(BodyId id, const char* field);
+    void requireLiveBody(BodyId id, const char* field) const;
+    void requireLiveParticle(ParticleId id, const char* field) const;
+    Deformable& liveDeformable(DeformableId id, const char* field);
+    void wakeDeformable(Deformable& d) const;
+    /// A triangle's particle slots: three live, different particles (field base[index][corner]).
+    std::array<std::uint32_t, 3> triangleSlots(const std::array<ParticleId, 3>& triangle, const char* base, std::size_t index) const;
+    void wakeParticle(std::uint32_t slot);
+
+    WorldSettings settings_;
+    SlotArray<Body, BodyTag> bodies_;
+    SlotArray<ForceGenerator, ForceGeneratorTag> generators_;
+    SlotArray<Collider, ColliderTag> colliders_;
+    SlotArray<Joint, JointTag> joints_;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> jointLinks_;   ///< body slots each joint joins
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> noCollision_;  ///< sorted body-slot pairs that skip collision
+    BroadPhase broadPhase_;
+    std::vector<BroadPhaseProxy> proxies_;       ///< one per live collider, in slot order
+    std::vector<ColliderId> proxyColliders_;     ///< proxies_[i] belongs to this collider
+    std::vector<ProxyPair> pairs_;
+    std::vector<ContactManifold> contacts_;
+    std::vector<Contact> resolverContacts_;     ///< this step's contact points, grouped by island
+    std::vector<KeptContact> previousContacts_; ///< last step's, sorted by key, for warm starting
+    Islands islands_;
+    std::vector<std::uint32_t> islandStarts_;   ///< ranges of resolverContacts_ per awake island
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> sleepingLinks_; ///< sleeping bodies that touched when they fell asleep
+    ContactResolver resolver_;
+    std::vector<std::string> contactErrors_;    ///< contacts dropped in the last step, and why
+    ContactFilter contactFilter_;
+    ContactEvents contactEvents_;
+    std::vector<ContactEvent> touching_;         ///< pairs touching after the last step, sorted by collider index
+    std::vector<ContactEvent> near_;             ///< pairs with any manifold (speculative too) after the last step
+    SensorEvents sensorEvents_;
+    JointEvents jointEvents_;
+    std::vector<SensorEvent> sensorOverlaps_;    ///< the narrow phase's sensor overlaps of this substep
+    ParticleSystem particles_;
+    ParticleCandidates particleCandidates_;
+    ParticleIslands particleIslands_;
+    std::vector<std::uint8_t> keepAwake_;        ///< body islands moving particles keep awake
+    SlotArray<Deformable, DeformableTag> deformables_;
+    std::unique_ptr<detail::DeformableSolvers> deformableSolvers_; ///< cache: each deformable's factorised system
+    std::unique_ptr<detail::DeformableCandidates> deformableCandidates_; ///< this substep's deformable-collider pairs
+    std::unique_ptr<detail::DeformableIslands> deformableIslands_; ///< this substep's deformables grouped with body islands
+    std::unique_ptr<detail::StepScratch> scratch_; ///< buffers the stages reuse, so a settled step allocates nothing
+    std::unique_ptr<detail::DirectSolver> directSolver_; ///< cache: factorisations of acyclic rope groups
+    /// Everything of the state (what saveState writes) that a step changes, kept so a
+    /// failed step puts all of it back: the all-or-nothing rule, bit for bit.
+    struct StepBackup {
+        SlotArray<Body, BodyTag> bodies;
+        SlotArray<Joint, JointTag> joints;
+        ParticleSystem particles;
+        SlotArray<Deformable, DeformableTag> deformables;
+        std::vector<Aabb> fatBoxes; ///< the colliders', by slot (nothing else of a collider changes)
+        std::vector<ContactManifold> contacts;
+        std::vector<KeptContact> previousContacts;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> sleepingLinks;
+        std::vector<ContactEvent> touching, near;
+        ContactEvents contactEvents;
+        SensorEvents sensorEvents;
+        JointEvents jointEvents;
+    };
+    StepBackup backup_;
+    void saveBackup();
+    Profile profile_;
+    std::uint64_t stepCount_ = 0;
+};
+
+} // namespace jounce

@@ -1,0 +1,26 @@
+#pragma once
+// The world's view of every stage of World::step (physics/world/step.cpp runs them in
+// the order of docs/architecture.md): each room declares its own stages; this header
+// gathers them and the scratch buffers the world keeps for them.
+
+#include "collision/stages.hpp"
+#include "contact/stages.hpp"
+#include "physics/dynamics/stages.hpp"
+
+#include <jounce/world/world.hpp>
+
+namespace jounce::detail {
+
+/// Buffers the stages reuse from step to step (their capacity is what matters: once a
+/// scene has settled, a step allocates nothing).
+struct StepScratch {
+    CollisionScratch collision;
+    ContactScratch contact;
+};
+
+/// What collision reads of the world's settings.
+inline CollisionSettings collisionSettings(const WorldSettings& s) {
+    return CollisionSettings{s.collisionMargin, s.aabbMargin, s.continuous};
+}
+
+} // namespace jounce::detail

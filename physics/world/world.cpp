@@ -1,0 +1,830 @@
+// The world: owns the arrays, validates every call, and runs the step as a short
+// list of named stages (docs/architecture.md). Only this file knows their order.
+
+#include <jounce/world/world.hpp>
+
+#include <jounce/collision/narrow_phase.hpp>
+#include <jounce/collision/ray_cast.hpp>
+#include <jounce/collision/mass_properties.hpp>
+
+#include "physics/deformable/stages.hpp"
+#include "physics/particles/direct_solve.hpp"
+#include "physics/particles/stages.hpp"
+#include "physics/world/stages.hpp"
+#include "common/validate.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <type_traits>
+#include <variant>
+#include <string>
+
+namespace jounce {
+namespace {
+
+using detail::handleText;
+using detail::requireLive;
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+using detail::validateDamping;
+
+void validateBodyDesc(const BodyDesc& d) {
+    if (d.type != BodyType::Static && d.type != BodyType::Kinematic && d.type != BodyType::Dynamic)
+        throw Error("BodyDesc.type", std::to_string(static_cast<int>(d.type)), "not a BodyType");
+    detail::requirePoint(d.position, "BodyDesc.position");
+    detail::requireUnit(d.orientation, "BodyDesc.orientation");
+    detail::requireSpeed(d.linearVelocity, "BodyDesc.linearVelocity");
+    detail::requireSpeed(d.angularVelocity, "BodyDesc.angularVelocity");
+    validateDamping(d.linearDamping, d.angularDamping, "BodyDesc.linearDamping", "BodyDesc.angularDamping");
+    detail::requireInRange(d.gravityScale, -detail::maxGravityScale, detail::maxGravityScale, "BodyDesc.gravityScale");
+    if (d.type == BodyType::Static) {
+        if (!d.linearVelocity.isZero(0)) throw Error("BodyDesc.linearVelocity", toText(d.linearVelocity), "must be zero for a static body");
+        if (!d.angularVelocity.isZero(0)) throw Error("BodyDesc.angularVelocity", toText(d.angularVelocity), "must be zero for a static body");
+    }
+    const bool massFromShapes = d.massFromColliders && !d.colliders.empty();
+    if (d.type == BodyType::Dynamic && !massFromShapes) {
+        detail::requireMass(d.mass, "BodyDesc.mass"); // a dynamic body's: 1/m is used every step
+        validateInertia(d.inertia, "BodyDesc.inertia");
+    }
+}
+
+void setMass(Body& b, real mass, const Mat3& inertia) {
+    const Mat3 symmetric = (inertia + inertia.transpose()) / 2;
+    b.inertiaBody = symmetric;
+    if (b.isDynamic()) {
+        b.inverseMass = 1 / mass;
+        b.inverseInertiaBody = detail::bodyInverseInertia(inertia);
+    } else {
+        b.inverseMass = 0;
+        b.inverseInertiaBody.setZero();
+    }
+    b.inverseInertiaWorld = detail::worldInverseInertia(b);
+}
+
+bool isFiniteState(const Body& b) {
+    return isFinite(b.position) && isFinite(b.orientation.coeffs()) && isFinite(b.linearVelocity) &&
+           isFinite(b.angularVelocity);
+}
+
+const char* typeName(BodyType t) {
+    switch (t) {
+    case BodyType::Static: return "static";
+    case BodyType::Kinematic: return "kinematic";
+    case BodyType::Dynamic: return "dynamic";
+    }
+    return "?";
+}
+
+/// Adding `delta` to `sum` must stay finite (a finite input can still overflow it).
+void requireAccumulates(const Vec3& sum, const Vec3& delta, const char* field) {
+    if (!isFinite(Vec3(sum + delta)))
+        throw Error(field, toText(delta), "would overflow the body's accumulated value " + toText(sum));
+}
+
+/// The velocity change of an impulse must stay within maxSpeed, linear and angular.
+/// Checked before the change is computed, in long double, whose range no product of
+/// two reals can overflow: an absurd impulse on a feather-light body is refused, not
+/// turned into an infinite velocity (or a floating-point trap) here.
+void requireBoundedChange(const Body& b, const Vec3& impulse, const Vec3& arm, const char* field) {
+    using Wide = long double;
+    const Wide linear = static_cast<Wide>(impulse.cwiseAbs().maxCoeff()) * b.inverseMass;
+    const Wide angular = 3 * static_cast<Wide>(b.inverseInertiaWorld.cwiseAbs().maxCoeff()) *
+                         static_cast<Wide>(arm.cross(impulse).cwiseAbs().maxCoeff());
+    if (linear > detail::maxSpeed || angular > detail::maxSpeed)
+        throw Error(field, toText(impulse),
+                    "would change the body's velocity by more than maxSpeed = " + toText(detail::maxSpeed));
+}
+
+/// What of a description counts toward its body's mass, as a Collider.
+Collider massPart(const ColliderDesc& c) {
+    Collider part;
+    part.shape = c.shape;
+    part.local = c.local;
+    part.density = c.density;
+    return part;
+}
+
+} // namespace
+
+World::World(const WorldSettings& settings)
+    : deformableSolvers_(std::make_unique<detail::DeformableSolvers>()),
+      deformableCandidates_(std::make_unique<detail::DeformableCandidates>()),
+      deformableIslands_(std::make_unique<detail::DeformableIslands>()),
+      scratch_(std::make_unique<detail::StepScratch>()),
+      directSolver_(std::make_unique<detail::DirectSolver>()) {
+    setSettings(settings);
+}
+
+/// step(dt, n) takes n up to maxSubsteps: a million substeps is already minutes of work.
+constexpr int maxSubstepsBound = 1 << 20;
+
+void World::setSettings(const WorldSettings& s) {
+    // Every number gets a bound a game never reaches, as the setters' inputs do
+    // (common/validate.hpp): a snapshot or scene file brings settings in too, and a
+    // finite 1e200 m margin or gravity overflows the first square taken of it.
+    const auto requireLength = [](real x, const char* field) { detail::requireInRange(x, 0, detail::maxCoordinate, field); };
+    const auto requireSpeedBound = [](real x, const char* field) { detail::requireInRange(x, 0, detail::maxSpeed, field); };
+    detail::requireWithin(s.gravity, detail::maxAcceleration, "maxAcceleration", "WorldSettings.gravity");
+    if (s.gyroscopic != GyroscopicMode::ConserveMomentum && s.gyroscopic != GyroscopicMode::Explicit &&
+        s.gyroscopic != GyroscopicMode::None)
+        throw Error("WorldSettings.gyroscopic", std::to_string(static_cast<int>(s.gyroscopic)), "not a GyroscopicMode");
+    detail::requirePositive(s.minTimeStep, "WorldSettings.minTimeStep");
+    detail::requirePositive(s.maxTimeStep, "WorldSettings.maxTimeStep");
+    if (s.maxTimeStep > 1) throw Error("WorldSettings.maxTimeStep", toText(s.maxTimeStep), "must be at most 1 s");
+    if (s.maxTimeStep < s.minTimeStep)
+        throw Error("WorldSettings.maxTimeStep", toText(s.maxTimeStep), "must be >= minTimeStep " + toText(s.minTimeStep));
+    if (s.maxSubsteps < 1 || s.maxSubsteps > maxSubstepsBound)
+        throw Error("WorldSettings.maxSubsteps", std::to_string(s.maxSubsteps),
+                    "must lie in [1, " + std::to_string(maxSubstepsBound) + "]");
+    requireLength(s.collisionMargin, "WorldSettings.collisionMargin");
+    requireLength(s.aabbMargin, "WorldSettings.aabbMargin");
+    const ResolverSettings& r = s.resolver;
+    requireSpeedBound(r.velocityLimit, "WorldSettings.resolver.velocityLimit");
+    detail::requireInRange(r.angularLimit, 0, detail::maxRate, "WorldSettings.resolver.angularLimit");
+    requireLength(r.positionEpsilon, "WorldSettings.resolver.positionEpsilon");
+    requireSpeedBound(r.velocityEpsilon, "WorldSettings.resolver.velocityEpsilon");
+    const auto requireCount = [](int n, const char* field) {
+        if (n < 0 || n > 1000000) throw Error(field, std::to_string(n), "must lie in [0, 1000000]");
+    };
+    requireCount(r.positionIterationsPerContact, "WorldSettings.resolver.positionIterationsPerContact");
+    requireCount(r.velocityIterationsPerContact, "WorldSettings.resolver.velocityIterationsPerContact");
+    requireCount(r.sequentialIterations, "WorldSettings.resolver.sequentialIterations");
+    requireCount(r.sequentialPositionIterations, "WorldSettings.resolver.sequentialPositionIterations");
+    requireCount(r.shockIterations, "WorldSettings.resolver.shockIterations");
+    detail::requireInRange(r.projectionRelaxation, 0, 1, "WorldSettings.resolver.projectionRelaxation");
+    requireLength(r.allowedPenetration, "WorldSettings.resolver.allowedPenetration");
+    requireSpeedBound(r.sequentialTolerance, "WorldSettings.resolver.sequentialTolerance"); // squared: 1e30 overflowed a float
+    requireSpeedBound(r.slidingSpeed, "WorldSettings.resolver.slidingSpeed");
+    if (r.positionSolver != PositionSolver::WorstFirst && r.positionSolver != PositionSolver::Sequential)
+        throw Error("WorldSettings.resolver.positionSolver", std::to_string(static_cast<int>(r.positionSolver)),
+                    "not a PositionSolver");
+    if (r.velocitySolver != VelocitySolver::WorstFirst && r.velocitySolver != VelocitySolver::SequentialImpulses)
+        throw Error("WorldSettings.resolver.velocitySolver", std::to_string(static_cast<int>(r.velocitySolver)),
+                    "not a VelocitySolver");
+    const ParticleSettings& ps = s.particles;
+    if (ps.solver != ParticleSolver::XPBD && ps.solver != ParticleSolver::PBD)
+        throw Error("WorldSettings.particles.solver", std::to_string(static_cast<int>(ps.solver)), "not a ParticleSolver");
+    if (ps.integrator != ParticleIntegrator::Euler && ps.integrator != ParticleIntegrator::BDF2)
+        throw Error("WorldSettings.particles.integrator", std::to_string(static_cast<int>(ps.integrator)),
+                    "not a ParticleIntegrator");
+    if (ps.substeps < 1 || ps.substeps > 1000)
+        throw Error("WorldSettings.particles.substeps", std::to_string(ps.substeps), "must lie in [1, 1000]");
+    if (ps.iterations < 1 || ps.iterations > 1000)
+        throw Error("WorldSettings.particles.iterations", std::to_string(ps.iterations), "must lie in [1, 1000]");
+    detail::requireInRange(ps.pbdStiffness, 0, 1, "WorldSettings.particles.pbdStiffness");
+    if (!(ps.pbdStiffness > 0)) throw Error("WorldSettings.particles.pbdStiffness", toText(ps.pbdStiffness), "must be > 0");
+    detail::requireInRange(ps.damping, 0, detail::maxRate, "WorldSettings.particles.damping");
+    requireLength(ps.contactMargin, "WorldSettings.particles.contactMargin");
+    requireSpeedBound(ps.restitutionThreshold, "WorldSettings.particles.restitutionThreshold");
+    detail::requirePositive(s.sleep.sleepEpsilon, "WorldSettings.sleep.sleepEpsilon");
+    if (s.sleep.sleepEpsilon > detail::maxSpeed * detail::maxSpeed) // compared with v.v + w.w
+        throw Error("WorldSettings.sleep.sleepEpsilon", toText(s.sleep.sleepEpsilon), "must be at most maxSpeed^2");
+    detail::requireInRange(s.sleep.baseBias, 0, 1, "WorldSettings.sleep.baseBias");
+    settings_ = s;
+}
+
+// ---- Bodies --------------------------------------------------------------------------
+
+BodyId World::createBody(const BodyDesc& d) {
+    validateBodyDesc(d);
+    for (std::size_t i = 0; i < d.colliders.size(); ++i)
+        validateColliderDesc(d.colliders[i], d.type, ("BodyDesc.colliders[" + std::to_string(i) + "]").c_str());
+    if (d.type == BodyType::Dynamic && d.massFromColliders && !d.colliders.empty()) {
+        std::vector<Collider> parts;
+        for (const ColliderDesc& c : d.colliders) parts.push_back(massPart(c));
+        std::vector<const Collider*> all;
+        for (const Collider& c : parts) all.push_back(&c);
+        validateDerivedMass(all, "BodyDesc.colliders");
+    }
+    Body b;
+    b.type = d.type;
+    b.position = d.position;
+    b.orientation = d.orientation.normalized();
+    b.linearVelocity = d.type == BodyType::Static ? Vec3::Zero() : d.linearVelocity;
+    b.angularVelocity = d.type == BodyType::Static ? Vec3::Zero() : d.angularVelocity;
+    b.linearDamping = d.linearDamping;
+    b.angularDamping = d.angularDamping;
+    b.gravityScale = d.gravityScale;
+    b.canSleep = d.canSleep;
+    b.awake = d.awake;
+    b.motion = 2 * settings_.sleep.sleepEpsilon; // Millington: start above the threshold
+    b.userData = d.userData;
+    b.bullet = d.bullet;
+    b.massFromColliders = d.massFromColliders && !d.colliders.empty();
+    setMass(b, d.mass, d.type == BodyType::Dynamic && !b.massFromColliders ? d.inertia : Mat3::Identity());
+    const BodyId id = bodies_.insert(b);
+    for (const ColliderDesc& c : d.colliders)
+        colliders_.insert(Collider{id, c.shape, c.local, c.density, c.material, c.filter, Aabb{}, c.sensor});
+    if (bodies_[id].massFromColliders) refreshMassFromColliders(bodies_[id], id);
+    return id;
+}
+
+void World::validateColliderDesc(const ColliderDesc& c, BodyType type, const char* field) const {
+    const std::string f = field;
+    validateShape(c.shape, field);
+    if (type != BodyType::Static && isStaticOnly(c.shape))
+        throw Error(f + ".shape", std::holds_alternative<HalfSpace>(c.shape) ? "HalfSpace" : "TriangleMesh",
+                    "half-spaces and meshes are level geometry and belong on static bodies");
+    detail::requirePoint(c.local.position, (f + ".local.position").c_str());
+    detail::requireUnit(c.local.orientation, (f + ".local.orientation").c_str());
+    detail::requireInRange(c.density, detail::minDensity, detail::maxDensity, (f + ".density").c_str());
+    // A dynamic body may take its mass from this collider: it must lie in the range of
+    // a body's mass (the sum of several is checked when they are added up).
+    // (In long double: density times volume must not overflow while it is checked.)
+    const long double mass = static_cast<long double>(c.density) * computeVolume(c.shape);
+    if (type == BodyType::Dynamic && !(mass >= detail::minMass && mass <= detail::maxMass))
+        throw Error(f + ".density", toText(c.density),
+                    "gives this collider a mass (density times volume) of " + toText(static_cast<real>(mass)) +
+                        " kg, outside [minMass, maxMass] = [" + toText(detail::minMass) + ", " +
+                        toText(detail::maxMass) + "]");
+    // Its own inertia too: a needle of a capsule can have a mass in range and an axial
+    // moment far below minMoment. Several colliders only add inertia (about their common
+    // centroid every part's term is positive semi-definite), so the moments of any set
+    // of checked colliders are at least those of each.
+    if (type == BodyType::Dynamic && !isStaticOnly(c.shape))
+        validateInertia(computeMassProperties(c.shape, c.density).inertia, (f + ".shape").c_str());
+    detail::requireNonNegative(c.material.friction, (f + ".material.friction").c_str());
+    detail::requireInRange(c.material.restitution, 0, 1, (f + ".material.restitution").c_str());
+}
+
+
+/// The mass a dynamic body would take from `colliders` (its own plus one to add):
+/// within [minMass, maxMass] and an inertia validateInertia accepts, or an error
+/// naming `field`. Each collider alone passed validateColliderDesc; their sum may not.
+void World::validateDerivedMass(const std::vector<const Collider*>& colliders, const char* field) const {
+    const MassProperties mp = detail::massFromColliders(colliders);
+    if (!(mp.mass >= detail::minMass && mp.mass <= detail::maxMass))
+        throw Error(field, toText(mp.mass),
+                    "the colliders' masses add up to a body mass outside [minMass, maxMass] = [" +
+                        toText(detail::minMass) + ", " + toText(detail::maxMass) + "] kg");
+    validateInertia(mp.inertia, field);
+}
+
+/// Mass, inertia and centre of mass from the body's colliders; the body's origin (where
+/// its colliders sit) stays where it was.
+std::vector<const Collider*> World::collidersOf(BodyId id) const {
+    std::vector<const Collider*> mine;
+    for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
+        if (colliders_.isAlive(i) && colliders_.atSlot(i).body == id) mine.push_back(&colliders_.atSlot(i));
+    return mine;
+}
+
+void World::refreshMassFromColliders(Body& b, BodyId id) {
+    if (!b.isDynamic() || !b.massFromColliders) return;
+    const MassProperties mp = detail::massFromColliders(collidersOf(id));
+    if (!(mp.mass > 0)) return; // the last collider went: keep the mass it had
+    const Vec3 origin = b.origin().position;
+    setMass(b, mp.mass, mp.inertia);
+    b.localCentroid = mp.centroid;
+    b.position = origin + b.orientation * b.localCentroid;
+}
+
+ColliderId World::addCollider(BodyId id, const ColliderDesc& desc) {
+    Body& b = checkedBody(id, "addCollider.body");
+    validateColliderDesc(desc, b.type, "addCollider.desc");
+    if (b.isDynamic() && b.massFromColliders) {
+        const Collider added = massPart(desc);
+        std::vector<const Collider*> all = collidersOf(id);
+        all.push_back(&added);
+        validateDerivedMass(all, "addCollider.desc");
+    }
+    const ColliderId cid = colliders_.insert(Collider{id, desc.shape, desc.local, desc.density, desc.material, desc.filter, Aabb{}, desc.sensor});
+    refreshMassFromColliders(b, id);
+    b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    return cid;
+}
+
+std::vector<ColliderId> World::colliderIdsOf(BodyId id) const {
+    std::vector<ColliderId> ids;
+    for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
+        if (colliders_.isAlive(i) && colliders_.atSlot(i).body == id) ids.push_back(colliders_.idOf(i));
+    return ids;
+}
+
+void World::removeCollider(ColliderId id) {
+    requireLive(colliders_, id, "removeCollider.id", "collider");
+    const BodyId owner = colliders_[id].body;
+    colliders_.erase(id);
+    Body& b = bodies_[owner];
+    refreshMassFromColliders(b, owner);
+    b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+}
+
+const Collider& World::collider(ColliderId id) const {
+    requireLive(colliders_, id, "collider.id", "collider");
+    return colliders_[id];
+}
+
+std::vector<ColliderId> World::colliderIds() const { return colliders_.ids(); }
+
+Transform World::colliderPose(ColliderId id) const {
+    const Collider& c = collider(id);
+    return bodies_[c.body].origin() * c.local;
+}
+
+Body& World::checkedBody(BodyId id, const char* field) {
+    requireLiveBody(id, field);
+    return bodies_[id];
+}
+
+void World::requireLiveBody(BodyId id, const char* field) const { requireLive(bodies_, id, field, "body"); }
+
+const Body& World::body(BodyId id) const {
+    requireLiveBody(id, "body.id");
+    return bodies_[id];
+}
+
+void World::destroyBody(BodyId id) {
+    checkedBody(id, "destroyBody.id");
+    for (std::size_t i = 0; i < generators_.slotCount(); ++i) {
+        if (!generators_.isAlive(i)) continue;
+        bool refers = false;
+        std::visit(
+            [&](const auto& g) {
+                using G = std::decay_t<decltype(g)>;
+                if constexpr (std::is_same_v<G, Spring> || std::is_same_v<G, Bungee>)
+                    refers = g.a.body == id || g.b.body == id;
+                else
+                    refers = g.body == id;
+            },
+            generators_.atSlot(i));
+        if (refers) generators_.erase(generators_.idOf(i));
+    }
+    for (const ColliderId c : colliderIdsOf(id)) colliders_.erase(c);
+    for (const ParticleAttachmentId a : particles_.attachments.ids())
+        if (particles_.attachments[a].target.body == id) particles_.attachments.erase(a);
+    for (const JointId j : joints_.ids()) {
+        const JointDesc& d = joints_[j].desc;
+        if (d.a.body == id || d.b.body == id) removeJoint(j);
+    }
+    bodies_.erase(id);
+}
+
+std::vector<BodyId> World::bodyIds() const { return bodies_.ids(); }
+
+void World::setPosition(BodyId id, const Vec3& p) {
+    Body& b = checkedBody(id, "setPosition.id");
+    detail::requirePoint(p, "setPosition.position");
+    b.position = p;
+    b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+}
+
+void World::setOrientation(BodyId id, const Quat& q) {
+    Body& b = checkedBody(id, "setOrientation.id");
+    detail::requireUnit(q, "setOrientation.orientation");
+    b.orientation = q.normalized();
+    b.inverseInertiaWorld = detail::worldInverseInertia(b);
+    b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+}
+
+void World::setLinearVelocity(BodyId id, const Vec3& v) {
+    Body& b = checkedBody(id, "setLinearVelocity.id");
+    detail::requireSpeed(v, "setLinearVelocity.velocity");
+    if (b.type == BodyType::Static && !v.isZero(0))
+        throw Error("setLinearVelocity.velocity", toText(v), "a static body cannot move");
+    b.linearVelocity = v;
+    b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+}
+
+void World::setAngularVelocity(BodyId id, const Vec3& w) {
+    Body& b = checkedBody(id, "setAngularVelocity.id");
+    detail::requireSpeed(w, "setAngularVelocity.velocity");
+    if (b.type == BodyType::Static && !w.isZero(0))
+        throw Error("setAngularVelocity.velocity", toText(w), "a static body cannot move");
+    b.angularVelocity = w;
+    b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+}
+
+void World::setDamping(BodyId id, real linear, real angular) {
+    Body& b = checkedBody(id, "setDamping.id");
+    validateDamping(linear, angular, "setDamping.linear", "setDamping.angular");
+    b.linearDamping = linear;
+    b.angularDamping = angular;
+}
+
+void World::setGravityScale(BodyId id, real scale) {
+    Body& b = checkedBody(id, "setGravityScale.id");
+    detail::requireInRange(scale, -detail::maxGravityScale, detail::maxGravityScale, "setGravityScale.scale");
+    b.gravityScale = scale;
+}
+
+void World::setMassProperties(BodyId id, real mass, const Mat3& inertia) {
+    Body& b = checkedBody(id, "setMassProperties.id");
+    if (!b.isDynamic())
+        throw Error("setMassProperties.id", handleText(id.index, id.generation),
+                    std::string("mass applies to dynamic bodies; this one is ") + typeName(b.type));
+    detail::requireMass(mass, "setMassProperties.mass");
+    validateInertia(inertia, "setMassProperties.inertia");
+    setMass(b, mass, inertia);
+    b.massFromColliders = false; // the user's numbers win from now on
+}
+
+void World::setAwake(BodyId id, bool awake) {
+    Body& b = checkedBody(id, "setAwake.id");
+    b.awake = awake;
+    if (awake) b.motion = 2 * settings_.sleep.sleepEpsilon; // so it does not fall straight back asleep
+}
+
+void World::setUserData(BodyId id, std::uint64_t data) { checkedBody(id, "setUserData.id").userData = data; }
+
+void World::setBullet(BodyId id, bool bullet) { checkedBody(id, "setBullet.id").bullet = bullet; }
+
+// Forces on static and kinematic bodies are accepted and ignored, so a game can push
+// everything in a blast radius without sorting bodies first.
+void World::applyForce(BodyId id, const Vec3& f) {
+    Body& b = checkedBody(id, "applyForce.id");
+    detail::requireLoad(f, "applyForce.force");
+    if (!b.isDynamic()) return;
+    requireAccumulates(b.userForce, f, "applyForce.force");
+    b.userForce += f;
+    b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+}
+
+void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) {
+    Body& b = checkedBody(id, "applyForceAtPoint.id");
+    detail::requireLoad(f, "applyForceAtPoint.force");
+    detail::requirePoint(p, "applyForceAtPoint.point");
+    if (!b.isDynamic()) return;
+    const Vec3 torque = (p - b.position).cross(f);
+    requireAccumulates(b.userForce, f, "applyForceAtPoint.force");
+    requireAccumulates(b.userTorque, torque, "applyForceAtPoint.force");
+    b.userForce += f;
+    b.userTorque += torque;
+    b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+}
+
+void World::applyTorque(BodyId id, const Vec3& t) {
+    Body& b = checkedBody(id, "applyTorque.id");
+    detail::requireLoad(t, "applyTorque.torque");
+    if (!b.isDynamic()) return;
+    requireAccumulates(b.userTorque, t, "applyTorque.torque");
+    b.userTorque += t;
+    b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+}
+
+void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) {
+    Body& b = checkedBody(id, "applyImpulse.id");
+    detail::requireLoad(j, "applyImpulse.impulse");
+    detail::requirePoint(p, "applyImpulse.point");
+    if (!b.isDynamic()) return;
+    requireBoundedChange(b, j, p - b.position, "applyImpulse.impulse");
+    const Vec3 dv = j * b.inverseMass;
+    const Vec3 dw = b.inverseInertiaWorld * (p - b.position).cross(j);
+    requireAccumulates(b.linearVelocity, dv, "applyImpulse.impulse");
+    requireAccumulates(b.angularVelocity, dw, "applyImpulse.impulse");
+    b.linearVelocity += dv;
+    b.angularVelocity += dw;
+    b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+}
+
+/// The world queries' shared sweep: every live collider whose category meets `mask`,
+/// with its world pose and box, in index order.
+template <typename Visit> void World::forEachCollider(std::uint32_t mask, Visit visit) const {
+    for (std::size_t i = 0; i < colliders_.slotCount(); ++i) {
+        if (!colliders_.isAlive(i)) continue;
+        const Collider& c = colliders_.atSlot(i);
+        if ((c.filter.category & mask) == 0) continue;
+        const Transform pose = bodies_[c.body].origin() * c.local;
+        visit(colliders_.idOf(i), c, pose, computeAabb(c.shape, pose));
+    }
+}
+
+std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask) const {
+    detail::requireFinite(from, "rayCast.from");
+    detail::requireFinite(to, "rayCast.to");
+    std::vector<RayHit> hits;
+    forEachCollider(mask, [&](ColliderId id, const Collider& c, const Transform& pose, const Aabb& box) {
+        ShapeRayHit h;
+        if (rayHitsAabb(box, from, to) && rayCast(c.shape, pose, from, to, h))
+            hits.push_back({c.body, id, h.fraction, h.point, h.normal});
+    });
+    std::stable_sort(hits.begin(), hits.end(), [](const RayHit& a, const RayHit& b) { return a.fraction < b.fraction; });
+    return hits;
+}
+
+std::optional<World::RayHit> World::rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask) const {
+    const std::vector<RayHit> hits = rayCastAll(from, to, mask);
+    if (hits.empty()) return std::nullopt;
+    return hits.front();
+}
+
+std::vector<ColliderId> World::overlap(const Shape& shape, const Transform& pose, std::uint32_t mask) const {
+    validateShape(shape, "overlap.shape");
+    detail::requireFinite(pose.position, "overlap.pose.position");
+    detail::requireUnit(pose.orientation, "overlap.pose.orientation");
+    const Aabb query = computeAabb(shape, pose);
+    std::vector<ColliderId> found;
+    forEachCollider(mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+        Manifold m;
+        if (box.overlaps(query) && collide(shape, pose, c.shape, cp, 0, m)) found.push_back(id);
+    });
+    return found;
+}
+
+std::optional<World::ClosestPoint> World::closestPoint(const Vec3& point, real maxDistance, std::uint32_t mask) const {
+    detail::requireFinite(point, "closestPoint.point");
+    detail::requireNonNegative(maxDistance, "closestPoint.maxDistance");
+    std::optional<ClosestPoint> best;
+    const Aabb reach{point.array() - maxDistance, point.array() + maxDistance};
+    forEachCollider(mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+        if (!box.overlaps(reach)) return;
+        const PointProximity p = signedDistance(c.shape, cp, point);
+        if (p.distance <= maxDistance && (!best || p.distance < best->proximity.distance))
+            best = ClosestPoint{c.body, id, p};
+    });
+    return best;
+}
+
+// ---- Force generators ------------------------------------------------------------
+
+void World::validateGenerator(const ForceGenerator& generator, const char* field) const {
+    const std::string f = field;
+    auto requireBody = [&](BodyId id, const std::string& name) {
+        if (!bodies_.contains(id))
+            throw Error(f + name, handleText(id.index, id.generation), "not a live body of this world");
+    };
+    auto requireAttachment = [&](const Attachment& a, const std::string& name) {
+        detail::requirePoint(a.point, (f + name + ".point").c_str());
+        if (!a.body.isNull()) requireBody(a.body, name + ".body");
+    };
+    auto requireSpringLike = [&](const auto& s, const char* kind) {
+        requireAttachment(s.a, std::string(".") + kind + ".a");
+        requireAttachment(s.b, std::string(".") + kind + ".b");
+        if (s.a.body.isNull() && s.b.body.isNull())
+            throw Error(f + "." + kind + ".a.body", "null", "at least one end must be on a body");
+        if (!s.a.body.isNull() && s.a.body == s.b.body)
+            throw Error(f + "." + kind + ".b.body", handleText(s.b.body.index, s.b.body.generation),
+                        "both ends on one body exert no net force");
+        // Bounded by maxLoad (per metre, per m/s): stiffer explicit springs only explode.
+        detail::requireInRange(s.stiffness, 0, detail::maxLoad, (f + "." + kind + ".stiffness").c_str());
+        detail::requireNonNegative(s.restLength, (f + "." + kind + ".restLength").c_str());
+        detail::requireInRange(s.damping, 0, detail::maxLoad, (f + "." + kind + ".damping").c_str());
+    };
+    std::visit(
+        [&](const auto& g) {
+            using G = std::decay_t<decltype(g)>;
+            if constexpr (std::is_same_v<G, GravityForce>) {
+                requireBody(g.body, ".GravityForce.body");
+                detail::requireLoad(g.acceleration, (f + ".GravityForce.acceleration").c_str());
+            } else if constexpr (std::is_same_v<G, Spring>) {
+                requireSpringLike(g, "Spring");
+            } else if constexpr (std::is_same_v<G, Bungee>) {
+                requireSpringLike(g, "Bungee");
+            } else if constexpr (std::is_same_v<G, Buoyancy>) {
+                requireBody(g.body, ".Buoyancy.body");
+                detail::requireFinite(g.centreOfBuoyancy, (f + ".Buoyancy.centreOfBuoyancy").c_str());
+                detail::requirePositive(g.maxDepth, (f + ".Buoyancy.maxDepth").c_str());
+                detail::requirePositive(g.volume, (f + ".Buoyancy.volume").c_str());
+                detail::requireFinite(g.waterHeight, (f + ".Buoyancy.waterHeight").c_str());
+                detail::requirePositive(g.liquidDensity, (f + ".Buoyancy.liquidDensity").c_str());
+            } else if constexpr (std::is_same_v<G, Aero>) {
+                requireBody(g.body, ".Aero.body");
+                detail::requireFinite(g.point, (f + ".Aero.point").c_str());
+                detail::requireFinite(g.wind, (f + ".Aero.wind").c_str());
+                for (const auto* m : {&g.tensor, &g.tensorMin, &g.tensorMax})
+                    if (!isFinite(*m)) throw Error(f + ".Aero.tensor", toText(*m), "every entry must be finite");
+                detail::requireInRange(g.control, -1, 1, (f + ".Aero.control").c_str());
+            } else if constexpr (std::is_same_v<G, Drag>) {
+                requireBody(g.body, ".Drag.body");
+                detail::requireInRange(g.k1, 0, detail::maxLoad, (f + ".Drag.k1").c_str());
+                detail::requireInRange(g.k2, 0, detail::maxLoad, (f + ".Drag.k2").c_str());
+            } else if constexpr (std::is_same_v<G, FakeSpring>) {
+                requireBody(g.body, ".FakeSpring.body");
+                detail::requirePoint(g.anchor, (f + ".FakeSpring.anchor").c_str());
+                detail::requirePositive(g.stiffness, (f + ".FakeSpring.stiffness").c_str());
+                detail::requireNonNegative(g.damping, (f + ".FakeSpring.damping").c_str());
+            }
+        },
+        generator);
+}
+
+ForceGeneratorId World::addForceGenerator(const ForceGenerator& g) {
+    validateGenerator(g, "addForceGenerator");
+    return generators_.insert(g);
+}
+
+void World::setForceGenerator(ForceGeneratorId id, const ForceGenerator& g) {
+    requireLive(generators_, id, "setForceGenerator.id", "force generator");
+    validateGenerator(g, "setForceGenerator");
+    generators_[id] = g;
+}
+
+void World::removeForceGenerator(ForceGeneratorId id) {
+    requireLive(generators_, id, "removeForceGenerator.id", "force generator");
+    generators_.erase(id);
+}
+
+const ForceGenerator& World::forceGenerator(ForceGeneratorId id) const {
+    requireLive(generators_, id, "forceGenerator.id", "force generator");
+    return generators_[id];
+}
+
+std::vector<ForceGeneratorId> World::forceGeneratorIds() const { return generators_.ids(); }
+
+// ---- Joints --------------------------------------------------------------------------
+
+JointId World::createJoint(const JointDesc& desc) {
+    requireLiveBody(desc.a.body, "createJoint.a.body");
+    if (!desc.b.body.isNull()) requireLiveBody(desc.b.body, "createJoint.b.body");
+    if (desc.a.body == desc.b.body)
+        throw Error("createJoint.b.body", handleText(desc.b.body.index, desc.b.body.generation),
+                    "a joint needs two different bodies (or the world)");
+    const Body* b = desc.b.body.isNull() ? nullptr : &bodies_[desc.b.body];
+    const Joint joint = detail::makeJoint(desc, bodies_[desc.a.body], b, "createJoint");
+    const JointId id = joints_.insert(joint);
+    for (const BodyId end : {desc.a.body, desc.b.body})
+        if (!end.isNull() && bodies_[end].isDynamic()) setAwake(end, true);
+    detail::jointLinks(joints_, jointLinks_, noCollision_);
+    return id;
+}
+
+void World::removeJoint(JointId id) {
+    requireLive(joints_, id, "removeJoint.id", "joint");
+    const JointDesc d = joints_[id].desc;
+    joints_.erase(id);
+    for (const BodyId end : {d.a.body, d.b.body})
+        if (!end.isNull() && bodies_.contains(end) && bodies_[end].isDynamic()) setAwake(end, true);
+    detail::jointLinks(joints_, jointLinks_, noCollision_);
+}
+
+void World::breakJoints(const std::vector<JointId>& broken) {
+    for (const JointId id : broken) {
+        const Joint& j = joints_[id];
+        jointEvents_.broken.push_back({id, j.desc, j.force});
+        joints_.erase(id);
+    }
+    detail::jointLinks(joints_, jointLinks_, noCollision_);
+}
+
+const Joint& World::joint(JointId id) const {
+    requireLive(joints_, id, "joint.id", "joint");
+    return joints_[id];
+}
+
+Vec3 World::attachmentPoint(const Attachment& a) const {
+    if (a.body.isNull()) return a.point;
+    return body(a.body).transform().toWorld(a.point);
+}
+
+// ---- The step ----------------------------------------------------------------------
+
+void World::step(real dt, int substeps) {
+    if (!std::isfinite(dt) || dt < settings_.minTimeStep || dt > settings_.maxTimeStep)
+        throw Error("step.dt", toText(dt),
+                    "must lie in [minTimeStep " + toText(settings_.minTimeStep) + ", maxTimeStep " +
+                        toText(settings_.maxTimeStep) + "] seconds");
+    if (substeps < 1 || substeps > settings_.maxSubsteps)
+        throw Error("step.substeps", std::to_string(substeps),
+                    "must lie in [1, maxSubsteps " + std::to_string(settings_.maxSubsteps) + "]");
+
+    const auto start = Clock::now();
+    saveBackup(); // all or nothing: restored if the step overflows
+    jointEvents_.broken.clear();
+    profile_ = Profile{};
+    StepContext ctx;
+    ctx.h = dt / static_cast<real>(substeps);
+    ctx.gravity = settings_.gravity;
+    ctx.gyroscopic = settings_.gyroscopic;
+    try {
+        for (int s = 0; s < substeps; ++s) {
+            ctx.substep = s;
+            substep(ctx);
+        }
+    } catch (...) {
+        // A stage can throw too (the time of impact rejects the NaN sweep of a body
+        // that overflowed mid-step): all or nothing holds for that as well.
+        restoreBackup();
+        throw;
+    }
+
+    for (std::size_t i = 0; i < bodies_.slotCount(); ++i) {
+        if (!bodies_.isAlive(i)) continue;
+        if (!isFiniteState(bodies_.atSlot(i))) {
+            const BodyId bad = bodies_.idOf(i);
+            restoreBackup();
+            throw Error("step", "body " + handleText(bad.index, bad.generation),
+                        "the step overflowed to a non-finite state; the world was restored (check forces "
+                        "and generators on this body)");
+        }
+        Body& b = bodies_.atSlot(i);
+        b.userForce.setZero();
+        b.userTorque.setZero();
+    }
+    for (std::size_t i = 0; i < particles_.slotCount(); ++i) {
+        if (!particles_.isAlive(i)) continue;
+        if (!isFinite(particles_.x[i]) || !isFinite(particles_.v[i])) {
+            const ParticleId bad = particles_.slots.idOf(i);
+            restoreBackup();
+            throw Error("step", "particle " + handleText(bad.index, bad.generation),
+                        "the step overflowed to a non-finite state; the world was restored (check forces on "
+                        "this particle and the compliance of its constraints)");
+        }
+        particles_.force[i].setZero();
+    }
+    for (std::size_t k = 0; k < deformables_.slotCount(); ++k) {
+        if (!deformables_.isAlive(k)) continue;
+        const Deformable& d = deformables_.atSlot(k);
+        for (std::size_t i = 0; i < d.size(); ++i) {
+            if (isFinite(d.position[i]) && isFinite(d.velocity[i]) && isFinite(d.rotation[i])) continue;
+            const DeformableId bad = deformables_.idOf(k);
+            restoreBackup();
+            throw Error("step", "deformable " + handleText(bad.index, bad.generation) + " particle " + std::to_string(i),
+                        "the step overflowed to a non-finite state; the world was restored (check its stiffness, "
+                        "handle weights and the step length)");
+        }
+    }
+    // Stage 9: what touched what, from the last substep.
+    detail::reportContacts(contacts_, settings_.collisionMargin / 2, touching_, near_, scratch_->contact, contactEvents_);
+    detail::reportSensors(bodies_, colliders_, sensorOverlaps_, scratch_->contact, sensorEvents_);
+    ++stepCount_;
+    profile_.total = millisecondsSince(start);
+}
+
+void World::substep(const StepContext& ctx) {
+    auto t = Clock::now();
+    detail::applyForces(bodies_, generators_, ctx);
+    profile_.forces += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::integrateVelocities(bodies_, ctx);
+    profile_.integrate += millisecondsSince(t);
+
+    t = Clock::now();
+    const detail::CollisionSettings collision = detail::collisionSettings(settings_);
+    detail::colliderProxies(bodies_, colliders_, collision, proxies_, proxyColliders_, scratch_->collision.poses, ctx.h);
+    detail::addParticleProxies(particles_, settings_, proxies_, particleCandidates_, ctx.h);
+    detail::addDeformableProxies(deformables_, settings_, proxies_, *deformableCandidates_, ctx.h);
+    detail::findPairs(broadPhase_, proxies_, pairs_);
+    profile_.broadPhase += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::markFastBodies(bodies_, colliders_, collision, ctx.h, scratch_->collision);
+    detail::narrowPhase(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
+                        scratch_->collision, contactFilter_, sensorOverlaps_);
+    detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs_, particleCandidates_);
+    detail::findSurfaceCandidates(particles_, proxies_, pairs_, settings_, ctx.h, particleCandidates_);
+    detail::findDeformableCandidates(proxies_, proxyColliders_, pairs_, *deformableCandidates_);
+    profile_.narrowPhase += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::gatherContacts(bodies_, contacts_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_, contactErrors_);
+    detail::generateJointContacts(bodies_, joints_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_);
+    detail::groupContacts(bodies_, resolverContacts_, settings_.sleep, islands_, islandStarts_, sleepingLinks_,
+                          jointLinks_, scratch_->contact);
+    detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepEpsilon,
+                           particleIslands_);
+    detail::groupDeformables(deformables_, bodies_, colliders_, *deformableCandidates_, islands_,
+                             settings_.sleep.sleepEpsilon, *deformableIslands_);
+    profile_.group += millisecondsSince(t);
+
+    t = Clock::now();
+    resolver_.setSettings(settings_.resolver);
+    resolver_.resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
+    detail::keepForWarmStart(resolverContacts_, previousContacts_, scratch_->contact.order);
+    scratch_->contact.broken.clear();
+    detail::measureJointForces(joints_, previousContacts_, ctx.h, scratch_->contact.broken);
+    if (!scratch_->contact.broken.empty()) breakJoints(scratch_->contact.broken);
+    profile_.resolve += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::findCoupledBodies(particles_, bodies_, colliders_, particleCandidates_);
+    detail::limitFastMotion(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
+                            scratch_->collision);
+    detail::integratePositions(bodies_, ctx, particleCandidates_.coupledMask, scratch_->collision.fraction);
+    profile_.finish += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::solveParticles(particles_, *directSolver_, bodies_, colliders_, particleCandidates_, settings_.particles, ctx,
+                           scratch_->collision.fraction);
+    profile_.particles += millisecondsSince(t);
+
+    t = Clock::now();
+    stepDeformables(ctx);
+    profile_.deformables += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::particleMotion(particles_, particleIslands_, islands_.count(), ctx.h, settings_.sleep, keepAwake_);
+    detail::deformableMotion(deformables_, *deformableIslands_, islands_.count(), ctx.h, settings_.sleep, keepAwake_);
+    if (updateSleep(bodies_.slots(), islands_, ctx.h, settings_.sleep, keepAwake_) > 0)
+        detail::keepSleepingLinks(bodies_, resolverContacts_, sleepingLinks_);
+    detail::sleepParticles(particles_, bodies_, islands_, particleIslands_, settings_.sleep);
+    detail::sleepDeformables(deformables_, bodies_, islands_, *deformableIslands_, settings_.sleep);
+    profile_.sleep += millisecondsSince(t);
+}
+
+} // namespace jounce
