@@ -7,6 +7,7 @@
 #include "helpers.hpp"
 #include "physics/io/archive.hpp"
 #include "common/validate.hpp"
+#include "physics/world/world_state.hpp"
 #include "scenes/scene.hpp"
 
 #include <jounce/deformable/deformable_builders.hpp>
@@ -14,6 +15,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -427,4 +429,117 @@ TEST_CASE("forged snapshots (valid checksum, wrong contents) are rejected or sta
     INFO("accepted " << accepted << ", rejected " << rejected);
     CHECK(rejected > 0);
     CHECK(accepted > 0);
+}
+
+// ---- The state declared once (World::visitState, physics/world/world_state.hpp) ------------
+
+namespace {
+
+/// A state of its own, declared the way World::visitState declares the world's: the
+/// tools that serve the world's snapshot, backup and hash run on it unchanged. `added`
+/// stands for the member someone adds to a declaration.
+struct SmallState {
+    std::vector<real> positions;
+    std::uint32_t settings = 0;
+    real added = 0;
+
+    template <class Self, class Visitor> static void visitState(Self& s, Visitor&& v) {
+        v("positions", s.positions, detail::Step::changes);
+        v("settings", s.settings, detail::Step::keeps);
+        v("added", s.added, detail::Step::changes);
+    }
+};
+
+/// A state's payload as the snapshot writes it, and the hash the tests take of it
+/// (stateHash hashes the world's blob the same way).
+Bytes payloadOf(const SmallState& s) {
+    detail::ByteWriter out;
+    detail::writeState(out, s);
+    return out.take();
+}
+std::uint64_t hashOf(const SmallState& s) { return detail::fnv1a(payloadOf(s)); }
+
+} // namespace
+
+TEST_CASE("a member added to a state declaration is saved, restored, hashed and backed up", "[physics]") {
+    SmallState s;
+    s.positions = {1, 2, 3};
+    s.settings = 7;
+    s.added = real(0.25);
+
+    // Saved and restored: the payload brings it back into a state that held another value.
+    const Bytes payload = payloadOf(s);
+    SmallState restored;
+    restored.added = 99;
+    detail::ByteReader in(payload);
+    detail::readState(in, restored);
+    CHECK(in.remaining() == 0);
+    CHECK(restored.positions == s.positions);
+    CHECK(restored.settings == s.settings);
+    CHECK(restored.added == s.added);
+
+    // Hashed: a change of its last bit changes the hash.
+    SmallState perturbed = s;
+    perturbed.added = std::nextafter(s.added, real(1));
+    CHECK(hashOf(perturbed) != hashOf(s));
+
+    // Backed up: a failed "step" that changed it gets it back. A member the declaration
+    // says a step keeps is not copied (the backup costs only what a step changes).
+    detail::StepBackup backup;
+    backup.save(s);
+    s.positions[1] = -5;
+    s.added = -1;
+    s.settings = 8;
+    backup.restore(s);
+    CHECK(s.positions == std::vector<real>{1, 2, 3});
+    CHECK(s.added == real(0.25));
+    CHECK(s.settings == 8);
+    // The next save copies into the same copies.
+    s.added = real(0.5);
+    backup.save(s);
+    s.added = 3;
+    backup.restore(s);
+    CHECK(s.added == real(0.5));
+}
+
+TEST_CASE("the world's declared members are its whole snapshot, and a failed step puts each back", "[physics]") {
+    World w = smallMixedWorld();
+    ArapBarDesc bar; // a deformable too
+    bar.start = Vec3(-2, 1, 0);
+    bar.particles = 2;
+    buildArapBar(w, bar);
+    for (int s = 0; s < 30; ++s) w.step(real(1) / 60);
+
+    // The members, each named once, written one after the other, are the payload: a
+    // member in the declaration is in every snapshot, and so in the tests' state hash.
+    const std::vector<detail::StateMember> members = detail::stateMembers(w);
+    std::vector<std::string> names;
+    Bytes payload;
+    for (const detail::StateMember& m : members) {
+        names.emplace_back(m.name);
+        payload.insert(payload.end(), m.bytes.begin(), m.bytes.end());
+    }
+    std::sort(names.begin(), names.end());
+    CHECK(std::adjacent_find(names.begin(), names.end()) == names.end());
+    const Bytes blob = w.saveState();
+    CHECK(Bytes(blob.begin() + headerBytes, blob.end()) == payload);
+
+    // A step that fails in its second substep (the game's contact filter throws), after
+    // the first has moved bodies, particles and the deformable, found contacts and
+    // grown boxes, leaves every member as it was: each one the step changes was backed up.
+    std::vector<std::pair<ColliderId, ColliderId>> seen;
+    w.setContactFilter([&seen](ColliderId a, ColliderId b) {
+        if (std::find(seen.begin(), seen.end(), std::pair{a, b}) != seen.end())
+            throw std::runtime_error("second substep");
+        seen.emplace_back(a, b);
+        return true;
+    });
+    CHECK_THROWS_WITH(w.step(real(1) / 60, 2), "second substep");
+    const std::vector<detail::StateMember> after = detail::stateMembers(w);
+    REQUIRE(after.size() == members.size());
+    for (std::size_t i = 0; i < members.size(); ++i) {
+        INFO(members[i].name << " (a step " << (members[i].step == detail::Step::changes ? "changes" : "keeps") << " it)");
+        const bool putBack = after[i].bytes == members[i].bytes;
+        CHECK(putBack);
+    }
 }

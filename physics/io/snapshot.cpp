@@ -5,7 +5,9 @@
 // Blob = header + payload. The header: the magic "JOUNCESN", the format version, the
 // byte size of `real` and a byte-order mark (a blob moves between runs of one build,
 // not between builds of different precision or machines of different byte order), the
-// payload's length and its FNV-1a checksum. The payload: the fields below, in order.
+// payload's length and its FNV-1a checksum. The payload: the world's state as
+// World::visitState declares it (world.hpp), member by member, each through its io()
+// below.
 //
 // What is stored: settings; every slot array whole (dead slots and free lists too, so
 // the handles a restored world hands out are the ones the original would); bodies,
@@ -17,8 +19,9 @@
 // world's own), caches rebuilt on demand (factorisations, free groups, direct-solver
 // groups), per-substep scratch, profile figures and the last step's resolver record.
 //
-// A new field in any of these structs must be added to its io() below, or a restored
-// world drifts from the original (the lockstep test finds it).
+// A new member of the world's state is declared in World::visitState (and gets an io()
+// here if its type is new). A new field in any of these structs must be added to its
+// io() below, or a restored world drifts from the original (the lockstep test finds it).
 
 #include <jounce/world/world.hpp>
 
@@ -29,6 +32,7 @@
 #include "physics/deformable/stages.hpp"
 #include "physics/particles/direct_solve.hpp"
 #include "physics/world/stages.hpp"
+#include "physics/world/world_state.hpp"
 
 #include <memory>
 
@@ -227,6 +231,9 @@ template <typename Ar> void io(Ar& ar, ContactEvent& e) {
 template <typename Ar> void io(Ar& ar, SensorEvent& e) {
     fields(ar, e.sensor, e.visitor, e.sensorBody, e.visitorBody);
 }
+template <typename Ar> void io(Ar& ar, ContactEvents& e) { fields(ar, e.begin, e.persist, e.end); }
+template <typename Ar> void io(Ar& ar, SensorEvents& e) { fields(ar, e.begin, e.end, e.overlaps); }
+template <typename Ar> void io(Ar& ar, JointEvents& e) { io(ar, e.broken); }
 
 // ---- Particles -----------------------------------------------------------------------
 
@@ -338,19 +345,24 @@ std::span<const std::uint8_t> checkedPayload(std::span<const std::uint8_t> blob)
 }
 
 } // namespace
-} // namespace detail
 
-template <typename Archive> void World::stateFields(Archive& ar) {
-    detail::fields(ar, settings_, bodies_, colliders_, generators_, joints_);
-    detail::fields(ar, contacts_, previousContacts_, sleepingLinks_, touching_, near_);
-    detail::fields(ar, contactEvents_.begin, contactEvents_.persist, contactEvents_.end);
-    detail::fields(ar, sensorEvents_.begin, sensorEvents_.end, sensorEvents_.overlaps, jointEvents_.broken);
-    detail::fields(ar, particles_, deformables_, stepCount_);
+std::vector<StateMember> stateMembers(const World& world) {
+    std::vector<StateMember> members;
+    SnapshotWriter out; // one writer for all, so a shared hull is stored at its first use, as in a blob
+    StateAccess::visit(world, [&](const char* name, const auto& member, Step step) {
+        const std::size_t start = out.written().size();
+        io(out, const_cast<std::remove_cvref_t<decltype(member)>&>(member)); // the writer only reads
+        const auto bytes = out.written().subspan(start);
+        members.push_back({name, step, std::vector<std::uint8_t>(bytes.begin(), bytes.end())});
+    });
+    return members;
 }
+
+} // namespace detail
 
 std::vector<std::uint8_t> World::saveState() const {
     detail::SnapshotWriter payload;
-    const_cast<World*>(this)->stateFields(payload); // the writer only reads the fields
+    detail::writeState(payload, *this);
     detail::Header h;
     h.payloadBytes = payload.written().size();
     h.checksum = detail::fnv1a(payload.written());
@@ -363,7 +375,7 @@ std::vector<std::uint8_t> World::saveState() const {
 void World::restoreState(std::span<const std::uint8_t> blob) {
     detail::SnapshotReader in(detail::checkedPayload(blob));
     World fresh;
-    fresh.stateFields(in);
+    detail::readState(in, fresh);
     if (in.remaining() != 0) in.fail(std::to_string(in.remaining()) + " bytes after the last field");
     fresh.setSettings(fresh.settings_); // validates them
     fresh.checkRestored();

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 namespace jounce {
 namespace {
@@ -262,10 +263,9 @@ bool isUnitNormal(const Vec3& n) {
     return isFinite(n) && n.cwiseAbs().maxCoeff() <= 2 && std::abs(n.norm() - 1) <= real(1e-3);
 }
 
-/// What the next step reads of the last one's contacts: points where bodies may be,
-/// unit normals, and impulses within the loads an entry point accepts (warmStart
-/// squares the distance to a cached point: a forged 1e200 m overflowed it).
-void checkContacts(const std::vector<ContactManifold>& manifolds, const std::vector<KeptContact>& cache) {
+/// What the next step reads of the last one's contacts: points where bodies may be and
+/// unit normals.
+void checkContacts(const std::vector<ContactManifold>& manifolds) {
     for (const ContactManifold& m : manifolds) {
         bool ok = m.manifold.count >= 0 && m.manifold.count <= Manifold::maxPoints && isUnitNormal(m.manifold.normal) && std::isfinite(m.friction) &&
                   std::isfinite(m.restitution) && std::isfinite(m.approachSpeed);
@@ -276,55 +276,102 @@ void checkContacts(const std::vector<ContactManifold>& manifolds, const std::vec
         }
         if (!ok) inconsistent("contact manifold", "a point count, normal or point that no step gives");
     }
+}
+
+/// The warm-start cache: points where bodies may be, unit normals, and impulses within
+/// the loads an entry point accepts (warmStart squares the distance to a cached point: a
+/// forged 1e200 m overflowed it).
+void checkWarmStart(const std::vector<KeptContact>& cache) {
     for (const KeptContact& c : cache)
         if (!(isRestoredPoint(c.point) && isUnitNormal(c.normal) &&
               isFinite(c.accumulatedImpulse) && c.accumulatedImpulse.cwiseAbs().maxCoeff() <= detail::maxLoad))
             inconsistent("warm-start contact", "a point, normal or impulse that no step gives");
 }
 
+/// A set of lambdas as one overloaded function object.
+template <class... Lambdas> struct Overloaded : Lambdas... {
+    using Lambdas::operator()...;
+};
+template <class... Lambdas> Overloaded(Lambdas...) -> Overloaded<Lambdas...>;
+
+/// Fails to compile: a member declared in World::visitState whose type no check covers.
+template <class T> struct NoCheckFor : std::false_type {};
+
 } // namespace
 
+/// One check per type of member the state declares (World::visitState), run over the
+/// declaration in its order: a check may read the members declared before its own (the
+/// bodies come first). A member of a new type does not compile until it has a check
+/// here, even if that check is "nothing to check, because...".
 void World::checkRestored() const {
-    requireConsistent(bodies_, "bodies");
-    requireConsistent(colliders_, "colliders");
-    requireConsistent(generators_, "force generators");
-    requireConsistent(joints_, "joints");
-    requireConsistent(deformables_, "deformables");
-    for (const BodyId id : bodies_.ids()) checkBody(bodies_[id], "body " + detail::handleText(id));
-    for (const ColliderId id : colliders_.ids()) {
-        const Collider& c = colliders_[id];
-        const std::string what = "collider " + detail::handleText(id);
-        if (!bodies_.contains(c.body)) inconsistent(what, "belongs to a body that is not live");
-        ColliderDesc desc;
-        desc.shape = c.shape;
-        desc.local = c.local;
-        desc.density = c.density;
-        desc.material = c.material;
-        validateColliderDesc(desc, bodies_[c.body].type, what.c_str());
-    }
-    for (const ForceGeneratorId id : generators_.ids())
-        validateGenerator(generators_[id], ("force generator " + detail::handleText(id)).c_str());
-    for (const JointId id : joints_.ids()) {
-        const Joint& j = joints_[id];
-        const std::string what = "joint " + detail::handleText(id);
-        const bool live = bodies_.contains(j.desc.a.body) && (j.desc.b.body.isNull() || bodies_.contains(j.desc.b.body));
-        if (!live) inconsistent(what, "joins a body that is not live");
-        checkJoint(j, bodies_[j.desc.a.body], j.desc.b.body.isNull() ? nullptr : &bodies_[j.desc.b.body], what);
-    }
-    const std::size_t bodySlots = bodies_.slotCount();
-    for (const auto& [a, b] : sleepingLinks_)
-        if (a >= bodySlots || b >= bodySlots) inconsistent("sleeping link", "names a body slot past the last");
-    checkContacts(contacts_, previousContacts_);
-    for (const SensorEvent& e : sensorEvents_.overlaps)
-        if (!bodies_.contains(e.visitorBody) || !bodies_.contains(e.sensorBody))
-            inconsistent("sensor overlap", "names a body that is not live");
-    checkParticles(particles_);
-    for (const auto id : particles_.attachments.ids()) {
-        const BodyId target = particles_.attachments[id].target.body;
-        if (!target.isNull() && !bodies_.contains(target))
-            inconsistent("particle attachment " + detail::handleText(id), "hangs on a body that is not live");
-    }
-    for (const DeformableId id : deformables_.ids()) checkDeformable(deformables_[id], "deformable " + detail::handleText(id));
+    const auto check = Overloaded{
+        [](const WorldSettings&) {}, // restoreState validates them as setSettings does
+        [&](const SlotArray<Body, BodyTag>& bodies) {
+            requireConsistent(bodies, "bodies");
+            for (const BodyId id : bodies.ids()) checkBody(bodies[id], "body " + detail::handleText(id));
+        },
+        [&](const SlotArray<Collider, ColliderTag>& colliders) {
+            requireConsistent(colliders, "colliders");
+            for (const ColliderId id : colliders.ids()) {
+                const Collider& c = colliders[id];
+                const std::string what = "collider " + detail::handleText(id);
+                if (!bodies_.contains(c.body)) inconsistent(what, "belongs to a body that is not live");
+                ColliderDesc desc;
+                desc.shape = c.shape;
+                desc.local = c.local;
+                desc.density = c.density;
+                desc.material = c.material;
+                validateColliderDesc(desc, bodies_[c.body].type, what.c_str());
+            }
+        },
+        [&](const SlotArray<ForceGenerator, ForceGeneratorTag>& generators) {
+            requireConsistent(generators, "force generators");
+            for (const ForceGeneratorId id : generators.ids())
+                validateGenerator(generators[id], ("force generator " + detail::handleText(id)).c_str());
+        },
+        [&](const SlotArray<Joint, JointTag>& joints) {
+            requireConsistent(joints, "joints");
+            for (const JointId id : joints.ids()) {
+                const Joint& j = joints[id];
+                const std::string what = "joint " + detail::handleText(id);
+                const bool live = bodies_.contains(j.desc.a.body) && (j.desc.b.body.isNull() || bodies_.contains(j.desc.b.body));
+                if (!live) inconsistent(what, "joins a body that is not live");
+                checkJoint(j, bodies_[j.desc.a.body], j.desc.b.body.isNull() ? nullptr : &bodies_[j.desc.b.body], what);
+            }
+        },
+        [](const std::vector<ContactManifold>& manifolds) { checkContacts(manifolds); },
+        [](const std::vector<KeptContact>& cache) { checkWarmStart(cache); },
+        [&](const std::vector<std::pair<std::uint32_t, std::uint32_t>>& sleepingLinks) {
+            const std::size_t bodySlots = bodies_.slotCount();
+            for (const auto& [a, b] : sleepingLinks)
+                if (a >= bodySlots || b >= bodySlots) inconsistent("sleeping link", "names a body slot past the last");
+        },
+        // Touching and near pairs, contact and joint events: compared with the next
+        // step's pairs by handle and handed to the game, never followed into an array.
+        [](const std::vector<ContactEvent>&) {},
+        [](const ContactEvents&) {},
+        [](const JointEvents&) {},
+        [&](const SensorEvents& events) { // the overlaps are: the sleep stage reads their bodies
+            for (const SensorEvent& e : events.overlaps)
+                if (!bodies_.contains(e.visitorBody) || !bodies_.contains(e.sensorBody))
+                    inconsistent("sensor overlap", "names a body that is not live");
+        },
+        [&](const ParticleSystem& particles) {
+            checkParticles(particles);
+            for (const auto id : particles.attachments.ids()) {
+                const BodyId target = particles.attachments[id].target.body;
+                if (!target.isNull() && !bodies_.contains(target))
+                    inconsistent("particle attachment " + detail::handleText(id), "hangs on a body that is not live");
+            }
+        },
+        [](const SlotArray<Deformable, DeformableTag>& deformables) {
+            requireConsistent(deformables, "deformables");
+            for (const DeformableId id : deformables.ids()) checkDeformable(deformables[id], "deformable " + detail::handleText(id));
+        },
+        [](const std::uint64_t&) {}, // the step count: any value is one
+        [](const auto& member) { static_assert(NoCheckFor<decltype(member)>::value, "a state member without a restore check"); },
+    };
+    visitState(*this, [&](const char*, const auto& member, detail::Step) { check(member); });
 }
 
 } // namespace jounce

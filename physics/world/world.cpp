@@ -12,6 +12,7 @@
 #include "physics/particles/stages.hpp"
 #include "physics/world/stages.hpp"
 #include "common/validate.hpp"
+#include "physics/world/world_state.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -116,7 +117,8 @@ World::World(const WorldSettings& settings)
       deformableCandidates_(std::make_unique<detail::DeformableCandidates>()),
       deformableIslands_(std::make_unique<detail::DeformableIslands>()),
       scratch_(std::make_unique<detail::StepScratch>()),
-      directSolver_(std::make_unique<detail::DirectSolver>()) {
+      directSolver_(std::make_unique<detail::DirectSolver>()),
+      backup_(std::make_unique<detail::StepBackup>()) {
     setSettings(settings);
 }
 
@@ -693,7 +695,7 @@ void World::step(real dt, int substeps) {
                     "must lie in [1, maxSubsteps " + std::to_string(settings_.maxSubsteps) + "]");
 
     const auto start = Clock::now();
-    saveBackup(); // all or nothing: restored if the step overflows
+    backup_->save(*this); // all or nothing: restored if the step overflows
     jointEvents_.broken.clear();
     profile_ = Profile{};
     StepContext ctx;

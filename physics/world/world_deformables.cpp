@@ -5,6 +5,7 @@
 
 #include "physics/deformable/stages.hpp"
 #include "common/validate.hpp"
+#include "physics/world/world_state.hpp"
 
 #include <jounce/collision/ray_cast.hpp>
 
@@ -247,43 +248,10 @@ void World::stepDeformables(const StepContext& ctx) {
     }
 }
 
-void World::saveBackup() {
-    // Assignments into the same vectors every step: after the first few, no allocation.
-    StepBackup& b = backup_;
-    b.bodies = bodies_;
-    b.joints = joints_;
-    b.particles = particles_;
-    b.deformables = deformables_;
-    b.fatBoxes.resize(colliders_.slotCount());
-    for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
-        if (colliders_.isAlive(i)) b.fatBoxes[i] = colliders_.atSlot(i).fatBox;
-    b.contacts = contacts_;
-    b.previousContacts = previousContacts_;
-    b.sleepingLinks = sleepingLinks_;
-    b.touching = touching_;
-    b.near = near_;
-    b.contactEvents = contactEvents_;
-    b.sensorEvents = sensorEvents_;
-    b.jointEvents = jointEvents_;
-}
-
 void World::restoreBackup() {
-    const StepBackup& b = backup_;
-    bodies_ = b.bodies;
-    joints_ = b.joints; // their forces, and any that broke in the failed step
-    if (!jointEvents_.broken.empty()) detail::jointLinks(joints_, jointLinks_, noCollision_);
-    particles_ = b.particles;
-    deformables_ = b.deformables;
-    for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
-        if (colliders_.isAlive(i)) colliders_.atSlot(i).fatBox = b.fatBoxes[i];
-    contacts_ = b.contacts;
-    previousContacts_ = b.previousContacts;
-    sleepingLinks_ = b.sleepingLinks;
-    touching_ = b.touching;
-    near_ = b.near;
-    contactEvents_ = b.contactEvents;
-    sensorEvents_ = b.sensorEvents;
-    jointEvents_ = b.jointEvents;
+    const bool jointsBroke = !jointEvents_.broken.empty(); // this failed step's, before they are put back
+    backup_->restore(*this);
+    if (jointsBroke) detail::jointLinks(joints_, jointLinks_, noCollision_); // derived from the joints
 }
 
 } // namespace jounce

@@ -7,6 +7,7 @@
 #include "physics/deformable/stages.hpp"
 #include "physics/particles/direct_solve.hpp"
 #include "common/validate.hpp"
+#include "physics/world/world_state.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -22,7 +23,8 @@ template <typename T> void putAt(std::vector<T>& array, std::size_t slot, const 
 
 } // namespace
 
-// The direct solver's cache is complete here, so the world's special members are.
+// The direct solver's cache and the step's backup are complete here, so the world's
+// special members are.
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 World::~World() = default;

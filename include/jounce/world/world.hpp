@@ -39,6 +39,12 @@ struct DeformableSolvers;
 struct DeformableCandidates;
 struct DeformableIslands;
 struct StepScratch;
+class StepBackup;
+struct StateAccess;
+
+/// Whether a step changes a member of the world's state (World::visitState): the step
+/// backs up those it changes, so that a failed step can put them back.
+enum class Step : bool { keeps, changes };
 }
 
 /// World settings. Millington's hard-coded values are the defaults.
@@ -354,11 +360,39 @@ public:
     Vec3 attachmentPoint(const Attachment& a) const;
 
 private:
-    template <typename Archive> void stateFields(Archive& ar); ///< physics/io/snapshot.cpp
+    /// The world's persistent state, declared once: every member a later step reads, in
+    /// snapshot order (the order is the format), each with its name and whether a step
+    /// changes it. saveState and restoreState write and read it, checkRestored checks it,
+    /// step() backs up the members it changes, and the tests hash it
+    /// (physics/world/world_state.hpp). A member that keeps state from one step to the next is
+    /// added here, with no other list to edit (a new type also needs its io() and its
+    /// check: docs/architecture.md, "The world's state"). What is not here is a cache
+    /// (rebuilt when missing), scratch (refilled every substep), derived (restoreState
+    /// rebuilds it) or the game's (callbacks).
+    template <class Self, class Visitor> static void visitState(Self& w, Visitor&& v) {
+        using enum detail::Step;
+        v("settings", w.settings_, keeps);
+        v("bodies", w.bodies_, changes);
+        v("colliders", w.colliders_, changes); // only their fat boxes (detail::Saved)
+        v("forceGenerators", w.generators_, keeps);
+        v("joints", w.joints_, changes);       // forces; breaking removes some
+        v("contacts", w.contacts_, changes);
+        v("warmStartCache", w.previousContacts_, changes);
+        v("sleepingLinks", w.sleepingLinks_, changes);
+        v("touching", w.touching_, changes);
+        v("near", w.near_, changes);
+        v("contactEvents", w.contactEvents_, changes);
+        v("sensorEvents", w.sensorEvents_, changes);
+        v("jointEvents", w.jointEvents_, changes);
+        v("particles", w.particles_, changes);
+        v("deformables", w.deformables_, changes);
+        v("stepCount", w.stepCount_, keeps);   // counted once the step has succeeded
+    }
+    friend struct detail::StateAccess;
     void checkRestored() const; ///< a restored state's indices and handles all point at something
     void substep(const StepContext& ctx);
     void stepDeformables(const StepContext& ctx);
-    void restoreBackup(); ///< bodies, joints, particles and deformables as they were before the step
+    void restoreBackup(); ///< the state a step changes, as it was before the step (backup_)
     void breakJoints(const std::vector<JointId>& broken); ///< removes them, with an event each
     void validateColliderDesc(const ColliderDesc& d, BodyType type, const char* field) const;
     void validateDerivedMass(const std::vector<const Collider*>& colliders, const char* field) const;
@@ -411,24 +445,9 @@ private:
     std::unique_ptr<detail::DeformableIslands> deformableIslands_; ///< this substep's deformables grouped with body islands
     std::unique_ptr<detail::StepScratch> scratch_; ///< buffers the stages reuse, so a settled step allocates nothing
     std::unique_ptr<detail::DirectSolver> directSolver_; ///< cache: factorisations of acyclic rope groups
-    /// Everything of the state (what saveState writes) that a step changes, kept so a
-    /// failed step puts all of it back: the all-or-nothing rule, bit for bit.
-    struct StepBackup {
-        SlotArray<Body, BodyTag> bodies;
-        SlotArray<Joint, JointTag> joints;
-        ParticleSystem particles;
-        SlotArray<Deformable, DeformableTag> deformables;
-        std::vector<Aabb> fatBoxes; ///< the colliders', by slot (nothing else of a collider changes)
-        std::vector<ContactManifold> contacts;
-        std::vector<KeptContact> previousContacts;
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> sleepingLinks;
-        std::vector<ContactEvent> touching, near;
-        ContactEvents contactEvents;
-        SensorEvents sensorEvents;
-        JointEvents jointEvents;
-    };
-    StepBackup backup_;
-    void saveBackup();
+    /// The members visitState marks Step::changes, as they were before this step: a
+    /// failed step puts them back (the all-or-nothing rule, bit for bit).
+    std::unique_ptr<detail::StepBackup> backup_;
     Profile profile_;
     std::uint64_t stepCount_ = 0;
 };

@@ -1,0 +1,126 @@
+#pragma once
+// The tools the world's state declaration drives (World::visitState in world.hpp lists
+// every member of the persistent state once, with its name and whether a step changes
+// it; docs/architecture.md, "The world's state"):
+//
+// - writeState / readState: the snapshot's payload, each declared member through its
+//   io() in physics/io/snapshot.cpp, in declaration order (the order is the format);
+// - StepBackup: the copy a step takes of the members it changes, put back if it fails;
+// - World::checkRestored (physics/io/snapshot_check.cpp) checks each member of a restored
+//   state, with one check per member type: a member of a new type does not compile
+//   until it has one;
+// - the tests' state hash hashes the snapshot (tests/helpers.hpp).
+//
+// So a member added to the declaration is saved, restored, checked, hashed and backed up
+// with no other list to edit. Every tool here takes any `State` with a static
+// `visitState(self, visitor)`, which is how tests/test_snapshot.cpp runs them on a small
+// state of its own.
+
+#include <jounce/world/world.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+namespace jounce::detail {
+
+/// Runs a state's declaration (World::visitState is private: the tools below, and the
+/// tests, reach it through here). `visitor(name, member, Step)` is called once per
+/// declared member, in order; `member` is const when `state` is.
+struct StateAccess {
+    template <class State, class Visitor> static void visit(State& state, Visitor&& visitor) {
+        std::remove_const_t<State>::visitState(state, visitor);
+    }
+};
+
+/// The snapshot's payload: every declared member, in order, through io(ar, member)
+/// (which the caller's archive finds: physics/io/snapshot.cpp and physics/io/archive.hpp).
+template <class Archive, class State> void writeState(Archive& ar, const State& state) {
+    // The writer only reads the members; io() takes them by reference for both directions.
+    StateAccess::visit(state, [&](const char*, const auto& member, Step) {
+        io(ar, const_cast<std::remove_cvref_t<decltype(member)>&>(member));
+    });
+}
+template <class Archive, class State> void readState(Archive& ar, State& state) {
+    StateAccess::visit(state, [&](const char*, auto& member, Step) { io(ar, member); });
+}
+
+/// What the backup keeps of a member a step changes, and how it puts it back: by
+/// default a copy of the whole member. Assigning into the same copy every step reuses
+/// its buffers, so once a scene has settled the backup allocates nothing.
+template <class T> struct Saved {
+    T copy;
+    void save(const T& member) { copy = member; }
+    void restore(T& member) const { member = copy; }
+};
+
+/// Of the colliders, only their fat boxes: nothing else of a collider changes in a step,
+/// and copying the shapes would touch every shared hull's reference count each step.
+template <> struct Saved<SlotArray<Collider, ColliderTag>> {
+    std::vector<Aabb> fatBoxes; ///< by slot; dead slots' entries unused
+    void save(const SlotArray<Collider, ColliderTag>& colliders) {
+        fatBoxes.resize(colliders.slotCount());
+        for (std::size_t i = 0; i < colliders.slotCount(); ++i)
+            if (colliders.isAlive(i)) fatBoxes[i] = colliders.atSlot(i).fatBox;
+    }
+    void restore(SlotArray<Collider, ColliderTag>& colliders) const {
+        for (std::size_t i = 0; i < colliders.slotCount(); ++i)
+            if (colliders.isAlive(i)) colliders.atSlot(i).fatBox = fatBoxes[i];
+    }
+};
+
+/// The step's backup (the all-or-nothing rule: a failed step leaves the state bit for bit
+/// as it was): a Saved<T> for each member the declaration marks Step::changes, in
+/// declaration order. Members marked Step::keeps are not copied: that is what keeps
+/// the backup as cheap as the state a step touches.
+class StepBackup {
+public:
+    template <class State> void save(const State& state) {
+        std::size_t next = 0;
+        StateAccess::visit(state, [&](const char*, const auto& member, Step step) {
+            if (step == Step::changes) saved<std::remove_cvref_t<decltype(member)>>(next++).save(member);
+        });
+    }
+    /// Puts back what the last save() copied (call save() first).
+    template <class State> void restore(State& state) const {
+        std::size_t next = 0;
+        StateAccess::visit(state, [&](const char*, auto& member, Step step) {
+            if (step == Step::changes) saved<std::remove_cvref_t<decltype(member)>>(next++).restore(member);
+        });
+    }
+
+private:
+    struct AnySaved {
+        virtual ~AnySaved() = default;
+    };
+    template <class T> struct SavedMember final : AnySaved {
+        Saved<T> saved;
+    };
+
+    /// The i-th changing member's copy, made on the first save (the only allocation
+    /// here). A declaration lists its members in one fixed order, so slot i always
+    /// holds the same type.
+    template <class T> Saved<T>& saved(std::size_t i) {
+        if (i == members_.size()) members_.push_back(std::make_unique<SavedMember<T>>());
+        return static_cast<SavedMember<T>&>(*members_[i]).saved;
+    }
+    template <class T> const Saved<T>& saved(std::size_t i) const {
+        return static_cast<const SavedMember<T>&>(*members_.at(i)).saved;
+    }
+
+    std::vector<std::unique_ptr<AnySaved>> members_;
+};
+
+/// One declared member of a world as its snapshot holds it: for tests and for finding
+/// which member two worlds that should agree differ in. The members' bytes, in order,
+/// are saveState's payload (physics/io/snapshot.cpp).
+struct StateMember {
+    const char* name;
+    Step step;
+    std::vector<std::uint8_t> bytes;
+};
+std::vector<StateMember> stateMembers(const World& world);
+
+} // namespace jounce::detail
