@@ -25,6 +25,7 @@
 #include <jounce/collision/convex_hull.hpp>
 #include <jounce/collision/triangle_mesh.hpp>
 
+#include "physics/guard.hpp"
 #include "physics/archive.hpp"
 #include "physics/deformable/stages.hpp"
 #include "physics/particles/direct_solve.hpp"
@@ -360,7 +361,7 @@ std::vector<std::uint8_t> World::saveState() const {
     return out.take();
 }
 
-void World::restoreState(std::span<const std::uint8_t> blob) {
+void World::restoreState(std::span<const std::uint8_t> blob) { return detail::guarded(errorHandler_, [&] {
     detail::SnapshotReader in(detail::checkedPayload(blob));
     World fresh;
     fresh.stateFields(in);
@@ -372,7 +373,8 @@ void World::restoreState(std::span<const std::uint8_t> blob) {
     // Callbacks belong to the game, not to the state: they stay.
     fresh.contactFilter_ = std::move(contactFilter_);
     fresh.resolver_ = std::move(resolver_);
+    fresh.errorHandler_ = std::move(errorHandler_);
     *this = std::move(fresh);
-}
+}); }
 
 } // namespace jounce

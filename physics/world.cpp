@@ -7,6 +7,7 @@
 #include <jounce/collision/ray_cast.hpp>
 #include <jounce/physics/mass_properties.hpp>
 
+#include "physics/guard.hpp"
 #include "physics/deformable/stages.hpp"
 #include "physics/particles/direct_solve.hpp"
 #include "physics/particles/stages.hpp"
@@ -120,10 +121,15 @@ World::World(const WorldSettings& settings)
     setSettings(settings);
 }
 
+World::World(const WorldSettings& settings, ErrorHandler onError) : World() {
+    errorHandler_ = std::move(onError);
+    setSettings(settings);
+}
+
 /// step(dt, n) takes n up to maxSubsteps: a million substeps is already minutes of work.
 constexpr int maxSubstepsBound = 1 << 20;
 
-void World::setSettings(const WorldSettings& s) {
+void World::setSettings(const WorldSettings& s) { return detail::guarded(errorHandler_, [&] {
     // Every number gets a bound a game never reaches, as the setters' inputs do
     // (physics/validate.hpp): a snapshot or scene file brings settings in too, and a
     // finite 1e200 m margin or gravity overflows the first square taken of it.
@@ -186,11 +192,11 @@ void World::setSettings(const WorldSettings& s) {
         throw Error("WorldSettings.sleep.sleepEpsilon", toText(s.sleep.sleepEpsilon), "must be at most maxSpeed^2");
     detail::requireInRange(s.sleep.baseBias, 0, 1, "WorldSettings.sleep.baseBias");
     settings_ = s;
-}
+}); }
 
 // ---- Bodies --------------------------------------------------------------------------
 
-BodyId World::createBody(const BodyDesc& d) {
+BodyId World::createBody(const BodyDesc& d) { return detail::guarded(errorHandler_, [&] {
     validateBodyDesc(d);
     for (std::size_t i = 0; i < d.colliders.size(); ++i)
         validateColliderDesc(d.colliders[i], d.type, ("BodyDesc.colliders[" + std::to_string(i) + "]").c_str());
@@ -222,7 +228,7 @@ BodyId World::createBody(const BodyDesc& d) {
         colliders_.insert(Collider{id, c.shape, c.local, c.density, c.material, c.filter, Aabb{}, c.sensor});
     if (bodies_[id].massFromColliders) refreshMassFromColliders(bodies_[id], id);
     return id;
-}
+}); }
 
 void World::validateColliderDesc(const ColliderDesc& c, BodyType type, const char* field) const {
     const std::string f = field;
@@ -284,7 +290,7 @@ void World::refreshMassFromColliders(Body& b, BodyId id) {
     b.position = origin + b.orientation * b.localCentroid;
 }
 
-ColliderId World::addCollider(BodyId id, const ColliderDesc& desc) {
+ColliderId World::addCollider(BodyId id, const ColliderDesc& desc) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "addCollider.body");
     validateColliderDesc(desc, b.type, "addCollider.desc");
     if (b.isDynamic() && b.massFromColliders) {
@@ -298,7 +304,7 @@ ColliderId World::addCollider(BodyId id, const ColliderDesc& desc) {
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
     return cid;
-}
+}); }
 
 std::vector<ColliderId> World::colliderIdsOf(BodyId id) const {
     std::vector<ColliderId> ids;
@@ -307,7 +313,7 @@ std::vector<ColliderId> World::colliderIdsOf(BodyId id) const {
     return ids;
 }
 
-void World::removeCollider(ColliderId id) {
+void World::removeCollider(ColliderId id) { return detail::guarded(errorHandler_, [&] {
     requireLive(colliders_, id, "removeCollider.id", "collider");
     const BodyId owner = colliders_[id].body;
     colliders_.erase(id);
@@ -315,19 +321,19 @@ void World::removeCollider(ColliderId id) {
     refreshMassFromColliders(b, owner);
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-const Collider& World::collider(ColliderId id) const {
+const Collider& World::collider(ColliderId id) const { return detail::guarded(errorHandler_, [&]() -> const Collider& {
     requireLive(colliders_, id, "collider.id", "collider");
     return colliders_[id];
-}
+}); }
 
 std::vector<ColliderId> World::colliderIds() const { return colliders_.ids(); }
 
-Transform World::colliderPose(ColliderId id) const {
+Transform World::colliderPose(ColliderId id) const { return detail::guarded(errorHandler_, [&] {
     const Collider& c = collider(id);
     return bodies_[c.body].origin() * c.local;
-}
+}); }
 
 Body& World::checkedBody(BodyId id, const char* field) {
     requireLiveBody(id, field);
@@ -336,12 +342,12 @@ Body& World::checkedBody(BodyId id, const char* field) {
 
 void World::requireLiveBody(BodyId id, const char* field) const { requireLive(bodies_, id, field, "body"); }
 
-const Body& World::body(BodyId id) const {
+const Body& World::body(BodyId id) const { return detail::guarded(errorHandler_, [&]() -> const Body& {
     requireLiveBody(id, "body.id");
     return bodies_[id];
-}
+}); }
 
-void World::destroyBody(BodyId id) {
+void World::destroyBody(BodyId id) { return detail::guarded(errorHandler_, [&] {
     checkedBody(id, "destroyBody.id");
     for (std::size_t i = 0; i < generators_.slotCount(); ++i) {
         if (!generators_.isAlive(i)) continue;
@@ -365,28 +371,28 @@ void World::destroyBody(BodyId id) {
         if (d.a.body == id || d.b.body == id) removeJoint(j);
     }
     bodies_.erase(id);
-}
+}); }
 
 std::vector<BodyId> World::bodyIds() const { return bodies_.ids(); }
 
-void World::setPosition(BodyId id, const Vec3& p) {
+void World::setPosition(BodyId id, const Vec3& p) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setPosition.id");
     detail::requirePoint(p, "setPosition.position");
     b.position = p;
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-void World::setOrientation(BodyId id, const Quat& q) {
+void World::setOrientation(BodyId id, const Quat& q) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setOrientation.id");
     detail::requireUnit(q, "setOrientation.orientation");
     b.orientation = q.normalized();
     b.inverseInertiaWorld = detail::worldInverseInertia(b);
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-void World::setLinearVelocity(BodyId id, const Vec3& v) {
+void World::setLinearVelocity(BodyId id, const Vec3& v) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setLinearVelocity.id");
     detail::requireSpeed(v, "setLinearVelocity.velocity");
     if (b.type == BodyType::Static && !v.isZero(0))
@@ -394,9 +400,9 @@ void World::setLinearVelocity(BodyId id, const Vec3& v) {
     b.linearVelocity = v;
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-void World::setAngularVelocity(BodyId id, const Vec3& w) {
+void World::setAngularVelocity(BodyId id, const Vec3& w) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setAngularVelocity.id");
     detail::requireSpeed(w, "setAngularVelocity.velocity");
     if (b.type == BodyType::Static && !w.isZero(0))
@@ -404,22 +410,22 @@ void World::setAngularVelocity(BodyId id, const Vec3& w) {
     b.angularVelocity = w;
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-void World::setDamping(BodyId id, real linear, real angular) {
+void World::setDamping(BodyId id, real linear, real angular) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setDamping.id");
     validateDamping(linear, angular, "setDamping.linear", "setDamping.angular");
     b.linearDamping = linear;
     b.angularDamping = angular;
-}
+}); }
 
-void World::setGravityScale(BodyId id, real scale) {
+void World::setGravityScale(BodyId id, real scale) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setGravityScale.id");
     detail::requireInRange(scale, -detail::maxGravityScale, detail::maxGravityScale, "setGravityScale.scale");
     b.gravityScale = scale;
-}
+}); }
 
-void World::setMassProperties(BodyId id, real mass, const Mat3& inertia) {
+void World::setMassProperties(BodyId id, real mass, const Mat3& inertia) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setMassProperties.id");
     if (!b.isDynamic())
         throw Error("setMassProperties.id", handleText(id.index, id.generation),
@@ -428,21 +434,21 @@ void World::setMassProperties(BodyId id, real mass, const Mat3& inertia) {
     validateInertia(inertia, "setMassProperties.inertia");
     setMass(b, mass, inertia);
     b.massFromColliders = false; // the user's numbers win from now on
-}
+}); }
 
-void World::setAwake(BodyId id, bool awake) {
+void World::setAwake(BodyId id, bool awake) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setAwake.id");
     b.awake = awake;
     if (awake) b.motion = 2 * settings_.sleep.sleepEpsilon; // so it does not fall straight back asleep
-}
+}); }
 
-void World::setUserData(BodyId id, std::uint64_t data) { checkedBody(id, "setUserData.id").userData = data; }
+void World::setUserData(BodyId id, std::uint64_t data) { detail::guarded(errorHandler_, [&] { checkedBody(id, "setUserData.id").userData = data; }); }
 
-void World::setBullet(BodyId id, bool bullet) { checkedBody(id, "setBullet.id").bullet = bullet; }
+void World::setBullet(BodyId id, bool bullet) { detail::guarded(errorHandler_, [&] { checkedBody(id, "setBullet.id").bullet = bullet; }); }
 
 // Forces on static and kinematic bodies are accepted and ignored, so a game can push
 // everything in a blast radius without sorting bodies first.
-void World::applyForce(BodyId id, const Vec3& f) {
+void World::applyForce(BodyId id, const Vec3& f) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "applyForce.id");
     detail::requireLoad(f, "applyForce.force");
     if (!b.isDynamic()) return;
@@ -450,9 +456,9 @@ void World::applyForce(BodyId id, const Vec3& f) {
     b.userForce += f;
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) {
+void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "applyForceAtPoint.id");
     detail::requireLoad(f, "applyForceAtPoint.force");
     detail::requirePoint(p, "applyForceAtPoint.point");
@@ -464,9 +470,9 @@ void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) {
     b.userTorque += torque;
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-void World::applyTorque(BodyId id, const Vec3& t) {
+void World::applyTorque(BodyId id, const Vec3& t) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "applyTorque.id");
     detail::requireLoad(t, "applyTorque.torque");
     if (!b.isDynamic()) return;
@@ -474,9 +480,9 @@ void World::applyTorque(BodyId id, const Vec3& t) {
     b.userTorque += t;
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) {
+void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "applyImpulse.id");
     detail::requireLoad(j, "applyImpulse.impulse");
     detail::requirePoint(p, "applyImpulse.point");
@@ -490,7 +496,7 @@ void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) {
     b.angularVelocity += dw;
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
 /// The world queries' shared sweep: every live collider whose category meets `mask`,
 /// with its world pose and box, in index order.
@@ -504,7 +510,7 @@ template <typename Visit> void World::forEachCollider(std::uint32_t mask, Visit 
     }
 }
 
-std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask) const {
+std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
     detail::requireFinite(from, "rayCast.from");
     detail::requireFinite(to, "rayCast.to");
     std::vector<RayHit> hits;
@@ -515,15 +521,15 @@ std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, s
     });
     std::stable_sort(hits.begin(), hits.end(), [](const RayHit& a, const RayHit& b) { return a.fraction < b.fraction; });
     return hits;
-}
+}); }
 
-std::optional<World::RayHit> World::rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask) const {
+std::optional<World::RayHit> World::rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&]() -> std::optional<RayHit> {
     const std::vector<RayHit> hits = rayCastAll(from, to, mask);
     if (hits.empty()) return std::nullopt;
     return hits.front();
-}
+}); }
 
-std::vector<ColliderId> World::overlap(const Shape& shape, const Transform& pose, std::uint32_t mask) const {
+std::vector<ColliderId> World::overlap(const Shape& shape, const Transform& pose, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
     validateShape(shape, "overlap.shape");
     detail::requireFinite(pose.position, "overlap.pose.position");
     detail::requireUnit(pose.orientation, "overlap.pose.orientation");
@@ -534,9 +540,9 @@ std::vector<ColliderId> World::overlap(const Shape& shape, const Transform& pose
         if (box.overlaps(query) && collide(shape, pose, c.shape, cp, 0, m)) found.push_back(id);
     });
     return found;
-}
+}); }
 
-std::optional<World::ClosestPoint> World::closestPoint(const Vec3& point, real maxDistance, std::uint32_t mask) const {
+std::optional<World::ClosestPoint> World::closestPoint(const Vec3& point, real maxDistance, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
     detail::requireFinite(point, "closestPoint.point");
     detail::requireNonNegative(maxDistance, "closestPoint.maxDistance");
     std::optional<ClosestPoint> best;
@@ -548,7 +554,7 @@ std::optional<World::ClosestPoint> World::closestPoint(const Vec3& point, real m
             best = ClosestPoint{c.body, id, p};
     });
     return best;
-}
+}); }
 
 // ---- Force generators ------------------------------------------------------------
 
@@ -613,32 +619,32 @@ void World::validateGenerator(const ForceGenerator& generator, const char* field
         generator);
 }
 
-ForceGeneratorId World::addForceGenerator(const ForceGenerator& g) {
+ForceGeneratorId World::addForceGenerator(const ForceGenerator& g) { return detail::guarded(errorHandler_, [&] {
     validateGenerator(g, "addForceGenerator");
     return generators_.insert(g);
-}
+}); }
 
-void World::setForceGenerator(ForceGeneratorId id, const ForceGenerator& g) {
+void World::setForceGenerator(ForceGeneratorId id, const ForceGenerator& g) { return detail::guarded(errorHandler_, [&] {
     requireLive(generators_, id, "setForceGenerator.id", "force generator");
     validateGenerator(g, "setForceGenerator");
     generators_[id] = g;
-}
+}); }
 
-void World::removeForceGenerator(ForceGeneratorId id) {
+void World::removeForceGenerator(ForceGeneratorId id) { return detail::guarded(errorHandler_, [&] {
     requireLive(generators_, id, "removeForceGenerator.id", "force generator");
     generators_.erase(id);
-}
+}); }
 
-const ForceGenerator& World::forceGenerator(ForceGeneratorId id) const {
+const ForceGenerator& World::forceGenerator(ForceGeneratorId id) const { return detail::guarded(errorHandler_, [&]() -> const ForceGenerator& {
     requireLive(generators_, id, "forceGenerator.id", "force generator");
     return generators_[id];
-}
+}); }
 
 std::vector<ForceGeneratorId> World::forceGeneratorIds() const { return generators_.ids(); }
 
 // ---- Joints --------------------------------------------------------------------------
 
-JointId World::createJoint(const JointDesc& desc) {
+JointId World::createJoint(const JointDesc& desc) { return detail::guarded(errorHandler_, [&] {
     requireLiveBody(desc.a.body, "createJoint.a.body");
     if (!desc.b.body.isNull()) requireLiveBody(desc.b.body, "createJoint.b.body");
     if (desc.a.body == desc.b.body)
@@ -651,16 +657,16 @@ JointId World::createJoint(const JointDesc& desc) {
         if (!end.isNull() && bodies_[end].isDynamic()) setAwake(end, true);
     detail::jointLinks(joints_, jointLinks_, noCollision_);
     return id;
-}
+}); }
 
-void World::removeJoint(JointId id) {
+void World::removeJoint(JointId id) { return detail::guarded(errorHandler_, [&] {
     requireLive(joints_, id, "removeJoint.id", "joint");
     const JointDesc d = joints_[id].desc;
     joints_.erase(id);
     for (const BodyId end : {d.a.body, d.b.body})
         if (!end.isNull() && bodies_.contains(end) && bodies_[end].isDynamic()) setAwake(end, true);
     detail::jointLinks(joints_, jointLinks_, noCollision_);
-}
+}); }
 
 void World::breakJoints(const std::vector<JointId>& broken) {
     for (const JointId id : broken) {
@@ -671,19 +677,19 @@ void World::breakJoints(const std::vector<JointId>& broken) {
     detail::jointLinks(joints_, jointLinks_, noCollision_);
 }
 
-const Joint& World::joint(JointId id) const {
+const Joint& World::joint(JointId id) const { return detail::guarded(errorHandler_, [&]() -> const Joint& {
     requireLive(joints_, id, "joint.id", "joint");
     return joints_[id];
-}
+}); }
 
-Vec3 World::attachmentPoint(const Attachment& a) const {
+Vec3 World::attachmentPoint(const Attachment& a) const { return detail::guarded(errorHandler_, [&] {
     if (a.body.isNull()) return a.point;
     return body(a.body).transform().toWorld(a.point);
-}
+}); }
 
 // ---- The step ----------------------------------------------------------------------
 
-void World::step(real dt, int substeps) {
+void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, [&] {
     if (!std::isfinite(dt) || dt < settings_.minTimeStep || dt > settings_.maxTimeStep)
         throw Error("step.dt", toText(dt),
                     "must lie in [minTimeStep " + toText(settings_.minTimeStep) + ", maxTimeStep " +
@@ -753,7 +759,7 @@ void World::step(real dt, int substeps) {
     detail::reportSensors(bodies_, colliders_, sensorOverlaps_, *scratch_, sensorEvents_);
     ++stepCount_;
     profile_.total = millisecondsSince(start);
-}
+}); }
 
 void World::substep(const StepContext& ctx) {
     auto t = Clock::now();

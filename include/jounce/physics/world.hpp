@@ -5,7 +5,9 @@
 ///
 /// Every public call validates its input first and throws jounce::Error (naming the
 /// field and the value) before changing anything: after a throw the world is
-/// exactly as it was.
+/// exactly as it was. With an error handler set (setErrorHandler) no call throws: the
+/// handler gets the Error, and the call changes nothing and returns an empty value
+/// (docs/integration.md, "Errors without exceptions").
 
 #include <jounce/collision/broad_phase.hpp>
 #include <jounce/physics/joint.hpp>
@@ -154,15 +156,29 @@ struct StepContext {
 class World {
 public:
     explicit World(const WorldSettings& settings = {});
+    /// Installs `onError` first, so bad settings go to it (the world keeps the defaults).
+    World(const WorldSettings& settings, ErrorHandler onError);
     World(World&&) noexcept;
     World& operator=(World&&) noexcept;
     ~World();
+
+    // ---- Errors ------------------------------------------------------------------
+    /// With a handler set, a call that would throw jounce::Error hands it to `onError`
+    /// instead, changes nothing, and returns an empty value: a null handle, an empty
+    /// container or optional, 0 or false, or a reference to a default-constructed
+    /// object (body(), joint(), ...). The error is caught inside the library, so a game
+    /// built with -fno-exceptions can use it. Empty (the default): calls throw. Queries
+    /// are const and may run on several threads at once: so may the handler then.
+    /// Builders that take a World (particle_builders.hpp, deformable_builders.hpp,
+    /// addScene) report through it too. Not part of saved state; restoreState keeps it.
+    void setErrorHandler(ErrorHandler onError) { errorHandler_ = std::move(onError); }
+    const ErrorHandler& errorHandler() const { return errorHandler_; }
 
     // ---- Bodies ------------------------------------------------------------------
     BodyId createBody(const BodyDesc& desc);
     void destroyBody(BodyId id);          ///< also removes generators attached to it
     bool contains(BodyId id) const { return bodies_.contains(id); }
-    const Body& body(BodyId id) const;    ///< throws for a stale or null handle
+    const Body& body(BodyId id) const;    ///< an error for a stale or null handle
     std::size_t bodyCount() const { return bodies_.size(); }
     /// Live bodies in index order (the order every stage uses).
     std::vector<BodyId> bodyIds() const;
@@ -407,7 +423,7 @@ public:
     /// warm-start cache, sleep state, event state, settings, handles' generations). A
     /// world restored from it steps bit-identically to this one. The blob carries a
     /// format version and a checksum; it is for the same build (precision) and byte
-    /// order. Callbacks (contact filter, resolver observer) are not part of it.
+    /// order. Callbacks (contact filter, resolver observer, error handler) are not part of it.
     std::vector<std::uint8_t> saveState() const;
     /// Replaces this world's state by a blob saveState wrote (in this world or any
     /// other). A truncated, damaged, foreign or wrong-version blob throws jounce::Error
@@ -443,6 +459,7 @@ private:
     void wakeParticle(std::uint32_t slot);
 
     WorldSettings settings_;
+    ErrorHandler errorHandler_;
     SlotArray<Body, BodyTag> bodies_;
     SlotArray<ForceGenerator, ForceGeneratorTag> generators_;
     SlotArray<Collider, ColliderTag> colliders_;
