@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 #include <variant>
 #include <string>
@@ -225,7 +226,7 @@ BodyId World::createBody(const BodyDesc& d) { return detail::guarded(errorHandle
     setMass(b, d.mass, d.type == BodyType::Dynamic && !b.massFromColliders ? d.inertia : Mat3::Identity());
     const BodyId id = bodies_.insert(b);
     for (const ColliderDesc& c : d.colliders)
-        colliders_.insert(Collider{id, c.shape, c.local, c.density, c.material, c.filter, Aabb{}, c.sensor});
+        unindexed_.push_back(colliders_.insert(Collider{id, c.shape, c.local, c.density, c.material, c.filter, Aabb{}, c.sensor}));
     if (bodies_[id].massFromColliders) refreshMassFromColliders(bodies_[id], id);
     return id;
 }); }
@@ -300,6 +301,8 @@ ColliderId World::addCollider(BodyId id, const ColliderDesc& desc) { return deta
         validateDerivedMass(all, "addCollider.desc");
     }
     const ColliderId cid = colliders_.insert(Collider{id, desc.shape, desc.local, desc.density, desc.material, desc.filter, Aabb{}, desc.sensor});
+    unindexed_.push_back(cid);
+    if (b.isDynamic() && b.massFromColliders) movedBodies_.push_back(id); // its origin is recomputed: it may round
     refreshMassFromColliders(b, id);
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
@@ -318,6 +321,7 @@ void World::removeCollider(ColliderId id) { return detail::guarded(errorHandler_
     const BodyId owner = colliders_[id].body;
     colliders_.erase(id);
     Body& b = bodies_[owner];
+    if (b.isDynamic() && b.massFromColliders) movedBodies_.push_back(owner); // its origin is recomputed: it may round
     refreshMassFromColliders(b, owner);
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
@@ -379,6 +383,7 @@ void World::setPosition(BodyId id, const Vec3& p) { return detail::guarded(error
     Body& b = checkedBody(id, "setPosition.id");
     detail::requirePoint(p, "setPosition.position");
     b.position = p;
+    movedBodies_.push_back(id); // the trees' boxes of its colliders may no longer hold them
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
 }); }
@@ -388,6 +393,7 @@ void World::setOrientation(BodyId id, const Quat& q) { return detail::guarded(er
     detail::requireUnit(q, "setOrientation.orientation");
     b.orientation = q.normalized();
     b.inverseInertiaWorld = detail::worldInverseInertia(b);
+    movedBodies_.push_back(id);
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
 }); }
@@ -498,23 +504,71 @@ void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) { return detai
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
 }); }
 
-/// The world queries' shared sweep: every live collider whose category meets `mask`,
-/// with its world pose and box, in index order.
-template <typename Visit> void World::forEachCollider(std::uint32_t mask, Visit visit) const {
-    for (std::size_t i = 0; i < colliders_.slotCount(); ++i) {
-        if (!colliders_.isAlive(i)) continue;
+/// After a successful step: the colliders whose box has left the fat box the broad
+/// phase's trees hold for them (their body moved in the last substep, after the boxes
+/// were made, farther than the margin and the sweep allowed). These, the colliders
+/// created since and those of the bodies the API moved since are all the queries must
+/// add to what the trees find.
+void World::indexQueries() {
+    unindexed_.clear();
+    movedBodies_.clear();
+    const std::vector<Transform>& poses = scratch_->poses; // where the last substep's boxes were made
+    for (std::size_t p = 0; p < proxyColliders_.size(); ++p) {
+        const Collider& c = colliders_[proxyColliders_[p]];
+        const Transform pose = bodies_[c.body].origin() * c.local;
+        const bool moved = pose.position != poses[p].position || pose.orientation.coeffs() != poses[p].orientation.coeffs();
+        if (moved && !c.fatBox.contains(computeAabb(c.shape, pose))) unindexed_.push_back(proxyColliders_[p]);
+    }
+    queriesScanAll_ = false;
+}
+
+/// The world queries' shared sweep: every live collider whose category meets `mask` and
+/// whose box may meet `region`, with its world pose and box, in index order. The broad
+/// phase's trees name the candidates, with the colliders they do not cover; when they
+/// cannot be trusted, or `region` has no bounds, every collider is visited. The
+/// visitors test the box themselves, so both ways give the same answers.
+template <typename Visit> void World::forEachCollider(const Aabb& region, std::uint32_t mask, Visit visit) const {
+    const auto visitSlot = [&](std::size_t i) {
         const Collider& c = colliders_.atSlot(i);
-        if ((c.filter.category & mask) == 0) continue;
+        if ((c.filter.category & mask) == 0) return;
         const Transform pose = bodies_[c.body].origin() * c.local;
         visit(colliders_.idOf(i), c, pose, computeAabb(c.shape, pose));
+    };
+    if (queriesScanAll_ || !isFinite(region.min) || !isFinite(region.max)) {
+        for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
+            if (colliders_.isAlive(i)) visitSlot(i);
+        return;
     }
+    // Grown by a few rounding errors: a candidate too many costs a test, one too few
+    // would change an answer (a ray's hit point rounds off the segment's box).
+    const real pad = 16 * std::numeric_limits<real>::epsilon() *
+                     (1 + std::max(region.min.cwiseAbs().maxCoeff(), region.max.cwiseAbs().maxCoeff()));
+    std::vector<std::uint32_t> found;
+    broadPhase_.query(region.fattened(pad), found);
+    std::vector<std::uint32_t> slots;
+    for (const std::uint32_t p : found)
+        if (p < proxyColliders_.size() && colliders_.contains(proxyColliders_[p])) slots.push_back(proxyColliders_[p].index);
+    for (const ColliderId id : unindexed_)
+        if (colliders_.contains(id)) slots.push_back(id.index);
+    if (!movedBodies_.empty()) { // one pass comparing bodies, no boxes: far cheaper than visiting all
+        std::vector<std::uint32_t> moved;
+        for (const BodyId b : movedBodies_) moved.push_back(b.index);
+        std::sort(moved.begin(), moved.end());
+        for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
+            if (colliders_.isAlive(i) && std::binary_search(moved.begin(), moved.end(), colliders_.atSlot(i).body.index))
+                slots.push_back(static_cast<std::uint32_t>(i));
+    }
+    std::sort(slots.begin(), slots.end());
+    slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
+    for (const std::uint32_t i : slots) visitSlot(i);
 }
 
 std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
     detail::requireFinite(from, "rayCast.from");
     detail::requireFinite(to, "rayCast.to");
     std::vector<RayHit> hits;
-    forEachCollider(mask, [&](ColliderId id, const Collider& c, const Transform& pose, const Aabb& box) {
+    const Aabb segment{from.cwiseMin(to), from.cwiseMax(to)};
+    forEachCollider(segment, mask, [&](ColliderId id, const Collider& c, const Transform& pose, const Aabb& box) {
         ShapeRayHit h;
         if (rayHitsAabb(box, from, to) && rayCast(c.shape, pose, from, to, h))
             hits.push_back({c.body, id, h.fraction, h.point, h.normal});
@@ -535,7 +589,7 @@ std::vector<ColliderId> World::overlap(const Shape& shape, const Transform& pose
     detail::requireUnit(pose.orientation, "overlap.pose.orientation");
     const Aabb query = computeAabb(shape, pose);
     std::vector<ColliderId> found;
-    forEachCollider(mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+    forEachCollider(query, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
         Manifold m;
         if (box.overlaps(query) && collide(shape, pose, c.shape, cp, 0, m)) found.push_back(id);
     });
@@ -547,7 +601,7 @@ std::optional<World::ClosestPoint> World::closestPoint(const Vec3& point, real m
     detail::requireNonNegative(maxDistance, "closestPoint.maxDistance");
     std::optional<ClosestPoint> best;
     const Aabb reach{point.array() - maxDistance, point.array() + maxDistance};
-    forEachCollider(mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+    forEachCollider(reach, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
         if (!box.overlaps(reach)) return;
         const PointProximity p = signedDistance(c.shape, cp, point);
         if (p.distance <= maxDistance && (!best || p.distance < best->proximity.distance))
@@ -757,6 +811,7 @@ void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, 
     // Stage 9: what touched what, from the last substep.
     detail::reportContacts(contacts_, settings_.collisionMargin / 2, touching_, near_, *scratch_, contactEvents_);
     detail::reportSensors(bodies_, colliders_, sensorOverlaps_, *scratch_, sensorEvents_);
+    indexQueries();
     ++stepCount_;
     profile_.total = millisecondsSince(start);
 }); }

@@ -269,6 +269,7 @@ void World::saveBackup() {
 }
 
 void World::restoreBackup() {
+    queriesScanAll_ = true; // the trees hold the failed step's boxes
     const StepBackup& b = backup_;
     bodies_ = b.bodies;
     joints_ = b.joints; // their forces, and any that broke in the failed step

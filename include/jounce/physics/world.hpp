@@ -227,7 +227,17 @@ public:
     };
     /// The first collider the segment from -> to enters, if any. Ties in fraction go to
     /// the lower collider index. Colliders whose filter category has no bit in `mask`
-    /// are skipped. Linear in the number of colliders (culled by their fat boxes).
+    /// are skipped.
+    ///
+    /// Cost of the queries (rayCast*, overlap, closestPoint): the broad phase's R-trees
+    /// give the colliders whose fat boxes meet the query's box (the segment's box here),
+    /// and only those are tested: logarithmic in the number of colliders, plus the ones
+    /// found. Colliders created since the last step are tested too, and so are those of
+    /// bodies moved by setPosition or setOrientation since then (found by one pass
+    /// over the colliders comparing body handles, until the next step). A world not
+    /// stepped since it was made, restored or failed a step, and a query box without
+    /// bounds (a half-space's), test every collider. Queries only read the world:
+    /// several threads may run them at once.
     std::optional<RayHit> rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
     /// Every collider the segment enters, nearest first.
     std::vector<RayHit> rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
@@ -447,7 +457,8 @@ private:
     void validateDerivedMass(const std::vector<const Collider*>& colliders, const char* field) const;
     std::vector<const Collider*> collidersOf(BodyId id) const;
     void refreshMassFromColliders(Body& b, BodyId id);
-    template <typename Visit> void forEachCollider(std::uint32_t mask, Visit visit) const;
+    template <typename Visit> void forEachCollider(const Aabb& region, std::uint32_t mask, Visit visit) const;
+    void indexQueries(); ///< after a step: which colliders the broad phase's trees do not cover
     void validateGenerator(const ForceGenerator& g, const char* field) const;
     Body& checkedBody(BodyId id, const char* field);
     void requireLiveBody(BodyId id, const char* field) const;
@@ -470,6 +481,12 @@ private:
     std::vector<BroadPhaseProxy> proxies_;       ///< one per live collider, in slot order
     std::vector<ColliderId> proxyColliders_;     ///< proxies_[i] belongs to this collider
     std::vector<ProxyPair> pairs_;
+    /// The queries' use of the trees: colliders whose box has left the one the trees
+    /// hold (or that are not in them), bodies the API moved since the last step, and
+    /// whether the trees cannot be trusted at all (a new or restored world, a failed step).
+    std::vector<ColliderId> unindexed_;
+    std::vector<BodyId> movedBodies_;
+    bool queriesScanAll_ = true;
     std::vector<ContactManifold> contacts_;
     std::vector<Contact> resolverContacts_;     ///< this step's contact points, grouped by island
     std::vector<KeptContact> previousContacts_; ///< last step's, sorted by key, for warm starting
