@@ -6,7 +6,6 @@
 #include <jounce/physics/scene_file.hpp>
 
 #include "physics/guard.hpp"
-
 #include "physics/scene_json.hpp"
 
 #include <cfenv>

@@ -25,9 +25,9 @@
 #include <jounce/collision/convex_hull.hpp>
 #include <jounce/collision/triangle_mesh.hpp>
 
-#include "physics/guard.hpp"
 #include "physics/archive.hpp"
 #include "physics/deformable/stages.hpp"
+#include "physics/guard.hpp"
 #include "physics/particles/direct_solve.hpp"
 #include "physics/stages.hpp"
 

@@ -7,8 +7,8 @@
 #include <jounce/collision/ray_cast.hpp>
 #include <jounce/physics/mass_properties.hpp>
 
-#include "physics/guard.hpp"
 #include "physics/deformable/stages.hpp"
+#include "physics/guard.hpp"
 #include "physics/particles/direct_solve.hpp"
 #include "physics/particles/stages.hpp"
 #include "physics/stages.hpp"

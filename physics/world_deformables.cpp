@@ -3,8 +3,8 @@
 
 #include <jounce/physics/world.hpp>
 
-#include "physics/guard.hpp"
 #include "physics/deformable/stages.hpp"
+#include "physics/guard.hpp"
 #include "physics/validate.hpp"
 
 #include <jounce/collision/ray_cast.hpp>

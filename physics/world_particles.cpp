@@ -4,8 +4,8 @@
 
 #include <jounce/physics/world.hpp>
 
-#include "physics/guard.hpp"
 #include "physics/deformable/stages.hpp"
+#include "physics/guard.hpp"
 #include "physics/particles/direct_solve.hpp"
 #include "physics/validate.hpp"
 
