@@ -231,6 +231,15 @@ void BroadPhase::State::queryChanged(std::span<const BroadPhaseProxy> proxies) {
     overlaps.swap(merged);
 }
 
+void BroadPhase::query(const Aabb& box, std::vector<std::uint32_t>& out) const {
+    const State& s = *state_;
+    out = s.unbounded;
+    const RBox region = toBox(box);
+    auto keep = boost::make_function_output_iterator([&](const Value& v) { out.push_back(v.second); });
+    for (const Tree& tree : s.trees) tree.rtree.query(bgi::intersects(region), keep);
+    std::sort(out.begin(), out.end());
+}
+
 void BroadPhase::ignore(std::uint32_t a, std::uint32_t b) {
     const std::uint64_t key = ownerKey(a, b);
     const auto it = std::lower_bound(ignored_.begin(), ignored_.end(), key);

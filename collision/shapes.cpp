@@ -5,6 +5,7 @@
 #include <jounce/collision/convex_hull.hpp>
 #include <jounce/collision/triangle_mesh.hpp>
 
+#include "common/guard.hpp"
 #include "common/validate.hpp"
 
 #include <cmath>
@@ -54,6 +55,15 @@ ConvexHull makeConvexHull(std::span<const Vec3> points) {
 
 TriangleMesh makeTriangleMesh(std::span<const Vec3> vertices, std::span<const std::array<std::uint32_t, 3>> triangles) {
     return {std::make_shared<const MeshData>(vertices, triangles)};
+}
+
+ConvexHull makeConvexHull(std::span<const Vec3> points, const ErrorHandler& onError) {
+    return detail::guarded(onError, [&] { return makeConvexHull(points); });
+}
+
+TriangleMesh makeTriangleMesh(std::span<const Vec3> vertices, std::span<const std::array<std::uint32_t, 3>> triangles,
+                              const ErrorHandler& onError) {
+    return detail::guarded(onError, [&] { return makeTriangleMesh(vertices, triangles); });
 }
 
 bool isStaticOnly(const Shape& shape) {

@@ -1,5 +1,7 @@
 #include <jounce/common/error.hpp>
 
+#include "common/guard.hpp"
+
 #include <charconv>
 #include <cmath>
 
@@ -8,6 +10,13 @@ namespace jounce {
 Error::Error(std::string field, std::string value, const std::string& rule)
     : std::invalid_argument("jounce: " + field + " = " + value + ": " + rule),
       field_(std::move(field)), value_(std::move(value)) {}
+
+namespace detail {
+bool& insideGuardedCall() {
+    thread_local bool inside = false;
+    return inside;
+}
+} // namespace detail
 
 std::string toText(real x) {
     if (std::isnan(x)) return "nan";

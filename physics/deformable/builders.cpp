@@ -4,6 +4,8 @@
 
 #include <jounce/deformable/deformable_builders.hpp>
 
+#include "common/guard.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -110,14 +112,14 @@ DeformableDesc arapBarDesc(const ArapBarDesc& bar, ArapBar* faces) {
     return d;
 }
 
-ArapBar buildArapBar(World& world, const ArapBarDesc& desc) {
+ArapBar buildArapBar(World& world, const ArapBarDesc& desc) { return detail::guarded(world.errorHandler(), [&] {
     ArapBar bar;
     const DeformableDesc d = arapBarDesc(desc, &bar);
     bar.id = world.createDeformable(d);
     return bar;
-}
+}); }
 
-std::vector<DeformableHandleId> clampArapBar(World& world, const ArapBar& bar) {
+std::vector<DeformableHandleId> clampArapBar(World& world, const ArapBar& bar) { return detail::guarded(world.errorHandler(), [&] {
     std::vector<DeformableHandleId> handles;
     for (const std::uint32_t v : bar.startFace) {
         DeformableHandleDesc h;
@@ -126,7 +128,7 @@ std::vector<DeformableHandleId> clampArapBar(World& world, const ArapBar& bar) {
         handles.push_back(world.addDeformableHandle(bar.id, h));
     }
     return handles;
-}
+}); }
 
 ClosedMesh creatureMesh(real size, int subdivisions) {
     if (!(size > 0) || !std::isfinite(size)) throw Error("creatureMesh.size", toText(size), "must be finite and > 0");
@@ -299,10 +301,22 @@ DeformableDesc sampleDeformable(const ClosedMesh& mesh, const SampledGraphDesc& 
     return d;
 }
 
-DeformableId buildArapCreature(World& world, const Vec3& offset, const SampledGraphDesc& desc, real size) {
+DeformableId buildArapCreature(World& world, const Vec3& offset, const SampledGraphDesc& desc, real size) { return detail::guarded(world.errorHandler(), [&] {
     ClosedMesh mesh = creatureMesh(size, 3);
     for (Vec3& p : mesh.vertices) p += offset;
     return world.createDeformable(sampleDeformable(mesh, desc));
+}); }
+
+DeformableDesc arapBarDesc(const ArapBarDesc& desc, ArapBar* faces, const ErrorHandler& onError) {
+    return detail::guarded(onError, [&] { return arapBarDesc(desc, faces); });
+}
+
+ClosedMesh creatureMesh(real size, int subdivisions, const ErrorHandler& onError) {
+    return detail::guarded(onError, [&] { return creatureMesh(size, subdivisions); });
+}
+
+DeformableDesc sampleDeformable(const ClosedMesh& mesh, const SampledGraphDesc& desc, const ErrorHandler& onError) {
+    return detail::guarded(onError, [&] { return sampleDeformable(mesh, desc); });
 }
 
 } // namespace jounce

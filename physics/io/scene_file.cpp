@@ -5,6 +5,7 @@
 
 #include <jounce/io/scene_file.hpp>
 
+#include "common/guard.hpp"
 #include "physics/io/scene_json.hpp"
 
 #include <cfenv>
@@ -109,7 +110,7 @@ LoadedScene loadScene(std::string_view text) {
     return scene;
 }
 
-SceneObjects addScene(World& world, std::string_view text, SceneInfo* info) {
+SceneObjects addScene(World& world, std::string_view text, SceneInfo* info) { return detail::guarded(world.errorHandler(), [&] {
     const detail::Json json = detail::parse(text);
     detail::worldWithSettings(json); // the file's settings must be valid even if unused
     SceneInfo read;
@@ -121,6 +122,12 @@ SceneObjects addScene(World& world, std::string_view text, SceneInfo* info) {
     SceneObjects objects = detail::readInto(world, json, read);
     if (info) *info = read;
     return objects;
+}); }
+
+LoadedScene loadScene(std::string_view text, const ErrorHandler& onError) {
+    LoadedScene scene = detail::guarded(onError, [&] { return loadScene(text); });
+    scene.world.setErrorHandler(onError);
+    return scene;
 }
 
 std::string readTextFile(const std::string& path) {
@@ -135,6 +142,14 @@ void writeTextFile(const std::string& path, std::string_view text) {
     std::ofstream out(path, std::ios::binary);
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
     if (!out) throw Error("file", path, "cannot be written");
+}
+
+std::string readTextFile(const std::string& path, const ErrorHandler& onError) {
+    return detail::guarded(onError, [&] { return readTextFile(path); });
+}
+
+void writeTextFile(const std::string& path, std::string_view text, const ErrorHandler& onError) {
+    detail::guarded(onError, [&] { writeTextFile(path, text); });
 }
 
 } // namespace jounce

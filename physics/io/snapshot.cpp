@@ -30,6 +30,7 @@
 
 #include "physics/io/archive.hpp"
 #include "physics/deformable/stages.hpp"
+#include "common/guard.hpp"
 #include "physics/particles/direct_solve.hpp"
 #include "physics/world/stages.hpp"
 #include "physics/world/world_state.hpp"
@@ -372,7 +373,7 @@ std::vector<std::uint8_t> World::saveState() const {
     return out.take();
 }
 
-void World::restoreState(std::span<const std::uint8_t> blob) {
+void World::restoreState(std::span<const std::uint8_t> blob) { return detail::guarded(errorHandler_, [&] {
     detail::SnapshotReader in(detail::checkedPayload(blob));
     World fresh;
     detail::readState(in, fresh);
@@ -384,7 +385,8 @@ void World::restoreState(std::span<const std::uint8_t> blob) {
     // Callbacks belong to the game, not to the state: they stay.
     fresh.contactFilter_ = std::move(contactFilter_);
     fresh.resolver_ = std::move(resolver_);
+    fresh.errorHandler_ = std::move(errorHandler_);
     *this = std::move(fresh);
-}
+}); }
 
 } // namespace jounce

@@ -4,6 +4,8 @@
 
 #include <jounce/particles/particle_builders.hpp>
 
+#include "common/guard.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -12,7 +14,7 @@
 
 namespace jounce {
 
-Rope buildRope(World& world, const RopeDesc& d) {
+Rope buildRope(World& world, const RopeDesc& d) { return detail::guarded(world.errorHandler(), [&] {
     if (d.segments < 1 || d.segments > 100000)
         throw Error("RopeDesc.segments", std::to_string(d.segments), "must lie in [1, 100000]");
     if (!(d.mass > 0) || !std::isfinite(d.mass)) throw Error("RopeDesc.mass", toText(d.mass), "must be finite and > 0");
@@ -32,9 +34,9 @@ Rope buildRope(World& world, const RopeDesc& d) {
                                                                          rope.particles.back(), -1, d.compliance}));
     }
     return rope;
-}
+}); }
 
-Cloth buildCloth(World& world, const ClothDesc& d) {
+Cloth buildCloth(World& world, const ClothDesc& d) { return detail::guarded(world.errorHandler(), [&] {
     if (d.nu < 2 || d.nv < 2 || d.nu > 4096 || d.nv > 4096)
         throw Error("ClothDesc.nu", std::to_string(d.nu) + " x " + std::to_string(d.nv), "each side needs 2 to 4096 particles");
     if (!(d.mass > 0) || !std::isfinite(d.mass)) throw Error("ClothDesc.mass", toText(d.mass), "must be finite and > 0");
@@ -109,7 +111,7 @@ Cloth buildCloth(World& world, const ClothDesc& d) {
         c.hierarchy = world.createParticleHierarchy(h);
     }
     return c;
-}
+}); }
 
 std::vector<std::array<std::uint32_t, 4>> bendingStencils(const std::vector<std::array<std::uint32_t, 3>>& triangles) {
     // Each directed edge a -> b of a triangle remembers the triangle's third vertex; the

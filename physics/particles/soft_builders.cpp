@@ -4,6 +4,8 @@
 
 #include <jounce/particles/particle_builders.hpp>
 
+#include "common/guard.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -118,7 +120,7 @@ template <typename Desc> void copyMaterial(const Desc& d, LatticeDesc& l) {
 
 } // namespace
 
-SoftBody buildSoftBox(World& world, const SoftBoxDesc& d) {
+SoftBody buildSoftBox(World& world, const SoftBoxDesc& d) { return detail::guarded(world.errorHandler(), [&] {
     if (d.cells < 1 || d.cells > 64) throw Error("SoftBoxDesc.cells", std::to_string(d.cells), "must lie in [1, 64]");
     if (!isFinite(d.halfExtents) || !(d.halfExtents.minCoeff() > 0))
         throw Error("SoftBoxDesc.halfExtents", toText(d.halfExtents), "each must be finite and > 0");
@@ -131,9 +133,9 @@ SoftBody buildSoftBox(World& world, const SoftBoxDesc& d) {
     l.radius = d.radius;
     copyMaterial(d, l);
     return buildLattice(world, l);
-}
+}); }
 
-SoftBody buildSoftSphere(World& world, const SoftSphereDesc& d) {
+SoftBody buildSoftSphere(World& world, const SoftSphereDesc& d) { return detail::guarded(world.errorHandler(), [&] {
     if (d.cells < 2 || d.cells > 64) throw Error("SoftSphereDesc.cells", std::to_string(d.cells), "must lie in [2, 64]");
     requirePositiveField(d.radius, "SoftSphereDesc.radius");
     requirePositiveField(d.mass, "SoftSphereDesc.mass");
@@ -150,9 +152,9 @@ SoftBody buildSoftSphere(World& world, const SoftSphereDesc& d) {
     };
     copyMaterial(d, l);
     return buildLattice(world, l);
-}
+}); }
 
-std::vector<ParticleId> buildGranularBlock(World& world, const GranularDesc& d) {
+std::vector<ParticleId> buildGranularBlock(World& world, const GranularDesc& d) { return detail::guarded(world.errorHandler(), [&] {
     if (d.nx < 1 || d.ny < 1 || d.nz < 1 || d.nx > 1000 || d.ny > 1000 || d.nz > 1000)
         throw Error("GranularDesc.nx", std::to_string(d.nx) + " x " + std::to_string(d.ny) + " x " + std::to_string(d.nz),
                     "each count must lie in [1, 1000]");
@@ -176,9 +178,9 @@ std::vector<ParticleId> buildGranularBlock(World& world, const GranularDesc& d) 
                 grains.push_back(world.createParticle(p));
             }
     return grains;
-}
+}); }
 
-Blob buildBlob(World& world, const BlobDesc& d) {
+Blob buildBlob(World& world, const BlobDesc& d) { return detail::guarded(world.errorHandler(), [&] {
     requirePositiveField(d.radius, "BlobDesc.radius");
     requirePositiveField(d.spacing, "BlobDesc.spacing");
     requirePositiveField(d.mass, "BlobDesc.mass");
@@ -208,9 +210,9 @@ Blob buildBlob(World& world, const BlobDesc& d) {
     cluster.rigidDamping = d.rigidDamping;
     blob.cluster = world.createParticleCluster(cluster);
     return blob;
-}
+}); }
 
-Platform buildPlatform(World& world, const PlatformDesc& d) {
+Platform buildPlatform(World& world, const PlatformDesc& d) { return detail::guarded(world.errorHandler(), [&] {
     requirePositiveField(d.width, "PlatformDesc.width");
     requirePositiveField(d.particleMass, "PlatformDesc.particleMass");
     requirePositiveField(d.cableHeight, "PlatformDesc.cableHeight");
@@ -250,10 +252,10 @@ Platform buildPlatform(World& world, const PlatformDesc& d) {
         platform.cables.push_back(world.createParticleAttachment(cable));
     }
     return platform;
-}
+}); }
 
 void applyAerodynamics(World& world, const std::vector<ParticleId>& particles,
-                       const std::vector<std::array<std::uint32_t, 3>>& triangles, const AeroDesc& d) {
+                       const std::vector<std::array<std::uint32_t, 3>>& triangles, const AeroDesc& d) { return detail::guarded(world.errorHandler(), [&] {
     if (!isFinite(d.wind)) throw Error("AeroDesc.wind", toText(d.wind), "every component must be finite");
     for (const auto& [value, field] : {std::pair{d.airDensity, "AeroDesc.airDensity"}, std::pair{d.drag, "AeroDesc.drag"},
                                        std::pair{d.lift, "AeroDesc.lift"}})
@@ -285,7 +287,7 @@ void applyAerodynamics(World& world, const std::vector<ParticleId>& particles,
     }
     for (std::size_t i = 0; i < particles.size(); ++i)
         if (!forces[i].isZero(0)) world.applyParticleForce(particles[i], forces[i]);
-}
+}); }
 
 namespace {
 
@@ -325,7 +327,7 @@ void subdivide(std::vector<Vec3>& vertices, std::vector<std::array<std::uint32_t
 
 } // namespace
 
-Balloon buildBalloon(World& world, const BalloonDesc& d) {
+Balloon buildBalloon(World& world, const BalloonDesc& d) { return detail::guarded(world.errorHandler(), [&] {
     if (d.subdivisions < 0 || d.subdivisions > 5)
         throw Error("BalloonDesc.subdivisions", std::to_string(d.subdivisions), "must lie in [0, 5]");
     if (!(d.radius > 0) || !std::isfinite(d.radius)) throw Error("BalloonDesc.radius", toText(d.radius), "must be finite and > 0");
@@ -360,7 +362,7 @@ Balloon buildBalloon(World& world, const BalloonDesc& d) {
     v.mode = d.mode;
     balloon.volume = world.createParticleVolume(v);
     return balloon;
-}
+}); }
 
 
 } // namespace jounce

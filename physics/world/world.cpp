@@ -8,6 +8,7 @@
 #include <jounce/collision/mass_properties.hpp>
 
 #include "physics/deformable/stages.hpp"
+#include "common/guard.hpp"
 #include "physics/particles/direct_solve.hpp"
 #include "physics/particles/stages.hpp"
 #include "physics/world/stages.hpp"
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 #include <variant>
 #include <string>
@@ -122,10 +124,15 @@ World::World(const WorldSettings& settings)
     setSettings(settings);
 }
 
+World::World(const WorldSettings& settings, ErrorHandler onError) : World() {
+    errorHandler_ = std::move(onError);
+    setSettings(settings);
+}
+
 /// step(dt, n) takes n up to maxSubsteps: a million substeps is already minutes of work.
 constexpr int maxSubstepsBound = 1 << 20;
 
-void World::setSettings(const WorldSettings& s) {
+void World::setSettings(const WorldSettings& s) { return detail::guarded(errorHandler_, [&] {
     // Every number gets a bound a game never reaches, as the setters' inputs do
     // (common/validate.hpp): a snapshot or scene file brings settings in too, and a
     // finite 1e200 m margin or gravity overflows the first square taken of it.
@@ -188,11 +195,11 @@ void World::setSettings(const WorldSettings& s) {
         throw Error("WorldSettings.sleep.sleepEpsilon", toText(s.sleep.sleepEpsilon), "must be at most maxSpeed^2");
     detail::requireInRange(s.sleep.baseBias, 0, 1, "WorldSettings.sleep.baseBias");
     settings_ = s;
-}
+}); }
 
 // ---- Bodies --------------------------------------------------------------------------
 
-BodyId World::createBody(const BodyDesc& d) {
+BodyId World::createBody(const BodyDesc& d) { return detail::guarded(errorHandler_, [&] {
     validateBodyDesc(d);
     for (std::size_t i = 0; i < d.colliders.size(); ++i)
         validateColliderDesc(d.colliders[i], d.type, ("BodyDesc.colliders[" + std::to_string(i) + "]").c_str());
@@ -221,10 +228,10 @@ BodyId World::createBody(const BodyDesc& d) {
     setMass(b, d.mass, d.type == BodyType::Dynamic && !b.massFromColliders ? d.inertia : Mat3::Identity());
     const BodyId id = bodies_.insert(b);
     for (const ColliderDesc& c : d.colliders)
-        colliders_.insert(Collider{id, c.shape, c.local, c.density, c.material, c.filter, Aabb{}, c.sensor});
+        unindexed_.push_back(colliders_.insert(Collider{id, c.shape, c.local, c.density, c.material, c.filter, Aabb{}, c.sensor}));
     if (bodies_[id].massFromColliders) refreshMassFromColliders(bodies_[id], id);
     return id;
-}
+}); }
 
 void World::validateColliderDesc(const ColliderDesc& c, BodyType type, const char* field) const {
     const std::string f = field;
@@ -286,7 +293,7 @@ void World::refreshMassFromColliders(Body& b, BodyId id) {
     b.position = origin + b.orientation * b.localCentroid;
 }
 
-ColliderId World::addCollider(BodyId id, const ColliderDesc& desc) {
+ColliderId World::addCollider(BodyId id, const ColliderDesc& desc) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "addCollider.body");
     validateColliderDesc(desc, b.type, "addCollider.desc");
     if (b.isDynamic() && b.massFromColliders) {
@@ -296,11 +303,13 @@ ColliderId World::addCollider(BodyId id, const ColliderDesc& desc) {
         validateDerivedMass(all, "addCollider.desc");
     }
     const ColliderId cid = colliders_.insert(Collider{id, desc.shape, desc.local, desc.density, desc.material, desc.filter, Aabb{}, desc.sensor});
+    unindexed_.push_back(cid);
+    if (b.isDynamic() && b.massFromColliders) movedBodies_.push_back(id); // its origin is recomputed: it may round
     refreshMassFromColliders(b, id);
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
     return cid;
-}
+}); }
 
 std::vector<ColliderId> World::colliderIdsOf(BodyId id) const {
     std::vector<ColliderId> ids;
@@ -309,27 +318,28 @@ std::vector<ColliderId> World::colliderIdsOf(BodyId id) const {
     return ids;
 }
 
-void World::removeCollider(ColliderId id) {
+void World::removeCollider(ColliderId id) { return detail::guarded(errorHandler_, [&] {
     requireLive(colliders_, id, "removeCollider.id", "collider");
     const BodyId owner = colliders_[id].body;
     colliders_.erase(id);
     Body& b = bodies_[owner];
+    if (b.isDynamic() && b.massFromColliders) movedBodies_.push_back(owner); // its origin is recomputed: it may round
     refreshMassFromColliders(b, owner);
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-const Collider& World::collider(ColliderId id) const {
+const Collider& World::collider(ColliderId id) const { return detail::guarded(errorHandler_, [&]() -> const Collider& {
     requireLive(colliders_, id, "collider.id", "collider");
     return colliders_[id];
-}
+}); }
 
 std::vector<ColliderId> World::colliderIds() const { return colliders_.ids(); }
 
-Transform World::colliderPose(ColliderId id) const {
+Transform World::colliderPose(ColliderId id) const { return detail::guarded(errorHandler_, [&] {
     const Collider& c = collider(id);
     return bodies_[c.body].origin() * c.local;
-}
+}); }
 
 Body& World::checkedBody(BodyId id, const char* field) {
     requireLiveBody(id, field);
@@ -338,12 +348,12 @@ Body& World::checkedBody(BodyId id, const char* field) {
 
 void World::requireLiveBody(BodyId id, const char* field) const { requireLive(bodies_, id, field, "body"); }
 
-const Body& World::body(BodyId id) const {
+const Body& World::body(BodyId id) const { return detail::guarded(errorHandler_, [&]() -> const Body& {
     requireLiveBody(id, "body.id");
     return bodies_[id];
-}
+}); }
 
-void World::destroyBody(BodyId id) {
+void World::destroyBody(BodyId id) { return detail::guarded(errorHandler_, [&] {
     checkedBody(id, "destroyBody.id");
     for (std::size_t i = 0; i < generators_.slotCount(); ++i) {
         if (!generators_.isAlive(i)) continue;
@@ -367,28 +377,30 @@ void World::destroyBody(BodyId id) {
         if (d.a.body == id || d.b.body == id) removeJoint(j);
     }
     bodies_.erase(id);
-}
+}); }
 
 std::vector<BodyId> World::bodyIds() const { return bodies_.ids(); }
 
-void World::setPosition(BodyId id, const Vec3& p) {
+void World::setPosition(BodyId id, const Vec3& p) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setPosition.id");
     detail::requirePoint(p, "setPosition.position");
     b.position = p;
+    movedBodies_.push_back(id); // the trees' boxes of its colliders may no longer hold them
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-void World::setOrientation(BodyId id, const Quat& q) {
+void World::setOrientation(BodyId id, const Quat& q) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setOrientation.id");
     detail::requireUnit(q, "setOrientation.orientation");
     b.orientation = q.normalized();
     b.inverseInertiaWorld = detail::worldInverseInertia(b);
+    movedBodies_.push_back(id);
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-void World::setLinearVelocity(BodyId id, const Vec3& v) {
+void World::setLinearVelocity(BodyId id, const Vec3& v) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setLinearVelocity.id");
     detail::requireSpeed(v, "setLinearVelocity.velocity");
     if (b.type == BodyType::Static && !v.isZero(0))
@@ -396,9 +408,9 @@ void World::setLinearVelocity(BodyId id, const Vec3& v) {
     b.linearVelocity = v;
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-void World::setAngularVelocity(BodyId id, const Vec3& w) {
+void World::setAngularVelocity(BodyId id, const Vec3& w) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setAngularVelocity.id");
     detail::requireSpeed(w, "setAngularVelocity.velocity");
     if (b.type == BodyType::Static && !w.isZero(0))
@@ -406,22 +418,22 @@ void World::setAngularVelocity(BodyId id, const Vec3& w) {
     b.angularVelocity = w;
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-void World::setDamping(BodyId id, real linear, real angular) {
+void World::setDamping(BodyId id, real linear, real angular) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setDamping.id");
     validateDamping(linear, angular, "setDamping.linear", "setDamping.angular");
     b.linearDamping = linear;
     b.angularDamping = angular;
-}
+}); }
 
-void World::setGravityScale(BodyId id, real scale) {
+void World::setGravityScale(BodyId id, real scale) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setGravityScale.id");
     detail::requireInRange(scale, -detail::maxGravityScale, detail::maxGravityScale, "setGravityScale.scale");
     b.gravityScale = scale;
-}
+}); }
 
-void World::setMassProperties(BodyId id, real mass, const Mat3& inertia) {
+void World::setMassProperties(BodyId id, real mass, const Mat3& inertia) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setMassProperties.id");
     if (!b.isDynamic())
         throw Error("setMassProperties.id", handleText(id.index, id.generation),
@@ -430,21 +442,21 @@ void World::setMassProperties(BodyId id, real mass, const Mat3& inertia) {
     validateInertia(inertia, "setMassProperties.inertia");
     setMass(b, mass, inertia);
     b.massFromColliders = false; // the user's numbers win from now on
-}
+}); }
 
-void World::setAwake(BodyId id, bool awake) {
+void World::setAwake(BodyId id, bool awake) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setAwake.id");
     b.awake = awake;
     if (awake) b.motion = 2 * settings_.sleep.sleepEpsilon; // so it does not fall straight back asleep
-}
+}); }
 
-void World::setUserData(BodyId id, std::uint64_t data) { checkedBody(id, "setUserData.id").userData = data; }
+void World::setUserData(BodyId id, std::uint64_t data) { detail::guarded(errorHandler_, [&] { checkedBody(id, "setUserData.id").userData = data; }); }
 
-void World::setBullet(BodyId id, bool bullet) { checkedBody(id, "setBullet.id").bullet = bullet; }
+void World::setBullet(BodyId id, bool bullet) { detail::guarded(errorHandler_, [&] { checkedBody(id, "setBullet.id").bullet = bullet; }); }
 
 // Forces on static and kinematic bodies are accepted and ignored, so a game can push
 // everything in a blast radius without sorting bodies first.
-void World::applyForce(BodyId id, const Vec3& f) {
+void World::applyForce(BodyId id, const Vec3& f) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "applyForce.id");
     detail::requireLoad(f, "applyForce.force");
     if (!b.isDynamic()) return;
@@ -452,9 +464,9 @@ void World::applyForce(BodyId id, const Vec3& f) {
     b.userForce += f;
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) {
+void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "applyForceAtPoint.id");
     detail::requireLoad(f, "applyForceAtPoint.force");
     detail::requirePoint(p, "applyForceAtPoint.point");
@@ -466,9 +478,9 @@ void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) {
     b.userTorque += torque;
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-void World::applyTorque(BodyId id, const Vec3& t) {
+void World::applyTorque(BodyId id, const Vec3& t) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "applyTorque.id");
     detail::requireLoad(t, "applyTorque.torque");
     if (!b.isDynamic()) return;
@@ -476,9 +488,9 @@ void World::applyTorque(BodyId id, const Vec3& t) {
     b.userTorque += t;
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
-}
+}); }
 
-void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) {
+void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "applyImpulse.id");
     detail::requireLoad(j, "applyImpulse.impulse");
     detail::requirePoint(p, "applyImpulse.point");
@@ -492,65 +504,113 @@ void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) {
     b.angularVelocity += dw;
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+}); }
+
+/// After a successful step: the colliders whose box has left the fat box the broad
+/// phase's trees hold for them (their body moved in the last substep, after the boxes
+/// were made, farther than the margin and the sweep allowed). These, the colliders
+/// created since and those of the bodies the API moved since are all the queries must
+/// add to what the trees find.
+void World::indexQueries() {
+    unindexed_.clear();
+    movedBodies_.clear();
+    const std::vector<Transform>& poses = scratch_->collision.poses; // where the last substep's boxes were made
+    for (std::size_t p = 0; p < proxyColliders_.size(); ++p) {
+        const Collider& c = colliders_[proxyColliders_[p]];
+        const Transform pose = bodies_[c.body].origin() * c.local;
+        const bool moved = pose.position != poses[p].position || pose.orientation.coeffs() != poses[p].orientation.coeffs();
+        if (moved && !c.fatBox.contains(computeAabb(c.shape, pose))) unindexed_.push_back(proxyColliders_[p]);
+    }
+    queriesScanAll_ = false;
 }
 
-/// The world queries' shared sweep: every live collider whose category meets `mask`,
-/// with its world pose and box, in index order.
-template <typename Visit> void World::forEachCollider(std::uint32_t mask, Visit visit) const {
-    for (std::size_t i = 0; i < colliders_.slotCount(); ++i) {
-        if (!colliders_.isAlive(i)) continue;
+/// The world queries' shared sweep: every live collider whose category meets `mask` and
+/// whose box may meet `region`, with its world pose and box, in index order. The broad
+/// phase's trees name the candidates, with the colliders they do not cover; when they
+/// cannot be trusted, or `region` has no bounds, every collider is visited. The
+/// visitors test the box themselves, so both ways give the same answers.
+template <typename Visit> void World::forEachCollider(const Aabb& region, std::uint32_t mask, Visit visit) const {
+    const auto visitSlot = [&](std::size_t i) {
         const Collider& c = colliders_.atSlot(i);
-        if ((c.filter.category & mask) == 0) continue;
+        if ((c.filter.category & mask) == 0) return;
         const Transform pose = bodies_[c.body].origin() * c.local;
         visit(colliders_.idOf(i), c, pose, computeAabb(c.shape, pose));
+    };
+    if (queriesScanAll_ || !isFinite(region.min) || !isFinite(region.max)) {
+        for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
+            if (colliders_.isAlive(i)) visitSlot(i);
+        return;
     }
+    // Grown by a few rounding errors: a candidate too many costs a test, one too few
+    // would change an answer (a ray's hit point rounds off the segment's box).
+    const real pad = 16 * std::numeric_limits<real>::epsilon() *
+                     (1 + std::max(region.min.cwiseAbs().maxCoeff(), region.max.cwiseAbs().maxCoeff()));
+    std::vector<std::uint32_t> found;
+    broadPhase_.query(region.fattened(pad), found);
+    std::vector<std::uint32_t> slots;
+    for (const std::uint32_t p : found)
+        if (p < proxyColliders_.size() && colliders_.contains(proxyColliders_[p])) slots.push_back(proxyColliders_[p].index);
+    for (const ColliderId id : unindexed_)
+        if (colliders_.contains(id)) slots.push_back(id.index);
+    if (!movedBodies_.empty()) { // one pass comparing bodies, no boxes: far cheaper than visiting all
+        std::vector<std::uint32_t> moved;
+        for (const BodyId b : movedBodies_) moved.push_back(b.index);
+        std::sort(moved.begin(), moved.end());
+        for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
+            if (colliders_.isAlive(i) && std::binary_search(moved.begin(), moved.end(), colliders_.atSlot(i).body.index))
+                slots.push_back(static_cast<std::uint32_t>(i));
+    }
+    std::sort(slots.begin(), slots.end());
+    slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
+    for (const std::uint32_t i : slots) visitSlot(i);
 }
 
-std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask) const {
+std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
     detail::requireFinite(from, "rayCast.from");
     detail::requireFinite(to, "rayCast.to");
     std::vector<RayHit> hits;
-    forEachCollider(mask, [&](ColliderId id, const Collider& c, const Transform& pose, const Aabb& box) {
+    const Aabb segment{from.cwiseMin(to), from.cwiseMax(to)};
+    forEachCollider(segment, mask, [&](ColliderId id, const Collider& c, const Transform& pose, const Aabb& box) {
         ShapeRayHit h;
         if (rayHitsAabb(box, from, to) && rayCast(c.shape, pose, from, to, h))
             hits.push_back({c.body, id, h.fraction, h.point, h.normal});
     });
     std::stable_sort(hits.begin(), hits.end(), [](const RayHit& a, const RayHit& b) { return a.fraction < b.fraction; });
     return hits;
-}
+}); }
 
-std::optional<World::RayHit> World::rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask) const {
+std::optional<World::RayHit> World::rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&]() -> std::optional<RayHit> {
     const std::vector<RayHit> hits = rayCastAll(from, to, mask);
     if (hits.empty()) return std::nullopt;
     return hits.front();
-}
+}); }
 
-std::vector<ColliderId> World::overlap(const Shape& shape, const Transform& pose, std::uint32_t mask) const {
+std::vector<ColliderId> World::overlap(const Shape& shape, const Transform& pose, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
     validateShape(shape, "overlap.shape");
     detail::requireFinite(pose.position, "overlap.pose.position");
     detail::requireUnit(pose.orientation, "overlap.pose.orientation");
     const Aabb query = computeAabb(shape, pose);
     std::vector<ColliderId> found;
-    forEachCollider(mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+    forEachCollider(query, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
         Manifold m;
         if (box.overlaps(query) && collide(shape, pose, c.shape, cp, 0, m)) found.push_back(id);
     });
     return found;
-}
+}); }
 
-std::optional<World::ClosestPoint> World::closestPoint(const Vec3& point, real maxDistance, std::uint32_t mask) const {
+std::optional<World::ClosestPoint> World::closestPoint(const Vec3& point, real maxDistance, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
     detail::requireFinite(point, "closestPoint.point");
     detail::requireNonNegative(maxDistance, "closestPoint.maxDistance");
     std::optional<ClosestPoint> best;
     const Aabb reach{point.array() - maxDistance, point.array() + maxDistance};
-    forEachCollider(mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+    forEachCollider(reach, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
         if (!box.overlaps(reach)) return;
         const PointProximity p = signedDistance(c.shape, cp, point);
         if (p.distance <= maxDistance && (!best || p.distance < best->proximity.distance))
             best = ClosestPoint{c.body, id, p};
     });
     return best;
-}
+}); }
 
 // ---- Force generators ------------------------------------------------------------
 
@@ -615,32 +675,32 @@ void World::validateGenerator(const ForceGenerator& generator, const char* field
         generator);
 }
 
-ForceGeneratorId World::addForceGenerator(const ForceGenerator& g) {
+ForceGeneratorId World::addForceGenerator(const ForceGenerator& g) { return detail::guarded(errorHandler_, [&] {
     validateGenerator(g, "addForceGenerator");
     return generators_.insert(g);
-}
+}); }
 
-void World::setForceGenerator(ForceGeneratorId id, const ForceGenerator& g) {
+void World::setForceGenerator(ForceGeneratorId id, const ForceGenerator& g) { return detail::guarded(errorHandler_, [&] {
     requireLive(generators_, id, "setForceGenerator.id", "force generator");
     validateGenerator(g, "setForceGenerator");
     generators_[id] = g;
-}
+}); }
 
-void World::removeForceGenerator(ForceGeneratorId id) {
+void World::removeForceGenerator(ForceGeneratorId id) { return detail::guarded(errorHandler_, [&] {
     requireLive(generators_, id, "removeForceGenerator.id", "force generator");
     generators_.erase(id);
-}
+}); }
 
-const ForceGenerator& World::forceGenerator(ForceGeneratorId id) const {
+const ForceGenerator& World::forceGenerator(ForceGeneratorId id) const { return detail::guarded(errorHandler_, [&]() -> const ForceGenerator& {
     requireLive(generators_, id, "forceGenerator.id", "force generator");
     return generators_[id];
-}
+}); }
 
 std::vector<ForceGeneratorId> World::forceGeneratorIds() const { return generators_.ids(); }
 
 // ---- Joints --------------------------------------------------------------------------
 
-JointId World::createJoint(const JointDesc& desc) {
+JointId World::createJoint(const JointDesc& desc) { return detail::guarded(errorHandler_, [&] {
     requireLiveBody(desc.a.body, "createJoint.a.body");
     if (!desc.b.body.isNull()) requireLiveBody(desc.b.body, "createJoint.b.body");
     if (desc.a.body == desc.b.body)
@@ -653,16 +713,16 @@ JointId World::createJoint(const JointDesc& desc) {
         if (!end.isNull() && bodies_[end].isDynamic()) setAwake(end, true);
     detail::jointLinks(joints_, jointLinks_, noCollision_);
     return id;
-}
+}); }
 
-void World::removeJoint(JointId id) {
+void World::removeJoint(JointId id) { return detail::guarded(errorHandler_, [&] {
     requireLive(joints_, id, "removeJoint.id", "joint");
     const JointDesc d = joints_[id].desc;
     joints_.erase(id);
     for (const BodyId end : {d.a.body, d.b.body})
         if (!end.isNull() && bodies_.contains(end) && bodies_[end].isDynamic()) setAwake(end, true);
     detail::jointLinks(joints_, jointLinks_, noCollision_);
-}
+}); }
 
 void World::breakJoints(const std::vector<JointId>& broken) {
     for (const JointId id : broken) {
@@ -673,19 +733,19 @@ void World::breakJoints(const std::vector<JointId>& broken) {
     detail::jointLinks(joints_, jointLinks_, noCollision_);
 }
 
-const Joint& World::joint(JointId id) const {
+const Joint& World::joint(JointId id) const { return detail::guarded(errorHandler_, [&]() -> const Joint& {
     requireLive(joints_, id, "joint.id", "joint");
     return joints_[id];
-}
+}); }
 
-Vec3 World::attachmentPoint(const Attachment& a) const {
+Vec3 World::attachmentPoint(const Attachment& a) const { return detail::guarded(errorHandler_, [&] {
     if (a.body.isNull()) return a.point;
     return body(a.body).transform().toWorld(a.point);
-}
+}); }
 
 // ---- The step ----------------------------------------------------------------------
 
-void World::step(real dt, int substeps) {
+void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, [&] {
     if (!std::isfinite(dt) || dt < settings_.minTimeStep || dt > settings_.maxTimeStep)
         throw Error("step.dt", toText(dt),
                     "must lie in [minTimeStep " + toText(settings_.minTimeStep) + ", maxTimeStep " +
@@ -753,9 +813,10 @@ void World::step(real dt, int substeps) {
     // Stage 9: what touched what, from the last substep.
     detail::reportContacts(contacts_, settings_.collisionMargin / 2, touching_, near_, scratch_->contact, contactEvents_);
     detail::reportSensors(bodies_, colliders_, sensorOverlaps_, scratch_->contact, sensorEvents_);
+    indexQueries();
     ++stepCount_;
     profile_.total = millisecondsSince(start);
-}
+}); }
 
 void World::substep(const StepContext& ctx) {
     auto t = Clock::now();

@@ -4,6 +4,7 @@
 #include <jounce/world/world.hpp>
 
 #include "physics/deformable/stages.hpp"
+#include "common/guard.hpp"
 #include "common/validate.hpp"
 #include "physics/world/world_state.hpp"
 
@@ -90,7 +91,7 @@ void World::wakeDeformable(Deformable& d) const {
     d.motion = std::max(d.motion, 2 * settings_.sleep.sleepEpsilon); // Millington: not straight back to sleep
 }
 
-DeformableId World::createDeformable(const DeformableDesc& desc) {
+DeformableId World::createDeformable(const DeformableDesc& desc) { return detail::guarded(errorHandler_, [&] {
     validate(desc);
     Deformable d;
     detail::buildDeformable(desc, d);
@@ -99,19 +100,19 @@ DeformableId World::createDeformable(const DeformableDesc& desc) {
     if (deformableSolvers_->bySlot.size() <= id.index) deformableSolvers_->bySlot.resize(id.index + 1);
     deformableSolvers_->bySlot[id.index] = detail::DeformableSolver{}; // a reused slot starts afresh
     return id;
-}
+}); }
 
-void World::removeDeformable(DeformableId id) {
+void World::removeDeformable(DeformableId id) { return detail::guarded(errorHandler_, [&] {
     liveDeformable(id, "removeDeformable.id");
     deformables_.erase(id);
     deformableSolvers_->bySlot[id.index] = detail::DeformableSolver{};
-}
+}); }
 
-const Deformable& World::deformable(DeformableId id) const {
+const Deformable& World::deformable(DeformableId id) const { return detail::guarded(errorHandler_, [&]() -> const Deformable& {
     return detail::requireLive(deformables_, id, "deformable.id", "deformable");
-}
+}); }
 
-DeformableHandleId World::addDeformableHandle(DeformableId id, const DeformableHandleDesc& desc) {
+DeformableHandleId World::addDeformableHandle(DeformableId id, const DeformableHandleDesc& desc) { return detail::guarded(errorHandler_, [&] {
     Deformable& d = liveDeformable(id, "addDeformableHandle.id");
     if (desc.vertex >= d.restVertices.size())
         throw Error("DeformableHandleDesc.vertex", std::to_string(desc.vertex),
@@ -133,17 +134,17 @@ DeformableHandleId World::addDeformableHandle(DeformableId id, const DeformableH
     ++d.systemVersion;
     wakeDeformable(d);
     return d.handles.insert(handle);
-}
+}); }
 
-void World::removeDeformableHandle(DeformableId id, DeformableHandleId handle) {
+void World::removeDeformableHandle(DeformableId id, DeformableHandleId handle) { return detail::guarded(errorHandler_, [&] {
     Deformable& d = liveDeformable(id, "removeDeformableHandle.id");
     detail::requireLive(d.handles, handle, "removeDeformableHandle.handle", "deformable handle");
     d.handles.erase(handle);
     ++d.systemVersion;
     wakeDeformable(d);
-}
+}); }
 
-void World::setDeformableHandleTarget(DeformableId id, DeformableHandleId handle, const Vec3& target) {
+void World::setDeformableHandleTarget(DeformableId id, DeformableHandleId handle, const Vec3& target) { return detail::guarded(errorHandler_, [&] {
     Deformable& d = liveDeformable(id, "setDeformableHandleTarget.id");
     DeformableHandle& h = detail::requireLive(d.handles, handle, "setDeformableHandleTarget.handle", "deformable handle");
     detail::requirePoint(target, "setDeformableHandleTarget.target");
@@ -154,9 +155,9 @@ void World::setDeformableHandleTarget(DeformableId id, DeformableHandleId handle
         h.desc.target = target;
     }
     wakeDeformable(d);
-}
+}); }
 
-void World::setDeformableParticlePose(DeformableId id, std::size_t index, const Vec3& position, const Quat& orientation) {
+void World::setDeformableParticlePose(DeformableId id, std::size_t index, const Vec3& position, const Quat& orientation) { return detail::guarded(errorHandler_, [&] {
     Deformable& d = liveDeformable(id, "setDeformableParticlePose.id");
     if (index >= d.size())
         throw Error("setDeformableParticlePose.index", std::to_string(index),
@@ -168,9 +169,9 @@ void World::setDeformableParticlePose(DeformableId id, std::size_t index, const 
     d.velocity[index].setZero();
     d.angularVelocity[index].setZero();
     wakeDeformable(d);
-}
+}); }
 
-void World::setDeformableVelocity(DeformableId id, const Vec3& velocity) {
+void World::setDeformableVelocity(DeformableId id, const Vec3& velocity) { return detail::guarded(errorHandler_, [&] {
     Deformable& d = liveDeformable(id, "setDeformableVelocity.id");
     detail::requireSpeed(velocity, "setDeformableVelocity.velocity");
     for (std::size_t i = 0; i < d.size(); ++i) {
@@ -178,21 +179,21 @@ void World::setDeformableVelocity(DeformableId id, const Vec3& velocity) {
         d.angularVelocity[i].setZero();
     }
     wakeDeformable(d);
-}
+}); }
 
-std::vector<Vec3> World::deformableVertices(DeformableId id) const {
+std::vector<Vec3> World::deformableVertices(DeformableId id) const { return detail::guarded(errorHandler_, [&] {
     const Deformable& d = deformable(id);
     std::vector<Vec3> out(d.restVertices.size());
     for (std::size_t k = 0; k < out.size(); ++k) out[k] = detail::skinnedVertex(d, k);
     return out;
-}
+}); }
 
-std::vector<Vec3> World::deformableNormals(DeformableId id) const {
+std::vector<Vec3> World::deformableNormals(DeformableId id) const { return detail::guarded(errorHandler_, [&] {
     const Deformable& d = deformable(id);
     std::vector<Vec3> out(d.restNormals.size());
     for (std::size_t k = 0; k < out.size(); ++k) out[k] = detail::skinnedNormal(d, k);
     return out;
-}
+}); }
 
 namespace {
 
@@ -214,7 +215,7 @@ real firstHit(const Deformable& d, const std::vector<Vec3>& skinned, const Vec3&
 
 } // namespace
 
-std::optional<World::DeformableRayHit> World::rayCastDeformables(const Vec3& from, const Vec3& to) const {
+std::optional<World::DeformableRayHit> World::rayCastDeformables(const Vec3& from, const Vec3& to) const { return detail::guarded(errorHandler_, [&] {
     detail::requireFinite(from, "rayCastDeformables.from");
     detail::requireFinite(to, "rayCastDeformables.to");
     std::optional<DeformableRayHit> hit;
@@ -232,12 +233,12 @@ std::optional<World::DeformableRayHit> World::rayCastDeformables(const Vec3& fro
         hit = DeformableRayHit{deformables_.idOf(k), nearest, f, point};
     }
     return hit;
-}
+}); }
 
-DeformableStats World::deformableStats(DeformableId id) const {
+DeformableStats World::deformableStats(DeformableId id) const { return detail::guarded(errorHandler_, [&] {
     deformable(id);
     return deformableSolvers_->bySlot[id.index].stats;
-}
+}); }
 
 void World::stepDeformables(const StepContext& ctx) {
     for (std::size_t k = 0; k < deformables_.slotCount(); ++k) {
@@ -249,6 +250,7 @@ void World::stepDeformables(const StepContext& ctx) {
 }
 
 void World::restoreBackup() {
+    queriesScanAll_ = true; // the trees hold the failed step's boxes
     const bool jointsBroke = !jointEvents_.broken.empty(); // this failed step's, before they are put back
     backup_->restore(*this);
     if (jointsBroke) detail::jointLinks(joints_, jointLinks_, noCollision_); // derived from the joints

@@ -5,6 +5,7 @@
 
 #include <jounce/world/world.hpp>
 
+#include "common/guard.hpp"
 #include "physics/particles/stages.hpp"
 #include "common/validate.hpp"
 
@@ -58,7 +59,7 @@ void requireRest(ParticleConstraintKind kind, real rest) {
 
 // ---- Bending, tet volume, triangle area ----------------------------------------------
 
-ParticleConstraintId World::createParticleConstraint(const ParticleConstraintDesc& d) {
+ParticleConstraintId World::createParticleConstraint(const ParticleConstraintDesc& d) { return detail::guarded(errorHandler_, [&] {
     if (static_cast<int>(d.kind) > static_cast<int>(ParticleConstraintKind::TriangleArea))
         throw Error("ParticleConstraintDesc.kind", std::to_string(static_cast<int>(d.kind)), "not a ParticleConstraintKind");
     const int count = particlesUsed(d.kind);
@@ -112,25 +113,25 @@ ParticleConstraintId World::createParticleConstraint(const ParticleConstraintDes
     if (d.kind != ParticleConstraintKind::IsometricBending) k.rest = std::isnan(d.rest) ? value : d.rest;
     ++particles_.topologyVersion;
     return particles_.constraints.insert(k);
-}
+}); }
 
-void World::removeParticleConstraint(ParticleConstraintId id) {
+void World::removeParticleConstraint(ParticleConstraintId id) { return detail::guarded(errorHandler_, [&] {
     detail::requireLive(particles_.constraints, id, "removeParticleConstraint.id", "particle constraint");
     particles_.constraints.erase(id);
     ++particles_.topologyVersion;
-}
+}); }
 
-const ParticleConstraint& World::particleConstraint(ParticleConstraintId id) const {
+const ParticleConstraint& World::particleConstraint(ParticleConstraintId id) const { return detail::guarded(errorHandler_, [&]() -> const ParticleConstraint& {
     return detail::requireLive(particles_.constraints, id, "particleConstraint.id", "particle constraint");
-}
+}); }
 
-real World::particleConstraintValue(ParticleConstraintId id) const {
+real World::particleConstraintValue(ParticleConstraintId id) const { return detail::guarded(errorHandler_, [&] {
     const ParticleConstraint& k = particleConstraint(id);
     std::array<Vec3, 4> x, grad;
     for (std::size_t i = 0; i < 4; ++i) x[i] = particles_.x[k.p[i]];
     real value = 0;
     return detail::constraintValue(k, x, value, grad) ? value : std::numeric_limits<real>::quiet_NaN();
-}
+}); }
 
 // ---- Closed-mesh volumes -------------------------------------------------------------
 
@@ -146,7 +147,7 @@ std::array<std::uint32_t, 3> World::triangleSlots(const std::array<ParticleId, 3
     return slots;
 }
 
-ParticleVolumeId World::createParticleVolume(const ParticleVolumeDesc& d) {
+ParticleVolumeId World::createParticleVolume(const ParticleVolumeDesc& d) { return detail::guarded(errorHandler_, [&] {
     if (d.triangles.size() < 4 || d.triangles.size() > 1000000)
         throw Error("ParticleVolumeDesc.triangles", std::to_string(d.triangles.size()) + " triangles",
                     "a closed mesh needs 4 to 1000000 triangles");
@@ -184,34 +185,34 @@ ParticleVolumeId World::createParticleVolume(const ParticleVolumeDesc& d) {
     volume.globalShare = d.globalShare;
     ++particles_.topologyVersion;
     return particles_.volumes.insert(std::move(volume));
-}
+}); }
 
-void World::removeParticleVolume(ParticleVolumeId id) {
+void World::removeParticleVolume(ParticleVolumeId id) { return detail::guarded(errorHandler_, [&] {
     detail::requireLive(particles_.volumes, id, "removeParticleVolume.id", "particle volume");
     particles_.volumes.erase(id);
     ++particles_.topologyVersion;
-}
+}); }
 
-const ParticleVolume& World::particleVolume(ParticleVolumeId id) const {
+const ParticleVolume& World::particleVolume(ParticleVolumeId id) const { return detail::guarded(errorHandler_, [&]() -> const ParticleVolume& {
     return detail::requireLive(particles_.volumes, id, "particleVolume.id", "particle volume");
-}
+}); }
 
-real World::enclosedVolume(ParticleVolumeId id) const {
+real World::enclosedVolume(ParticleVolumeId id) const { return detail::guarded(errorHandler_, [&] {
     const ParticleVolume& volume = particleVolume(id);
     real six = 0;
     for (const auto& t : volume.triangles) six += particles_.x[t[0]].cross(particles_.x[t[1]]).dot(particles_.x[t[2]]);
     return six / 6;
-}
+}); }
 
-void World::setVolumePressure(ParticleVolumeId id, real pressure) {
+void World::setVolumePressure(ParticleVolumeId id, real pressure) { return detail::guarded(errorHandler_, [&] {
     detail::requireLive(particles_.volumes, id, "setVolumePressure.id", "particle volume");
     detail::requireInRange(pressure, std::numeric_limits<real>::min(), detail::maxRate, "setVolumePressure.pressure");
     particles_.volumes[id].pressure = pressure;
-}
+}); }
 
 // ---- Clusters ------------------------------------------------------------------------
 
-ParticleClusterId World::createParticleCluster(const ParticleClusterDesc& d) {
+ParticleClusterId World::createParticleCluster(const ParticleClusterDesc& d) { return detail::guarded(errorHandler_, [&] {
     if (d.particles.size() < 2 || d.particles.size() > 1000000)
         throw Error("ParticleClusterDesc.particles", std::to_string(d.particles.size()) + " particles", "a cluster needs 2 to 1000000");
     ParticleCluster cluster;
@@ -233,21 +234,21 @@ ParticleClusterId World::createParticleCluster(const ParticleClusterDesc& d) {
     detail::setClusterRest(particles_, cluster);
     ++particles_.topologyVersion;
     return particles_.clusters.insert(std::move(cluster));
-}
+}); }
 
-void World::removeParticleCluster(ParticleClusterId id) {
+void World::removeParticleCluster(ParticleClusterId id) { return detail::guarded(errorHandler_, [&] {
     detail::requireLive(particles_.clusters, id, "removeParticleCluster.id", "particle cluster");
     particles_.clusters.erase(id);
     ++particles_.topologyVersion;
-}
+}); }
 
-const ParticleCluster& World::particleCluster(ParticleClusterId id) const {
+const ParticleCluster& World::particleCluster(ParticleClusterId id) const { return detail::guarded(errorHandler_, [&]() -> const ParticleCluster& {
     return detail::requireLive(particles_.clusters, id, "particleCluster.id", "particle cluster");
-}
+}); }
 
 // ---- Surfaces ----------------------------------------------------------------------
 
-ParticleSurfaceId World::createParticleSurface(const ParticleSurfaceDesc& d) {
+ParticleSurfaceId World::createParticleSurface(const ParticleSurfaceDesc& d) { return detail::guarded(errorHandler_, [&] {
     if (d.triangles.empty() || d.triangles.size() > 1000000)
         throw Error("ParticleSurfaceDesc.triangles", std::to_string(d.triangles.size()) + " triangles",
                     "a surface needs 1 to 1000000 triangles");
@@ -266,20 +267,20 @@ ParticleSurfaceId World::createParticleSurface(const ParticleSurfaceDesc& d) {
         surface.triangles.push_back(slots);
     }
     return particles_.surfaces.insert(std::move(surface));
-}
+}); }
 
-void World::removeParticleSurface(ParticleSurfaceId id) {
+void World::removeParticleSurface(ParticleSurfaceId id) { return detail::guarded(errorHandler_, [&] {
     detail::requireLive(particles_.surfaces, id, "removeParticleSurface.id", "particle surface");
     particles_.surfaces.erase(id);
-}
+}); }
 
-const ParticleSurface& World::particleSurface(ParticleSurfaceId id) const {
+const ParticleSurface& World::particleSurface(ParticleSurfaceId id) const { return detail::guarded(errorHandler_, [&]() -> const ParticleSurface& {
     return detail::requireLive(particles_.surfaces, id, "particleSurface.id", "particle surface");
-}
+}); }
 
 // ---- Hierarchies ---------------------------------------------------------------------
 
-ParticleHierarchyId World::createParticleHierarchy(const ParticleHierarchyDesc& d) {
+ParticleHierarchyId World::createParticleHierarchy(const ParticleHierarchyDesc& d) { return detail::guarded(errorHandler_, [&] {
     if (d.particles.size() < 3 || d.particles.size() > 1000000)
         throw Error("ParticleHierarchyDesc.particles", std::to_string(d.particles.size()) + " particles",
                     "a hierarchy needs 3 to 1000000 particles");
@@ -317,15 +318,15 @@ ParticleHierarchyId World::createParticleHierarchy(const ParticleHierarchyDesc& 
     h.levelsAsked = d.levels;
     h.parents = d.parents;
     return particles_.hierarchies.insert(std::move(h));
-}
+}); }
 
-void World::removeParticleHierarchy(ParticleHierarchyId id) {
+void World::removeParticleHierarchy(ParticleHierarchyId id) { return detail::guarded(errorHandler_, [&] {
     detail::requireLive(particles_.hierarchies, id, "removeParticleHierarchy.id", "particle hierarchy");
     particles_.hierarchies.erase(id);
-}
+}); }
 
-const ParticleHierarchy& World::particleHierarchy(ParticleHierarchyId id) const {
+const ParticleHierarchy& World::particleHierarchy(ParticleHierarchyId id) const { return detail::guarded(errorHandler_, [&]() -> const ParticleHierarchy& {
     return detail::requireLive(particles_.hierarchies, id, "particleHierarchy.id", "particle hierarchy");
-}
+}); }
 
 } // namespace jounce

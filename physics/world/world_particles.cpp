@@ -5,6 +5,7 @@
 #include <jounce/world/world.hpp>
 
 #include "physics/deformable/stages.hpp"
+#include "common/guard.hpp"
 #include "physics/particles/direct_solve.hpp"
 #include "common/validate.hpp"
 #include "physics/world/world_state.hpp"
@@ -33,7 +34,7 @@ void World::requireLiveParticle(ParticleId id, const char* field) const {
     detail::requireLive(particles_.slots, id, field, "particle");
 }
 
-ParticleId World::createParticle(const ParticleDesc& d) {
+ParticleId World::createParticle(const ParticleDesc& d) { return detail::guarded(errorHandler_, [&] {
     detail::requirePoint(d.position, "ParticleDesc.position");
     detail::requireSpeed(d.velocity, "ParticleDesc.velocity");
     if (!d.pinned) detail::requireMass(d.mass, "ParticleDesc.mass");
@@ -63,9 +64,9 @@ ParticleId World::createParticle(const ParticleDesc& d) {
     putAt(ps.hasHistory, i, std::uint8_t{0});
     putAt(ps.motion, i, 2 * settings_.sleep.sleepEpsilon); // as a woken body: not asleep at once
     return id;
-}
+}); }
 
-void World::destroyParticle(ParticleId id) {
+void World::destroyParticle(ParticleId id) { return detail::guarded(errorHandler_, [&] {
     requireLiveParticle(id, "destroyParticle.id");
     for (const DistanceConstraintId c : particles_.distances.ids()) {
         const DistanceConstraint& d = particles_.distances[c];
@@ -96,31 +97,31 @@ void World::destroyParticle(ParticleId id) {
     }
     particles_.slots.erase(id);
     ++particles_.topologyVersion;
-}
+}); }
 
-bool World::isParticleAsleep(ParticleId id) const {
+bool World::isParticleAsleep(ParticleId id) const { return detail::guarded(errorHandler_, [&] {
     requireLiveParticle(id, "isParticleAsleep.id");
     return particles_.asleep[id.index] != 0;
-}
+}); }
 
-Particle World::particle(ParticleId id) const {
+Particle World::particle(ParticleId id) const { return detail::guarded(errorHandler_, [&] {
     requireLiveParticle(id, "particle.id");
     const ParticleSystem& ps = particles_;
     const std::size_t i = id.index;
     return Particle{ps.x[i], ps.v[i], ps.w[i], ps.radius[i], ps.group[i], ps.staticFriction[i], ps.kineticFriction[i],
                     ps.restitution[i], ps.userData[i]};
-}
+}); }
 
-void World::setParticlePosition(ParticleId id, const Vec3& position) {
+void World::setParticlePosition(ParticleId id, const Vec3& position) { return detail::guarded(errorHandler_, [&] {
     requireLiveParticle(id, "setParticlePosition.id");
     detail::requirePoint(position, "setParticlePosition.position");
     particles_.x[id.index] = position;
     particles_.p[id.index] = position;
     particles_.hasHistory[id.index] = 0;
     wakeParticle(id.index);
-}
+}); }
 
-void World::setParticleVelocity(ParticleId id, const Vec3& velocity) {
+void World::setParticleVelocity(ParticleId id, const Vec3& velocity) { return detail::guarded(errorHandler_, [&] {
     requireLiveParticle(id, "setParticleVelocity.id");
     detail::requireSpeed(velocity, "setParticleVelocity.velocity");
     if (particles_.w[id.index] == 0 && !velocity.isZero(0))
@@ -128,14 +129,14 @@ void World::setParticleVelocity(ParticleId id, const Vec3& velocity) {
     particles_.v[id.index] = velocity;
     particles_.hasHistory[id.index] = 0;
     wakeParticle(id.index);
-}
+}); }
 
-void World::applyParticleForce(ParticleId id, const Vec3& force) {
+void World::applyParticleForce(ParticleId id, const Vec3& force) { return detail::guarded(errorHandler_, [&] {
     requireLiveParticle(id, "applyParticleForce.id");
     detail::requireLoad(force, "applyParticleForce.force");
     particles_.force[id.index] += force;
     wakeParticle(id.index);
-}
+}); }
 
 void World::wakeParticle(std::uint32_t slot) {
     // Its island wakes with it at the next step (groupParticles).
@@ -146,7 +147,7 @@ void World::wakeParticle(std::uint32_t slot) {
 
 // ---- Distance constraints ------------------------------------------------------------
 
-DistanceConstraintId World::createDistanceConstraint(const DistanceConstraintDesc& d) {
+DistanceConstraintId World::createDistanceConstraint(const DistanceConstraintDesc& d) { return detail::guarded(errorHandler_, [&] {
     requireLiveParticle(d.a, "DistanceConstraintDesc.a");
     requireLiveParticle(d.b, "DistanceConstraintDesc.b");
     if (d.a == d.b) throw Error("DistanceConstraintDesc.b", detail::handleText(d.b), "must differ from a");
@@ -165,34 +166,34 @@ DistanceConstraintId World::createDistanceConstraint(const DistanceConstraintDes
     c.compliance = d.compliance;
     ++particles_.topologyVersion;
     return particles_.distances.insert(c);
-}
+}); }
 
-void World::removeDistanceConstraint(DistanceConstraintId id) {
+void World::removeDistanceConstraint(DistanceConstraintId id) { return detail::guarded(errorHandler_, [&] {
     detail::requireLive(particles_.distances, id, "removeDistanceConstraint.id", "distance constraint");
     particles_.distances.erase(id);
     ++particles_.topologyVersion;
-}
+}); }
 
-const DistanceConstraint& World::distanceConstraint(DistanceConstraintId id) const {
+const DistanceConstraint& World::distanceConstraint(DistanceConstraintId id) const { return detail::guarded(errorHandler_, [&]() -> const DistanceConstraint& {
     return detail::requireLive(particles_.distances, id, "distanceConstraint.id", "distance constraint");
-}
+}); }
 
-void World::setDistanceCompliance(DistanceConstraintId id, real compliance) {
+void World::setDistanceCompliance(DistanceConstraintId id, real compliance) { return detail::guarded(errorHandler_, [&] {
     detail::requireLive(particles_.distances, id, "setDistanceCompliance.id", "distance constraint");
     detail::requireNonNegative(compliance, "setDistanceCompliance.compliance");
     particles_.distances[id].compliance = compliance;
-}
+}); }
 
-real World::distanceTension(DistanceConstraintId id) const {
+real World::distanceTension(DistanceConstraintId id) const { return detail::guarded(errorHandler_, [&]() -> real {
     const DistanceConstraint& c = distanceConstraint(id);
     const real h = particles_.lastSubstep;
     if (settings_.particles.solver != ParticleSolver::XPBD || !(h > 0)) return 0;
     return -c.lambda / (h * h);
-}
+}); }
 
 // ---- Attachments ---------------------------------------------------------------------
 
-ParticleAttachmentId World::createParticleAttachment(const ParticleAttachmentDesc& d) {
+ParticleAttachmentId World::createParticleAttachment(const ParticleAttachmentDesc& d) { return detail::guarded(errorHandler_, [&] {
     requireLiveParticle(d.particle, "ParticleAttachmentDesc.particle");
     if (!d.target.body.isNull()) requireLiveBody(d.target.body, "ParticleAttachmentDesc.target.body");
     detail::requirePoint(d.target.point, "ParticleAttachmentDesc.target.point");
@@ -204,15 +205,15 @@ ParticleAttachmentId World::createParticleAttachment(const ParticleAttachmentDes
     a.restLength = d.restLength;
     a.compliance = d.compliance;
     return particles_.attachments.insert(a);
-}
+}); }
 
-void World::removeParticleAttachment(ParticleAttachmentId id) {
+void World::removeParticleAttachment(ParticleAttachmentId id) { return detail::guarded(errorHandler_, [&] {
     detail::requireLive(particles_.attachments, id, "removeParticleAttachment.id", "particle attachment");
     particles_.attachments.erase(id);
-}
+}); }
 
-const ParticleAttachment& World::particleAttachment(ParticleAttachmentId id) const {
+const ParticleAttachment& World::particleAttachment(ParticleAttachmentId id) const { return detail::guarded(errorHandler_, [&]() -> const ParticleAttachment& {
     return detail::requireLive(particles_.attachments, id, "particleAttachment.id", "particle attachment");
-}
+}); }
 
 } // namespace jounce

@@ -1,8 +1,14 @@
 # Configures, builds and runs tests/consumer as a game would, in one of two modes:
 #   MODE=subdirectory  the game adds Jounce's source with add_subdirectory
 #   MODE=package       Jounce is installed from JOUNCE_BINARY, the game uses find_package
-# Extra: CONSUMER_FLAGS (e.g. sanitizer flags matching the installed library).
+# Extra: CONSUMER_FLAGS (e.g. sanitizer flags matching the installed library); GAME, the
+# game's directory and program (default: this directory's tiny_game).
 set(src ${CMAKE_CURRENT_LIST_DIR})
+set(program tiny_game)
+if(GAME)
+  set(src ${CMAKE_CURRENT_LIST_DIR}/${GAME})
+  set(program ${GAME}_game)
+endif()
 file(REMOVE_RECURSE ${WORK})
 # A unity build, as many games use: it also shows that Jounce's sources build that way,
 # and it compiles the library in a third of the time (CI must finish in 30 minutes).
@@ -37,7 +43,7 @@ foreach(step IN ITEMS configure build run)
   elseif(step STREQUAL "build")
     set(cmd ${CMAKE_COMMAND} --build ${WORK}/build -j2)
   else()
-    set(cmd ${WORK}/build/tiny_game)
+    set(cmd ${WORK}/build/${program})
   endif()
   execute_process(COMMAND ${cmd} RESULT_VARIABLE rc)
   if(rc)

@@ -64,6 +64,12 @@ public:
     /// any other array is still handled exactly.
     void findPairs(std::span<const BroadPhaseProxy> proxies, std::vector<ProxyPair>& out);
 
+    /// Indices of the proxies, as of the last findPairs call, whose boxes overlap `box`
+    /// (touching counts), and of every unbounded one; ascending, each once, whatever
+    /// their flags. `out` is cleared first. `box` must be bounded. Read only: several
+    /// threads may query at once (between findPairs calls).
+    void query(const Aabb& box, std::vector<std::uint32_t>& out) const;
+
     /// Owners that never collide with each other (bodies joined by a joint).
     void ignore(std::uint32_t ownerA, std::uint32_t ownerB);
     void unignore(std::uint32_t ownerA, std::uint32_t ownerB);

@@ -7,6 +7,7 @@
 /// side {x : n . x <= offset} of a plane with unit outward normal n.
 
 #include <jounce/collision/mass_properties.hpp>
+#include <jounce/common/error.hpp>
 #include <jounce/common/math.hpp>
 
 #include <array>
@@ -63,6 +64,12 @@ ConvexHull makeConvexHull(std::span<const Vec3> points);
 /// Builds a mesh shape; throws jounce::Error naming the first bad vertex, index or
 /// degenerate (zero-area) triangle.
 TriangleMesh makeTriangleMesh(std::span<const Vec3> vertices, std::span<const std::array<std::uint32_t, 3>> triangles);
+
+/// Without exceptions (error.hpp): the error goes to `onError` and the shape comes back
+/// empty (a null `hull` / `mesh` pointer, which every call taking a shape rejects).
+ConvexHull makeConvexHull(std::span<const Vec3> points, const ErrorHandler& onError);
+TriangleMesh makeTriangleMesh(std::span<const Vec3> vertices, std::span<const std::array<std::uint32_t, 3>> triangles,
+                              const ErrorHandler& onError);
 
 /// Whether a shape may belong to a moving body (half-spaces and meshes may not).
 bool isStaticOnly(const Shape& shape);

@@ -4,9 +4,15 @@
 /// anything is changed: when a call throws, the world is exactly as it was.
 /// `field()` names the offending input (e.g. "BodyDesc.mass") and `value()` shows
 /// what was given; what() gives both plus the rule that was broken.
+///
+/// The same errors reach a game built without exceptions through an ErrorHandler
+/// (docs/integration.md, "Errors without exceptions"): World::setErrorHandler, and the
+/// overloads of the free functions that take one. The library catches the error
+/// itself (it is always built with exceptions), so none crosses the game's frames.
 
 #include <jounce/common/math.hpp>
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -23,6 +29,11 @@ private:
     std::string field_;
     std::string value_;
 };
+
+/// Receives every error instead of a throw: the call that failed then changes nothing
+/// and returns an empty value (a null handle, an empty container or optional, zero,
+/// false, or a reference to a default-constructed object).
+using ErrorHandler = std::function<void(const Error&)>;
 
 /// Text forms used in error messages (shortest round-trip decimal).
 std::string toText(real x);

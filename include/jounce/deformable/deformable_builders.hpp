@@ -73,4 +73,11 @@ DeformableDesc sampleDeformable(const ClosedMesh& mesh, const SampledGraphDesc& 
 /// The creature, sampled, placed with its rest pose moved by `offset`.
 DeformableId buildArapCreature(World& world, const Vec3& offset, const SampledGraphDesc& desc = {}, real size = 1);
 
+/// Without exceptions (error.hpp): the error goes to `onError` and an empty value comes
+/// back (a desc with no particles, which createDeformable rejects; an empty mesh). The
+/// builders above that take a World report to the world's handler instead.
+DeformableDesc arapBarDesc(const ArapBarDesc& desc, ArapBar* faces, const ErrorHandler& onError);
+ClosedMesh creatureMesh(real size, int subdivisions, const ErrorHandler& onError);
+DeformableDesc sampleDeformable(const ClosedMesh& mesh, const SampledGraphDesc& desc, const ErrorHandler& onError);
+
 } // namespace jounce

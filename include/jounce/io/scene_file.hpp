@@ -74,4 +74,11 @@ SceneObjects addScene(World& world, std::string_view json, SceneInfo* info = nul
 std::string readTextFile(const std::string& path);
 void writeTextFile(const std::string& path, std::string_view text);
 
+/// Without exceptions (error.hpp): the error goes to `onError` and the call returns an
+/// empty value (a LoadedScene with an empty world, an empty string). The loaded world
+/// keeps `onError` as its error handler. addScene reports to the world's handler.
+LoadedScene loadScene(std::string_view json, const ErrorHandler& onError);
+std::string readTextFile(const std::string& path, const ErrorHandler& onError);
+void writeTextFile(const std::string& path, std::string_view text, const ErrorHandler& onError);
+
 } // namespace jounce

@@ -5,7 +5,9 @@
 ///
 /// Every public call validates its input first and throws jounce::Error (naming the
 /// field and the value) before changing anything: after a throw the world is
-/// exactly as it was.
+/// exactly as it was. With an error handler set (setErrorHandler) no call throws: the
+/// handler gets the Error, and the call changes nothing and returns an empty value
+/// (docs/integration.md, "Errors without exceptions").
 
 #include <jounce/collision/broad_phase.hpp>
 #include <jounce/contact/joint.hpp>
@@ -93,15 +95,29 @@ struct Profile {
 class World {
 public:
     explicit World(const WorldSettings& settings = {});
+    /// Installs `onError` first, so bad settings go to it (the world keeps the defaults).
+    World(const WorldSettings& settings, ErrorHandler onError);
     World(World&&) noexcept;
     World& operator=(World&&) noexcept;
     ~World();
+
+    // ---- Errors ------------------------------------------------------------------
+    /// With a handler set, a call that would throw jounce::Error hands it to `onError`
+    /// instead, changes nothing, and returns an empty value: a null handle, an empty
+    /// container or optional, 0 or false, or a reference to a default-constructed
+    /// object (body(), joint(), ...). The error is caught inside the library, so a game
+    /// built with -fno-exceptions can use it. Empty (the default): calls throw. Queries
+    /// are const and may run on several threads at once: so may the handler then.
+    /// Builders that take a World (particle_builders.hpp, deformable_builders.hpp,
+    /// addScene) report through it too. Not part of saved state; restoreState keeps it.
+    void setErrorHandler(ErrorHandler onError) { errorHandler_ = std::move(onError); }
+    const ErrorHandler& errorHandler() const { return errorHandler_; }
 
     // ---- Bodies ------------------------------------------------------------------
     BodyId createBody(const BodyDesc& desc);
     void destroyBody(BodyId id);          ///< also removes generators attached to it
     bool contains(BodyId id) const { return bodies_.contains(id); }
-    const Body& body(BodyId id) const;    ///< throws for a stale or null handle
+    const Body& body(BodyId id) const;    ///< an error for a stale or null handle
     std::size_t bodyCount() const { return bodies_.size(); }
     /// Live bodies in index order (the order every stage uses).
     std::vector<BodyId> bodyIds() const;
@@ -150,7 +166,17 @@ public:
     };
     /// The first collider the segment from -> to enters, if any. Ties in fraction go to
     /// the lower collider index. Colliders whose filter category has no bit in `mask`
-    /// are skipped. Linear in the number of colliders (culled by their fat boxes).
+    /// are skipped.
+    ///
+    /// Cost of the queries (rayCast*, overlap, closestPoint): the broad phase's R-trees
+    /// give the colliders whose fat boxes meet the query's box (the segment's box here),
+    /// and only those are tested: logarithmic in the number of colliders, plus the ones
+    /// found. Colliders created since the last step are tested too, and so are those of
+    /// bodies moved by setPosition or setOrientation since then (found by one pass
+    /// over the colliders comparing body handles, until the next step). A world not
+    /// stepped since it was made, restored or failed a step, and a query box without
+    /// bounds (a half-space's), test every collider. Queries only read the world:
+    /// several threads may run them at once.
     std::optional<RayHit> rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
     /// Every collider the segment enters, nearest first.
     std::vector<RayHit> rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
@@ -346,7 +372,7 @@ public:
     /// warm-start cache, sleep state, event state, settings, handles' generations). A
     /// world restored from it steps bit-identically to this one. The blob carries a
     /// format version and a checksum; it is for the same build (precision) and byte
-    /// order. Callbacks (contact filter, resolver observer) are not part of it.
+    /// order. Callbacks (contact filter, resolver observer, error handler) are not part of it.
     std::vector<std::uint8_t> saveState() const;
     /// Replaces this world's state by a blob saveState wrote (in this world or any
     /// other). A truncated, damaged, foreign or wrong-version blob throws jounce::Error
@@ -398,7 +424,8 @@ private:
     void validateDerivedMass(const std::vector<const Collider*>& colliders, const char* field) const;
     std::vector<const Collider*> collidersOf(BodyId id) const;
     void refreshMassFromColliders(Body& b, BodyId id);
-    template <typename Visit> void forEachCollider(std::uint32_t mask, Visit visit) const;
+    template <typename Visit> void forEachCollider(const Aabb& region, std::uint32_t mask, Visit visit) const;
+    void indexQueries(); ///< after a step: which colliders the broad phase's trees do not cover
     void validateGenerator(const ForceGenerator& g, const char* field) const;
     Body& checkedBody(BodyId id, const char* field);
     void requireLiveBody(BodyId id, const char* field) const;
@@ -410,6 +437,7 @@ private:
     void wakeParticle(std::uint32_t slot);
 
     WorldSettings settings_;
+    ErrorHandler errorHandler_;
     SlotArray<Body, BodyTag> bodies_;
     SlotArray<ForceGenerator, ForceGeneratorTag> generators_;
     SlotArray<Collider, ColliderTag> colliders_;
@@ -420,6 +448,12 @@ private:
     std::vector<BroadPhaseProxy> proxies_;       ///< one per live collider, in slot order
     std::vector<ColliderId> proxyColliders_;     ///< proxies_[i] belongs to this collider
     std::vector<ProxyPair> pairs_;
+    /// The queries' use of the trees: colliders whose box has left the one the trees
+    /// hold (or that are not in them), bodies the API moved since the last step, and
+    /// whether the trees cannot be trusted at all (a new or restored world, a failed step).
+    std::vector<ColliderId> unindexed_;
+    std::vector<BodyId> movedBodies_;
+    bool queriesScanAll_ = true;
     std::vector<ContactManifold> contacts_;
     std::vector<Contact> resolverContacts_;     ///< this step's contact points, grouped by island
     std::vector<KeptContact> previousContacts_; ///< last step's, sorted by key, for warm starting

@@ -1,0 +1,224 @@
+// World queries through the broad phase's trees give exactly what a scan of every
+// collider gives (the scan below is the queries' old implementation), after steps and
+// between them: bodies created, moved, destroyed, colliders removed, a restored world,
+// boxes that escaped their fat boxes, and queries from several threads at once.
+
+#include "helpers.hpp"
+
+#include <jounce/collision/narrow_phase.hpp>
+#include <jounce/collision/ray_cast.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <random>
+#include <thread>
+#include <vector>
+
+using namespace jounce;
+
+namespace {
+
+using RayHit = World::RayHit;
+
+/// Every collider in index order whose category meets `mask`, with its pose and box.
+template <typename Visit> void scan(const World& w, std::uint32_t mask, Visit visit) {
+    for (const ColliderId id : w.colliderIds()) {
+        const Collider& c = w.collider(id);
+        if ((c.filter.category & mask) == 0) continue;
+        const Transform pose = w.colliderPose(id);
+        visit(id, c, pose, computeAabb(c.shape, pose));
+    }
+}
+
+std::vector<RayHit> scanRay(const World& w, const Vec3& from, const Vec3& to, std::uint32_t mask) {
+    std::vector<RayHit> hits;
+    scan(w, mask, [&](ColliderId id, const Collider& c, const Transform& pose, const Aabb& box) {
+        ShapeRayHit h;
+        if (rayHitsAabb(box, from, to) && rayCast(c.shape, pose, from, to, h))
+            hits.push_back({c.body, id, h.fraction, h.point, h.normal});
+    });
+    std::stable_sort(hits.begin(), hits.end(), [](const RayHit& a, const RayHit& b) { return a.fraction < b.fraction; });
+    return hits;
+}
+
+std::vector<ColliderId> scanOverlap(const World& w, const Shape& shape, const Transform& pose, std::uint32_t mask) {
+    const Aabb query = computeAabb(shape, pose);
+    std::vector<ColliderId> found;
+    scan(w, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+        Manifold m;
+        if (box.overlaps(query) && collide(shape, pose, c.shape, cp, 0, m)) found.push_back(id);
+    });
+    return found;
+}
+
+std::optional<World::ClosestPoint> scanClosest(const World& w, const Vec3& point, real maxDistance, std::uint32_t mask) {
+    std::optional<World::ClosestPoint> best;
+    const Aabb reach{point.array() - maxDistance, point.array() + maxDistance};
+    scan(w, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+        if (!box.overlaps(reach)) return;
+        const PointProximity p = signedDistance(c.shape, cp, point);
+        if (p.distance <= maxDistance && (!best || p.distance < best->proximity.distance))
+            best = World::ClosestPoint{c.body, id, p};
+    });
+    return best;
+}
+
+bool same(const RayHit& a, const RayHit& b) {
+    return a.body == b.body && a.collider == b.collider && a.fraction == b.fraction && a.point == b.point &&
+           a.normal == b.normal;
+}
+
+bool same(const std::vector<RayHit>& a, const std::vector<RayHit>& b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const RayHit& x, const RayHit& y) { return same(x, y); });
+}
+
+bool same(const std::optional<World::ClosestPoint>& a, const std::optional<World::ClosestPoint>& b) {
+    if (a.has_value() != b.has_value()) return false;
+    if (!a) return true;
+    return a->body == b->body && a->collider == b->collider && a->proximity.distance == b->proximity.distance &&
+           a->proximity.point == b->proximity.point && a->proximity.normal == b->proximity.normal;
+}
+
+/// A pile of spheres, boxes, capsules and hulls over a ground and some static blocks,
+/// in three collision categories.
+struct Pile {
+    World world;
+    std::mt19937 rng{27};
+    std::vector<BodyId> bodies;
+
+    explicit Pile(const WorldSettings& settings = {}) : world(settings) {
+        BodyDesc ground;
+        ground.type = BodyType::Static;
+        ground.colliders.push_back(makeCollider(HalfSpace{}, 1000));
+        world.createBody(ground);
+        for (int i = 0; i < 20; ++i) {
+            BodyDesc block;
+            block.type = BodyType::Static;
+            block.position = Vec3(uniform(-20, 20), uniform(0, 2), uniform(-20, 20));
+            block.colliders.push_back(makeCollider(Box{Vec3(uniform(0.3, 2), uniform(0.3, 1), uniform(0.3, 2))}, 1000));
+            world.createBody(block);
+        }
+        for (int i = 0; i < 300; ++i) add();
+    }
+    real uniform(double lo, double hi) { return real(std::uniform_real_distribution<double>(lo, hi)(rng)); }
+    Vec3 point(double extent) { return Vec3(uniform(-extent, extent), uniform(-1, extent), uniform(-extent, extent)); }
+
+    BodyId add() {
+        static const std::vector<Vec3> corners{Vec3(0, 0, 0), Vec3(0.6, 0, 0), Vec3(0, 0.5, 0), Vec3(0, 0, 0.4),
+                                               Vec3(0.3, 0.3, 0.3)};
+        static const ConvexHull hull = makeConvexHull(corners);
+        BodyDesc d;
+        d.position = Vec3(uniform(-15, 15), uniform(1, 12), uniform(-15, 15));
+        d.orientation = Quat(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)).normalized();
+        d.linearVelocity = Vec3(uniform(-3, 3), uniform(-3, 3), uniform(-3, 3));
+        d.angularVelocity = Vec3(uniform(-5, 5), uniform(-5, 5), uniform(-5, 5));
+        Shape shape;
+        switch (bodies.size() % 4) {
+        case 0: shape = Sphere{uniform(0.1, 0.6)}; break;
+        case 1: shape = Box{Vec3(uniform(0.1, 0.6), uniform(0.1, 0.6), uniform(0.1, 0.6))}; break;
+        case 2: shape = Capsule{uniform(0.1, 0.4), uniform(0.1, 0.5)}; break;
+        default: shape = hull; break;
+        }
+        ColliderDesc c = makeCollider(shape, 1000);
+        c.filter.category = 1u << (bodies.size() % 3);
+        d.colliders.push_back(c);
+        bodies.push_back(world.createBody(d));
+        return bodies.back();
+    }
+};
+
+/// Random rays, boxes, spheres and points: every answer equals the scan's.
+void compareQueries(Pile& pile, int count) {
+    const World& w = pile.world;
+    const std::uint32_t masks[] = {0xffffffffu, 1u, 6u};
+    int hits = 0;
+    for (int i = 0; i < count; ++i) {
+        const std::uint32_t mask = masks[i % 3];
+        // Short rays anywhere, and long ones through a body (most of them hit).
+        const Vec3 from = pile.point(25);
+        const BodyId aim = pile.bodies[static_cast<std::size_t>(i * 7) % pile.bodies.size()];
+        const Vec3 through = w.contains(aim) ? w.body(aim).position : pile.point(25);
+        const Vec3 to = i % 4 == 0 ? Vec3(from + pile.point(3)) : Vec3(2 * through - from);
+        const std::vector<RayHit> all = w.rayCastAll(from, to, mask);
+        REQUIRE(same(all, scanRay(w, from, to, mask)));
+        const std::optional<RayHit> closest = w.rayCastClosest(from, to, mask);
+        REQUIRE(closest.has_value() == !all.empty());
+        if (closest) REQUIRE(same(*closest, all.front()));
+        hits += static_cast<int>(all.size());
+
+        const Transform pose{pile.point(20), Quat(pile.uniform(-1, 1), pile.uniform(-1, 1), pile.uniform(-1, 1), 1).normalized()};
+        const Shape shape = i % 2 == 0 ? Shape(Box{Vec3(pile.uniform(0.2, 4), pile.uniform(0.2, 4), pile.uniform(0.2, 4))})
+                                       : Shape(Sphere{pile.uniform(0.2, 4)});
+        REQUIRE(w.overlap(shape, pose, mask) == scanOverlap(w, shape, pose, mask));
+
+        const Vec3 p = pile.point(20);
+        const real reach = pile.uniform(0, 5);
+        REQUIRE(same(w.closestPoint(p, reach, mask), scanClosest(w, p, reach, mask)));
+    }
+    CHECK(hits > count / 4); // the rays found something to compare
+}
+
+} // namespace
+
+TEST_CASE("world queries through the trees equal a scan of every collider", "[collision]") {
+    Pile pile;
+    compareQueries(pile, 200); // before any step: the scan itself
+    for (int s = 0; s < 30; ++s) pile.world.step(real(1) / 60);
+    compareQueries(pile, 300);
+
+    SECTION("after bodies are created, moved and destroyed since the last step") {
+        for (int i = 0; i < 20; ++i) pile.add();
+        compareQueries(pile, 200); // new colliders are not in the trees yet
+        for (int i = 0; i < 40; ++i) pile.world.destroyBody(pile.bodies[static_cast<std::size_t>(i * 3)]);
+        for (int i = 0; i < 10; ++i) pile.add(); // reusing the destroyed bodies' slots
+        compareQueries(pile, 200);
+        pile.world.setPosition(pile.bodies[200], Vec3(0, 3, 0));
+        pile.world.setOrientation(pile.bodies[201], Quat(Eigen::AngleAxis<real>(1, Vec3::UnitX())));
+        compareQueries(pile, 200);
+        pile.world.step(real(1) / 60);
+        compareQueries(pile, 200);
+        const BodyId extra = pile.bodies[202];
+        pile.world.addCollider(extra, makeCollider(Sphere{real(0.3)}, 1000));
+        compareQueries(pile, 100);
+        pile.world.removeCollider(pile.world.colliderIdsOf(extra).front());
+        compareQueries(pile, 100);
+    }
+    SECTION("in a restored world") {
+        World copy;
+        copy.restoreState(pile.world.saveState());
+        std::swap(copy, pile.world);
+        compareQueries(pile, 200);
+        pile.world.step(real(1) / 60);
+        compareQueries(pile, 200);
+    }
+}
+
+TEST_CASE("world queries stay exact when bodies leave their fat boxes within a step", "[collision]") {
+    WorldSettings settings;
+    settings.aabbMargin = 0;       // fat boxes are tight
+    settings.continuous = false;   // and do not cover the step's motion
+    Pile pile(settings);
+    for (int s = 0; s < 20; ++s) {
+        pile.world.step(real(1) / 30);
+        compareQueries(pile, 40);
+    }
+}
+
+TEST_CASE("world queries from several threads at once agree with one thread", "[collision]") {
+    Pile pile;
+    for (int s = 0; s < 10; ++s) pile.world.step(real(1) / 60);
+    std::vector<std::pair<Vec3, Vec3>> rays;
+    for (int i = 0; i < 400; ++i) rays.emplace_back(pile.point(25), pile.point(25));
+    std::vector<std::vector<RayHit>> expected;
+    for (const auto& [from, to] : rays) expected.push_back(pile.world.rayCastAll(from, to));
+    std::vector<int> agree(4, 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            for (std::size_t i = 0; i < rays.size(); ++i)
+                agree[static_cast<std::size_t>(t)] += same(pile.world.rayCastAll(rays[i].first, rays[i].second), expected[i]) ? 1 : 0;
+        });
+    for (std::thread& t : threads) t.join();
+    for (int a : agree) CHECK(a == static_cast<int>(rays.size()));
+}
