@@ -141,7 +141,12 @@ void World::setSettings(const WorldSettings& s) {
     if (s.maxSubsteps < 1 || s.maxSubsteps > maxSubstepsBound)
         throw Error("WorldSettings.maxSubsteps", std::to_string(s.maxSubsteps),
                     "must lie in [1, " + std::to_string(maxSubstepsBound) + "]");
+    // The margin is the time of impact's target distance and the speculative contacts'
+    // reach: at 0, the first step with a fast body threw an error naming
+    // timeOfImpact.target, a parameter no game sets.
     requireLength(s.collisionMargin, "WorldSettings.collisionMargin");
+    if (!(s.collisionMargin > 0))
+        throw Error("WorldSettings.collisionMargin", toText(s.collisionMargin), "must be > 0 (a distance in metres)");
     requireLength(s.aabbMargin, "WorldSettings.aabbMargin");
     const ResolverSettings& r = s.resolver;
     requireSpeedBound(r.velocityLimit, "WorldSettings.resolver.velocityLimit");
@@ -151,12 +156,20 @@ void World::setSettings(const WorldSettings& s) {
     const auto requireCount = [](int n, const char* field) {
         if (n < 0 || n > 1000000) throw Error(field, std::to_string(n), "must lie in [0, 1000000]");
     };
-    requireCount(r.positionIterationsPerContact, "WorldSettings.resolver.positionIterationsPerContact");
-    requireCount(r.velocityIterationsPerContact, "WorldSettings.resolver.velocityIterationsPerContact");
-    requireCount(r.sequentialIterations, "WorldSettings.resolver.sequentialIterations");
-    requireCount(r.sequentialPositionIterations, "WorldSettings.resolver.sequentialPositionIterations");
+    // The solvers' iteration counts: at 0 a solver does nothing and bodies fall through
+    // the ground or sink into each other, so each needs one at least. The shock pass
+    // may be 0 (the velocity levels skipped; shockPropagation turns all of it off).
+    const auto requireIterations = [](int n, const char* field) {
+        if (n < 1 || n > 1000000) throw Error(field, std::to_string(n), "must lie in [1, 1000000]");
+    };
+    requireIterations(r.positionIterationsPerContact, "WorldSettings.resolver.positionIterationsPerContact");
+    requireIterations(r.velocityIterationsPerContact, "WorldSettings.resolver.velocityIterationsPerContact");
+    requireIterations(r.sequentialIterations, "WorldSettings.resolver.sequentialIterations");
+    requireIterations(r.sequentialPositionIterations, "WorldSettings.resolver.sequentialPositionIterations");
     requireCount(r.shockIterations, "WorldSettings.resolver.shockIterations");
     detail::requireInRange(r.projectionRelaxation, 0, 1, "WorldSettings.resolver.projectionRelaxation");
+    if (!(r.projectionRelaxation > 0)) // 0 removes no penetration at all
+        throw Error("WorldSettings.resolver.projectionRelaxation", toText(r.projectionRelaxation), "must be > 0");
     requireLength(r.allowedPenetration, "WorldSettings.resolver.allowedPenetration");
     requireSpeedBound(r.sequentialTolerance, "WorldSettings.resolver.sequentialTolerance"); // squared: 1e30 overflowed a float
     requireSpeedBound(r.slidingSpeed, "WorldSettings.resolver.slidingSpeed");

@@ -221,6 +221,16 @@ TEST_CASE("settings are validated", "[physics]") {
     with("WorldSettings.resolver.slidingSpeed", [](WorldSettings& s) { s.resolver.slidingSpeed = kNaN; });
     with("WorldSettings.sleep.sleepEpsilon", [](WorldSettings& s) { s.sleep.sleepEpsilon = 0; });
     with("WorldSettings.sleep.baseBias", [](WorldSettings& s) { s.sleep.baseBias = 2; });
+    // Values that passed once and made a later step fail or do nothing.
+    with("WorldSettings.collisionMargin", [](WorldSettings& s) { s.collisionMargin = 0; });
+    with("WorldSettings.collisionMargin", [](WorldSettings& s) { s.collisionMargin = real(-0.01); });
+    with("WorldSettings.aabbMargin", [](WorldSettings& s) { s.aabbMargin = real(-0.1); });
+    with("WorldSettings.resolver.positionIterationsPerContact", [](WorldSettings& s) { s.resolver.positionIterationsPerContact = 0; });
+    with("WorldSettings.resolver.velocityIterationsPerContact", [](WorldSettings& s) { s.resolver.velocityIterationsPerContact = 0; });
+    with("WorldSettings.resolver.sequentialIterations", [](WorldSettings& s) { s.resolver.sequentialIterations = 0; });
+    with("WorldSettings.resolver.sequentialPositionIterations", [](WorldSettings& s) { s.resolver.sequentialPositionIterations = 0; });
+    with("WorldSettings.resolver.projectionRelaxation", [](WorldSettings& s) { s.resolver.projectionRelaxation = 0; });
+    with("WorldSettings.maxTimeStep", [](WorldSettings& s) { s.minTimeStep = real(0.1); s.maxTimeStep = real(0.05); });
     // Finite but absurd: a snapshot or scene file brings settings in too, and a 1e30
     // gravity or margin overflows the first square taken of it (fuzz finding 10).
     with("WorldSettings.gravity", [](WorldSettings& s) { s.gravity.x() = real(1e30); });
@@ -243,6 +253,34 @@ TEST_CASE("settings are validated", "[physics]") {
     WorldSettings bad;
     bad.gravity = Vec3(kInf, 0, 0);
     CHECK_THROWS_AS(World(bad), Error);
+}
+
+TEST_CASE("a zero collision margin is rejected naming the setting, the world unchanged", "[physics]") {
+    // It used to pass, and then every step with a fast body threw an error naming
+    // timeOfImpact.target, a parameter of the continuous collision no game sets.
+    Fixture f;
+    const WorldSettings before = f.world.settings();
+    WorldSettings s = before;
+    s.collisionMargin = 0;
+    requireRejected(f, "WorldSettings.collisionMargin", [&](World& w) { w.setSettings(s); });
+    CHECK(f.world.settings().collisionMargin == before.collisionMargin);
+    try {
+        f.world.setSettings(s);
+        FAIL("setSettings accepted collisionMargin = 0");
+    } catch (const Error& e) {
+        CHECK(e.field() == "WorldSettings.collisionMargin");
+        CHECK(e.value() == "0");
+    }
+    // The constructor validates the same way.
+    CHECK_THROWS_AS(World(s), Error);
+    try {
+        World w(s);
+    } catch (const Error& e) {
+        CHECK(e.field() == "WorldSettings.collisionMargin");
+    }
+    // The world still steps a fast body with its own (valid) margin.
+    f.world.setLinearVelocity(f.box, Vec3(0, -200, 0));
+    CHECK_NOTHROW(f.world.step(real(1) / 60));
 }
 
 TEST_CASE("masses and inertias stay in range, given or added up from colliders", "[physics]") {
