@@ -234,7 +234,12 @@ WorldSettings readHeader(Reader& file, SceneInfo& info) {
     int version = 0;
     file.requireKey("version");
     file("version", version);
-    if (version != 1) fail("version", file.field("version"), "this Jounce reads version 1 only");
+    if (version == 1)
+        fail("version", file.field("version"),
+             "this Jounce reads version 2 only: version 1 stored a body's damping as the share of "
+             "velocity kept per second d (now a rate c = -ln(d) in 1/s, 0 = none) and used older "
+             "setting names (docs/integration.md, \"Scene files\")");
+    if (version != 2) fail("version", file.field("version"), "this Jounce reads version 2 only");
     file.object("scene", info);
     WorldSettings settings;
     file.object("settings", settings);

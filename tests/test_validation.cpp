@@ -83,7 +83,8 @@ TEST_CASE("createBody rejects bad descriptions", "[physics]") {
     withDesc("BodyDesc.inertia", [](BodyDesc& d) { d.inertia = -Mat3::Identity(); });
     withDesc("BodyDesc.inertia", [](BodyDesc& d) { d.inertia(0, 1) = 1; });
     withDesc("BodyDesc.inertia", [](BodyDesc& d) { d.inertia = Vec3(1, 1, 5).asDiagonal(); });
-    withDesc("BodyDesc.linearDamping", [](BodyDesc& d) { d.linearDamping = real(1.5); });
+    withDesc("BodyDesc.linearDamping", [](BodyDesc& d) { d.linearDamping = real(-0.5); });
+    withDesc("BodyDesc.linearDamping", [](BodyDesc& d) { d.linearDamping = real(1e7); }); // above maxRate, 1e6 1/s
     withDesc("BodyDesc.angularDamping", [](BodyDesc& d) { d.angularDamping = -1; });
     withDesc("BodyDesc.gravityScale", [](BodyDesc& d) { d.gravityScale = kNaN; });
     withDesc("BodyDesc.type", [](BodyDesc& d) { d.type = static_cast<BodyType>(7); });
@@ -113,9 +114,10 @@ TEST_CASE("body setters reject bad values and stale handles", "[physics]") {
     requireRejected(f, "setLinearVelocity.id", [&](World& w) { w.setLinearVelocity(stale, Vec3::Zero()); });
     requireRejected(f, "setAngularVelocity.velocity", [&](World& w) { w.setAngularVelocity(box, Vec3(0, 0, kNaN)); });
     requireRejected(f, "setAngularVelocity.id", [&](World& w) { w.setAngularVelocity(stale, Vec3::Zero()); });
-    requireRejected(f, "setDamping.linear", [&](World& w) { w.setDamping(box, kNaN, 1); });
-    requireRejected(f, "setDamping.angular", [&](World& w) { w.setDamping(box, 1, 2); });
-    requireRejected(f, "setDamping.id", [&](World& w) { w.setDamping(stale, 1, 1); });
+    requireRejected(f, "setDamping.linear", [&](World& w) { w.setDamping(box, kNaN, 0); });
+    requireRejected(f, "setDamping.angular", [&](World& w) { w.setDamping(box, 0, -2); });
+    requireRejected(f, "setDamping.angular", [&](World& w) { w.setDamping(box, 0, kInf); });
+    requireRejected(f, "setDamping.id", [&](World& w) { w.setDamping(stale, 0, 0); });
     requireRejected(f, "setGravityScale.scale", [&](World& w) { w.setGravityScale(box, kInf); });
     requireRejected(f, "setGravityScale.id", [&](World& w) { w.setGravityScale(stale, 1); });
     requireRejected(f, "setMassProperties.mass", [&](World& w) { w.setMassProperties(box, 0, Mat3::Identity()); });
