@@ -144,7 +144,7 @@ void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const Worl
     links.assign(sleepingLinks.begin(), sleepingLinks.end());
     links.insert(links.end(), jointLinks.begin(), jointLinks.end());
     buildIslands(slots, bodies.aliveFlags(), contacts, links, islands);
-    wakeTouchedIslands(bodies.slots(), islands, settings.sleep.sleepEpsilon);
+    wakeTouchedIslands(bodies.slots(), islands, settings.sleep.sleepThreshold);
     // Contacts in island order; islands that sleep as a whole are left out.
     std::vector<Contact>& ordered = scratch.ordered;
     ordered.clear();

@@ -278,7 +278,7 @@ template <typename Ar> void io(Ar& ar, Deformable& d) {
 // ---- Settings ------------------------------------------------------------------------
 
 template <typename Ar> void io(Ar& ar, ResolverSettings& r) {
-    fields(ar, r.velocityLimit, r.angularLimit, r.positionEpsilon, r.velocityEpsilon,
+    fields(ar, r.restitutionThreshold, r.maxProjectionAngle, r.penetrationTolerance, r.velocityTolerance,
            r.positionIterationsPerContact, r.velocityIterationsPerContact, r.velocitySolver, r.sequentialIterations,
            r.sequentialTolerance, r.slidingSpeed, r.warmStart, r.positionSolver, r.sequentialPositionIterations,
            r.projectionRelaxation, r.allowedPenetration, r.shockPropagation, r.shockIterations);
@@ -289,7 +289,7 @@ template <typename Ar> void io(Ar& ar, ParticleSettings& p) {
 }
 template <typename Ar> void io(Ar& ar, WorldSettings& s) {
     fields(ar, s.gravity, s.gyroscopic, s.minTimeStep, s.maxTimeStep, s.maxSubsteps, s.collisionMargin,
-           s.aabbMargin, s.continuous, s.resolver, s.sleep.enabled, s.sleep.sleepEpsilon, s.sleep.baseBias,
+           s.aabbMargin, s.continuous, s.resolver, s.sleep.enabled, s.sleep.sleepThreshold, s.sleep.motionBias,
            s.particles);
 }
 

@@ -149,10 +149,10 @@ void World::setSettings(const WorldSettings& s) {
         throw Error("WorldSettings.collisionMargin", toText(s.collisionMargin), "must be > 0 (a distance in metres)");
     requireLength(s.aabbMargin, "WorldSettings.aabbMargin");
     const ResolverSettings& r = s.resolver;
-    requireSpeedBound(r.velocityLimit, "WorldSettings.resolver.velocityLimit");
-    detail::requireInRange(r.angularLimit, 0, detail::maxRate, "WorldSettings.resolver.angularLimit");
-    requireLength(r.positionEpsilon, "WorldSettings.resolver.positionEpsilon");
-    requireSpeedBound(r.velocityEpsilon, "WorldSettings.resolver.velocityEpsilon");
+    requireSpeedBound(r.restitutionThreshold, "WorldSettings.resolver.restitutionThreshold");
+    detail::requireInRange(r.maxProjectionAngle, 0, detail::maxRate, "WorldSettings.resolver.maxProjectionAngle");
+    requireLength(r.penetrationTolerance, "WorldSettings.resolver.penetrationTolerance");
+    requireSpeedBound(r.velocityTolerance, "WorldSettings.resolver.velocityTolerance");
     const auto requireCount = [](int n, const char* field) {
         if (n < 0 || n > 1000000) throw Error(field, std::to_string(n), "must lie in [0, 1000000]");
     };
@@ -194,10 +194,10 @@ void World::setSettings(const WorldSettings& s) {
     detail::requireInRange(ps.damping, 0, detail::maxRate, "WorldSettings.particles.damping");
     requireLength(ps.contactMargin, "WorldSettings.particles.contactMargin");
     requireSpeedBound(ps.restitutionThreshold, "WorldSettings.particles.restitutionThreshold");
-    detail::requirePositive(s.sleep.sleepEpsilon, "WorldSettings.sleep.sleepEpsilon");
-    if (s.sleep.sleepEpsilon > detail::maxSpeed * detail::maxSpeed) // compared with v.v + w.w
-        throw Error("WorldSettings.sleep.sleepEpsilon", toText(s.sleep.sleepEpsilon), "must be at most maxSpeed^2");
-    detail::requireInRange(s.sleep.baseBias, 0, 1, "WorldSettings.sleep.baseBias");
+    detail::requirePositive(s.sleep.sleepThreshold, "WorldSettings.sleep.sleepThreshold");
+    if (s.sleep.sleepThreshold > detail::maxSpeed * detail::maxSpeed) // compared with v.v + w.w
+        throw Error("WorldSettings.sleep.sleepThreshold", toText(s.sleep.sleepThreshold), "must be at most maxSpeed^2");
+    detail::requireInRange(s.sleep.motionBias, 0, 1, "WorldSettings.sleep.motionBias");
     settings_ = s;
 }
 
@@ -225,7 +225,7 @@ BodyId World::createBody(const BodyDesc& d) {
     b.gravityScale = d.gravityScale;
     b.canSleep = d.canSleep;
     b.awake = d.awake;
-    b.motion = 2 * settings_.sleep.sleepEpsilon; // Millington: start above the threshold
+    b.motion = 2 * settings_.sleep.sleepThreshold; // Millington: start above the threshold
     b.userData = d.userData;
     b.bullet = d.bullet;
     b.massFromColliders = d.massFromColliders && !d.colliders.empty();
@@ -309,7 +309,7 @@ ColliderId World::addCollider(BodyId id, const ColliderDesc& desc) {
     const ColliderId cid = colliders_.insert(Collider{id, desc.shape, desc.local, desc.density, desc.material, desc.filter, Aabb{}, desc.sensor});
     refreshMassFromColliders(b, id);
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
     return cid;
 }
 
@@ -327,7 +327,7 @@ void World::removeCollider(ColliderId id) {
     Body& b = bodies_[owner];
     refreshMassFromColliders(b, owner);
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }
 
 const Collider& World::collider(ColliderId id) const {
@@ -387,7 +387,7 @@ void World::setPosition(BodyId id, const Vec3& p) {
     detail::requirePoint(p, "setPosition.position");
     b.position = p;
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }
 
 void World::setOrientation(BodyId id, const Quat& q) {
@@ -396,7 +396,7 @@ void World::setOrientation(BodyId id, const Quat& q) {
     b.orientation = q.normalized();
     b.inverseInertiaWorld = detail::worldInverseInertia(b);
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }
 
 void World::setLinearVelocity(BodyId id, const Vec3& v) {
@@ -406,7 +406,7 @@ void World::setLinearVelocity(BodyId id, const Vec3& v) {
         throw Error("setLinearVelocity.velocity", toText(v), "a static body cannot move");
     b.linearVelocity = v;
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }
 
 void World::setAngularVelocity(BodyId id, const Vec3& w) {
@@ -416,7 +416,7 @@ void World::setAngularVelocity(BodyId id, const Vec3& w) {
         throw Error("setAngularVelocity.velocity", toText(w), "a static body cannot move");
     b.angularVelocity = w;
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }
 
 void World::setDamping(BodyId id, real linear, real angular) {
@@ -446,7 +446,7 @@ void World::setMassProperties(BodyId id, real mass, const Mat3& inertia) {
 void World::setAwake(BodyId id, bool awake) {
     Body& b = checkedBody(id, "setAwake.id");
     b.awake = awake;
-    if (awake) b.motion = 2 * settings_.sleep.sleepEpsilon; // so it does not fall straight back asleep
+    if (awake) b.motion = 2 * settings_.sleep.sleepThreshold; // so it does not fall straight back asleep
 }
 
 void World::setUserData(BodyId id, std::uint64_t data) { checkedBody(id, "setUserData.id").userData = data; }
@@ -462,7 +462,7 @@ void World::applyForce(BodyId id, const Vec3& f) {
     requireAccumulates(b.userForce, f, "applyForce.force");
     b.userForce += f;
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }
 
 void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) {
@@ -476,7 +476,7 @@ void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) {
     b.userForce += f;
     b.userTorque += torque;
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }
 
 void World::applyTorque(BodyId id, const Vec3& t) {
@@ -486,7 +486,7 @@ void World::applyTorque(BodyId id, const Vec3& t) {
     requireAccumulates(b.userTorque, t, "applyTorque.torque");
     b.userTorque += t;
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }
 
 void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) {
@@ -502,7 +502,7 @@ void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) {
     b.linearVelocity += dv;
     b.angularVelocity += dw;
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }
 
 /// The world queries' shared sweep: every live collider whose category meets `mask`,
@@ -798,10 +798,10 @@ void World::substep(const StepContext& ctx) {
     detail::generateJointContacts(bodies_, joints_, previousContacts_, scratch_->previousKeys, resolverContacts_);
     detail::groupContacts(bodies_, resolverContacts_, settings_, islands_, islandStarts_, sleepingLinks_, jointLinks_,
                           *scratch_);
-    detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepEpsilon,
+    detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepThreshold,
                            particleIslands_);
     detail::groupDeformables(deformables_, bodies_, colliders_, *deformableCandidates_, islands_,
-                             settings_.sleep.sleepEpsilon, *deformableIslands_);
+                             settings_.sleep.sleepThreshold, *deformableIslands_);
     profile_.group += millisecondsSince(t);
 
     t = Clock::now();

@@ -86,14 +86,14 @@ Deformable& World::liveDeformable(DeformableId id, const char* field) {
 
 void World::wakeDeformable(Deformable& d) const {
     d.asleep = false;
-    d.motion = std::max(d.motion, 2 * settings_.sleep.sleepEpsilon); // Millington: not straight back to sleep
+    d.motion = std::max(d.motion, 2 * settings_.sleep.sleepThreshold); // Millington: not straight back to sleep
 }
 
 DeformableId World::createDeformable(const DeformableDesc& desc) {
     validate(desc);
     Deformable d;
     detail::buildDeformable(desc, d);
-    d.motion = 2 * settings_.sleep.sleepEpsilon; // as a new body: awake for a while
+    d.motion = 2 * settings_.sleep.sleepThreshold; // as a new body: awake for a while
     const DeformableId id = deformables_.insert(std::move(d));
     if (deformableSolvers_->bySlot.size() <= id.index) deformableSolvers_->bySlot.resize(id.index + 1);
     deformableSolvers_->bySlot[id.index] = detail::DeformableSolver{}; // a reused slot starts afresh

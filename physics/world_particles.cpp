@@ -59,7 +59,7 @@ ParticleId World::createParticle(const ParticleDesc& d) {
     putAt(ps.stepVelocity, i, Vec3(Vec3::Zero()));
     putAt(ps.previousVelocity, i, Vec3(Vec3::Zero()));
     putAt(ps.hasHistory, i, std::uint8_t{0});
-    putAt(ps.motion, i, 2 * settings_.sleep.sleepEpsilon); // as a woken body: not asleep at once
+    putAt(ps.motion, i, 2 * settings_.sleep.sleepThreshold); // as a woken body: not asleep at once
     return id;
 }
 
@@ -139,7 +139,7 @@ void World::wakeParticle(std::uint32_t slot) {
     // Its island wakes with it at the next step (groupParticles).
     if (!particles_.asleep[slot]) return;
     particles_.asleep[slot] = 0;
-    particles_.motion[slot] = 2 * settings_.sleep.sleepEpsilon;
+    particles_.motion[slot] = 2 * settings_.sleep.sleepThreshold;
 }
 
 // ---- Distance constraints ------------------------------------------------------------

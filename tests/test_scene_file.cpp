@@ -152,6 +152,50 @@ TEST_CASE("a small hand-written scene file loads with defaults for missing field
     CHECK(s.world.distanceConstraint(s.objects.distanceConstraints[0]).restLength == Approx(0.5));
 }
 
+TEST_CASE("renamed settings and body damping rates round-trip through scene files", "[physics][scene]") {
+    // Settings are carried by name: the names of what they do (issue 27), not
+    // Millington's, which a file no longer takes.
+    WorldSettings s;
+    s.collisionMargin = real(0.02);
+    s.resolver.restitutionThreshold = real(0.5);
+    s.resolver.maxProjectionAngle = real(0.3);
+    s.resolver.penetrationTolerance = real(0.005);
+    s.resolver.velocityTolerance = real(0.02);
+    s.sleep.sleepThreshold = real(0.1);
+    s.sleep.motionBias = real(0.25);
+    World world(s);
+    BodyDesc d;
+    d.linearDamping = real(0.75);
+    d.angularDamping = real(1.5);
+    const BodyId body = world.createBody(d);
+    const std::string text = exportScene(world);
+    for (const char* name : {"\"restitutionThreshold\"", "\"maxProjectionAngle\"", "\"penetrationTolerance\"",
+                             "\"velocityTolerance\"", "\"sleepThreshold\"", "\"motionBias\"", "\"linearDamping\"",
+                             "\"angularDamping\""})
+        CHECK_THAT(text, Catch::Contains(name));
+    for (const char* old : {"velocityLimit", "angularLimit", "positionEpsilon", "velocityEpsilon", "sleepEpsilon", "baseBias"})
+        CHECK_THAT(text, !Catch::Contains(old));
+    const LoadedScene loaded = loadScene(text);
+    const WorldSettings& r = loaded.world.settings();
+    CHECK(r.resolver.restitutionThreshold == s.resolver.restitutionThreshold);
+    CHECK(r.resolver.maxProjectionAngle == s.resolver.maxProjectionAngle);
+    CHECK(r.resolver.penetrationTolerance == s.resolver.penetrationTolerance);
+    CHECK(r.resolver.velocityTolerance == s.resolver.velocityTolerance);
+    CHECK(r.sleep.sleepThreshold == s.sleep.sleepThreshold);
+    CHECK(r.sleep.motionBias == s.sleep.motionBias);
+    CHECK(r.collisionMargin == s.collisionMargin);
+    REQUIRE(loaded.world.bodyCount() == 1);
+    const Body& b = loaded.world.body(loaded.world.bodyIds().front());
+    CHECK(b.linearDamping == world.body(body).linearDamping);
+    CHECK(b.angularDamping == world.body(body).angularDamping);
+    CHECK(exportScene(loaded.world) == text);
+    // An old name is an unknown field, not silently the default.
+    expectFileError(R"({"format": "jounce-scene", "version": 2, "settings": {"resolver": {"velocityLimit": 0.5}}})",
+                    "settings.resolver.velocityLimit", "unknown field");
+    expectFileError(R"({"format": "jounce-scene", "version": 2, "settings": {"sleep": {"sleepEpsilon": 0.1}}})",
+                    "settings.sleep.sleepEpsilon", "unknown field");
+}
+
 TEST_CASE("every shape type survives a round trip", "[physics][scene]") {
     World world;
     BodyDesc ground;

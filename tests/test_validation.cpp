@@ -209,9 +209,9 @@ TEST_CASE("settings are validated", "[physics]") {
     with("WorldSettings.maxTimeStep", [](WorldSettings& s) { s.maxTimeStep = real(1e-7); });
     with("WorldSettings.maxSubsteps", [](WorldSettings& s) { s.maxSubsteps = 0; });
     with("WorldSettings.gyroscopic", [](WorldSettings& s) { s.gyroscopic = static_cast<GyroscopicMode>(9); });
-    with("WorldSettings.resolver.velocityLimit", [](WorldSettings& s) { s.resolver.velocityLimit = kNaN; });
-    with("WorldSettings.resolver.angularLimit", [](WorldSettings& s) { s.resolver.angularLimit = -1; });
-    with("WorldSettings.resolver.positionEpsilon", [](WorldSettings& s) { s.resolver.positionEpsilon = kInf; });
+    with("WorldSettings.resolver.restitutionThreshold", [](WorldSettings& s) { s.resolver.restitutionThreshold = kNaN; });
+    with("WorldSettings.resolver.maxProjectionAngle", [](WorldSettings& s) { s.resolver.maxProjectionAngle = -1; });
+    with("WorldSettings.resolver.penetrationTolerance", [](WorldSettings& s) { s.resolver.penetrationTolerance = kInf; });
     with("WorldSettings.resolver.sequentialIterations", [](WorldSettings& s) { s.resolver.sequentialIterations = -3; });
     with("WorldSettings.resolver.velocitySolver", [](WorldSettings& s) { s.resolver.velocitySolver = static_cast<VelocitySolver>(7); });
     with("WorldSettings.resolver.positionSolver", [](WorldSettings& s) { s.resolver.positionSolver = static_cast<PositionSolver>(9); });
@@ -221,8 +221,8 @@ TEST_CASE("settings are validated", "[physics]") {
     with("WorldSettings.resolver.shockIterations", [](WorldSettings& s) { s.resolver.shockIterations = -1; });
     with("WorldSettings.resolver.sequentialTolerance", [](WorldSettings& s) { s.resolver.sequentialTolerance = -kInf; });
     with("WorldSettings.resolver.slidingSpeed", [](WorldSettings& s) { s.resolver.slidingSpeed = kNaN; });
-    with("WorldSettings.sleep.sleepEpsilon", [](WorldSettings& s) { s.sleep.sleepEpsilon = 0; });
-    with("WorldSettings.sleep.baseBias", [](WorldSettings& s) { s.sleep.baseBias = 2; });
+    with("WorldSettings.sleep.sleepThreshold", [](WorldSettings& s) { s.sleep.sleepThreshold = 0; });
+    with("WorldSettings.sleep.motionBias", [](WorldSettings& s) { s.sleep.motionBias = 2; });
     // Values that passed once and made a later step fail or do nothing.
     with("WorldSettings.collisionMargin", [](WorldSettings& s) { s.collisionMargin = 0; });
     with("WorldSettings.collisionMargin", [](WorldSettings& s) { s.collisionMargin = real(-0.01); });
@@ -240,14 +240,14 @@ TEST_CASE("settings are validated", "[physics]") {
     with("WorldSettings.maxSubsteps", [](WorldSettings& s) { s.maxSubsteps = 1 << 30; });
     with("WorldSettings.collisionMargin", [](WorldSettings& s) { s.collisionMargin = real(1e30); });
     with("WorldSettings.aabbMargin", [](WorldSettings& s) { s.aabbMargin = real(1e30); });
-    with("WorldSettings.resolver.velocityLimit", [](WorldSettings& s) { s.resolver.velocityLimit = real(1e30); });
+    with("WorldSettings.resolver.restitutionThreshold", [](WorldSettings& s) { s.resolver.restitutionThreshold = real(1e30); });
     with("WorldSettings.resolver.allowedPenetration", [](WorldSettings& s) { s.resolver.allowedPenetration = real(1e30); });
     with("WorldSettings.particles.contactMargin", [](WorldSettings& s) { s.particles.contactMargin = real(1e30); });
     with("WorldSettings.particles.restitutionThreshold", [](WorldSettings& s) { s.particles.restitutionThreshold = real(1e30); });
     with("WorldSettings.resolver.sequentialTolerance", [](WorldSettings& s) { s.resolver.sequentialTolerance = real(1e30); });
-    with("WorldSettings.resolver.angularLimit", [](WorldSettings& s) { s.resolver.angularLimit = real(1e30); });
+    with("WorldSettings.resolver.maxProjectionAngle", [](WorldSettings& s) { s.resolver.maxProjectionAngle = real(1e30); });
     with("WorldSettings.particles.damping", [](WorldSettings& s) { s.particles.damping = real(1e30); });
-    with("WorldSettings.sleep.sleepEpsilon", [](WorldSettings& s) { s.sleep.sleepEpsilon = real(1e30); });
+    with("WorldSettings.sleep.sleepThreshold", [](WorldSettings& s) { s.sleep.sleepThreshold = real(1e30); });
     // Millimetre units are fine.
     WorldSettings millimetres;
     millimetres.gravity = Vec3(0, real(-9810), 0);
