@@ -297,14 +297,14 @@ void World::refreshMassFromColliders(Body& b, BodyId id) {
     b.position = origin + b.orientation * b.localCentroid;
 }
 
-ColliderId World::addCollider(BodyId id, const ColliderDesc& desc) {
-    Body& b = checkedBody(id, "addCollider.body");
-    validateColliderDesc(desc, b.type, "addCollider.desc");
+ColliderId World::createCollider(BodyId id, const ColliderDesc& desc) {
+    Body& b = checkedBody(id, "createCollider.body");
+    validateColliderDesc(desc, b.type, "createCollider.desc");
     if (b.isDynamic() && b.massFromColliders) {
         const Collider added = massPart(desc);
         std::vector<const Collider*> all = collidersOf(id);
         all.push_back(&added);
-        validateDerivedMass(all, "addCollider.desc");
+        validateDerivedMass(all, "createCollider.desc");
     }
     const ColliderId cid = colliders_.insert(Collider{id, desc.shape, desc.local, desc.density, desc.material, desc.filter, Aabb{}, desc.sensor});
     refreshMassFromColliders(b, id);
@@ -320,8 +320,8 @@ std::vector<ColliderId> World::colliderIdsOf(BodyId id) const {
     return ids;
 }
 
-void World::removeCollider(ColliderId id) {
-    requireLive(colliders_, id, "removeCollider.id", "collider");
+void World::destroyCollider(ColliderId id) {
+    requireLive(colliders_, id, "destroyCollider.id", "collider");
     const BodyId owner = colliders_[id].body;
     colliders_.erase(id);
     Body& b = bodies_[owner];
@@ -375,7 +375,7 @@ void World::destroyBody(BodyId id) {
         if (particles_.attachments[a].target.body == id) particles_.attachments.erase(a);
     for (const JointId j : joints_.ids()) {
         const JointDesc& d = joints_[j].desc;
-        if (d.a.body == id || d.b.body == id) removeJoint(j);
+        if (d.a.body == id || d.b.body == id) destroyJoint(j);
     }
     bodies_.erase(id);
 }
@@ -626,8 +626,8 @@ void World::validateGenerator(const ForceGenerator& generator, const char* field
         generator);
 }
 
-ForceGeneratorId World::addForceGenerator(const ForceGenerator& g) {
-    validateGenerator(g, "addForceGenerator");
+ForceGeneratorId World::createForceGenerator(const ForceGenerator& g) {
+    validateGenerator(g, "createForceGenerator");
     return generators_.insert(g);
 }
 
@@ -637,8 +637,8 @@ void World::setForceGenerator(ForceGeneratorId id, const ForceGenerator& g) {
     generators_[id] = g;
 }
 
-void World::removeForceGenerator(ForceGeneratorId id) {
-    requireLive(generators_, id, "removeForceGenerator.id", "force generator");
+void World::destroyForceGenerator(ForceGeneratorId id) {
+    requireLive(generators_, id, "destroyForceGenerator.id", "force generator");
     generators_.erase(id);
 }
 
@@ -666,8 +666,8 @@ JointId World::createJoint(const JointDesc& desc) {
     return id;
 }
 
-void World::removeJoint(JointId id) {
-    requireLive(joints_, id, "removeJoint.id", "joint");
+void World::destroyJoint(JointId id) {
+    requireLive(joints_, id, "destroyJoint.id", "joint");
     const JointDesc d = joints_[id].desc;
     joints_.erase(id);
     for (const BodyId end : {d.a.body, d.b.body})

@@ -100,8 +100,8 @@ DeformableId World::createDeformable(const DeformableDesc& desc) {
     return id;
 }
 
-void World::removeDeformable(DeformableId id) {
-    liveDeformable(id, "removeDeformable.id");
+void World::destroyDeformable(DeformableId id) {
+    liveDeformable(id, "destroyDeformable.id");
     deformables_.erase(id);
     deformableSolvers_->bySlot[id.index] = detail::DeformableSolver{};
 }
@@ -110,8 +110,8 @@ const Deformable& World::deformable(DeformableId id) const {
     return detail::requireLive(deformables_, id, "deformable.id", "deformable");
 }
 
-DeformableHandleId World::addDeformableHandle(DeformableId id, const DeformableHandleDesc& desc) {
-    Deformable& d = liveDeformable(id, "addDeformableHandle.id");
+DeformableHandleId World::createDeformableHandle(DeformableId id, const DeformableHandleDesc& desc) {
+    Deformable& d = liveDeformable(id, "createDeformableHandle.id");
     if (desc.vertex >= d.restVertices.size())
         throw Error("DeformableHandleDesc.vertex", std::to_string(desc.vertex),
                     "no such vertex (the deformable has " + std::to_string(d.restVertices.size()) + ")");
@@ -134,9 +134,9 @@ DeformableHandleId World::addDeformableHandle(DeformableId id, const DeformableH
     return d.handles.insert(handle);
 }
 
-void World::removeDeformableHandle(DeformableId id, DeformableHandleId handle) {
-    Deformable& d = liveDeformable(id, "removeDeformableHandle.id");
-    detail::requireLive(d.handles, handle, "removeDeformableHandle.handle", "deformable handle");
+void World::destroyDeformableHandle(DeformableId id, DeformableHandleId handle) {
+    Deformable& d = liveDeformable(id, "destroyDeformableHandle.id");
+    detail::requireLive(d.handles, handle, "destroyDeformableHandle.handle", "deformable handle");
     d.handles.erase(handle);
     ++d.systemVersion;
     wakeDeformable(d);

@@ -114,8 +114,8 @@ ParticleConstraintId World::createParticleConstraint(const ParticleConstraintDes
     return particles_.constraints.insert(k);
 }
 
-void World::removeParticleConstraint(ParticleConstraintId id) {
-    detail::requireLive(particles_.constraints, id, "removeParticleConstraint.id", "particle constraint");
+void World::destroyParticleConstraint(ParticleConstraintId id) {
+    detail::requireLive(particles_.constraints, id, "destroyParticleConstraint.id", "particle constraint");
     particles_.constraints.erase(id);
     ++particles_.topologyVersion;
 }
@@ -186,8 +186,8 @@ ParticleVolumeId World::createParticleVolume(const ParticleVolumeDesc& d) {
     return particles_.volumes.insert(std::move(volume));
 }
 
-void World::removeParticleVolume(ParticleVolumeId id) {
-    detail::requireLive(particles_.volumes, id, "removeParticleVolume.id", "particle volume");
+void World::destroyParticleVolume(ParticleVolumeId id) {
+    detail::requireLive(particles_.volumes, id, "destroyParticleVolume.id", "particle volume");
     particles_.volumes.erase(id);
     ++particles_.topologyVersion;
 }
@@ -235,8 +235,8 @@ ParticleClusterId World::createParticleCluster(const ParticleClusterDesc& d) {
     return particles_.clusters.insert(std::move(cluster));
 }
 
-void World::removeParticleCluster(ParticleClusterId id) {
-    detail::requireLive(particles_.clusters, id, "removeParticleCluster.id", "particle cluster");
+void World::destroyParticleCluster(ParticleClusterId id) {
+    detail::requireLive(particles_.clusters, id, "destroyParticleCluster.id", "particle cluster");
     particles_.clusters.erase(id);
     ++particles_.topologyVersion;
 }
@@ -268,8 +268,8 @@ ParticleSurfaceId World::createParticleSurface(const ParticleSurfaceDesc& d) {
     return particles_.surfaces.insert(std::move(surface));
 }
 
-void World::removeParticleSurface(ParticleSurfaceId id) {
-    detail::requireLive(particles_.surfaces, id, "removeParticleSurface.id", "particle surface");
+void World::destroyParticleSurface(ParticleSurfaceId id) {
+    detail::requireLive(particles_.surfaces, id, "destroyParticleSurface.id", "particle surface");
     particles_.surfaces.erase(id);
 }
 
@@ -319,8 +319,8 @@ ParticleHierarchyId World::createParticleHierarchy(const ParticleHierarchyDesc& 
     return particles_.hierarchies.insert(std::move(h));
 }
 
-void World::removeParticleHierarchy(ParticleHierarchyId id) {
-    detail::requireLive(particles_.hierarchies, id, "removeParticleHierarchy.id", "particle hierarchy");
+void World::destroyParticleHierarchy(ParticleHierarchyId id) {
+    detail::requireLive(particles_.hierarchies, id, "destroyParticleHierarchy.id", "particle hierarchy");
     particles_.hierarchies.erase(id);
 }
 

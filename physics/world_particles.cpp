@@ -165,8 +165,8 @@ DistanceConstraintId World::createDistanceConstraint(const DistanceConstraintDes
     return particles_.distances.insert(c);
 }
 
-void World::removeDistanceConstraint(DistanceConstraintId id) {
-    detail::requireLive(particles_.distances, id, "removeDistanceConstraint.id", "distance constraint");
+void World::destroyDistanceConstraint(DistanceConstraintId id) {
+    detail::requireLive(particles_.distances, id, "destroyDistanceConstraint.id", "distance constraint");
     particles_.distances.erase(id);
     ++particles_.topologyVersion;
 }
@@ -204,8 +204,8 @@ ParticleAttachmentId World::createParticleAttachment(const ParticleAttachmentDes
     return particles_.attachments.insert(a);
 }
 
-void World::removeParticleAttachment(ParticleAttachmentId id) {
-    detail::requireLive(particles_.attachments, id, "removeParticleAttachment.id", "particle attachment");
+void World::destroyParticleAttachment(ParticleAttachmentId id) {
+    detail::requireLive(particles_.attachments, id, "destroyParticleAttachment.id", "particle attachment");
     particles_.attachments.erase(id);
 }
 

@@ -44,7 +44,7 @@ TEST_CASE("damped spring matches the analytic damped oscillator to first order i
         d.inertia = Mat3::Identity();
         d.position = Vec3(rest + e0, 0, 0);
         const BodyId id = world.createBody(d);
-        world.addForceGenerator(Spring{{id, Vec3::Zero()}, {BodyId{}, Vec3::Zero()}, k, rest, c});
+        world.createForceGenerator(Spring{{id, Vec3::Zero()}, {BodyId{}, Vec3::Zero()}, k, rest, c});
         real worst = 0;
         const int steps = static_cast<int>(std::lround(5 / h));
         for (int n = 1; n <= steps; ++n) {
@@ -169,7 +169,7 @@ TEST_CASE("step(dt, n) equals n steps of dt/n bit for bit", "[physics]") {
         BodyDesc d = testing::boxDesc(Vec3(real(0.3), real(0.6), real(0.9)), 300, Vec3(0, 5, 0));
         d.angularVelocity = Vec3(1, 2, 3);
         const BodyId id = world.createBody(d);
-        world.addForceGenerator(Spring{{id, Vec3(real(0.3), 0, 0)}, {BodyId{}, Vec3(0, 8, 0)}, 500, 2, 3});
+        world.createForceGenerator(Spring{{id, Vec3(real(0.3), 0, 0)}, {BodyId{}, Vec3(0, 8, 0)}, 500, 2, 3});
         return world;
     };
     World a = build(), b = build();

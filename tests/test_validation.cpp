@@ -30,9 +30,9 @@ struct Fixture {
         anchorBody = world.createBody(s);
         stale = world.createBody({});
         world.destroyBody(stale);
-        spring = world.addForceGenerator(Spring{{box, Vec3::Zero()}, {BodyId{}, Vec3(0, 5, 0)}, 10, 1, 0});
-        staleGenerator = world.addForceGenerator(Drag{box, 1, 0});
-        world.removeForceGenerator(staleGenerator);
+        spring = world.createForceGenerator(Spring{{box, Vec3::Zero()}, {BodyId{}, Vec3(0, 5, 0)}, 10, 1, 0});
+        staleGenerator = world.createForceGenerator(Drag{box, 1, 0});
+        world.destroyForceGenerator(staleGenerator);
         world.applyForce(box, Vec3(1, 2, 3)); // pending user force is state too
         world.step(real(1) / 60);
         world.applyForce(box, Vec3(1, 2, 3));
@@ -148,7 +148,7 @@ TEST_CASE("force generators are validated when added or replaced", "[physics]") 
     Fixture f;
     const BodyId box = f.box, stale = f.stale;
     auto add = [&](const std::string& field, const ForceGenerator& g) {
-        requireRejected(f, field, [&](World& w) { w.addForceGenerator(g); });
+        requireRejected(f, field, [&](World& w) { w.createForceGenerator(g); });
         requireRejected(f, field, [&](World& w) { w.setForceGenerator(f.spring, g); });
     };
     add("Spring.a.body", Spring{{stale, Vec3::Zero()}, {BodyId{}, Vec3::Zero()}, 1, 1, 0});
@@ -183,7 +183,7 @@ TEST_CASE("force generators are validated when added or replaced", "[physics]") 
     add("FakeSpring.damping", FakeSpring{box, Vec3::Zero(), 1, -1});
     add("FakeSpring.anchor", FakeSpring{box, Vec3(0, kNaN, 0), 1, 1});
     requireRejected(f, "setForceGenerator.id", [&](World& w) { w.setForceGenerator(f.staleGenerator, Drag{box, 1, 0}); });
-    requireRejected(f, "removeForceGenerator.id", [&](World& w) { w.removeForceGenerator(f.staleGenerator); });
+    requireRejected(f, "destroyForceGenerator.id", [&](World& w) { w.destroyForceGenerator(f.staleGenerator); });
     requireRejected(f, "forceGenerator.id", [&](World& w) { (void)w.forceGenerator(ForceGeneratorId{}); });
 }
 
@@ -304,9 +304,9 @@ TEST_CASE("masses and inertias stay in range, given or added up from colliders",
     const ColliderDesc second = two.colliders[1];
     two.colliders.pop_back();
     const BodyId heavy = f.world.createBody(two);
-    requireRejected(f, "addCollider.desc", [&](World& w) { w.addCollider(heavy, second); });
+    requireRejected(f, "createCollider.desc", [&](World& w) { w.createCollider(heavy, second); });
     // A collider's mass alone: density times volume below minMass.
-    requireRejected(f, "addCollider.desc.density", [&](World& w) { w.addCollider(f.box, boxCollider(real(1e-4), 1)); });
+    requireRejected(f, "createCollider.desc.density", [&](World& w) { w.createCollider(f.box, boxCollider(real(1e-4), 1)); });
     // A capsule needle: 2.5e-9 kg (in range) with an axial moment of 5e-31 kg m^2.
     ColliderDesc needle = makeCollider(Capsule{real(2e-11), real(1e6)}, real(1e6));
     BodyDesc n;
