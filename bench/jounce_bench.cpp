@@ -63,10 +63,10 @@ bool applySet(jounce::WorldSettings& settings, const std::string& name, const st
     if (value.empty() || *end != '\0') return false;
     if (applyParticleSet(settings.particles, name, v)) return true;
     jounce::ResolverSettings& r = settings.resolver;
-    const std::map<std::string, real*> reals{{"velocityLimit", &r.velocityLimit},
-                                             {"angularLimit", &r.angularLimit},
-                                             {"positionEpsilon", &r.positionEpsilon},
-                                             {"velocityEpsilon", &r.velocityEpsilon},
+    const std::map<std::string, real*> reals{{"restitutionThreshold", &r.restitutionThreshold},
+                                             {"maxProjectionAngle", &r.maxProjectionAngle},
+                                             {"penetrationTolerance", &r.penetrationTolerance},
+                                             {"velocityTolerance", &r.velocityTolerance},
                                              {"projectionRelaxation", &r.projectionRelaxation},
                                              {"allowedPenetration", &r.allowedPenetration},
                                              {"sequentialTolerance", &r.sequentialTolerance},
@@ -109,8 +109,8 @@ int usage(const char* problem) {
                  "  --observe watches the resolver (World::setResolverObserver): every contact update\n"
                  "        then makes a ResolutionRecord and calls ContactResolver::notify, where a\n"
                  "        debugger can stop (docs/debugging.md); it prints how many there were\n"
-                 "  --set changes a resolver setting: velocityLimit, angularLimit, positionEpsilon,\n"
-                 "        velocityEpsilon, positionIterationsPerContact, velocityIterationsPerContact,\n"
+                 "  --set changes a resolver setting: restitutionThreshold, maxProjectionAngle, penetrationTolerance,\n"
+                 "        velocityTolerance, positionIterationsPerContact, velocityIterationsPerContact,\n"
                  "        sequentialIterations, warmStart, positionSolver (0 worst-first, 1 sequential),\n"
                  "        sequentialPositionIterations, projectionRelaxation, allowedPenetration,\n"
                  "        sequentialTolerance, slidingSpeed, shockIterations; particles.substeps, particles.iterations,\n"

@@ -4,7 +4,7 @@
 // jounce::Error propagates as it always did. With one, the error is caught here, inside
 // the library (which is built with exceptions), given to the handler, and the call
 // returns an empty value, so a game built with -fno-exceptions never sees a throw.
-// Calls nested in a guarded call (a builder's createParticle, removeJoint inside
+// Calls nested in a guarded call (a builder's createParticle, destroyJoint inside
 // destroyBody) let the error through to the outermost one: it is reported once, and
 // that call stays all or nothing.
 

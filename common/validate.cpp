@@ -48,8 +48,8 @@ void requireSize(real x, const char* field) {
 }
 
 void validateDamping(real linear, real angular, const char* linearField, const char* angularField) {
-    requireInRange(linear, 0, 1, linearField);
-    requireInRange(angular, 0, 1, angularField);
+    requireInRange(linear, 0, maxRate, linearField);
+    requireInRange(angular, 0, maxRate, angularField);
 }
 
 void validateDeformableMaterial(real density, real stiffness, real damping, real friction, int iterations,

@@ -67,7 +67,7 @@ void validateDeformableMaterial(real density, real stiffness, real damping, real
                                 const std::string& prefix);
 /// Finite and |q| within 1e-6 of 1 (1e-3 in float builds).
 void requireUnit(const Quat& q, const char* field);
-/// A body's damping factors, each in [0, 1].
+/// A body's damping rates [1/s], each finite and in [0, maxRate].
 void validateDamping(real linear, real angular, const char* linearField, const char* angularField);
 
 /// "{index i, generation g}": how errors show a handle.

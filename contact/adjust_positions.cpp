@@ -8,7 +8,7 @@
 
 namespace jounce::detail {
 
-BodyChange projectContact(const Contact& c, std::span<Body> bodies, real angularLimit) {
+BodyChange projectContact(const Contact& c, std::span<Body> bodies, real maxProjectionAngle) {
     BodyChange change;
     // How far the contact point moves along the normal per unit of "move" applied
     // linearly (1/m) and angularly (((I^-1 (r x n)) x r) . n), for each body.
@@ -30,11 +30,11 @@ BodyChange projectContact(const Contact& c, std::span<Body> bodies, real angular
         const real sign = side == 0 ? 1 : -1;
         real angularMove = sign * c.penetration * angularInertia[side] / total;
         real linearMove = sign * c.penetration * linearInertia[side] / total;
-        // Rotation moves the point by at most angularLimit times the lever arm across
+        // Rotation moves the point by at most maxProjectionAngle times the lever arm across
         // the normal; the rest goes into linear motion (large turns from a deep contact
         // near the axis look wrong and overshoot).
         const Vec3& r = c.relative[side];
-        const real limit = angularLimit * (r - c.normal * r.dot(c.normal)).norm();
+        const real limit = maxProjectionAngle * (r - c.normal * r.dot(c.normal)).norm();
         if (std::abs(angularMove) > limit) {
             const real sum = angularMove + linearMove;
             angularMove = angularMove > 0 ? limit : -limit;

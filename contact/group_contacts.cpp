@@ -2,7 +2,7 @@
 // out, a touched one woken), and the links that keep a sleeping pile one island after
 // its contacts are no longer looked for.
 
-#include "contact/stages.hpp"
+#include "contact/resolver_stages.hpp"
 
 #include <algorithm>
 #include <span>
@@ -31,7 +31,7 @@ void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const Slee
     links.assign(sleepingLinks.begin(), sleepingLinks.end());
     links.insert(links.end(), jointLinks.begin(), jointLinks.end());
     buildIslands(slots, bodies.aliveFlags(), contacts, links, islands);
-    wakeTouchedIslands(bodies.slots(), islands, sleep.sleepEpsilon);
+    wakeTouchedIslands(bodies.slots(), islands, sleep.sleepThreshold);
     // Contacts in island order; islands that sleep as a whole are left out.
     std::vector<Contact>& ordered = scratch.ordered;
     ordered.clear();

@@ -49,7 +49,7 @@ void buildIslands(std::span<const Body> bodies, std::span<const std::uint8_t> al
 int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const SleepSettings& settings,
                 std::span<const std::uint8_t> keepAwake) {
     if (!settings.enabled) return 0;
-    const real bias = std::pow(settings.baseBias, dt);
+    const real bias = std::pow(settings.motionBias, dt);
     int fellAsleep = 0;
     for (std::size_t k = 0; k < islands.count(); ++k) {
         bool allQuiet = true;
@@ -57,8 +57,8 @@ int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const S
             Body& b = bodies[islands.bodies[i]];
             if (!b.awake) continue;
             const real current = b.linearVelocity.squaredNorm() + b.angularVelocity.squaredNorm();
-            b.motion = std::min(bias * b.motion + (1 - bias) * current, 10 * settings.sleepEpsilon);
-            allQuiet = allQuiet && b.canSleep && b.motion < settings.sleepEpsilon;
+            b.motion = std::min(bias * b.motion + (1 - bias) * current, 10 * settings.sleepThreshold);
+            allQuiet = allQuiet && b.canSleep && b.motion < settings.sleepThreshold;
         }
         if (!allQuiet || (k < keepAwake.size() && keepAwake[k])) continue;
         for (std::uint32_t i = islands.bodyStarts[k]; i < islands.bodyStarts[k + 1]; ++i) {
@@ -73,7 +73,7 @@ int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const S
     return fellAsleep;
 }
 
-int wakeTouchedIslands(std::span<Body> bodies, const Islands& islands, real sleepEpsilon) {
+int wakeTouchedIslands(std::span<Body> bodies, const Islands& islands, real sleepThreshold) {
     int woken = 0;
     for (std::size_t k = 0; k < islands.count(); ++k) {
         bool anyAwake = false, anyAsleep = false;
@@ -86,7 +86,7 @@ int wakeTouchedIslands(std::span<Body> bodies, const Islands& islands, real slee
             Body& b = bodies[islands.bodies[i]];
             if (b.awake) continue;
             b.awake = true;
-            b.motion = 2 * sleepEpsilon; // Millington: wake with some motion so it does not fall straight back asleep
+            b.motion = 2 * sleepThreshold; // Millington: wake with some motion so it does not fall straight back asleep
             ++woken;
         }
     }

@@ -79,7 +79,7 @@ void updateDesiredVelocity(Contact& c, std::span<const Body> bodies, real dt, co
         c.desiredDeltaVelocity = std::max(real(0), c.penetration / dt - vx);
         return;
     }
-    const real e = std::abs(vx) < settings.velocityLimit ? 0 : c.restitution;
+    const real e = std::abs(vx) < settings.restitutionThreshold ? 0 : c.restitution;
     c.desiredDeltaVelocity = -vx - e * (vx - fromAcceleration);
 }
 

@@ -255,14 +255,14 @@ bool ContactResolver::nextPosition(ResolutionRecord& record) {
 bool ContactResolver::nextDeepest(ResolutionRecord& record) {
     const std::uint32_t count = islandStarts_[island_ + 1] - islandStarts_[island_];
     if (heap_.empty() || iterations_ >= settings_.positionIterationsPerContact * static_cast<int>(count)) return false;
-    if (!(heap_.topKey() > settings_.positionEpsilon)) return false;
+    if (!(heap_.topKey() > settings_.penetrationTolerance)) return false;
     const std::uint32_t index = heap_.top();
     Contact& c = contacts_[index];
     if (recording_) {
         record = recordFor(ResolutionRecord::Kind::Position, index);
         record.before = c.penetration;
     }
-    const BodyChange change = detail::projectContact(c, bodies_, settings_.angularLimit);
+    const BodyChange change = detail::projectContact(c, bodies_, settings_.maxProjectionAngle);
     // Every contact that shares a moved body (this one included) sees its penetration
     // change; re-key just those.
     for (std::size_t side = 0; side < 2; ++side) {
@@ -346,7 +346,7 @@ void ContactResolver::startVelocities(std::size_t island) {
             if (c.accumulatedImpulse != Vec3::Zero()) detail::applyImpulse(impulseRows_[rowOf_[k]], solver_, c.accumulatedImpulse);
         }
         // Collisions first, Millington's way: the contacts that bounce (restitution,
-        // closing faster than velocityLimit) are resolved largest first, each one's
+        // closing faster than restitutionThreshold) are resolved largest first, each one's
         // impulse changing its neighbours' closing speeds, so a hit travels down a
         // row of balls (Newton's cradle) instead of being shared by all of them at
         // once. The sweeps then hold what rests (they aim at no bounce: it was given).
@@ -397,7 +397,7 @@ void ContactResolver::bounceFromGap(const Contact& c) {
 }
 
 real ContactResolver::bounceKey(const Contact& c) const {
-    const bool bounces = c.restitution > 0 && -c.velocity.x() >= settings_.velocityLimit;
+    const bool bounces = c.restitution > 0 && -c.velocity.x() >= settings_.restitutionThreshold;
     return bounces ? c.desiredDeltaVelocity : 0;
 }
 
@@ -468,7 +468,7 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
     const bool worstFirst = settings_.velocitySolver == VelocitySolver::WorstFirst;
     const auto heapHasWork = [&] {
         return !heap_.empty() && iterations_ < settings_.velocityIterationsPerContact * static_cast<int>(last - first) &&
-               heap_.topKey() > settings_.velocityEpsilon;
+               heap_.topKey() > settings_.velocityTolerance;
     };
     if (bouncing_ && !worstFirst && !heapHasWork()) bouncing_ = false;
     const bool largestFirst = worstFirst || bouncing_;

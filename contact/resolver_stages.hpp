@@ -30,7 +30,7 @@ struct BodyChange {
 void prepareContact(Contact& c, std::span<const Body> bodies, real dt, const ResolverSettings& settings);
 
 /// Ch. 15.1: the normal velocity change that resolves the contact, from its current
-/// closing velocity: bounce with restitution (none below velocityLimit), minus the
+/// closing velocity: bounce with restitution (none below restitutionThreshold), minus the
 /// velocity last step's acceleration built up. A contact still apart by a gap lets
 /// the bodies close it this step and no faster (a speculative contact).
 void updateDesiredVelocity(Contact& c, std::span<const Body> bodies, real dt, const ResolverSettings& settings);
@@ -46,7 +46,7 @@ void gatherSolverBodies(std::span<const Body> bodies, std::span<const std::uint3
                         std::vector<Mat3>& inverseInertia);
 
 /// Ch. 14.3: nonlinear projection of one contact out of penetration.
-BodyChange projectContact(const Contact& c, std::span<Body> bodies, real angularLimit);
+BodyChange projectContact(const Contact& c, std::span<Body> bodies, real maxProjectionAngle);
 
 /// Sequential projection's constants for contact c (ch. 14.3's inertias per side).
 void preparePushRow(const Contact& c, std::span<const SolverBody> solver, std::span<const Mat3> inverseInertia, PushRow& row);

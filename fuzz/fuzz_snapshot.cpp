@@ -72,7 +72,7 @@ World smallScene() {
     joint.a = {ids[2], Vec3(real(0.3), real(0.3), 0)};
     joint.b = {ids[4], Vec3::Zero()};
     w.createJoint(joint);
-    w.addForceGenerator(Spring{{ids[3], Vec3::Zero()}, {BodyId{}, Vec3(0, 3, 0)}, 20, 1, 1});
+    w.createForceGenerator(Spring{{ids[3], Vec3::Zero()}, {BodyId{}, Vec3(0, 3, 0)}, 20, 1, 1});
     buildRope(w, RopeDesc{Vec3(2, 2, 0), Vec3(3, 2, 0), 4});
     ArapBarDesc bar;
     bar.start = Vec3(-1, 3, 2);

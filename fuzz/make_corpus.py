@@ -83,7 +83,7 @@ def hull():
 # ---- scene files: the hand-written example and small files of every section ----------
 def scene_file():
     shutil.copy(ROOT.parent / 'scenes/files/stack_and_rope.json', CORPUS / 'scene_file' / 'stack_and_rope.json')
-    head = {'format': 'jounce-scene', 'version': 1}
+    head = {'format': 'jounce-scene', 'version': 2}
     ground = {'type': 'static', 'colliders': [{'shape': {'type': 'halfSpace', 'normal': [0, 1, 0], 'offset': 0}}]}
     shapes = {
         'hull': {'type': 'convexHull', 'points': [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0.3, 0.3, 0.3]]},

@@ -8,6 +8,7 @@
 
 #include "scenes/builtin.hpp"
 
+#include <cmath>
 #include <deque>
 
 namespace jounce::scenes {
@@ -18,7 +19,7 @@ struct RoundKind {
     real mass;
     Vec3 velocity;
     real accelerationY;
-    real damping;
+    real damping; // the book's: the share of velocity kept after 1 s (BodyDesc wants c = -ln d)
     real radius; // drawn size; the book's rounds are points
     Colour colour;
 };
@@ -82,7 +83,7 @@ private:
         d.mass = k.mass;
         d.inertia = solidSphere(k.radius, 1).inertia * (k.mass / solidSphere(k.radius, 1).mass);
         d.gravityScale = k.accelerationY / settings().gravity.y();
-        d.linearDamping = k.damping;
+        d.linearDamping = -std::log(k.damping); // rate [1/s]: exp(-c t) = d^t, the book's motion
         rounds_.push_back({addBody(d, {BodyId{}, Primitive::Sphere, Vec3(k.radius, 0, 0), k.colour}), time_});
         ++shotCount_;
     }

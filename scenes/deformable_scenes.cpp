@@ -69,13 +69,13 @@ public:
         pull.vertex = bar_.endCentre;
         end_ = world_.deformable(bar_.id).restVertices[bar_.endCentre];
         pull.target = end_;
-        pull_ = world_.addDeformableHandle(bar_.id, pull);
+        pull_ = world_.createDeformableHandle(bar_.id, pull);
         DeformableHandleDesc twist;
         twist.kind = DeformableHandleDesc::Kind::Direction;
         twist.vertex = bar_.endCentre;
         twist.restDirection = Vec3::UnitY();
         twist.target = Vec3::UnitY();
-        twist_ = world_.addDeformableHandle(bar_.id, twist);
+        twist_ = world_.createDeformableHandle(bar_.id, twist);
     }
     void update(real h) override {
         // The end circles in the y-z plane while it turns up to a full twist and back.

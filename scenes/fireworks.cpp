@@ -6,6 +6,7 @@
 
 #include "scenes/builtin.hpp"
 
+#include <cmath>
 #include <random>
 
 namespace jounce::scenes {
@@ -19,7 +20,7 @@ struct Payload {
 struct Rule {
     real minFuse, maxFuse;     // [s]
     Vec3 minVelocity, maxVelocity;
-    real damping;
+    real damping; // Millington's: the share of velocity kept after 1 s (BodyDesc wants c = -ln d)
     Colour colour;
     std::vector<Payload> payloads;
 };
@@ -77,7 +78,7 @@ private:
         d.linearVelocity = inheritedVelocity + uniform(rule.minVelocity, rule.maxVelocity);
         d.mass = real(0.01);
         d.inertia = Mat3::Identity() * real(1e-5);
-        d.linearDamping = rule.damping;
+        d.linearDamping = -std::log(rule.damping); // rate [1/s]: exp(-c t) = d^t, the book's motion
         const BodyId id = addBody(d, {BodyId{}, Primitive::Particle, Vec3(real(0.15), 0, 0), rule.colour});
         fireworks_.push_back({id, type, time_ + uniform(rule.minFuse, rule.maxFuse)});
     }

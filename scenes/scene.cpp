@@ -28,7 +28,7 @@ bool Scene::grab(BodyId body, const Vec3& worldPoint) {
         // About 3 Hz, 70% of critical damping, whatever the mass.
         const real mass = 1 / b.inverseMass;
         const real omega = 2 * real(3.14159) * 3;
-        grab_.spring = world_.addForceGenerator(
+        grab_.spring = world_.createForceGenerator(
             Spring{{body, grab_.localPoint}, {BodyId{}, worldPoint}, mass * omega * omega, 0, real(1.4) * mass * omega});
     }
     return true;
@@ -41,7 +41,7 @@ bool Scene::grab(DeformableId deformable, std::uint32_t vertex, const Vec3& worl
     h.vertex = vertex;
     h.target = world_.deformableVertices(deformable)[vertex]; // where it is: nothing jumps
     grab_.deformable = deformable;
-    grab_.handle = world_.addDeformableHandle(deformable, h);
+    grab_.handle = world_.createDeformableHandle(deformable, h);
     grab_.localPoint = h.target - worldPoint;
     grab_.target = worldPoint;
     return true;
@@ -66,8 +66,8 @@ void Scene::dragTo(const Vec3& target) {
 
 void Scene::release() {
     if (world_.contains(grab_.deformable) && world_.deformable(grab_.deformable).handles.contains(grab_.handle))
-        world_.removeDeformableHandle(grab_.deformable, grab_.handle);
-    if (world_.contains(grab_.spring)) world_.removeForceGenerator(grab_.spring);
+        world_.destroyDeformableHandle(grab_.deformable, grab_.handle);
+    if (world_.contains(grab_.spring)) world_.destroyForceGenerator(grab_.spring);
     if (world_.contains(grab_.body) && world_.body(grab_.body).type == BodyType::Kinematic) {
         world_.setLinearVelocity(grab_.body, Vec3::Zero());
         world_.setAngularVelocity(grab_.body, Vec3::Zero());

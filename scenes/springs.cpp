@@ -43,7 +43,7 @@ private:
         s.stiffness = 60;
         s.restLength = 2;
         s.damping = real(0.5);
-        world_.addForceGenerator(s);
+        world_.createForceGenerator(s);
     }
 
     void addBungee(const Vec3& anchor) {
@@ -59,7 +59,7 @@ private:
         b.stiffness = 400;
         b.restLength = 3;
         b.damping = 2;
-        world_.addForceGenerator(b);
+        world_.createForceGenerator(b);
     }
 
     void addFakeSpring(const Vec3& anchor) {
@@ -69,7 +69,7 @@ private:
         f.anchor = anchor - Vec3(0, 2, 0);
         f.stiffness = 20000;
         f.damping = 20;
-        world_.addForceGenerator(f);
+        world_.createForceGenerator(f);
     }
 
     void addBuoyantBox(const Vec3& surfaceCentre) {
@@ -86,8 +86,8 @@ private:
         b.maxDepth = half;
         b.volume = 8 * half * half * half;
         b.waterHeight = water.position.y();
-        world_.addForceGenerator(b);
-        world_.addForceGenerator(Drag{box, 5, 0});
+        world_.createForceGenerator(b);
+        world_.createForceGenerator(Drag{box, 5, 0});
     }
 };
 

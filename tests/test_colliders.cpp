@@ -53,7 +53,7 @@ TEST_CASE("a body takes its mass, inertia and centre of mass from its colliders"
         // The colliders stay where they were put, whatever the centre of mass.
         CHECK(world.colliderPose(world.colliderIdsOf(id)[0]).position.isApprox(Vec3(1, 5, 0)));
         // Removing one moves the centre of mass, not the origin.
-        world.removeCollider(world.colliderIdsOf(id)[1]);
+        world.destroyCollider(world.colliderIdsOf(id)[1]);
         CHECK(world.body(id).position.isApprox(Vec3(1, 5, 0)));
         CHECK(1 / world.body(id).inverseMass == Approx(m1));
     }
@@ -138,7 +138,7 @@ TEST_CASE("colliders are validated and leave the world unchanged when rejected",
     auto rejects = [&](const std::string& field, const ColliderDesc& c) {
         CAPTURE(field);
         try {
-            world.addCollider(ball, c);
+            world.createCollider(ball, c);
             FAIL("accepted");
         } catch (const Error& e) {
             CHECK(e.field().find(field) != std::string::npos);
@@ -149,16 +149,16 @@ TEST_CASE("colliders are validated and leave the world unchanged when rejected",
         CHECK(testing::stateHash(world) == before);
         CHECK(world.colliderIds().size() == colliders);
     };
-    rejects("addCollider.desc.shape", {HalfSpace{}, Transform{}, 1000, {}, {}}); // dynamic body
-    rejects("addCollider.desc.Sphere.radius", {Sphere{0}, Transform{}, 1000, {}, {}});
-    rejects("addCollider.desc.Box.halfExtents", {Box{Vec3(1, -1, 1)}, Transform{}, 1000, {}, {}});
-    rejects("addCollider.desc.density", {Sphere{1}, Transform{}, 0, {}, {}});
-    rejects("addCollider.desc.material.restitution", {Sphere{1}, Transform{}, 1000, {real(0.5), real(1.5)}, {}});
-    rejects("addCollider.desc.material.friction", {Sphere{1}, Transform{}, 1000, {-1, 0}, {}});
-    rejects("addCollider.desc.local.position", {Sphere{1}, Transform{Vec3(std::numeric_limits<real>::quiet_NaN(), 0, 0), Quat::Identity()}, 1000, {}, {}});
-    rejects("addCollider.desc.local.orientation", {Sphere{1}, Transform{Vec3::Zero(), Quat(0, 0, 0, 0)}, 1000, {}, {}});
-    CHECK_THROWS_AS(world.addCollider(BodyId{}, ColliderDesc{}), Error);
-    CHECK_THROWS_AS(world.removeCollider(ColliderId{}), Error);
+    rejects("createCollider.desc.shape", {HalfSpace{}, Transform{}, 1000, {}, {}}); // dynamic body
+    rejects("createCollider.desc.Sphere.radius", {Sphere{0}, Transform{}, 1000, {}, {}});
+    rejects("createCollider.desc.Box.halfExtents", {Box{Vec3(1, -1, 1)}, Transform{}, 1000, {}, {}});
+    rejects("createCollider.desc.density", {Sphere{1}, Transform{}, 0, {}, {}});
+    rejects("createCollider.desc.material.restitution", {Sphere{1}, Transform{}, 1000, {real(0.5), real(1.5)}, {}});
+    rejects("createCollider.desc.material.friction", {Sphere{1}, Transform{}, 1000, {-1, 0}, {}});
+    rejects("createCollider.desc.local.position", {Sphere{1}, Transform{Vec3(std::numeric_limits<real>::quiet_NaN(), 0, 0), Quat::Identity()}, 1000, {}, {}});
+    rejects("createCollider.desc.local.orientation", {Sphere{1}, Transform{Vec3::Zero(), Quat(0, 0, 0, 0)}, 1000, {}, {}});
+    CHECK_THROWS_AS(world.createCollider(BodyId{}, ColliderDesc{}), Error);
+    CHECK_THROWS_AS(world.destroyCollider(ColliderId{}), Error);
 
     SECTION("destroying a body removes its colliders") {
         world.destroyBody(ball);

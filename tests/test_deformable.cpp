@@ -213,13 +213,13 @@ TEST_CASE("ARAP handles: a dragged and twisted bar end follows its handles; targ
     DeformableHandleDesc grab;
     grab.vertex = bar.endCentre;
     grab.target = w.deformable(bar.id).restVertices[bar.endCentre];
-    const DeformableHandleId pull = w.addDeformableHandle(bar.id, grab);
+    const DeformableHandleId pull = w.createDeformableHandle(bar.id, grab);
     DeformableHandleDesc twist;
     twist.kind = DeformableHandleDesc::Kind::Direction;
     twist.vertex = bar.endCentre;
     twist.restDirection = Vec3::UnitY();
     twist.target = Vec3::UnitY();
-    const DeformableHandleId turn = w.addDeformableHandle(bar.id, twist);
+    const DeformableHandleId turn = w.createDeformableHandle(bar.id, twist);
     w.step(real(1) / 60);
     const int factorisations = w.deformableStats(bar.id).factorisations;
     // Over 2 s, lift the end by 0.3 m and twist it a quarter turn about the bar's axis.
@@ -292,21 +292,21 @@ TEST_CASE("bad ARAP input is rejected with the field named and nothing stored", 
     const DeformableId id = w.createDeformable(good);
     DeformableHandleDesc h;
     h.vertex = static_cast<std::uint32_t>(good.vertices.size());
-    testing::expectError([&] { w.addDeformableHandle(id, h); }, "DeformableHandleDesc.vertex");
+    testing::expectError([&] { w.createDeformableHandle(id, h); }, "DeformableHandleDesc.vertex");
     h.vertex = 0;
     h.target.x() = std::numeric_limits<real>::quiet_NaN();
-    testing::expectError([&] { w.addDeformableHandle(id, h); }, "DeformableHandleDesc.target");
+    testing::expectError([&] { w.createDeformableHandle(id, h); }, "DeformableHandleDesc.target");
     h.target = Vec3::Zero();
     h.weight = -1;
-    testing::expectError([&] { w.addDeformableHandle(id, h); }, "DeformableHandleDesc.weight");
+    testing::expectError([&] { w.createDeformableHandle(id, h); }, "DeformableHandleDesc.weight");
     CHECK(w.deformable(id).handles.size() == 0);
     testing::expectError([&] { w.setDeformableHandleTarget(id, DeformableHandleId{0, 5}, Vec3::Zero()); },
                          "setDeformableHandleTarget.handle");
     testing::expectError([&] { w.setDeformableParticlePose(id, 20, Vec3::Zero(), Quat::Identity()); },
                          "setDeformableParticlePose.index");
-    w.removeDeformable(id);
+    w.destroyDeformable(id);
     testing::expectError([&] { w.deformable(id); }, "deformable.id");
-    testing::expectError([&] { w.removeDeformable(id); }, "removeDeformable.id");
+    testing::expectError([&] { w.destroyDeformable(id); }, "destroyDeformable.id");
 }
 
 TEST_CASE("ARAP creature falling on the ground comes to rest on it, in shape", "[deformable][scene]") {
@@ -482,7 +482,7 @@ TEST_CASE("ARAP sleep: a creature moved by a handle keeps the box it stands on a
     h.vertex = head;
     h.target = vertices[head];
     h.weight = 2000;
-    const DeformableHandleId handle = w.addDeformableHandle(id, h);
+    const DeformableHandleId handle = w.createDeformableHandle(id, h);
     bool boxSlept = false;
     for (int i = 0; i < 480; ++i) {
         const real t = static_cast<real>(i) / 60;
@@ -492,7 +492,7 @@ TEST_CASE("ARAP sleep: a creature moved by a handle keeps the box it stands on a
     }
     CHECK_FALSE(boxSlept);
     // Let go: then both come to rest and sleep.
-    w.removeDeformableHandle(id, handle);
+    w.destroyDeformableHandle(id, handle);
     for (int i = 0; i < 900 && !w.isDeformableAsleep(id); ++i) w.step(real(1) / 60);
     CHECK(w.isDeformableAsleep(id));
     CHECK_FALSE(w.body(box).awake);

@@ -89,8 +89,8 @@ TEST_CASE("with an error handler, failed calls report, return empty and change n
     CHECK(w.body(stale).userData == 0); // a default body, not a crash
     expect("body.id");
     const ColliderDesc badCollider = makeCollider(Sphere{-1}, 1000);
-    CHECK(w.addCollider(s.ball, badCollider).isNull());
-    expect("addCollider.desc.Sphere.radius");
+    CHECK(w.createCollider(s.ball, badCollider).isNull());
+    expect("createCollider.desc.Sphere.radius");
     w.destroyBody(stale);
     expect("destroyBody.id");
 
@@ -99,12 +99,12 @@ TEST_CASE("with an error handler, failed calls report, return empty and change n
     j.b.body = s.ball;
     CHECK(w.createJoint(j).isNull());
     expect("createJoint.b.body");
-    w.removeJoint(JointId{});
-    expect("removeJoint.id");
+    w.destroyJoint(JointId{});
+    expect("destroyJoint.id");
     CHECK(w.jointForce(JointId{}) == 0);
     expect("joint.id");
-    CHECK(w.addForceGenerator(Drag{stale, 1, 1}).isNull());
-    expect("addForceGenerator.Drag.body");
+    CHECK(w.createForceGenerator(Drag{stale, 1, 1}).isNull());
+    expect("createForceGenerator.Drag.body");
 
     ParticleDesc p;
     p.radius = -1;

@@ -29,7 +29,7 @@ TEST_CASE("a compressed spring pushes and a stretched one pulls", "[physics]") {
         const BodyId a = world.createBody(d);
         d.position = Vec3(real(0.5), 0, 0);
         const BodyId b = world.createBody(d);
-        world.addForceGenerator(Spring{{a, Vec3::Zero()}, {b, Vec3::Zero()}, 100, 3, 0});
+        world.createForceGenerator(Spring{{a, Vec3::Zero()}, {b, Vec3::Zero()}, 100, 3, 0});
         world.step(real(0.01));
         CHECK(world.body(a).linearVelocity.x() < 0);
         CHECK(world.body(b).linearVelocity.x() > 0);
@@ -51,7 +51,7 @@ TEST_CASE("a bungee never pushes; a stretched one pulls", "[physics]") {
         BodyDesc d;
         d.position = Vec3(0, 10, 0);
         const BodyId ball = world.createBody(d);
-        world.addForceGenerator(Bungee{{ball, Vec3::Zero()}, {BodyId{}, Vec3(0, 10, 0)}, 200, 3, 0});
+        world.createForceGenerator(Bungee{{ball, Vec3::Zero()}, {BodyId{}, Vec3(0, 10, 0)}, 200, 3, 0});
         real lowest = 10;
         for (int i = 0; i < 600; ++i) {
             const real y = world.body(ball).position.y();
@@ -88,8 +88,8 @@ TEST_CASE("buoyancy: a half-submerged body is pushed up by half its displaced we
         by.body = box;
         by.maxDepth = real(0.5);
         by.volume = 1;
-        world.addForceGenerator(by);
-        world.addForceGenerator(Drag{box, 2000, 0});
+        world.createForceGenerator(by);
+        world.createForceGenerator(Drag{box, 2000, 0});
         for (int i = 0; i < 1200; ++i) world.step(real(1) / 60);
         CHECK(world.body(box).position.y() == Approx(0).margin(tol(1e-3, 1e-3)));
     }
@@ -108,7 +108,7 @@ TEST_CASE("drag and aerodynamic surfaces", "[physics]") {
     Aero a = aeroSurface(wing, lift, Vec3::Zero(), Vec3(-10, 0, 0));
     a.tensorMax = 2 * lift;
     a.tensorMin = Mat3::Zero();
-    const ForceGeneratorId id = world.addForceGenerator(a);
+    const ForceGeneratorId id = world.createForceGenerator(a);
     const Vec3 airBody = d.orientation.conjugate() * Vec3(-10, 0, 0);
     const Vec3 expected = d.orientation * (lift * airBody);
     world.step(real(0.01));
@@ -180,7 +180,7 @@ TEST_CASE("the fake stiff spring puts the body where the closed form says after 
         d.linearVelocity = Vec3(0, 1, 0);
         const BodyId id = world.createBody(d);
         const Vec3 anchor(1, 2, 3);
-        world.addForceGenerator(FakeSpring{id, anchor, k, c});
+        world.createForceGenerator(FakeSpring{id, anchor, k, c});
         real firstDistance = (d.position - anchor).norm();
         for (int n = 0; n < 600; ++n) {
             const Body before = world.body(id);
@@ -201,7 +201,7 @@ TEST_CASE("the fake stiff spring puts the body where the closed form says after 
         BodyDesc d;
         d.position = Vec3(1, 0, 0);
         const BodyId id = world.createBody(d);
-        world.addForceGenerator(FakeSpring{id, Vec3::Zero(), 20000, 0});
+        world.createForceGenerator(FakeSpring{id, Vec3::Zero(), 20000, 0});
         real largest = 0;
         for (int n = 0; n < 600; ++n) {
             world.step(real(1) / 60);

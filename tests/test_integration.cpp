@@ -44,7 +44,7 @@ TEST_CASE("damped spring matches the analytic damped oscillator to first order i
         d.inertia = Mat3::Identity();
         d.position = Vec3(rest + e0, 0, 0);
         const BodyId id = world.createBody(d);
-        world.addForceGenerator(Spring{{id, Vec3::Zero()}, {BodyId{}, Vec3::Zero()}, k, rest, c});
+        world.createForceGenerator(Spring{{id, Vec3::Zero()}, {BodyId{}, Vec3::Zero()}, k, rest, c});
         real worst = 0;
         const int steps = static_cast<int>(std::lround(5 / h));
         for (int n = 1; n <= steps; ++n) {
@@ -76,19 +76,73 @@ TEST_CASE("gravity on a static body moves nothing and makes no NaN", "[physics]"
     CHECK(b.orientation.coeffs() == Quat::Identity().coeffs());
 }
 
-TEST_CASE("damping keeps the share d of velocity after one second whatever the step", "[physics]") {
+TEST_CASE("damping at rate c keeps exp(-c) of velocity after one second whatever the step", "[physics]") {
     for (int stepsPerSecond : {30, 60, 240}) {
         World world = testing::worldWithoutGravity();
         BodyDesc d;
         d.linearVelocity = Vec3(10, 0, 0);
         d.angularVelocity = Vec3(0, 0, 2);
-        d.linearDamping = real(0.5);
-        d.angularDamping = real(0.25);
+        d.linearDamping = std::log(real(2));  // keeps 1/2 after 1 s
+        d.angularDamping = std::log(real(4)); // keeps 1/4
         d.inertia = Mat3::Identity(); // spherical: no gyroscopic coupling
         const BodyId id = world.createBody(d);
         for (int i = 0; i < stepsPerSecond; ++i) world.step(real(1) / static_cast<real>(stepsPerSecond));
         CHECK(world.body(id).linearVelocity.x() == Approx(5).epsilon(tol(1e-10, 1e-5)));
         CHECK(world.body(id).angularVelocity.z() == Approx(0.5).epsilon(tol(1e-10, 1e-5)));
+    }
+}
+
+TEST_CASE("damping 0 (the default) keeps a free body's velocity exactly over 100 steps", "[physics]") {
+    // 0 means no damping, as in every engine a game developer knows (it used to mean
+    // "keep nothing": a body with linearDamping = 0 froze).
+    for (GyroscopicMode mode : {GyroscopicMode::ConserveMomentum, GyroscopicMode::None}) {
+        WorldSettings s;
+        s.gravity.setZero();
+        s.gyroscopic = mode;
+        World world(s);
+        BodyDesc d;
+        d.linearVelocity = Vec3(3, real(-1.5), real(0.25));
+        d.angularVelocity = Vec3(0, 0, 2);
+        d.inertia = Mat3::Identity(); // spherical: no gyroscopic coupling
+        CHECK(d.linearDamping == 0);
+        CHECK(d.angularDamping == 0);
+        const BodyId id = world.createBody(d);
+        BodyDesc explicitZero = d;
+        explicitZero.position.x() = 5;
+        const BodyId other = world.createBody(explicitZero);
+        world.setDamping(other, 0, 0);
+        for (int i = 0; i < 100; ++i) world.step(real(1) / 60);
+        for (BodyId b : {id, other}) {
+            CHECK(world.body(b).linearVelocity == d.linearVelocity); // bit for bit
+            if (mode == GyroscopicMode::None) // w += h I^-1 0: nothing else touches it
+                CHECK(world.body(b).angularVelocity == d.angularVelocity);
+            else // w = I'^-1 L in the turned frame: round-off, no damping
+                CHECK((world.body(b).angularVelocity - d.angularVelocity).norm() < tol(1e-13, 1e-5));
+        }
+    }
+}
+
+TEST_CASE("damping at rate c gives v(t) = v0 exp(-c t), the exact solution of dv/dt = -c v", "[physics]") {
+    for (int stepsPerSecond : {30, 60, 240}) {
+        World world = testing::worldWithoutGravity();
+        BodyDesc d;
+        d.linearVelocity = Vec3(10, -4, 0);
+        d.angularVelocity = Vec3(0, 3, 0);
+        d.linearDamping = real(0.7);
+        d.angularDamping = real(2.5);
+        d.inertia = Mat3::Identity(); // spherical: no gyroscopic coupling
+        const BodyId id = world.createBody(d);
+        const real h = real(1) / static_cast<real>(stepsPerSecond);
+        for (int n = 1; n <= 2 * stepsPerSecond; ++n) {
+            world.step(h);
+            const real t = static_cast<real>(n) * h;
+            const Body& b = world.body(id);
+            const Vec3 v = d.linearVelocity * std::exp(-d.linearDamping * t);
+            const Vec3 w = d.angularVelocity * std::exp(-d.angularDamping * t);
+            // n roundings of exp(-c h) against one of exp(-c t): within round-off.
+            REQUIRE((b.linearVelocity - v).norm() <= tol(1e-13, 2e-5) * v.norm());
+            REQUIRE((b.angularVelocity - w).norm() <= tol(1e-13, 2e-5) * w.norm());
+        }
     }
 }
 
@@ -115,7 +169,7 @@ TEST_CASE("step(dt, n) equals n steps of dt/n bit for bit", "[physics]") {
         BodyDesc d = testing::boxDesc(Vec3(real(0.3), real(0.6), real(0.9)), 300, Vec3(0, 5, 0));
         d.angularVelocity = Vec3(1, 2, 3);
         const BodyId id = world.createBody(d);
-        world.addForceGenerator(Spring{{id, Vec3(real(0.3), 0, 0)}, {BodyId{}, Vec3(0, 8, 0)}, 500, 2, 3});
+        world.createForceGenerator(Spring{{id, Vec3(real(0.3), 0, 0)}, {BodyId{}, Vec3(0, 8, 0)}, 500, 2, 3});
         return world;
     };
     World a = build(), b = build();

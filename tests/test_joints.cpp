@@ -210,9 +210,9 @@ TEST_CASE("bad joint descriptions are rejected with the field named and the worl
     good.a = {box, Vec3::Zero()};
     good.b = {BodyId{}, Vec3(0, 2, 0)};
     const JointId id = w.createJoint(good);
-    w.removeJoint(id);
+    w.destroyJoint(id);
     CHECK_THROWS_AS(w.joint(id), Error);
-    CHECK_THROWS_AS(w.removeJoint(id), Error);
+    CHECK_THROWS_AS(w.destroyJoint(id), Error);
 }
 
 TEST_CASE("a joint carries the hanging weight m g and breaks once the load passes its breakForce", "[physics][contact]") {

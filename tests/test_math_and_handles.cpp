@@ -31,8 +31,8 @@ TEST_CASE("destroying a body removes the generators attached to it", "[physics]"
     World world;
     const BodyId a = world.createBody({});
     const BodyId b = world.createBody({});
-    const auto spring = world.addForceGenerator(Spring{{a, Vec3::Zero()}, {b, Vec3::Zero()}, 1, 1, 0});
-    const auto drag = world.addForceGenerator(Drag{b, 1, 0});
+    const auto spring = world.createForceGenerator(Spring{{a, Vec3::Zero()}, {b, Vec3::Zero()}, 1, 1, 0});
+    const auto drag = world.createForceGenerator(Drag{b, 1, 0});
     world.destroyBody(a);
     CHECK_FALSE(world.contains(spring));
     CHECK(world.contains(drag));

@@ -210,7 +210,7 @@ TEST_CASE("soft tet cube squashed flat recovers its volume within 2% in 2 s with
     for (const auto& t : box.surface) surface.triangles.push_back({box.particles[t[0]], box.particles[t[1]], box.particles[t[2]]});
     const ParticleVolumeId hull = w.createParticleVolume(surface);
     CHECK(w.enclosedVolume(hull) == Approx(0.125).epsilon(tol(1e-9, 1e-5)));
-    w.removeParticleVolume(hull);
+    w.destroyParticleVolume(hull);
 
     // Squash it to a tenth of its height on the ground.
     const real bottom = w.particle(box.particles.front()).position.y();
@@ -474,7 +474,7 @@ TEST_CASE("bad constraint, volume and cluster input is rejected with the field n
     k.rest = 1;
     expectError([&] { w.createParticleConstraint(k); }, "ParticleConstraintDesc.rest");
     expectError([&] { w.particleConstraint(ParticleConstraintId{0, 3}); }, "particleConstraint.id");
-    expectError([&] { w.removeParticleConstraint(ParticleConstraintId{}); }, "removeParticleConstraint.id");
+    expectError([&] { w.destroyParticleConstraint(ParticleConstraintId{}); }, "destroyParticleConstraint.id");
 
     // A tetrahedron's surface, outward: (a, c, b), (a, b, d), (a, d, c), (b, c, d).
     ParticleVolumeDesc v;
@@ -603,7 +603,7 @@ TEST_CASE("Diziol volume: with alpha = 1 and nothing touching it is the global c
             v.pressure = d.pressure;
             v.mode = mode;
             v.globalShare = share;
-            w.removeParticleVolume(out.volume);
+            w.destroyParticleVolume(out.volume);
             out.volume = w.createParticleVolume(v);
         }
         if (withBox) {

@@ -140,7 +140,7 @@ TEST_CASE("aerodynamics: a plate face-on to the wind takes 1/2 rho C_d A |u|^2, 
 TEST_CASE("a cloth resting on a box falls asleep together with the box, and wakes with it", "[particles][scene]") {
     // Particles join contact/'s islands: the cloth and the box it touches are one island,
     // which sleeps when every particle's and the box's recency-weighted motion is below
-    // sleepEpsilon (Millington ch. 16), and wakes as a whole.
+    // sleepThreshold (Millington ch. 16), and wakes as a whole.
     World w;
     testing::addGround(w);
     BodyDesc b;

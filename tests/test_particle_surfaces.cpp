@@ -203,7 +203,7 @@ TEST_CASE("bad particle surfaces are rejected with the field named and nothing s
     CHECK(w.particleSurface(id).group == 3);
     w.destroyParticle(c); // its triangle goes, and with it the surface
     CHECK_FALSE(w.contains(id));
-    testing::expectError([&] { w.removeParticleSurface(id); }, "removeParticleSurface.id");
+    testing::expectError([&] { w.destroyParticleSurface(id); }, "destroyParticleSurface.id");
     ClothDesc bad;
     bad.surfaceThickness = -1;
     testing::expectError([&] { buildCloth(w, bad); }, "ClothDesc.surfaceThickness");

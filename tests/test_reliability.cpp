@@ -202,7 +202,7 @@ struct Everything {
         j.a = {box, Vec3(real(0.5), 0, 0)};
         j.b = {ball, Vec3(real(-0.5), 0, 0)};
         joint = world.createJoint(j);
-        spring = world.addForceGenerator(Spring{{box, Vec3::Zero()}, {BodyId{}, Vec3(0, 2, 0)}, 10, 1, 0});
+        spring = world.createForceGenerator(Spring{{box, Vec3::Zero()}, {BodyId{}, Vec3(0, 2, 0)}, 10, 1, 0});
         const Vec3 corners[] = {Vec3(-2, real(0.2), 0), Vec3(real(-1.7), real(0.2), 0), Vec3(-2, real(0.2), real(0.3)),
                                 Vec3(-2, real(0.5), 0)};
         const std::uint32_t group = world.newParticleGroup();
@@ -223,7 +223,7 @@ struct Everything {
         bar = buildArapBar(world, a).id;
         DeformableHandleDesc h;
         h.target = world.deformableVertices(bar).front();
-        handle = world.addDeformableHandle(bar, h);
+        handle = world.createDeformableHandle(bar, h);
     }
     static BodyDesc withCollider(BodyDesc d, const Shape& shape) {
         ColliderDesc c;
@@ -304,8 +304,8 @@ TEST_CASE("bad values into every body, collider and force-generator entry point 
         {"setOrientation", bit(Denormal), [](Everything& e, real v) { e.world.setOrientation(e.box, Quat(1, v, 0, 0)); }},
         {"setLinearVelocity", signedSmall, [](Everything& e, real v) { e.world.setLinearVelocity(e.box, along(v)); }},
         {"setAngularVelocity", signedSmall, [](Everything& e, real v) { e.world.setAngularVelocity(e.box, along(v)); }},
-        {"setDamping.linear", nonNegative, [](Everything& e, real v) { e.world.setDamping(e.ball, v, 1); }},
-        {"setDamping.angular", nonNegative, [](Everything& e, real v) { e.world.setDamping(e.ball, 1, v); }},
+        {"setDamping.linear", nonNegative, [](Everything& e, real v) { e.world.setDamping(e.ball, v, 0); }},
+        {"setDamping.angular", nonNegative, [](Everything& e, real v) { e.world.setDamping(e.ball, 0, v); }},
         {"setGravityScale", signedSmall, [](Everything& e, real v) { e.world.setGravityScale(e.ball, v); }},
         {"setMassProperties.mass", positiveBounded, [](Everything& e, real v) { e.world.setMassProperties(e.ball, v, isotropic(std::isfinite(v) && v > 1 ? real(1) : v)); }},
         {"setMassProperties.inertia", none, [](Everything& e, real v) { e.world.setMassProperties(e.ball, 1, Vec3(1, 1, v).asDiagonal()); }},
@@ -315,17 +315,17 @@ TEST_CASE("bad values into every body, collider and force-generator entry point 
         {"applyTorque", signedSmall, [](Everything& e, real v) { e.world.applyTorque(e.box, along(v)); }},
         {"applyImpulse.impulse", signedSmall, [&](Everything& e, real v) { e.world.applyImpulse(e.box, along(v), atBox(e, 0)); }},
         {"applyImpulse.point", signedSmall, [&](Everything& e, real v) { e.world.applyImpulse(e.box, Vec3(0, real(0.1), 0), atBox(e, v)); }},
-        {"ColliderDesc.Sphere.radius", none, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{v}; c.local.position.y() = real(0.6); e.world.addCollider(e.box, c); }},
-        {"ColliderDesc.Box.halfExtents", none, [](Everything& e, real v) { ColliderDesc c; c.shape = Box{Vec3(v, real(0.1), real(0.1))}; c.local.position.y() = real(0.6); e.world.addCollider(e.box, c); }},
-        {"ColliderDesc.Capsule.halfHeight", nonNegative, [](Everything& e, real v) { ColliderDesc c; c.shape = Capsule{real(0.1), v}; c.local.position.y() = real(0.6); e.world.addCollider(e.box, c); }},
-        {"ColliderDesc.local.position", signedSmall, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.local.position = Vec3(0, real(0.6), 0) + along(v); e.world.addCollider(e.box, c); }},
-        {"ColliderDesc.density", positiveBounded, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.density = v; c.local.position.y() = real(0.6); e.world.addCollider(e.box, c); }},
-        {"ColliderDesc.material.friction", nonNegativeAnySize, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.material.friction = v; c.local.position.y() = real(0.6); e.world.addCollider(e.box, c); }},
-        {"ColliderDesc.material.restitution", nonNegative, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.material.restitution = v; c.local.position.y() = real(0.6); e.world.addCollider(e.box, c); }},
+        {"ColliderDesc.Sphere.radius", none, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{v}; c.local.position.y() = real(0.6); e.world.createCollider(e.box, c); }},
+        {"ColliderDesc.Box.halfExtents", none, [](Everything& e, real v) { ColliderDesc c; c.shape = Box{Vec3(v, real(0.1), real(0.1))}; c.local.position.y() = real(0.6); e.world.createCollider(e.box, c); }},
+        {"ColliderDesc.Capsule.halfHeight", nonNegative, [](Everything& e, real v) { ColliderDesc c; c.shape = Capsule{real(0.1), v}; c.local.position.y() = real(0.6); e.world.createCollider(e.box, c); }},
+        {"ColliderDesc.local.position", signedSmall, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.local.position = Vec3(0, real(0.6), 0) + along(v); e.world.createCollider(e.box, c); }},
+        {"ColliderDesc.density", positiveBounded, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.density = v; c.local.position.y() = real(0.6); e.world.createCollider(e.box, c); }},
+        {"ColliderDesc.material.friction", nonNegativeAnySize, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.material.friction = v; c.local.position.y() = real(0.6); e.world.createCollider(e.box, c); }},
+        {"ColliderDesc.material.restitution", nonNegative, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.material.restitution = v; c.local.position.y() = real(0.6); e.world.createCollider(e.box, c); }},
         {"Spring.stiffness", nonNegative, [](Everything& e, real v) { e.world.setForceGenerator(e.spring, Spring{{e.box, Vec3::Zero()}, {BodyId{}, Vec3(0, 2, 0)}, v, 1, 0}); }},
         {"Spring.b.point", signedSmall, [](Everything& e, real v) { e.world.setForceGenerator(e.spring, Spring{{e.box, Vec3::Zero()}, {BodyId{}, Vec3(0, 2, 0) + along(v)}, 10, 1, 0}); }},
-        {"Drag.k1", nonNegative, [](Everything& e, real v) { e.world.addForceGenerator(Drag{e.ball, v, 0}); }},
-        {"GravityForce.acceleration", signedSmall, [](Everything& e, real v) { e.world.addForceGenerator(GravityForce{e.ball, along(v)}); }},
+        {"Drag.k1", nonNegative, [](Everything& e, real v) { e.world.createForceGenerator(Drag{e.ball, v, 0}); }},
+        {"GravityForce.acceleration", signedSmall, [](Everything& e, real v) { e.world.createForceGenerator(GravityForce{e.ball, along(v)}); }},
         {"JointDesc.a.point", signedSmall, [](Everything& e, real v) { JointDesc j; j.a = {e.ball, along(v)}; j.b = {BodyId{}, e.world.body(e.ball).position}; e.world.createJoint(j); }},
         {"JointDesc.tolerance", nonNegativeAnySize, [](Everything& e, real v) { JointDesc j; j.a = {e.ball, Vec3::Zero()}; j.b = {BodyId{}, e.world.body(e.ball).position}; j.tolerance = v; e.world.createJoint(j); }},
         {"JointDesc.length", bit(Denormal), [](Everything& e, real v) { JointDesc j; j.type = JointType::Cable; j.a = {e.box, Vec3::Zero()}; j.b = {BodyId{}, Vec3(0, 1, 0)}; j.length = v; e.world.createJoint(j); }},
@@ -376,8 +376,8 @@ TEST_CASE("bad values into every particle, particle-constraint and deformable en
         {"DeformableDesc.density", positiveBounded, [](Everything& e, real v) { DeformableDesc d = arapBarDesc({Vec3(4, 1, 0), real(0.4), real(0.2), 2}); d.density = v; e.world.createDeformable(d); }},
         {"DeformableDesc.particles.radii", positiveBounded, [](Everything& e, real v) { DeformableDesc d = arapBarDesc({Vec3(4, 1, 0), real(0.4), real(0.2), 2}); d.particles[0].radii.x() = v; e.world.createDeformable(d); }},
         {"DeformableDesc.damping", nonNegative, [](Everything& e, real v) { DeformableDesc d = arapBarDesc({Vec3(4, 1, 0), real(0.4), real(0.2), 2}); d.damping = v; e.world.createDeformable(d); }},
-        {"DeformableHandleDesc.target", signedSmall, [](Everything& e, real v) { DeformableHandleDesc h; h.vertex = 1; h.target = e.world.deformableVertices(e.bar)[1] + along(v); e.world.addDeformableHandle(e.bar, h); }},
-        {"DeformableHandleDesc.weight", nonNegative, [](Everything& e, real v) { DeformableHandleDesc h; h.vertex = 2; h.target = e.world.deformableVertices(e.bar)[2]; h.weight = v; e.world.addDeformableHandle(e.bar, h); }},
+        {"DeformableHandleDesc.target", signedSmall, [](Everything& e, real v) { DeformableHandleDesc h; h.vertex = 1; h.target = e.world.deformableVertices(e.bar)[1] + along(v); e.world.createDeformableHandle(e.bar, h); }},
+        {"DeformableHandleDesc.weight", nonNegative, [](Everything& e, real v) { DeformableHandleDesc h; h.vertex = 2; h.target = e.world.deformableVertices(e.bar)[2]; h.weight = v; e.world.createDeformableHandle(e.bar, h); }},
         {"setDeformableHandleTarget", signedSmall, [](Everything& e, real v) { e.world.setDeformableHandleTarget(e.bar, e.handle, e.world.deformableVertices(e.bar)[0] + along(v)); }},
         {"setDeformableParticlePose", signedSmall, [](Everything& e, real v) { e.world.setDeformableParticlePose(e.bar, 3, e.world.deformable(e.bar).position[3] + along(v), Quat::Identity()); }},
         {"setDeformableVelocity", signedSmall, [](Everything& e, real v) { e.world.setDeformableVelocity(e.bar, along(v)); }},
@@ -413,7 +413,7 @@ TEST_CASE("degenerate shapes and mass properties, and absurd steps, are rejected
             CHECK(rejected([&] {
                 ColliderDesc c;
                 c.shape = makeConvexHull(cloud);
-                e.world.addCollider(e.box, c);
+                e.world.createCollider(e.box, c);
             }));
         }
     }
@@ -422,7 +422,7 @@ TEST_CASE("degenerate shapes and mass properties, and absurd steps, are rejected
             CHECK(rejected([&] {
                 ColliderDesc c;
                 c.shape = shape;
-                e.world.addCollider(e.box, c);
+                e.world.createCollider(e.box, c);
             }));
         }
         for (const real mass : {real(0), real(-1)}) CHECK(rejected([&] { e.world.setMassProperties(e.ball, mass, Mat3::Identity()); }));

@@ -19,7 +19,7 @@ namespace {
 
 /// A file with one body of the given fields (JSON text after `"bodies": [{`).
 std::string oneBody(const std::string& body) {
-    return R"({"format": "jounce-scene", "version": 1, "bodies": [{"colliders": [{"shape": {"type": "sphere"}}]}, {)" + body +
+    return R"({"format": "jounce-scene", "version": 2, "bodies": [{"colliders": [{"shape": {"type": "sphere"}}]}, {)" + body +
            "}]}";
 }
 
@@ -125,7 +125,7 @@ TEST_CASE("a scene exported mid-run loads with the same positions and velocities
 
 TEST_CASE("a small hand-written scene file loads with defaults for missing fields", "[physics][scene]") {
     const std::string file = R"({
-      "format": "jounce-scene", "version": 1,
+      "format": "jounce-scene", "version": 2,
       "scene": {"name": "two balls", "timeStep": 0.01},
       "settings": {"gravity": [0, -10, 0]},
       "bodies": [
@@ -150,6 +150,50 @@ TEST_CASE("a small hand-written scene file loads with defaults for missing field
     CHECK(ball.material.friction == Material{}.friction);
     CHECK(s.world.joint(s.objects.joints[0]).desc.b.body == s.objects.bodies[2]);
     CHECK(s.world.distanceConstraint(s.objects.distanceConstraints[0]).restLength == Approx(0.5));
+}
+
+TEST_CASE("renamed settings and body damping rates round-trip through scene files", "[physics][scene]") {
+    // Settings are carried by name: the names of what they do (issue 27), not
+    // Millington's, which a file no longer takes.
+    WorldSettings s;
+    s.collisionMargin = real(0.02);
+    s.resolver.restitutionThreshold = real(0.5);
+    s.resolver.maxProjectionAngle = real(0.3);
+    s.resolver.penetrationTolerance = real(0.005);
+    s.resolver.velocityTolerance = real(0.02);
+    s.sleep.sleepThreshold = real(0.1);
+    s.sleep.motionBias = real(0.25);
+    World world(s);
+    BodyDesc d;
+    d.linearDamping = real(0.75);
+    d.angularDamping = real(1.5);
+    const BodyId body = world.createBody(d);
+    const std::string text = exportScene(world);
+    for (const char* name : {"\"restitutionThreshold\"", "\"maxProjectionAngle\"", "\"penetrationTolerance\"",
+                             "\"velocityTolerance\"", "\"sleepThreshold\"", "\"motionBias\"", "\"linearDamping\"",
+                             "\"angularDamping\""})
+        CHECK_THAT(text, Catch::Contains(name));
+    for (const char* old : {"velocityLimit", "angularLimit", "positionEpsilon", "velocityEpsilon", "sleepEpsilon", "baseBias"})
+        CHECK_THAT(text, !Catch::Contains(old));
+    const LoadedScene loaded = loadScene(text);
+    const WorldSettings& r = loaded.world.settings();
+    CHECK(r.resolver.restitutionThreshold == s.resolver.restitutionThreshold);
+    CHECK(r.resolver.maxProjectionAngle == s.resolver.maxProjectionAngle);
+    CHECK(r.resolver.penetrationTolerance == s.resolver.penetrationTolerance);
+    CHECK(r.resolver.velocityTolerance == s.resolver.velocityTolerance);
+    CHECK(r.sleep.sleepThreshold == s.sleep.sleepThreshold);
+    CHECK(r.sleep.motionBias == s.sleep.motionBias);
+    CHECK(r.collisionMargin == s.collisionMargin);
+    REQUIRE(loaded.world.bodyCount() == 1);
+    const Body& b = loaded.world.body(loaded.world.bodyIds().front());
+    CHECK(b.linearDamping == world.body(body).linearDamping);
+    CHECK(b.angularDamping == world.body(body).angularDamping);
+    CHECK(exportScene(loaded.world) == text);
+    // An old name is an unknown field, not silently the default.
+    expectFileError(R"({"format": "jounce-scene", "version": 2, "settings": {"resolver": {"velocityLimit": 0.5}}})",
+                    "settings.resolver.velocityLimit", "unknown field");
+    expectFileError(R"({"format": "jounce-scene", "version": 2, "settings": {"sleep": {"sleepEpsilon": 0.1}}})",
+                    "settings.sleep.sleepEpsilon", "unknown field");
 }
 
 TEST_CASE("every shape type survives a round trip", "[physics][scene]") {
@@ -188,15 +232,17 @@ TEST_CASE("every shape type survives a round trip", "[physics][scene]") {
 
 TEST_CASE("a bad scene file names the JSON path (or line and column) and the value", "[physics][scene]") {
     SECTION("syntax error: line and column") {
-        expectFileError("{\n  \"format\": \"jounce-scene\",\n  \"version\": 1,\n  \"bodies\": [}\n}", "scene file line 4, column 14",
+        expectFileError("{\n  \"format\": \"jounce-scene\",\n  \"version\": 2,\n  \"bodies\": [}\n}", "scene file line 4, column 14",
                         "syntax error");
         // JSON has no NaN: the reader stops at the 'N' (nlohmann counts the byte it read last).
         expectFileError(oneBody("\"mass\": NaN"), "scene file line 1, column 110", "syntax error");
     }
     SECTION("header") {
-        expectFileError(R"({"format": "jounce-scene", "version": 2})", "version", "version 1");
-        expectFileError(R"({"format": "bounce", "version": 1})", "format", "\"bounce\"");
-        expectFileError(R"({"version": 1})", "format", "required");
+        expectFileError(R"({"format": "jounce-scene", "version": 3})", "version", "version 2");
+        // Version 1 stored damping as a share kept per second: refused, saying so.
+        expectFileError(R"({"format": "jounce-scene", "version": 1})", "version", "damping");
+        expectFileError(R"({"format": "bounce", "version": 2})", "format", "\"bounce\"");
+        expectFileError(R"({"version": 2})", "format", "required");
     }
     SECTION("wrong type, unknown field, bad enum") {
         expectFileError(oneBody(R"("mass": "heavy")"), "bodies[1].mass", "must be a number");
@@ -205,7 +251,7 @@ TEST_CASE("a bad scene file names the JSON path (or line and column) and the val
         expectFileError(oneBody(R"("type": "wobbly")"), "bodies[1].type", "not one of static, kinematic, dynamic");
         expectFileError(oneBody(R"("colliders": [{"shape": {"type": "box", "halfExtent": [1, 1, 1]}}])"),
                         "bodies[1].colliders[0].shape.halfExtent", "unknown field");
-        expectFileError(R"({"format": "jounce-scene", "version": 1, "settings": {"particles": {"substeps": 2.5}}})",
+        expectFileError(R"({"format": "jounce-scene", "version": 2, "settings": {"particles": {"substeps": 2.5}}})",
                         "settings.particles.substeps", "whole number");
     }
     SECTION("values the API rejects") {
@@ -214,20 +260,20 @@ TEST_CASE("a bad scene file names the JSON path (or line and column) and the val
         expectFileError(oneBody(R"("colliders": [{"shape": {"type": "box", "halfExtents": [0.5, -1, 0.5]}}])"),
                         "bodies[1].colliders[0].shape.halfExtents", "-1");
         expectFileError(oneBody(R"("orientation": [2, 0, 0, 0])"), "bodies[1].orientation", "2");
-        expectFileError(R"({"format": "jounce-scene", "version": 1, "settings": {"maxTimeStep": 0}})", "settings.maxTimeStep", "0");
-        expectFileError(R"({"format": "jounce-scene", "version": 1, "scene": {"timeStep": -1}})", "scene.timeStep", "-1");
+        expectFileError(R"({"format": "jounce-scene", "version": 2, "settings": {"maxTimeStep": 0}})", "settings.maxTimeStep", "0");
+        expectFileError(R"({"format": "jounce-scene", "version": 2, "scene": {"timeStep": -1}})", "scene.timeStep", "-1");
     }
     SECTION("references") {
-        expectFileError(R"({"format": "jounce-scene", "version": 1, "bodies": [{}],
+        expectFileError(R"({"format": "jounce-scene", "version": 2, "bodies": [{}],
                             "joints": [{"a": {"body": 1}}]})",
                         "joints[0].a.body", "bodies has 1");
-        expectFileError(R"({"format": "jounce-scene", "version": 1, "particles": [{}, {}],
+        expectFileError(R"({"format": "jounce-scene", "version": 2, "particles": [{}, {}],
                             "distanceConstraints": [{"a": 0, "b": 2}]})",
                         "distanceConstraints[0].b", "particles has 2");
-        expectFileError(R"({"format": "jounce-scene", "version": 1, "particles": [{}],
+        expectFileError(R"({"format": "jounce-scene", "version": 2, "particles": [{}],
                             "distanceConstraints": [{"a": 0}]})",
                         "distanceConstraints[0].b", "required");
-        expectFileError(R"({"format": "jounce-scene", "version": 1, "particles": [{}, {}],
+        expectFileError(R"({"format": "jounce-scene", "version": 2, "particles": [{}, {}],
                             "distanceConstraints": [{"a": 0, "b": -1}]})",
                         "distanceConstraints[0].b", "-1");
     }

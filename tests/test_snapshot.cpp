@@ -97,7 +97,7 @@ World smallMixedWorld() {
     joint.a = {boxes[2], Vec3(real(0.5), real(0.5), 0)};
     joint.b = {hullBody, Vec3::Zero()};
     w.createJoint(joint);
-    w.addForceGenerator(Spring{{boxes[1], Vec3::Zero()}, {BodyId{}, Vec3(-2, 3, 0)}, 50, 1, 2});
+    w.createForceGenerator(Spring{{boxes[1], Vec3::Zero()}, {BodyId{}, Vec3(-2, 3, 0)}, 50, 1, 2});
     ParticleId previous{};
     for (int i = 0; i < 8; ++i) {
         ParticleDesc p;

@@ -30,9 +30,9 @@ struct Fixture {
         anchorBody = world.createBody(s);
         stale = world.createBody({});
         world.destroyBody(stale);
-        spring = world.addForceGenerator(Spring{{box, Vec3::Zero()}, {BodyId{}, Vec3(0, 5, 0)}, 10, 1, 0});
-        staleGenerator = world.addForceGenerator(Drag{box, 1, 0});
-        world.removeForceGenerator(staleGenerator);
+        spring = world.createForceGenerator(Spring{{box, Vec3::Zero()}, {BodyId{}, Vec3(0, 5, 0)}, 10, 1, 0});
+        staleGenerator = world.createForceGenerator(Drag{box, 1, 0});
+        world.destroyForceGenerator(staleGenerator);
         world.applyForce(box, Vec3(1, 2, 3)); // pending user force is state too
         world.step(real(1) / 60);
         world.applyForce(box, Vec3(1, 2, 3));
@@ -83,7 +83,8 @@ TEST_CASE("createBody rejects bad descriptions", "[physics]") {
     withDesc("BodyDesc.inertia", [](BodyDesc& d) { d.inertia = -Mat3::Identity(); });
     withDesc("BodyDesc.inertia", [](BodyDesc& d) { d.inertia(0, 1) = 1; });
     withDesc("BodyDesc.inertia", [](BodyDesc& d) { d.inertia = Vec3(1, 1, 5).asDiagonal(); });
-    withDesc("BodyDesc.linearDamping", [](BodyDesc& d) { d.linearDamping = real(1.5); });
+    withDesc("BodyDesc.linearDamping", [](BodyDesc& d) { d.linearDamping = real(-0.5); });
+    withDesc("BodyDesc.linearDamping", [](BodyDesc& d) { d.linearDamping = real(1e7); }); // above maxRate, 1e6 1/s
     withDesc("BodyDesc.angularDamping", [](BodyDesc& d) { d.angularDamping = -1; });
     withDesc("BodyDesc.gravityScale", [](BodyDesc& d) { d.gravityScale = kNaN; });
     withDesc("BodyDesc.type", [](BodyDesc& d) { d.type = static_cast<BodyType>(7); });
@@ -113,9 +114,10 @@ TEST_CASE("body setters reject bad values and stale handles", "[physics]") {
     requireRejected(f, "setLinearVelocity.id", [&](World& w) { w.setLinearVelocity(stale, Vec3::Zero()); });
     requireRejected(f, "setAngularVelocity.velocity", [&](World& w) { w.setAngularVelocity(box, Vec3(0, 0, kNaN)); });
     requireRejected(f, "setAngularVelocity.id", [&](World& w) { w.setAngularVelocity(stale, Vec3::Zero()); });
-    requireRejected(f, "setDamping.linear", [&](World& w) { w.setDamping(box, kNaN, 1); });
-    requireRejected(f, "setDamping.angular", [&](World& w) { w.setDamping(box, 1, 2); });
-    requireRejected(f, "setDamping.id", [&](World& w) { w.setDamping(stale, 1, 1); });
+    requireRejected(f, "setDamping.linear", [&](World& w) { w.setDamping(box, kNaN, 0); });
+    requireRejected(f, "setDamping.angular", [&](World& w) { w.setDamping(box, 0, -2); });
+    requireRejected(f, "setDamping.angular", [&](World& w) { w.setDamping(box, 0, kInf); });
+    requireRejected(f, "setDamping.id", [&](World& w) { w.setDamping(stale, 0, 0); });
     requireRejected(f, "setGravityScale.scale", [&](World& w) { w.setGravityScale(box, kInf); });
     requireRejected(f, "setGravityScale.id", [&](World& w) { w.setGravityScale(stale, 1); });
     requireRejected(f, "setMassProperties.mass", [&](World& w) { w.setMassProperties(box, 0, Mat3::Identity()); });
@@ -146,7 +148,7 @@ TEST_CASE("force generators are validated when added or replaced", "[physics]") 
     Fixture f;
     const BodyId box = f.box, stale = f.stale;
     auto add = [&](const std::string& field, const ForceGenerator& g) {
-        requireRejected(f, field, [&](World& w) { w.addForceGenerator(g); });
+        requireRejected(f, field, [&](World& w) { w.createForceGenerator(g); });
         requireRejected(f, field, [&](World& w) { w.setForceGenerator(f.spring, g); });
     };
     add("Spring.a.body", Spring{{stale, Vec3::Zero()}, {BodyId{}, Vec3::Zero()}, 1, 1, 0});
@@ -181,7 +183,7 @@ TEST_CASE("force generators are validated when added or replaced", "[physics]") 
     add("FakeSpring.damping", FakeSpring{box, Vec3::Zero(), 1, -1});
     add("FakeSpring.anchor", FakeSpring{box, Vec3(0, kNaN, 0), 1, 1});
     requireRejected(f, "setForceGenerator.id", [&](World& w) { w.setForceGenerator(f.staleGenerator, Drag{box, 1, 0}); });
-    requireRejected(f, "removeForceGenerator.id", [&](World& w) { w.removeForceGenerator(f.staleGenerator); });
+    requireRejected(f, "destroyForceGenerator.id", [&](World& w) { w.destroyForceGenerator(f.staleGenerator); });
     requireRejected(f, "forceGenerator.id", [&](World& w) { (void)w.forceGenerator(ForceGeneratorId{}); });
 }
 
@@ -207,9 +209,9 @@ TEST_CASE("settings are validated", "[physics]") {
     with("WorldSettings.maxTimeStep", [](WorldSettings& s) { s.maxTimeStep = real(1e-7); });
     with("WorldSettings.maxSubsteps", [](WorldSettings& s) { s.maxSubsteps = 0; });
     with("WorldSettings.gyroscopic", [](WorldSettings& s) { s.gyroscopic = static_cast<GyroscopicMode>(9); });
-    with("WorldSettings.resolver.velocityLimit", [](WorldSettings& s) { s.resolver.velocityLimit = kNaN; });
-    with("WorldSettings.resolver.angularLimit", [](WorldSettings& s) { s.resolver.angularLimit = -1; });
-    with("WorldSettings.resolver.positionEpsilon", [](WorldSettings& s) { s.resolver.positionEpsilon = kInf; });
+    with("WorldSettings.resolver.restitutionThreshold", [](WorldSettings& s) { s.resolver.restitutionThreshold = kNaN; });
+    with("WorldSettings.resolver.maxProjectionAngle", [](WorldSettings& s) { s.resolver.maxProjectionAngle = -1; });
+    with("WorldSettings.resolver.penetrationTolerance", [](WorldSettings& s) { s.resolver.penetrationTolerance = kInf; });
     with("WorldSettings.resolver.sequentialIterations", [](WorldSettings& s) { s.resolver.sequentialIterations = -3; });
     with("WorldSettings.resolver.velocitySolver", [](WorldSettings& s) { s.resolver.velocitySolver = static_cast<VelocitySolver>(7); });
     with("WorldSettings.resolver.positionSolver", [](WorldSettings& s) { s.resolver.positionSolver = static_cast<PositionSolver>(9); });
@@ -219,8 +221,18 @@ TEST_CASE("settings are validated", "[physics]") {
     with("WorldSettings.resolver.shockIterations", [](WorldSettings& s) { s.resolver.shockIterations = -1; });
     with("WorldSettings.resolver.sequentialTolerance", [](WorldSettings& s) { s.resolver.sequentialTolerance = -kInf; });
     with("WorldSettings.resolver.slidingSpeed", [](WorldSettings& s) { s.resolver.slidingSpeed = kNaN; });
-    with("WorldSettings.sleep.sleepEpsilon", [](WorldSettings& s) { s.sleep.sleepEpsilon = 0; });
-    with("WorldSettings.sleep.baseBias", [](WorldSettings& s) { s.sleep.baseBias = 2; });
+    with("WorldSettings.sleep.sleepThreshold", [](WorldSettings& s) { s.sleep.sleepThreshold = 0; });
+    with("WorldSettings.sleep.motionBias", [](WorldSettings& s) { s.sleep.motionBias = 2; });
+    // Values that passed once and made a later step fail or do nothing.
+    with("WorldSettings.collisionMargin", [](WorldSettings& s) { s.collisionMargin = 0; });
+    with("WorldSettings.collisionMargin", [](WorldSettings& s) { s.collisionMargin = real(-0.01); });
+    with("WorldSettings.aabbMargin", [](WorldSettings& s) { s.aabbMargin = real(-0.1); });
+    with("WorldSettings.resolver.positionIterationsPerContact", [](WorldSettings& s) { s.resolver.positionIterationsPerContact = 0; });
+    with("WorldSettings.resolver.velocityIterationsPerContact", [](WorldSettings& s) { s.resolver.velocityIterationsPerContact = 0; });
+    with("WorldSettings.resolver.sequentialIterations", [](WorldSettings& s) { s.resolver.sequentialIterations = 0; });
+    with("WorldSettings.resolver.sequentialPositionIterations", [](WorldSettings& s) { s.resolver.sequentialPositionIterations = 0; });
+    with("WorldSettings.resolver.projectionRelaxation", [](WorldSettings& s) { s.resolver.projectionRelaxation = 0; });
+    with("WorldSettings.maxTimeStep", [](WorldSettings& s) { s.minTimeStep = real(0.1); s.maxTimeStep = real(0.05); });
     // Finite but absurd: a snapshot or scene file brings settings in too, and a 1e30
     // gravity or margin overflows the first square taken of it (fuzz finding 10).
     with("WorldSettings.gravity", [](WorldSettings& s) { s.gravity.x() = real(1e30); });
@@ -228,14 +240,14 @@ TEST_CASE("settings are validated", "[physics]") {
     with("WorldSettings.maxSubsteps", [](WorldSettings& s) { s.maxSubsteps = 1 << 30; });
     with("WorldSettings.collisionMargin", [](WorldSettings& s) { s.collisionMargin = real(1e30); });
     with("WorldSettings.aabbMargin", [](WorldSettings& s) { s.aabbMargin = real(1e30); });
-    with("WorldSettings.resolver.velocityLimit", [](WorldSettings& s) { s.resolver.velocityLimit = real(1e30); });
+    with("WorldSettings.resolver.restitutionThreshold", [](WorldSettings& s) { s.resolver.restitutionThreshold = real(1e30); });
     with("WorldSettings.resolver.allowedPenetration", [](WorldSettings& s) { s.resolver.allowedPenetration = real(1e30); });
     with("WorldSettings.particles.contactMargin", [](WorldSettings& s) { s.particles.contactMargin = real(1e30); });
     with("WorldSettings.particles.restitutionThreshold", [](WorldSettings& s) { s.particles.restitutionThreshold = real(1e30); });
     with("WorldSettings.resolver.sequentialTolerance", [](WorldSettings& s) { s.resolver.sequentialTolerance = real(1e30); });
-    with("WorldSettings.resolver.angularLimit", [](WorldSettings& s) { s.resolver.angularLimit = real(1e30); });
+    with("WorldSettings.resolver.maxProjectionAngle", [](WorldSettings& s) { s.resolver.maxProjectionAngle = real(1e30); });
     with("WorldSettings.particles.damping", [](WorldSettings& s) { s.particles.damping = real(1e30); });
-    with("WorldSettings.sleep.sleepEpsilon", [](WorldSettings& s) { s.sleep.sleepEpsilon = real(1e30); });
+    with("WorldSettings.sleep.sleepThreshold", [](WorldSettings& s) { s.sleep.sleepThreshold = real(1e30); });
     // Millimetre units are fine.
     WorldSettings millimetres;
     millimetres.gravity = Vec3(0, real(-9810), 0);
@@ -243,6 +255,34 @@ TEST_CASE("settings are validated", "[physics]") {
     WorldSettings bad;
     bad.gravity = Vec3(kInf, 0, 0);
     CHECK_THROWS_AS(World(bad), Error);
+}
+
+TEST_CASE("a zero collision margin is rejected naming the setting, the world unchanged", "[physics]") {
+    // It used to pass, and then every step with a fast body threw an error naming
+    // timeOfImpact.target, a parameter of the continuous collision no game sets.
+    Fixture f;
+    const WorldSettings before = f.world.settings();
+    WorldSettings s = before;
+    s.collisionMargin = 0;
+    requireRejected(f, "WorldSettings.collisionMargin", [&](World& w) { w.setSettings(s); });
+    CHECK(f.world.settings().collisionMargin == before.collisionMargin);
+    try {
+        f.world.setSettings(s);
+        FAIL("setSettings accepted collisionMargin = 0");
+    } catch (const Error& e) {
+        CHECK(e.field() == "WorldSettings.collisionMargin");
+        CHECK(e.value() == "0");
+    }
+    // The constructor validates the same way.
+    CHECK_THROWS_AS(World(s), Error);
+    try {
+        World w(s);
+    } catch (const Error& e) {
+        CHECK(e.field() == "WorldSettings.collisionMargin");
+    }
+    // The world still steps a fast body with its own (valid) margin.
+    f.world.setLinearVelocity(f.box, Vec3(0, -200, 0));
+    CHECK_NOTHROW(f.world.step(real(1) / 60));
 }
 
 TEST_CASE("masses and inertias stay in range, given or added up from colliders", "[physics]") {
@@ -264,9 +304,9 @@ TEST_CASE("masses and inertias stay in range, given or added up from colliders",
     const ColliderDesc second = two.colliders[1];
     two.colliders.pop_back();
     const BodyId heavy = f.world.createBody(two);
-    requireRejected(f, "addCollider.desc", [&](World& w) { w.addCollider(heavy, second); });
+    requireRejected(f, "createCollider.desc", [&](World& w) { w.createCollider(heavy, second); });
     // A collider's mass alone: density times volume below minMass.
-    requireRejected(f, "addCollider.desc.density", [&](World& w) { w.addCollider(f.box, boxCollider(real(1e-4), 1)); });
+    requireRejected(f, "createCollider.desc.density", [&](World& w) { w.createCollider(f.box, boxCollider(real(1e-4), 1)); });
     // A capsule needle: 2.5e-9 kg (in range) with an axial moment of 5e-31 kg m^2.
     ColliderDesc needle = makeCollider(Capsule{real(2e-11), real(1e6)}, real(1e6));
     BodyDesc n;

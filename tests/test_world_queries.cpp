@@ -179,9 +179,9 @@ TEST_CASE("world queries through the trees equal a scan of every collider", "[co
         pile.world.step(real(1) / 60);
         compareQueries(pile, 200);
         const BodyId extra = pile.bodies[202];
-        pile.world.addCollider(extra, makeCollider(Sphere{real(0.3)}, 1000));
+        pile.world.createCollider(extra, makeCollider(Sphere{real(0.3)}, 1000));
         compareQueries(pile, 100);
-        pile.world.removeCollider(pile.world.colliderIdsOf(extra).front());
+        pile.world.destroyCollider(pile.world.colliderIdsOf(extra).front());
         compareQueries(pile, 100);
     }
     SECTION("in a restored world") {

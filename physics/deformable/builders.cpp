@@ -125,7 +125,7 @@ std::vector<DeformableHandleId> clampArapBar(World& world, const ArapBar& bar) {
         DeformableHandleDesc h;
         h.vertex = v;
         h.target = world.deformable(bar.id).restVertices[v];
-        handles.push_back(world.addDeformableHandle(bar.id, h));
+        handles.push_back(world.createDeformableHandle(bar.id, h));
     }
     return handles;
 }); }

@@ -4,7 +4,7 @@
 // the dynamic bodies it may touch (its broad-phase pairs), and deformables that touch
 // one body island share an island. An island wakes as a whole when any of its
 // deformables or bodies is awake; it sleeps when every deformable's recency-weighted
-// motion is below sleepEpsilon and its bodies sleep too. A deformable's motion is the
+// motion is below sleepThreshold and its bodies sleep too. A deformable's motion is the
 // largest v.v of its particles, so one wagging tail keeps the whole creature awake.
 
 #include "physics/deformable/stages.hpp"
@@ -17,10 +17,10 @@
 namespace jounce::detail {
 namespace {
 
-void wake(Deformable& d, real sleepEpsilon) {
+void wake(Deformable& d, real sleepThreshold) {
     if (!d.asleep) return;
     d.asleep = false;
-    d.motion = 2 * sleepEpsilon; // as a woken body: not straight back to sleep
+    d.motion = 2 * sleepThreshold; // as a woken body: not straight back to sleep
 }
 
 real fastestSquared(const Deformable& d) {
@@ -41,7 +41,7 @@ void forEachBody(const DeformableIslands& islands, const Islands& bodyIslands, s
 } // namespace
 
 void groupDeformables(DeformableArray& deformables, BodyArray& bodies, const ColliderArray& colliders,
-                      const DeformableCandidates& candidates, const Islands& bodyIslands, real sleepEpsilon,
+                      const DeformableCandidates& candidates, const Islands& bodyIslands, real sleepThreshold,
                       DeformableIslands& out) {
     // Nodes: deformable slots, then body islands.
     const auto slots = static_cast<std::uint32_t>(deformables.slotCount());
@@ -81,12 +81,12 @@ void groupDeformables(DeformableArray& deformables, BodyArray& bodies, const Col
         });
         if (!anyAwake || !anyAsleep) continue;
         for (std::uint32_t n = out.deformableStarts[k]; n < out.deformableStarts[k + 1]; ++n)
-            wake(deformables.atSlot(out.deformables[n]), sleepEpsilon);
+            wake(deformables.atSlot(out.deformables[n]), sleepThreshold);
         forEachBody(out, bodyIslands, k, [&](std::uint32_t b) {
             Body& body = bodies.slots()[b];
             if (body.awake) return;
             body.awake = true;
-            body.motion = 2 * sleepEpsilon;
+            body.motion = 2 * sleepThreshold;
         });
     }
 }
@@ -99,14 +99,14 @@ void deformableMotion(DeformableArray& deformables, const DeformableIslands& isl
             if (deformables.isAlive(k)) deformables.atSlot(k).asleep = false;
         return;
     }
-    const real bias = std::pow(settings.baseBias, dt);
+    const real bias = std::pow(settings.motionBias, dt);
     for (std::size_t k = 0; k < islands.count(); ++k) {
         bool quiet = true;
         for (std::uint32_t n = islands.deformableStarts[k]; n < islands.deformableStarts[k + 1]; ++n) {
             Deformable& d = deformables.atSlot(islands.deformables[n]);
             if (d.asleep) continue;
-            d.motion = std::min(bias * d.motion + (1 - bias) * fastestSquared(d), 10 * settings.sleepEpsilon);
-            quiet = quiet && d.motion < settings.sleepEpsilon;
+            d.motion = std::min(bias * d.motion + (1 - bias) * fastestSquared(d), 10 * settings.sleepThreshold);
+            quiet = quiet && d.motion < settings.sleepThreshold;
         }
         if (quiet) continue;
         for (std::uint32_t n = islands.bodyIslandStarts[k]; n < islands.bodyIslandStarts[k + 1]; ++n)
@@ -121,7 +121,7 @@ void sleepDeformables(DeformableArray& deformables, const BodyArray& bodies, con
         bool quiet = true;
         for (std::uint32_t n = islands.deformableStarts[k]; n < islands.deformableStarts[k + 1]; ++n) {
             const Deformable& d = deformables.atSlot(islands.deformables[n]);
-            quiet = quiet && (d.asleep || d.motion < settings.sleepEpsilon);
+            quiet = quiet && (d.asleep || d.motion < settings.sleepThreshold);
         }
         forEachBody(islands, bodyIslands, k, [&](std::uint32_t b) { quiet = quiet && !bodies.slots()[b].awake; });
         if (!quiet) continue;

@@ -119,7 +119,7 @@ struct DeformableIslands {
 };
 /// Stage 5: groups, and wakes every island in which anything is awake.
 void groupDeformables(DeformableArray& deformables, BodyArray& bodies, const ColliderArray& colliders,
-                      const DeformableCandidates& candidates, const Islands& bodyIslands, real sleepEpsilon,
+                      const DeformableCandidates& candidates, const Islands& bodyIslands, real sleepThreshold,
                       DeformableIslands& out);
 /// Stage 8a: each awake deformable's motion; flags in `keepAwake` (by body island, as
 /// particleMotion left it) the body islands a moving deformable touches.

@@ -10,8 +10,9 @@
 // not undo the move, and a column of 10 boxes settled 6 cm lower. This is the order of
 // Millington's loop (ch. 16: positions move with the velocity the resolver left)
 // and of Box2D's (collide, integrate velocities, solve, integrate positions).
-// Damping multiplies velocities by d^h, so `d` is the share kept after one second
-// whatever the step (Millington 10.2 uses d^h for the same reason).
+// Damping multiplies velocities by exp(-c h), the exact solution of dv/dt = -c v over
+// the substep, so a body keeps exp(-c t) of its velocity after t seconds whatever the
+// step (Millington 10.2 uses d^h, with d = exp(-c), for the same reason).
 
 #include "physics/dynamics/stages.hpp"
 #include "common/validate.hpp"
@@ -84,15 +85,15 @@ void accelerate(Body& b, const StepContext& ctx) {
     const real h = ctx.h;
     b.lastFrameAcceleration = (b.forceAccum + b.impulseAccum / h) * b.inverseMass;
     b.linearVelocity += h * b.lastFrameAcceleration;
-    b.linearVelocity *= std::pow(b.linearDamping, h);
+    b.linearVelocity *= std::exp(-b.linearDamping * h);
     if (ctx.gyroscopic == GyroscopicMode::ConserveMomentum) {
         Vec3 momentum = b.angularMomentum() + h * b.torqueAccum + b.angularImpulseAccum;
-        momentum *= std::pow(b.angularDamping, h);
+        momentum *= std::exp(-b.angularDamping * h);
         b.angularVelocity = angularVelocityFromMomentum(b, b.orientation, momentum);
     } else {
         b.torqueAccum += b.angularImpulseAccum / h;
         accelerateExplicit(b, h, ctx.gyroscopic == GyroscopicMode::Explicit);
-        b.angularVelocity *= std::pow(b.angularDamping, h);
+        b.angularVelocity *= std::exp(-b.angularDamping * h);
     }
 }
 

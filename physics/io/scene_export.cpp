@@ -319,7 +319,7 @@ std::string exportScene(const World& world, const SceneInfo& info) {
     const ExportIndex index = indexOf(world);
     Json file = Json::object();
     file["format"] = "jounce-scene";
-    file["version"] = 1;
+    file["version"] = 2;
     Json scene = write(info, index);
     if (!scene.empty()) file["scene"] = std::move(scene);
     Json settings = write(world.settings(), index);

@@ -49,10 +49,10 @@ template <typename E, std::size_t N> EnumNames<E> names(const NameTable<E, N>& t
 // ---- Settings -----------------------------------------------------------------------
 
 template <typename Io> void fields(Io& io, ResolverSettings& s) {
-    io("velocityLimit", s.velocityLimit);
-    io("angularLimit", s.angularLimit);
-    io("positionEpsilon", s.positionEpsilon);
-    io("velocityEpsilon", s.velocityEpsilon);
+    io("restitutionThreshold", s.restitutionThreshold);
+    io("maxProjectionAngle", s.maxProjectionAngle);
+    io("penetrationTolerance", s.penetrationTolerance);
+    io("velocityTolerance", s.velocityTolerance);
     io("positionIterationsPerContact", s.positionIterationsPerContact);
     io("velocityIterationsPerContact", s.velocityIterationsPerContact);
     io.enumeration("velocitySolver", s.velocitySolver, names(velocitySolverNames));
@@ -70,8 +70,8 @@ template <typename Io> void fields(Io& io, ResolverSettings& s) {
 
 template <typename Io> void fields(Io& io, SleepSettings& s) {
     io("enabled", s.enabled);
-    io("sleepEpsilon", s.sleepEpsilon);
-    io("baseBias", s.baseBias);
+    io("sleepThreshold", s.sleepThreshold);
+    io("motionBias", s.motionBias);
 }
 
 template <typename Io> void fields(Io& io, ParticleSettings& s) {

@@ -122,7 +122,7 @@ ForceGeneratorId makeGenerator(World& world, const Json& j, const std::string& p
     default: fail(path + ".type", r.field("type"), "not one of gravity, spring, bungee, buoyancy, aero, drag, fakeSpring");
     }
     r.finish();
-    return atPath(path, [&] { return world.addForceGenerator(g); });
+    return atPath(path, [&] { return world.createForceGenerator(g); });
 }
 
 /// The file's particle groups from World::newParticleGroup (65536 and up) are issued
@@ -165,7 +165,7 @@ DeformableId makeDeformable(World& world, const Json& j, const std::string& path
     r.finish();
     const DeformableId id = atPath(path, [&] { return world.createDeformable(desc); });
     for (std::size_t h = 0; h < handles.size(); ++h)
-        atPath(itemPath(path + ".handles", h), [&] { return world.addDeformableHandle(id, handles[h]); });
+        atPath(itemPath(path + ".handles", h), [&] { return world.createDeformableHandle(id, handles[h]); });
     for (std::size_t i = 0; i < pose.size(); ++i)
         atPath(itemPath(path + ".pose", i), [&] {
             world.setDeformableParticlePose(id, i, pose[i].position, pose[i].orientation);
@@ -234,7 +234,12 @@ WorldSettings readHeader(Reader& file, SceneInfo& info) {
     int version = 0;
     file.requireKey("version");
     file("version", version);
-    if (version != 1) fail("version", file.field("version"), "this Jounce reads version 1 only");
+    if (version == 1)
+        fail("version", file.field("version"),
+             "this Jounce reads version 2 only: version 1 stored a body's damping as the share of "
+             "velocity kept per second d (now a rate c = -ln(d) in 1/s, 0 = none) and used older "
+             "setting names (docs/integration.md, \"Scene files\")");
+    if (version != 2) fail("version", file.field("version"), "this Jounce reads version 2 only");
     file.object("scene", info);
     WorldSettings settings;
     file.object("settings", settings);

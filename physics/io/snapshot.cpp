@@ -42,8 +42,9 @@ namespace detail {
 namespace {
 
 constexpr char magic[8] = {'J', 'O', 'U', 'N', 'C', 'E', 'S', 'N'};
-// 2: ResolverSettings::shockIterations.
-constexpr std::uint32_t formatVersion = 2;
+// 2: ResolverSettings::shockIterations. 3: a body's damping is a rate c [1/s] (velocity
+// times exp(-c h)), no longer the share d kept per second.
+constexpr std::uint32_t formatVersion = 3;
 constexpr std::uint32_t byteOrderMark = 0x01020304u;
 
 /// The writer with the table of shared shape data seen so far.
@@ -285,7 +286,7 @@ template <typename Ar> void io(Ar& ar, Deformable& d) {
 // ---- Settings ------------------------------------------------------------------------
 
 template <typename Ar> void io(Ar& ar, ResolverSettings& r) {
-    fields(ar, r.velocityLimit, r.angularLimit, r.positionEpsilon, r.velocityEpsilon,
+    fields(ar, r.restitutionThreshold, r.maxProjectionAngle, r.penetrationTolerance, r.velocityTolerance,
            r.positionIterationsPerContact, r.velocityIterationsPerContact, r.velocitySolver, r.sequentialIterations,
            r.sequentialTolerance, r.slidingSpeed, r.warmStart, r.positionSolver, r.sequentialPositionIterations,
            r.projectionRelaxation, r.allowedPenetration, r.shockPropagation, r.shockIterations);
@@ -296,7 +297,7 @@ template <typename Ar> void io(Ar& ar, ParticleSettings& p) {
 }
 template <typename Ar> void io(Ar& ar, WorldSettings& s) {
     fields(ar, s.gravity, s.gyroscopic, s.minTimeStep, s.maxTimeStep, s.maxSubsteps, s.collisionMargin,
-           s.aabbMargin, s.continuous, s.resolver, s.sleep.enabled, s.sleep.sleepEpsilon, s.sleep.baseBias,
+           s.aabbMargin, s.continuous, s.resolver, s.sleep.enabled, s.sleep.sleepThreshold, s.sleep.motionBias,
            s.particles);
 }
 

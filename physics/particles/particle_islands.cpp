@@ -4,7 +4,7 @@
 // they touch (broad-phase candidates with dynamic bodies, attachments to them); pinned
 // particles join nothing, as static bodies do. An island wakes as a whole when any of
 // its particles or bodies is awake, and sleeps as a whole when every particle's
-// recency-weighted motion (v.v) and every body's is below sleepEpsilon.
+// recency-weighted motion (v.v) and every body's is below sleepThreshold.
 
 #include "physics/particles/stages.hpp"
 
@@ -17,16 +17,16 @@
 namespace jounce::detail {
 namespace {
 
-void wake(ParticleSystem& ps, std::uint32_t i, real sleepEpsilon) {
+void wake(ParticleSystem& ps, std::uint32_t i, real sleepThreshold) {
     if (!ps.asleep[i]) return;
     ps.asleep[i] = 0;
-    ps.motion[i] = 2 * sleepEpsilon; // as a woken body: not straight back to sleep
+    ps.motion[i] = 2 * sleepThreshold; // as a woken body: not straight back to sleep
 }
 
 } // namespace
 
 void groupParticles(ParticleSystem& ps, BodyArray& bodies, const ColliderArray& colliders, const ParticleCandidates& candidates,
-                    const Islands& bodyIslands, real sleepEpsilon, ParticleIslands& out) {
+                    const Islands& bodyIslands, real sleepThreshold, ParticleIslands& out) {
     // Nodes: particle slots, then body islands.
     const auto particleCount = static_cast<std::uint32_t>(ps.slotCount());
     DisjointSets sets(out.unionFind, particleCount + bodyIslands.count());
@@ -82,14 +82,14 @@ void groupParticles(ParticleSystem& ps, BodyArray& bodies, const ColliderArray& 
             }
         }
         if (!anyAwake || !anyAsleep) continue;
-        for (std::uint32_t n = out.particleStarts[k]; n < out.particleStarts[k + 1]; ++n) wake(ps, out.particles[n], sleepEpsilon);
+        for (std::uint32_t n = out.particleStarts[k]; n < out.particleStarts[k + 1]; ++n) wake(ps, out.particles[n], sleepThreshold);
         for (std::uint32_t n = out.bodyIslandStarts[k]; n < out.bodyIslandStarts[k + 1]; ++n) {
             const std::uint32_t b = out.bodyIslands[n];
             for (std::uint32_t m = bodyIslands.bodyStarts[b]; m < bodyIslands.bodyStarts[b + 1]; ++m) {
                 Body& body = bodies.slots()[bodyIslands.bodies[m]];
                 if (body.awake) continue;
                 body.awake = true;
-                body.motion = 2 * sleepEpsilon;
+                body.motion = 2 * sleepThreshold;
             }
         }
     }
@@ -102,14 +102,14 @@ void particleMotion(ParticleSystem& ps, const ParticleIslands& islands, std::siz
         std::fill(ps.asleep.begin(), ps.asleep.end(), std::uint8_t{0});
         return;
     }
-    const real bias = std::pow(settings.baseBias, dt);
+    const real bias = std::pow(settings.motionBias, dt);
     for (std::size_t k = 0; k < islands.count(); ++k) {
         bool quiet = true;
         for (std::uint32_t n = islands.particleStarts[k]; n < islands.particleStarts[k + 1]; ++n) {
             const std::uint32_t i = islands.particles[n];
             if (ps.asleep[i]) continue;
-            ps.motion[i] = std::min(bias * ps.motion[i] + (1 - bias) * ps.v[i].squaredNorm(), 10 * settings.sleepEpsilon);
-            quiet = quiet && ps.motion[i] < settings.sleepEpsilon;
+            ps.motion[i] = std::min(bias * ps.motion[i] + (1 - bias) * ps.v[i].squaredNorm(), 10 * settings.sleepThreshold);
+            quiet = quiet && ps.motion[i] < settings.sleepThreshold;
         }
         if (quiet) continue;
         for (std::uint32_t n = islands.bodyIslandStarts[k]; n < islands.bodyIslandStarts[k + 1]; ++n) keepAwake[islands.bodyIslands[n]] = 1;
@@ -123,7 +123,7 @@ void sleepParticles(ParticleSystem& ps, const BodyArray& bodies, const Islands& 
         bool quiet = true;
         for (std::uint32_t n = islands.particleStarts[k]; n < islands.particleStarts[k + 1]; ++n) {
             const std::uint32_t i = islands.particles[n];
-            quiet = quiet && (ps.asleep[i] || ps.motion[i] < settings.sleepEpsilon);
+            quiet = quiet && (ps.asleep[i] || ps.motion[i] < settings.sleepThreshold);
         }
         for (std::uint32_t n = islands.bodyIslandStarts[k]; quiet && n < islands.bodyIslandStarts[k + 1]; ++n) {
             const std::uint32_t b = islands.bodyIslands[n];

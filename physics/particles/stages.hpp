@@ -169,7 +169,7 @@ void findCoupledBodies(const ParticleSystem& ps, const BodyArray& bodies, const 
 /// awake (for updateSleep). sleepParticles: puts to sleep the particle islands whose
 /// particles are quiet and whose bodies all sleep.
 void groupParticles(ParticleSystem& ps, BodyArray& bodies, const ColliderArray& colliders, const ParticleCandidates& candidates,
-                    const Islands& bodyIslands, real sleepEpsilon, ParticleIslands& out);
+                    const Islands& bodyIslands, real sleepThreshold, ParticleIslands& out);
 void particleMotion(ParticleSystem& ps, const ParticleIslands& islands, std::size_t bodyIslandCount, real dt,
                     const SleepSettings& settings, std::vector<std::uint8_t>& keepAwake);
 void sleepParticles(ParticleSystem& ps, const BodyArray& bodies, const Islands& bodyIslands, const ParticleIslands& islands,

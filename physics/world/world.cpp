@@ -150,22 +150,35 @@ void World::setSettings(const WorldSettings& s) { return detail::guarded(errorHa
     if (s.maxSubsteps < 1 || s.maxSubsteps > maxSubstepsBound)
         throw Error("WorldSettings.maxSubsteps", std::to_string(s.maxSubsteps),
                     "must lie in [1, " + std::to_string(maxSubstepsBound) + "]");
+    // The margin is the time of impact's target distance and the speculative contacts'
+    // reach: at 0, the first step with a fast body threw an error naming
+    // timeOfImpact.target, a parameter no game sets.
     requireLength(s.collisionMargin, "WorldSettings.collisionMargin");
+    if (!(s.collisionMargin > 0))
+        throw Error("WorldSettings.collisionMargin", toText(s.collisionMargin), "must be > 0 (a distance in metres)");
     requireLength(s.aabbMargin, "WorldSettings.aabbMargin");
     const ResolverSettings& r = s.resolver;
-    requireSpeedBound(r.velocityLimit, "WorldSettings.resolver.velocityLimit");
-    detail::requireInRange(r.angularLimit, 0, detail::maxRate, "WorldSettings.resolver.angularLimit");
-    requireLength(r.positionEpsilon, "WorldSettings.resolver.positionEpsilon");
-    requireSpeedBound(r.velocityEpsilon, "WorldSettings.resolver.velocityEpsilon");
+    requireSpeedBound(r.restitutionThreshold, "WorldSettings.resolver.restitutionThreshold");
+    detail::requireInRange(r.maxProjectionAngle, 0, detail::maxRate, "WorldSettings.resolver.maxProjectionAngle");
+    requireLength(r.penetrationTolerance, "WorldSettings.resolver.penetrationTolerance");
+    requireSpeedBound(r.velocityTolerance, "WorldSettings.resolver.velocityTolerance");
     const auto requireCount = [](int n, const char* field) {
         if (n < 0 || n > 1000000) throw Error(field, std::to_string(n), "must lie in [0, 1000000]");
     };
-    requireCount(r.positionIterationsPerContact, "WorldSettings.resolver.positionIterationsPerContact");
-    requireCount(r.velocityIterationsPerContact, "WorldSettings.resolver.velocityIterationsPerContact");
-    requireCount(r.sequentialIterations, "WorldSettings.resolver.sequentialIterations");
-    requireCount(r.sequentialPositionIterations, "WorldSettings.resolver.sequentialPositionIterations");
+    // The solvers' iteration counts: at 0 a solver does nothing and bodies fall through
+    // the ground or sink into each other, so each needs one at least. The shock pass
+    // may be 0 (the velocity levels skipped; shockPropagation turns all of it off).
+    const auto requireIterations = [](int n, const char* field) {
+        if (n < 1 || n > 1000000) throw Error(field, std::to_string(n), "must lie in [1, 1000000]");
+    };
+    requireIterations(r.positionIterationsPerContact, "WorldSettings.resolver.positionIterationsPerContact");
+    requireIterations(r.velocityIterationsPerContact, "WorldSettings.resolver.velocityIterationsPerContact");
+    requireIterations(r.sequentialIterations, "WorldSettings.resolver.sequentialIterations");
+    requireIterations(r.sequentialPositionIterations, "WorldSettings.resolver.sequentialPositionIterations");
     requireCount(r.shockIterations, "WorldSettings.resolver.shockIterations");
     detail::requireInRange(r.projectionRelaxation, 0, 1, "WorldSettings.resolver.projectionRelaxation");
+    if (!(r.projectionRelaxation > 0)) // 0 removes no penetration at all
+        throw Error("WorldSettings.resolver.projectionRelaxation", toText(r.projectionRelaxation), "must be > 0");
     requireLength(r.allowedPenetration, "WorldSettings.resolver.allowedPenetration");
     requireSpeedBound(r.sequentialTolerance, "WorldSettings.resolver.sequentialTolerance"); // squared: 1e30 overflowed a float
     requireSpeedBound(r.slidingSpeed, "WorldSettings.resolver.slidingSpeed");
@@ -190,10 +203,10 @@ void World::setSettings(const WorldSettings& s) { return detail::guarded(errorHa
     detail::requireInRange(ps.damping, 0, detail::maxRate, "WorldSettings.particles.damping");
     requireLength(ps.contactMargin, "WorldSettings.particles.contactMargin");
     requireSpeedBound(ps.restitutionThreshold, "WorldSettings.particles.restitutionThreshold");
-    detail::requirePositive(s.sleep.sleepEpsilon, "WorldSettings.sleep.sleepEpsilon");
-    if (s.sleep.sleepEpsilon > detail::maxSpeed * detail::maxSpeed) // compared with v.v + w.w
-        throw Error("WorldSettings.sleep.sleepEpsilon", toText(s.sleep.sleepEpsilon), "must be at most maxSpeed^2");
-    detail::requireInRange(s.sleep.baseBias, 0, 1, "WorldSettings.sleep.baseBias");
+    detail::requirePositive(s.sleep.sleepThreshold, "WorldSettings.sleep.sleepThreshold");
+    if (s.sleep.sleepThreshold > detail::maxSpeed * detail::maxSpeed) // compared with v.v + w.w
+        throw Error("WorldSettings.sleep.sleepThreshold", toText(s.sleep.sleepThreshold), "must be at most maxSpeed^2");
+    detail::requireInRange(s.sleep.motionBias, 0, 1, "WorldSettings.sleep.motionBias");
     settings_ = s;
 }); }
 
@@ -221,7 +234,7 @@ BodyId World::createBody(const BodyDesc& d) { return detail::guarded(errorHandle
     b.gravityScale = d.gravityScale;
     b.canSleep = d.canSleep;
     b.awake = d.awake;
-    b.motion = 2 * settings_.sleep.sleepEpsilon; // Millington: start above the threshold
+    b.motion = 2 * settings_.sleep.sleepThreshold; // Millington: start above the threshold
     b.userData = d.userData;
     b.bullet = d.bullet;
     b.massFromColliders = d.massFromColliders && !d.colliders.empty();
@@ -293,21 +306,21 @@ void World::refreshMassFromColliders(Body& b, BodyId id) {
     b.position = origin + b.orientation * b.localCentroid;
 }
 
-ColliderId World::addCollider(BodyId id, const ColliderDesc& desc) { return detail::guarded(errorHandler_, [&] {
-    Body& b = checkedBody(id, "addCollider.body");
-    validateColliderDesc(desc, b.type, "addCollider.desc");
+ColliderId World::createCollider(BodyId id, const ColliderDesc& desc) { return detail::guarded(errorHandler_, [&] {
+    Body& b = checkedBody(id, "createCollider.body");
+    validateColliderDesc(desc, b.type, "createCollider.desc");
     if (b.isDynamic() && b.massFromColliders) {
         const Collider added = massPart(desc);
         std::vector<const Collider*> all = collidersOf(id);
         all.push_back(&added);
-        validateDerivedMass(all, "addCollider.desc");
+        validateDerivedMass(all, "createCollider.desc");
     }
     const ColliderId cid = colliders_.insert(Collider{id, desc.shape, desc.local, desc.density, desc.material, desc.filter, Aabb{}, desc.sensor});
     unindexed_.push_back(cid);
     if (b.isDynamic() && b.massFromColliders) movedBodies_.push_back(id); // its origin is recomputed: it may round
     refreshMassFromColliders(b, id);
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
     return cid;
 }); }
 
@@ -318,15 +331,15 @@ std::vector<ColliderId> World::colliderIdsOf(BodyId id) const {
     return ids;
 }
 
-void World::removeCollider(ColliderId id) { return detail::guarded(errorHandler_, [&] {
-    requireLive(colliders_, id, "removeCollider.id", "collider");
+void World::destroyCollider(ColliderId id) { return detail::guarded(errorHandler_, [&] {
+    requireLive(colliders_, id, "destroyCollider.id", "collider");
     const BodyId owner = colliders_[id].body;
     colliders_.erase(id);
     Body& b = bodies_[owner];
     if (b.isDynamic() && b.massFromColliders) movedBodies_.push_back(owner); // its origin is recomputed: it may round
     refreshMassFromColliders(b, owner);
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }); }
 
 const Collider& World::collider(ColliderId id) const { return detail::guarded(errorHandler_, [&]() -> const Collider& {
@@ -374,7 +387,7 @@ void World::destroyBody(BodyId id) { return detail::guarded(errorHandler_, [&] {
         if (particles_.attachments[a].target.body == id) particles_.attachments.erase(a);
     for (const JointId j : joints_.ids()) {
         const JointDesc& d = joints_[j].desc;
-        if (d.a.body == id || d.b.body == id) removeJoint(j);
+        if (d.a.body == id || d.b.body == id) destroyJoint(j);
     }
     bodies_.erase(id);
 }); }
@@ -387,7 +400,7 @@ void World::setPosition(BodyId id, const Vec3& p) { return detail::guarded(error
     b.position = p;
     movedBodies_.push_back(id); // the trees' boxes of its colliders may no longer hold them
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }); }
 
 void World::setOrientation(BodyId id, const Quat& q) { return detail::guarded(errorHandler_, [&] {
@@ -397,7 +410,7 @@ void World::setOrientation(BodyId id, const Quat& q) { return detail::guarded(er
     b.inverseInertiaWorld = detail::worldInverseInertia(b);
     movedBodies_.push_back(id);
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }); }
 
 void World::setLinearVelocity(BodyId id, const Vec3& v) { return detail::guarded(errorHandler_, [&] {
@@ -407,7 +420,7 @@ void World::setLinearVelocity(BodyId id, const Vec3& v) { return detail::guarded
         throw Error("setLinearVelocity.velocity", toText(v), "a static body cannot move");
     b.linearVelocity = v;
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }); }
 
 void World::setAngularVelocity(BodyId id, const Vec3& w) { return detail::guarded(errorHandler_, [&] {
@@ -417,7 +430,7 @@ void World::setAngularVelocity(BodyId id, const Vec3& w) { return detail::guarde
         throw Error("setAngularVelocity.velocity", toText(w), "a static body cannot move");
     b.angularVelocity = w;
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }); }
 
 void World::setDamping(BodyId id, real linear, real angular) { return detail::guarded(errorHandler_, [&] {
@@ -447,7 +460,7 @@ void World::setMassProperties(BodyId id, real mass, const Mat3& inertia) { retur
 void World::setAwake(BodyId id, bool awake) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setAwake.id");
     b.awake = awake;
-    if (awake) b.motion = 2 * settings_.sleep.sleepEpsilon; // so it does not fall straight back asleep
+    if (awake) b.motion = 2 * settings_.sleep.sleepThreshold; // so it does not fall straight back asleep
 }); }
 
 void World::setUserData(BodyId id, std::uint64_t data) { detail::guarded(errorHandler_, [&] { checkedBody(id, "setUserData.id").userData = data; }); }
@@ -463,7 +476,7 @@ void World::applyForce(BodyId id, const Vec3& f) { return detail::guarded(errorH
     requireAccumulates(b.userForce, f, "applyForce.force");
     b.userForce += f;
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }); }
 
 void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) { return detail::guarded(errorHandler_, [&] {
@@ -477,7 +490,7 @@ void World::applyForceAtPoint(BodyId id, const Vec3& f, const Vec3& p) { return 
     b.userForce += f;
     b.userTorque += torque;
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }); }
 
 void World::applyTorque(BodyId id, const Vec3& t) { return detail::guarded(errorHandler_, [&] {
@@ -487,7 +500,7 @@ void World::applyTorque(BodyId id, const Vec3& t) { return detail::guarded(error
     requireAccumulates(b.userTorque, t, "applyTorque.torque");
     b.userTorque += t;
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }); }
 
 void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) { return detail::guarded(errorHandler_, [&] {
@@ -503,7 +516,7 @@ void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) { return detai
     b.linearVelocity += dv;
     b.angularVelocity += dw;
     b.awake = true;
-    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }); }
 
 /// After a successful step: the colliders whose box has left the fat box the broad
@@ -675,8 +688,8 @@ void World::validateGenerator(const ForceGenerator& generator, const char* field
         generator);
 }
 
-ForceGeneratorId World::addForceGenerator(const ForceGenerator& g) { return detail::guarded(errorHandler_, [&] {
-    validateGenerator(g, "addForceGenerator");
+ForceGeneratorId World::createForceGenerator(const ForceGenerator& g) { return detail::guarded(errorHandler_, [&] {
+    validateGenerator(g, "createForceGenerator");
     return generators_.insert(g);
 }); }
 
@@ -686,8 +699,8 @@ void World::setForceGenerator(ForceGeneratorId id, const ForceGenerator& g) { re
     generators_[id] = g;
 }); }
 
-void World::removeForceGenerator(ForceGeneratorId id) { return detail::guarded(errorHandler_, [&] {
-    requireLive(generators_, id, "removeForceGenerator.id", "force generator");
+void World::destroyForceGenerator(ForceGeneratorId id) { return detail::guarded(errorHandler_, [&] {
+    requireLive(generators_, id, "destroyForceGenerator.id", "force generator");
     generators_.erase(id);
 }); }
 
@@ -715,8 +728,8 @@ JointId World::createJoint(const JointDesc& desc) { return detail::guarded(error
     return id;
 }); }
 
-void World::removeJoint(JointId id) { return detail::guarded(errorHandler_, [&] {
-    requireLive(joints_, id, "removeJoint.id", "joint");
+void World::destroyJoint(JointId id) { return detail::guarded(errorHandler_, [&] {
+    requireLive(joints_, id, "destroyJoint.id", "joint");
     const JointDesc d = joints_[id].desc;
     joints_.erase(id);
     for (const BodyId end : {d.a.body, d.b.body})
@@ -849,10 +862,10 @@ void World::substep(const StepContext& ctx) {
     detail::generateJointContacts(bodies_, joints_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_);
     detail::groupContacts(bodies_, resolverContacts_, settings_.sleep, islands_, islandStarts_, sleepingLinks_,
                           jointLinks_, scratch_->contact);
-    detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepEpsilon,
+    detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepThreshold,
                            particleIslands_);
     detail::groupDeformables(deformables_, bodies_, colliders_, *deformableCandidates_, islands_,
-                             settings_.sleep.sleepEpsilon, *deformableIslands_);
+                             settings_.sleep.sleepThreshold, *deformableIslands_);
     profile_.group += millisecondsSince(t);
 
     t = Clock::now();

@@ -88,22 +88,22 @@ Deformable& World::liveDeformable(DeformableId id, const char* field) {
 
 void World::wakeDeformable(Deformable& d) const {
     d.asleep = false;
-    d.motion = std::max(d.motion, 2 * settings_.sleep.sleepEpsilon); // Millington: not straight back to sleep
+    d.motion = std::max(d.motion, 2 * settings_.sleep.sleepThreshold); // Millington: not straight back to sleep
 }
 
 DeformableId World::createDeformable(const DeformableDesc& desc) { return detail::guarded(errorHandler_, [&] {
     validate(desc);
     Deformable d;
     detail::buildDeformable(desc, d);
-    d.motion = 2 * settings_.sleep.sleepEpsilon; // as a new body: awake for a while
+    d.motion = 2 * settings_.sleep.sleepThreshold; // as a new body: awake for a while
     const DeformableId id = deformables_.insert(std::move(d));
     if (deformableSolvers_->bySlot.size() <= id.index) deformableSolvers_->bySlot.resize(id.index + 1);
     deformableSolvers_->bySlot[id.index] = detail::DeformableSolver{}; // a reused slot starts afresh
     return id;
 }); }
 
-void World::removeDeformable(DeformableId id) { return detail::guarded(errorHandler_, [&] {
-    liveDeformable(id, "removeDeformable.id");
+void World::destroyDeformable(DeformableId id) { return detail::guarded(errorHandler_, [&] {
+    liveDeformable(id, "destroyDeformable.id");
     deformables_.erase(id);
     deformableSolvers_->bySlot[id.index] = detail::DeformableSolver{};
 }); }
@@ -112,8 +112,8 @@ const Deformable& World::deformable(DeformableId id) const { return detail::guar
     return detail::requireLive(deformables_, id, "deformable.id", "deformable");
 }); }
 
-DeformableHandleId World::addDeformableHandle(DeformableId id, const DeformableHandleDesc& desc) { return detail::guarded(errorHandler_, [&] {
-    Deformable& d = liveDeformable(id, "addDeformableHandle.id");
+DeformableHandleId World::createDeformableHandle(DeformableId id, const DeformableHandleDesc& desc) { return detail::guarded(errorHandler_, [&] {
+    Deformable& d = liveDeformable(id, "createDeformableHandle.id");
     if (desc.vertex >= d.restVertices.size())
         throw Error("DeformableHandleDesc.vertex", std::to_string(desc.vertex),
                     "no such vertex (the deformable has " + std::to_string(d.restVertices.size()) + ")");
@@ -136,9 +136,9 @@ DeformableHandleId World::addDeformableHandle(DeformableId id, const DeformableH
     return d.handles.insert(handle);
 }); }
 
-void World::removeDeformableHandle(DeformableId id, DeformableHandleId handle) { return detail::guarded(errorHandler_, [&] {
-    Deformable& d = liveDeformable(id, "removeDeformableHandle.id");
-    detail::requireLive(d.handles, handle, "removeDeformableHandle.handle", "deformable handle");
+void World::destroyDeformableHandle(DeformableId id, DeformableHandleId handle) { return detail::guarded(errorHandler_, [&] {
+    Deformable& d = liveDeformable(id, "destroyDeformableHandle.id");
+    detail::requireLive(d.handles, handle, "destroyDeformableHandle.handle", "deformable handle");
     d.handles.erase(handle);
     ++d.systemVersion;
     wakeDeformable(d);

@@ -115,8 +115,8 @@ ParticleConstraintId World::createParticleConstraint(const ParticleConstraintDes
     return particles_.constraints.insert(k);
 }); }
 
-void World::removeParticleConstraint(ParticleConstraintId id) { return detail::guarded(errorHandler_, [&] {
-    detail::requireLive(particles_.constraints, id, "removeParticleConstraint.id", "particle constraint");
+void World::destroyParticleConstraint(ParticleConstraintId id) { return detail::guarded(errorHandler_, [&] {
+    detail::requireLive(particles_.constraints, id, "destroyParticleConstraint.id", "particle constraint");
     particles_.constraints.erase(id);
     ++particles_.topologyVersion;
 }); }
@@ -187,8 +187,8 @@ ParticleVolumeId World::createParticleVolume(const ParticleVolumeDesc& d) { retu
     return particles_.volumes.insert(std::move(volume));
 }); }
 
-void World::removeParticleVolume(ParticleVolumeId id) { return detail::guarded(errorHandler_, [&] {
-    detail::requireLive(particles_.volumes, id, "removeParticleVolume.id", "particle volume");
+void World::destroyParticleVolume(ParticleVolumeId id) { return detail::guarded(errorHandler_, [&] {
+    detail::requireLive(particles_.volumes, id, "destroyParticleVolume.id", "particle volume");
     particles_.volumes.erase(id);
     ++particles_.topologyVersion;
 }); }
@@ -236,8 +236,8 @@ ParticleClusterId World::createParticleCluster(const ParticleClusterDesc& d) { r
     return particles_.clusters.insert(std::move(cluster));
 }); }
 
-void World::removeParticleCluster(ParticleClusterId id) { return detail::guarded(errorHandler_, [&] {
-    detail::requireLive(particles_.clusters, id, "removeParticleCluster.id", "particle cluster");
+void World::destroyParticleCluster(ParticleClusterId id) { return detail::guarded(errorHandler_, [&] {
+    detail::requireLive(particles_.clusters, id, "destroyParticleCluster.id", "particle cluster");
     particles_.clusters.erase(id);
     ++particles_.topologyVersion;
 }); }
@@ -269,8 +269,8 @@ ParticleSurfaceId World::createParticleSurface(const ParticleSurfaceDesc& d) { r
     return particles_.surfaces.insert(std::move(surface));
 }); }
 
-void World::removeParticleSurface(ParticleSurfaceId id) { return detail::guarded(errorHandler_, [&] {
-    detail::requireLive(particles_.surfaces, id, "removeParticleSurface.id", "particle surface");
+void World::destroyParticleSurface(ParticleSurfaceId id) { return detail::guarded(errorHandler_, [&] {
+    detail::requireLive(particles_.surfaces, id, "destroyParticleSurface.id", "particle surface");
     particles_.surfaces.erase(id);
 }); }
 
@@ -320,8 +320,8 @@ ParticleHierarchyId World::createParticleHierarchy(const ParticleHierarchyDesc& 
     return particles_.hierarchies.insert(std::move(h));
 }); }
 
-void World::removeParticleHierarchy(ParticleHierarchyId id) { return detail::guarded(errorHandler_, [&] {
-    detail::requireLive(particles_.hierarchies, id, "removeParticleHierarchy.id", "particle hierarchy");
+void World::destroyParticleHierarchy(ParticleHierarchyId id) { return detail::guarded(errorHandler_, [&] {
+    detail::requireLive(particles_.hierarchies, id, "destroyParticleHierarchy.id", "particle hierarchy");
     particles_.hierarchies.erase(id);
 }); }
 

@@ -62,7 +62,7 @@ ParticleId World::createParticle(const ParticleDesc& d) { return detail::guarded
     putAt(ps.stepVelocity, i, Vec3(Vec3::Zero()));
     putAt(ps.previousVelocity, i, Vec3(Vec3::Zero()));
     putAt(ps.hasHistory, i, std::uint8_t{0});
-    putAt(ps.motion, i, 2 * settings_.sleep.sleepEpsilon); // as a woken body: not asleep at once
+    putAt(ps.motion, i, 2 * settings_.sleep.sleepThreshold); // as a woken body: not asleep at once
     return id;
 }); }
 
@@ -142,7 +142,7 @@ void World::wakeParticle(std::uint32_t slot) {
     // Its island wakes with it at the next step (groupParticles).
     if (!particles_.asleep[slot]) return;
     particles_.asleep[slot] = 0;
-    particles_.motion[slot] = 2 * settings_.sleep.sleepEpsilon;
+    particles_.motion[slot] = 2 * settings_.sleep.sleepThreshold;
 }
 
 // ---- Distance constraints ------------------------------------------------------------
@@ -168,8 +168,8 @@ DistanceConstraintId World::createDistanceConstraint(const DistanceConstraintDes
     return particles_.distances.insert(c);
 }); }
 
-void World::removeDistanceConstraint(DistanceConstraintId id) { return detail::guarded(errorHandler_, [&] {
-    detail::requireLive(particles_.distances, id, "removeDistanceConstraint.id", "distance constraint");
+void World::destroyDistanceConstraint(DistanceConstraintId id) { return detail::guarded(errorHandler_, [&] {
+    detail::requireLive(particles_.distances, id, "destroyDistanceConstraint.id", "distance constraint");
     particles_.distances.erase(id);
     ++particles_.topologyVersion;
 }); }
@@ -207,8 +207,8 @@ ParticleAttachmentId World::createParticleAttachment(const ParticleAttachmentDes
     return particles_.attachments.insert(a);
 }); }
 
-void World::removeParticleAttachment(ParticleAttachmentId id) { return detail::guarded(errorHandler_, [&] {
-    detail::requireLive(particles_.attachments, id, "removeParticleAttachment.id", "particle attachment");
+void World::destroyParticleAttachment(ParticleAttachmentId id) { return detail::guarded(errorHandler_, [&] {
+    detail::requireLive(particles_.attachments, id, "destroyParticleAttachment.id", "particle attachment");
     particles_.attachments.erase(id);
 }); }
 

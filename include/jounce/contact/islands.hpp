@@ -37,13 +37,17 @@ void buildIslands(std::span<const Body> bodies, std::span<const std::uint8_t> al
 /// Millington's sleep settings (seeds/004 ch. 16 optimisation), his values as defaults.
 struct SleepSettings {
     bool enabled = true;
-    real sleepEpsilon = real(0.3); ///< motion (v.v + w.w, recency-weighted) below which a body may sleep
-    real baseBias = real(0.5);     ///< recency bias per second: bias = baseBias^dt
+    /// Motion (v.v + w.w, recency-weighted) below which a body may sleep [m^2/s^2].
+    /// Millington's sleepEpsilon.
+    real sleepThreshold = real(0.3);
+    /// Share of the recency-weighted motion kept after one second: each step weighs the
+    /// old motion by bias = motionBias^dt. Millington's baseBias.
+    real motionBias = real(0.5);
 };
 
 /// Step 8: updates each awake body's motion, motion = bias motion + (1 - bias)(v.v + w.w)
-/// clamped at 10 sleepEpsilon; puts to sleep every island whose bodies can all sleep
-/// and are all below sleepEpsilon (their velocities are zeroed). Islands flagged in
+/// clamped at 10 sleepThreshold; puts to sleep every island whose bodies can all sleep
+/// and are all below sleepThreshold (their velocities are zeroed). Islands flagged in
 /// `keepAwake` (by island, may be empty) stay awake: something joined to them (moving
 /// particles) is not quiet yet. Returns how many bodies fell asleep.
 int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const SleepSettings& settings,
@@ -51,6 +55,6 @@ int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const S
 
 /// Wakes every body of an island in which any body is awake (a sleeping pile touched
 /// by an awake ball wakes as a whole). Returns how many bodies it woke.
-int wakeTouchedIslands(std::span<Body> bodies, const Islands& islands, real sleepEpsilon);
+int wakeTouchedIslands(std::span<Body> bodies, const Islands& islands, real sleepThreshold);
 
 } // namespace jounce

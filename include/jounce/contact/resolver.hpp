@@ -85,12 +85,21 @@ enum class PositionSolver : std::uint8_t {
     Sequential, ///< sweeps in fixed order, accumulated and clamped pushes, relaxed
 };
 
-/// Millington's constants as named settings, his values as defaults.
+/// Millington's constants as named settings, his values as defaults; each named for what
+/// it does, his name beside it.
 struct ResolverSettings {
-    real velocityLimit = real(0.25);    ///< closing speeds below this bounce with restitution 0 [m/s] (ch. 15.1)
-    real angularLimit = real(0.2);      ///< largest angular projection per lever length (ch. 14.3)
-    real positionEpsilon = real(0.01);  ///< penetrations below this are left alone [m]
-    real velocityEpsilon = real(0.01);  ///< desired velocity changes below this are left alone [m/s]
+    /// Contacts closing slower than this do not bounce (restitution 0) [m/s]: resting
+    /// contacts stay put. Millington's velocityLimit (ch. 15.1).
+    real restitutionThreshold = real(0.25);
+    /// WorstFirst projection: the largest turn one push may give a body, as a move of at
+    /// most this times the lever arm [rad]. Millington's angularLimit (ch. 14.3).
+    real maxProjectionAngle = real(0.2);
+    /// WorstFirst projection: penetrations below this are left alone [m]. Millington's
+    /// positionEpsilon.
+    real penetrationTolerance = real(0.01);
+    /// WorstFirst velocities: desired velocity changes below this are left alone [m/s].
+    /// Millington's velocityEpsilon.
+    real velocityTolerance = real(0.01);
     int positionIterationsPerContact = 4; ///< cap: this times the island's contact count
     int velocityIterationsPerContact = 4; ///< cap for WorstFirst
     VelocitySolver velocitySolver = VelocitySolver::SequentialImpulses;

@@ -35,8 +35,13 @@ struct BodyDesc {
     Vec3 angularVelocity = Vec3::Zero();     ///< world frame [rad/s]
     real mass = 1;                           ///< [kg]; > 0 for dynamic bodies, ignored otherwise
     Mat3 inertia = Mat3::Identity() / 6;     ///< body frame, about the centre of mass [kg m^2]; SPD
-    real linearDamping = 1;  ///< share of linear velocity kept after 1 s: v *= d^dt (1 = none)
-    real angularDamping = 1; ///< share of angular velocity kept after 1 s: w *= d^dt
+    /// Damping rates [1/s], >= 0: each substep of length h multiplies the linear (angular)
+    /// velocity by exp(-c h), the exact solution of dv/dt = -c v, so a body keeps
+    /// exp(-c t) of its velocity after t seconds whatever the step. 0 (the default): no
+    /// damping. As Jolt's and Box2D's linear/angular damping and ParticleSettings::damping;
+    /// Millington's "share kept after 1 s" d is c = -ln(d).
+    real linearDamping = 0;
+    real angularDamping = 0; ///< [1/s], as linearDamping
     real gravityScale = 1;   ///< multiplies the world's gravity for this body
     bool canSleep = true;
     bool awake = true;
@@ -81,8 +86,8 @@ struct Body {
     Vec3 angularImpulseAccum = Vec3::Zero();
 
     // Settings
-    real linearDamping = 1;
-    real angularDamping = 1;
+    real linearDamping = 0;  ///< [1/s]: v *= exp(-c h) each substep (BodyDesc::linearDamping)
+    real angularDamping = 0; ///< [1/s]
     real gravityScale = 1;
 
     // Sleep (used by the sleep stage of contact/, issue 4)

@@ -122,7 +122,7 @@ struct ParticleSettings {
     /// own path misses: constraints may pull it in during the projection [m].
     real contactMargin = real(0.01);
     /// Speed below which a particle contact does not bounce [m/s] (as the rigid
-    /// resolver's velocityLimit).
+    /// resolver's restitutionThreshold, Millington's velocityLimit).
     real restitutionThreshold = real(0.25);
 };
 

@@ -145,8 +145,8 @@ public:
     // ---- Colliders -----------------------------------------------------------------
     /// Attaches a shape to a body. A dynamic body that takes its mass from colliders has
     /// its mass, inertia and centre of mass recomputed (its origin stays put).
-    ColliderId addCollider(BodyId body, const ColliderDesc& desc);
-    void removeCollider(ColliderId id);
+    ColliderId createCollider(BodyId body, const ColliderDesc& desc);
+    void destroyCollider(ColliderId id);
     bool contains(ColliderId id) const { return colliders_.contains(id); }
     const Collider& collider(ColliderId id) const;
     /// Live colliders in index order.
@@ -221,9 +221,9 @@ public:
     const std::vector<std::string>& contactErrors() const { return contactErrors_; }
 
     // ---- Force generators --------------------------------------------------------
-    ForceGeneratorId addForceGenerator(const ForceGenerator& generator);
+    ForceGeneratorId createForceGenerator(const ForceGenerator& generator);
     void setForceGenerator(ForceGeneratorId id, const ForceGenerator& generator);
-    void removeForceGenerator(ForceGeneratorId id);
+    void destroyForceGenerator(ForceGeneratorId id);
     bool contains(ForceGeneratorId id) const { return generators_.contains(id); }
     const ForceGenerator& forceGenerator(ForceGeneratorId id) const;
     std::vector<ForceGeneratorId> forceGeneratorIds() const;
@@ -232,7 +232,7 @@ public:
     /// Joins a.body (required) to b.body, or to the world when b.body is null. The
     /// bodies wake. Throws jounce::Error naming the field for a bad desc.
     JointId createJoint(const JointDesc& desc);
-    void removeJoint(JointId id); ///< wakes the bodies it joined
+    void destroyJoint(JointId id); ///< wakes the bodies it joined
     bool contains(JointId id) const { return joints_.contains(id); }
     const Joint& joint(JointId id) const;
     std::vector<JointId> jointIds() const { return joints_.ids(); }
@@ -263,7 +263,7 @@ public:
     const ParticleSystem& particles() const { return particles_; }
 
     DistanceConstraintId createDistanceConstraint(const DistanceConstraintDesc& desc);
-    void removeDistanceConstraint(DistanceConstraintId id);
+    void destroyDistanceConstraint(DistanceConstraintId id);
     bool contains(DistanceConstraintId id) const { return particles_.distances.contains(id); }
     const DistanceConstraint& distanceConstraint(DistanceConstraintId id) const;
     std::vector<DistanceConstraintId> distanceConstraintIds() const { return particles_.distances.ids(); }
@@ -273,7 +273,7 @@ public:
     real distanceTension(DistanceConstraintId id) const;
 
     ParticleAttachmentId createParticleAttachment(const ParticleAttachmentDesc& desc);
-    void removeParticleAttachment(ParticleAttachmentId id);
+    void destroyParticleAttachment(ParticleAttachmentId id);
     bool contains(ParticleAttachmentId id) const { return particles_.attachments.contains(id); }
     const ParticleAttachment& particleAttachment(ParticleAttachmentId id) const;
     std::vector<ParticleAttachmentId> particleAttachmentIds() const { return particles_.attachments.ids(); }
@@ -281,7 +281,7 @@ public:
     /// Bending, tet volume and triangle area on three or four particles
     /// (particle_constraints.hpp).
     ParticleConstraintId createParticleConstraint(const ParticleConstraintDesc& desc);
-    void removeParticleConstraint(ParticleConstraintId id);
+    void destroyParticleConstraint(ParticleConstraintId id);
     bool contains(ParticleConstraintId id) const { return particles_.constraints.contains(id); }
     const ParticleConstraint& particleConstraint(ParticleConstraintId id) const;
     std::vector<ParticleConstraintId> particleConstraintIds() const { return particles_.constraints.ids(); }
@@ -290,7 +290,7 @@ public:
 
     /// A closed triangle mesh that keeps (pressure times) its volume: a balloon.
     ParticleVolumeId createParticleVolume(const ParticleVolumeDesc& desc);
-    void removeParticleVolume(ParticleVolumeId id);
+    void destroyParticleVolume(ParticleVolumeId id);
     bool contains(ParticleVolumeId id) const { return particles_.volumes.contains(id); }
     const ParticleVolume& particleVolume(ParticleVolumeId id) const;
     std::vector<ParticleVolumeId> particleVolumeIds() const { return particles_.volumes.ids(); }
@@ -299,7 +299,7 @@ public:
 
     /// Shape matching and rigid-mode damping over a set of particles.
     ParticleClusterId createParticleCluster(const ParticleClusterDesc& desc);
-    void removeParticleCluster(ParticleClusterId id);
+    void destroyParticleCluster(ParticleClusterId id);
     bool contains(ParticleClusterId id) const { return particles_.clusters.contains(id); }
     const ParticleCluster& particleCluster(ParticleClusterId id) const;
     std::vector<ParticleClusterId> particleClusterIds() const { return particles_.clusters.ids(); }
@@ -308,7 +308,7 @@ public:
     /// (cloth self-collision, grains on a cloth). Destroying a particle drops its
     /// triangles; the surface goes with its last one.
     ParticleSurfaceId createParticleSurface(const ParticleSurfaceDesc& desc);
-    void removeParticleSurface(ParticleSurfaceId id);
+    void destroyParticleSurface(ParticleSurfaceId id);
     bool contains(ParticleSurfaceId id) const { return particles_.surfaces.contains(id); }
     const ParticleSurface& particleSurface(ParticleSurfaceId id) const;
     std::vector<ParticleSurfaceId> particleSurfaceIds() const { return particles_.surfaces.ids(); }
@@ -316,7 +316,7 @@ public:
     /// Coarse levels of a mesh for hierarchical PBD (Müller 2008), built from its edges.
     /// Destroying one of its particles removes the hierarchy.
     ParticleHierarchyId createParticleHierarchy(const ParticleHierarchyDesc& desc);
-    void removeParticleHierarchy(ParticleHierarchyId id);
+    void destroyParticleHierarchy(ParticleHierarchyId id);
     bool contains(ParticleHierarchyId id) const { return particles_.hierarchies.contains(id); }
     const ParticleHierarchy& particleHierarchy(ParticleHierarchyId id) const;
     std::vector<ParticleHierarchyId> particleHierarchyIds() const { return particles_.hierarchies.ids(); }
@@ -324,13 +324,13 @@ public:
     // ---- ARAP deformables (deformable.hpp; Choi 2017) -----------------------------
     /// A deformation graph of oriented particles with its render mesh.
     DeformableId createDeformable(const DeformableDesc& desc);
-    void removeDeformable(DeformableId id);
+    void destroyDeformable(DeformableId id);
     bool contains(DeformableId id) const { return deformables_.contains(id); }
     const Deformable& deformable(DeformableId id) const;
     std::vector<DeformableId> deformableIds() const { return deformables_.ids(); }
     /// A position or direction handle on one of its vertices (eq. 8-10).
-    DeformableHandleId addDeformableHandle(DeformableId id, const DeformableHandleDesc& desc);
-    void removeDeformableHandle(DeformableId id, DeformableHandleId handle);
+    DeformableHandleId createDeformableHandle(DeformableId id, const DeformableHandleDesc& desc);
+    void destroyDeformableHandle(DeformableId id, DeformableHandleId handle);
     /// Moves a handle's target (a point, or a unit direction): no refactorisation.
     void setDeformableHandleTarget(DeformableId id, DeformableHandleId handle, const Vec3& target);
     /// Puts particle `index` at a pose (orientation: its axes E = orientation's matrix,
