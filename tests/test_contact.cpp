@@ -7,7 +7,8 @@
 #include "scenes/bench_scenes.hpp"
 #include "scenes/rigid_scenes.hpp"
 
-#include <jounce/contact/indexed_heap.hpp>
+#include "contact/contact_resolver.hpp"
+#include "contact/indexed_heap.hpp"
 #include <jounce/contact/resolver.hpp>
 
 #include <catch2/catch.hpp>

@@ -112,12 +112,19 @@ Collider massPart(const ColliderDesc& c) {
 } // namespace
 
 World::World(const WorldSettings& settings)
-    : deformableSolvers_(std::make_unique<detail::DeformableSolvers>()),
+    : resolver_(std::make_unique<ContactResolver>()),
+      deformableSolvers_(std::make_unique<detail::DeformableSolvers>()),
       deformableCandidates_(std::make_unique<detail::DeformableCandidates>()),
       deformableIslands_(std::make_unique<detail::DeformableIslands>()),
       scratch_(std::make_unique<detail::StepScratch>()),
       directSolver_(std::make_unique<detail::DirectSolver>()) {
     setSettings(settings);
+}
+
+const ResolverStats& World::resolverStats() const { return resolver_->stats(); }
+
+void World::setResolverObserver(std::function<void(const ResolutionRecord&)> observer) {
+    resolver_->setObserver(std::move(observer));
 }
 
 /// step(dt, n) takes n up to maxSubsteps: a million substeps is already minutes of work.
@@ -793,8 +800,8 @@ void World::substep(const StepContext& ctx) {
     profile_.group += millisecondsSince(t);
 
     t = Clock::now();
-    resolver_.setSettings(settings_.resolver);
-    resolver_.resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
+    resolver_->setSettings(settings_.resolver);
+    resolver_->resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
     detail::keepForWarmStart(resolverContacts_, previousContacts_, scratch_->contact.order);
     scratch_->contact.broken.clear();
     detail::measureJointForces(joints_, previousContacts_, ctx.h, scratch_->contact.broken);

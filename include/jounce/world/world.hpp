@@ -33,6 +33,8 @@
 
 namespace jounce {
 
+class ContactResolver;
+
 namespace detail {
 struct DirectSolver;
 struct DeformableSolvers;
@@ -173,11 +175,9 @@ public:
     /// The islands of the last substep.
     const Islands& islands() const { return islands_; }
     /// Iterations used and penetrations before and after, last substep.
-    const ResolverStats& resolverStats() const { return resolver_.stats(); }
-    /// Sees every resolution record during step() (see ContactResolver). Empty: none.
-    void setResolverObserver(std::function<void(const ResolutionRecord&)> observer) {
-        resolver_.setObserver(std::move(observer));
-    }
+    const ResolverStats& resolverStats() const;
+    /// Sees every resolution record during step() (see ResolutionRecord). Empty: none.
+    void setResolverObserver(std::function<void(const ResolutionRecord&)> observer);
     /// What touched what in the last step (begin, persist, end; see ContactEvent).
     const ContactEvents& contactEvents() const { return contactEvents_; }
     /// Sensor overlaps that began and ended in the last step, and all current ones.
@@ -392,7 +392,7 @@ private:
     Islands islands_;
     std::vector<std::uint32_t> islandStarts_;   ///< ranges of resolverContacts_ per awake island
     std::vector<std::pair<std::uint32_t, std::uint32_t>> sleepingLinks_; ///< sleeping bodies that touched when they fell asleep
-    ContactResolver resolver_;
+    std::unique_ptr<ContactResolver> resolver_; ///< the resolver and its scratch (contact/contact_resolver.hpp)
     std::vector<std::string> contactErrors_;    ///< contacts dropped in the last step, and why
     ContactFilter contactFilter_;
     ContactEvents contactEvents_;
