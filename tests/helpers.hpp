@@ -23,16 +23,14 @@ inline std::uint64_t stateHash(const jounce::World& world) {
     Fnv1a fnv;
     auto mix = [&fnv](const void* data, std::size_t n) { fnv.mix(data, n); };
     for (const jounce::BodyId id : world.bodyIds()) {
-        const jounce::Body& b = world.body(id);
+        const jounce::BodyState b = world.body(id);
         mix(&id, sizeof id);
-        mix(b.position.data(), sizeof(real) * 3);
+        mix(b.centerOfMass.data(), sizeof(real) * 3);
         mix(b.orientation.coeffs().data(), sizeof(real) * 4);
         mix(b.linearVelocity.data(), sizeof(real) * 3);
         mix(b.angularVelocity.data(), sizeof(real) * 3);
-        mix(b.userForce.data(), sizeof(real) * 3);
-        mix(b.userTorque.data(), sizeof(real) * 3);
         mix(&b.inverseMass, sizeof(real));
-        mix(b.inertiaBody.data(), sizeof(real) * 9);
+        mix(b.inertia.data(), sizeof(real) * 9);
         mix(&b.linearDamping, sizeof(real));
         mix(&b.angularDamping, sizeof(real));
         mix(&b.gravityScale, sizeof(real));
@@ -99,12 +97,12 @@ inline real bodyEnergy(const jounce::World& w) {
     const jounce::Vec3 g = w.settings().gravity;
     real e = 0;
     for (const jounce::BodyId id : w.bodyIds()) {
-        const jounce::Body& b = w.body(id);
+        const jounce::BodyState b = w.body(id);
         if (!b.isDynamic()) continue;
         const real m = 1 / b.inverseMass;
         const jounce::Vec3 spin = b.orientation.conjugate() * b.angularVelocity; // body frame
-        e += real(0.5) * m * b.linearVelocity.squaredNorm() + real(0.5) * spin.dot(b.inertiaBody * spin) -
-             m * b.gravityScale * g.dot(b.position);
+        e += real(0.5) * m * b.linearVelocity.squaredNorm() + real(0.5) * spin.dot(b.inertia * spin) -
+             m * b.gravityScale * g.dot(b.centerOfMass);
     }
     return e;
 }

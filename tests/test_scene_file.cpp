@@ -112,8 +112,8 @@ TEST_CASE("a scene exported mid-run loads with the same positions and velocities
     const World& b = loaded->world();
     REQUIRE(b.bodyCount() == a.bodyCount());
     for (std::size_t k = 0; k < a.bodyCount(); ++k) {
-        const Body& x = a.body(a.bodyIds()[k]);
-        const Body& y = b.body(b.bodyIds()[k]);
+        const BodyState x = a.body(a.bodyIds()[k]);
+        const BodyState y = b.body(b.bodyIds()[k]);
         CHECK(x.position == y.position);
         CHECK(x.linearVelocity == y.linearVelocity);
         CHECK(x.angularVelocity == y.angularVelocity);

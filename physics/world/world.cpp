@@ -343,9 +343,9 @@ Body& World::checkedBody(BodyId id, const char* field) {
 
 void World::requireLiveBody(BodyId id, const char* field) const { requireLive(bodies_, id, field, "body"); }
 
-const Body& World::body(BodyId id) const {
+BodyState World::body(BodyId id) const {
     requireLiveBody(id, "body.id");
-    return bodies_[id];
+    return stateOf(bodies_[id]);
 }
 
 void World::destroyBody(BodyId id) {
@@ -379,7 +379,7 @@ std::vector<BodyId> World::bodyIds() const { return bodies_.ids(); }
 void World::setPosition(BodyId id, const Vec3& p) {
     Body& b = checkedBody(id, "setPosition.id");
     detail::requirePoint(p, "setPosition.position");
-    b.position = p;
+    b.position = p + b.orientation * b.localCentroid; // the origin goes to p; the body keeps its orientation
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
 }
@@ -387,7 +387,11 @@ void World::setPosition(BodyId id, const Vec3& p) {
 void World::setOrientation(BodyId id, const Quat& q) {
     Body& b = checkedBody(id, "setOrientation.id");
     detail::requireUnit(q, "setOrientation.orientation");
+    // Turns about the body origin, which stays put (the centre of mass moves with the
+    // turn when it is off the origin).
+    const Vec3 origin = b.origin().position;
     b.orientation = q.normalized();
+    b.position = origin + b.orientation * b.localCentroid;
     b.inverseInertiaWorld = detail::worldInverseInertia(b);
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepEpsilon);
@@ -685,7 +689,8 @@ const Joint& World::joint(JointId id) const {
 
 Vec3 World::attachmentPoint(const Attachment& a) const {
     if (a.body.isNull()) return a.point;
-    return body(a.body).transform().toWorld(a.point);
+    requireLiveBody(a.body, "attachmentPoint.body");
+    return bodies_[a.body].origin().toWorld(a.point);
 }
 
 // ---- The step ----------------------------------------------------------------------

@@ -97,12 +97,17 @@ public:
     BodyId createBody(const BodyDesc& desc);
     void destroyBody(BodyId id);          ///< also removes generators attached to it
     bool contains(BodyId id) const { return bodies_.contains(id); }
-    const Body& body(BodyId id) const;    ///< throws for a stale or null handle
+    /// The body as a game reads it (a copy; origin and centre of mass, see BodyState).
+    /// Throws for a stale or null handle.
+    BodyState body(BodyId id) const;
     std::size_t bodyCount() const { return bodies_.size(); }
     /// Live bodies in index order (the order every stage uses).
     std::vector<BodyId> bodyIds() const;
 
+    /// Moves the body origin to `position` (world frame [m]), the frame BodyDesc::position
+    /// gave; the centre of mass follows.
     void setPosition(BodyId id, const Vec3& position);
+    /// Turns the body about its origin, which stays put.
     void setOrientation(BodyId id, const Quat& orientation);
     void setLinearVelocity(BodyId id, const Vec3& velocity);
     void setAngularVelocity(BodyId id, const Vec3& velocity);
