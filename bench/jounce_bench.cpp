@@ -160,7 +160,7 @@ void sample(const jounce::World& world, const std::vector<jounce::BodyId>& dynam
             bool& allAsleep) {
     allAsleep = !dynamic.empty();
     for (const jounce::BodyId id : dynamic) {
-        const jounce::Body& b = world.body(id);
+        const jounce::BodyState b = world.body(id);
         const double speed = static_cast<double>(b.linearVelocity.norm());
         if (!std::isfinite(speed) || !b.position.allFinite()) f.nonFinite = true;
         else f.maxSpeed = std::max(f.maxSpeed, speed);
@@ -231,7 +231,7 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
     f.dynamic = dynamic.size();
     const double w = layout ? static_cast<double>(layout->binHalfWidth) : 0;
     for (const jounce::BodyId id : dynamic) {
-        const jounce::Body& b = world.body(id);
+        const jounce::BodyState b = world.body(id);
         if (!b.awake) ++f.asleep;
         const jounce::Vec3& x = b.position;
         const bool outside = w > 0 && (std::abs(static_cast<double>(x.x())) > w || std::abs(static_cast<double>(x.z())) > w);

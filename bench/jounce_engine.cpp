@@ -19,7 +19,7 @@ public:
         const std::vector<BodyId>& dynamic = scene_.layout.dynamic;
         out.resize(dynamic.size());
         for (std::size_t i = 0; i < dynamic.size(); ++i) {
-            const Body& b = scene_.world().body(dynamic[i]);
+            const BodyState b = scene_.world().body(dynamic[i]);
             out[i] = {double(b.position.x()), double(b.position.y()), double(b.position.z()),
                       double(b.linearVelocity.norm()), !b.awake};
         }

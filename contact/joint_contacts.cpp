@@ -18,7 +18,7 @@ namespace {
 /// Points closer than this have no direction to pull along (and need no pull).
 constexpr real coincident = real(1e-9);
 
-Vec3 toWorld(const Body* b, const Vec3& p) { return b ? b->transform().toWorld(p) : p; }
+Vec3 toWorld(const Body* b, const Vec3& p) { return b ? b->origin().toWorld(p) : p; } // points: body-origin frame
 
 } // namespace
 
@@ -77,8 +77,8 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         j.pointCount = 3;
         j.pointsA = {d.a.point, d.a.point + Vec3::UnitX() * d.span, d.a.point + Vec3::UnitY() * d.span};
         for (int k = 0; k < 3; ++k) {
-            const Vec3 world = a.transform().toWorld(j.pointsA[static_cast<std::size_t>(k)]);
-            j.pointsB[static_cast<std::size_t>(k)] = b ? b->transform().toLocal(world) : world;
+            const Vec3 world = a.origin().toWorld(j.pointsA[static_cast<std::size_t>(k)]);
+            j.pointsB[static_cast<std::size_t>(k)] = b ? b->origin().toLocal(world) : world;
         }
         break;
     }

@@ -3,7 +3,7 @@
 // each (DESIGN.md: one stage of the step per file). The resolver (resolver.cpp) only
 // decides the order.
 
-#include <jounce/contact/resolver.hpp>
+#include "contact/contact_resolver.hpp"
 
 /// Inner-loop helpers the compiler must inline: GCC at -O2 keeps small Eigen-heavy
 /// functions out of line, and the call (arguments through memory) lengthens the chain

@@ -101,7 +101,7 @@ double d(real x) { return static_cast<double>(x); }
 WorldCounts countBodies(const World& world) {
     WorldCounts counts;
     for (const BodyId id : world.bodyIds()) {
-        const Body& b = world.body(id);
+        const BodyState b = world.body(id);
         if (!b.isDynamic()) continue;
         ++counts.dynamicBodies;
         if (!b.awake) ++counts.sleepingBodies;

@@ -21,7 +21,7 @@ inline void showBody(const Body& b) {
 /// Every body, particle and deformable vertex finite, orientations unit.
 inline void requireFiniteWorld(const World& world, const char* where) {
     for (const BodyId id : world.bodyIds()) {
-        const Body& b = world.body(id);
+        const BodyState b = world.body(id);
         if (verbose()) {
             std::fprintf(stderr, "body %u (%s)\n", unsigned(id.index), where);
             showBody(b);

@@ -92,7 +92,7 @@ private:
     /// A round is done when it lands, flies past 200 m, or is older than 5 s.
     void retireRounds() {
         for (auto it = rounds_.begin(); it != rounds_.end();) {
-            const Body& b = world_.body(it->body);
+            const BodyState b = world_.body(it->body);
             const bool done = b.position.y() <= 0 || b.position.z() >= 200 || time_ - it->firedAt >= 5;
             if (!done) {
                 ++it;

@@ -183,10 +183,10 @@ private:
     /// 2 cm deep at its lowest corner so its manifolds show.
     Pose rockPath(real t) const {
         const Vec3 at = kTerrainAt + Vec3(real(2.1) * std::cos(real(0.3) * t), 0, real(1.9) * std::sin(real(0.3) * t));
-        const Body& b = world_.body(rock_);
+        const BodyState b = world_.body(rock_);
         real y = -std::numeric_limits<real>::infinity();
         for (const Vec3& corner : rockCorners_) {
-            const Vec3 offset = b.orientation * (corner - b.localCentroid); // from the body position
+            const Vec3 offset = b.orientation * (corner - b.localCenterOfMass); // from the centre of mass
             const Vec3 local = at + offset - kTerrainAt;
             y = std::max(y, terrain_.surfaceHeight(local.x(), local.z()) - offset.y());
         }
@@ -196,9 +196,12 @@ private:
     void moveAlong(BodyId id, const Pose& target) {
         if (id == grabbed()) return; // the mouse has it
         const real h = timeStep();
-        const Body& b = world_.body(id);
-        if (world_.stepCount() == 0 && time_ == 0) world_.setPosition(id, target.position);
-        world_.setLinearVelocity(id, (target.position - b.position) / h);
+        const BodyState b = world_.body(id);
+        // The paths are of the centre of mass (the velocity is its velocity);
+        // setPosition places the origin.
+        if (world_.stepCount() == 0 && time_ == 0)
+            world_.setPosition(id, target.position - b.orientation * b.localCenterOfMass);
+        world_.setLinearVelocity(id, (target.position - b.centerOfMass) / h);
         world_.setAngularVelocity(id, target.angularVelocity);
     }
     void place(real t) {

@@ -95,7 +95,7 @@ private:
             it = fireworks_.erase(it);
         }
         for (const Firework& f : burnt) {
-            const Body b = world_.body(f.body);
+            const BodyState b = world_.body(f.body);
             removeBody(f.body);
             for (const Payload& p : rules()[static_cast<std::size_t>(f.type)].payloads)
                 for (int i = 0; i < p.count; ++i) spawn(p.type, b.position, b.linearVelocity);

@@ -241,7 +241,7 @@ void ShockWave::advance(World& world, real h) {
     const real from = radius_;
     radius_ += speed * h;
     for (const BodyId id : world.bodyIds()) {
-        const Body& b = world.body(id);
+        const BodyState b = world.body(id);
         if (!b.isDynamic()) continue;
         const real distance = (b.position - centre_).norm();
         // The front reaches a body once: when it passes the body's centre.
@@ -297,7 +297,7 @@ std::vector<BodyId> splitBox(Scene& scene, BodyId block) {
     // the middle of every axis (eight equal pieces), so the result is deterministic.
     // Each piece keeps the block's velocity at its own centre (v + w x r) and its spin.
     World& w = scene.world();
-    const Body b = w.body(block);
+    const BodyState b = w.body(block);
     const Collider& c = w.collider(w.colliderIdsOf(block).front());
     const Vec3 half = std::get<Box>(c.shape).halfExtents / 2;
     const ColliderDesc piece = collider(Box{half}, c.material.friction, c.material.restitution, c.density);

@@ -20,7 +20,7 @@ void Scene::step() {
 bool Scene::grab(BodyId body, const Vec3& worldPoint) {
     release();
     if (!world_.contains(body) || world_.body(body).type == BodyType::Static) return false;
-    const Body& b = world_.body(body);
+    const BodyState b = world_.body(body);
     grab_.body = body;
     grab_.localPoint = b.transform().toLocal(worldPoint);
     grab_.target = worldPoint;
@@ -81,7 +81,7 @@ void Scene::applyDrag() {
         grab_ = Grab{};
         return;
     }
-    const Body& b = world_.body(grab_.body);
+    const BodyState b = world_.body(grab_.body);
     if (b.type != BodyType::Kinematic) return; // the spring does it
     const Vec3 held = b.transform().toWorld(grab_.localPoint);
     world_.setLinearVelocity(grab_.body, (grab_.target - held) / timeStep());
@@ -197,7 +197,7 @@ void Scene::drawDeformables(DrawList& out) const {
 
 void Scene::draw(DrawList& out) const {
     for (const Visual& v : visuals_) {
-        const Body& b = world_.body(v.body);
+        const BodyState b = world_.body(v.body);
         const std::vector<ColliderId> colliders = world_.colliderIdsOf(v.body);
         if (colliders.empty()) {
             out.items.push_back({v.shape, b.transform(), v.size, v.colour, {}});

@@ -59,12 +59,12 @@ inline real bodyEnergy(const jounce::World& w) {
     const jounce::Vec3 g = w.settings().gravity;
     real e = 0;
     for (const jounce::BodyId id : w.bodyIds()) {
-        const jounce::Body& b = w.body(id);
+        const jounce::BodyState b = w.body(id);
         if (!b.isDynamic()) continue;
         const real m = 1 / b.inverseMass;
         const jounce::Vec3 spin = b.orientation.conjugate() * b.angularVelocity; // body frame
-        e += real(0.5) * m * b.linearVelocity.squaredNorm() + real(0.5) * spin.dot(b.inertiaBody * spin) -
-             m * b.gravityScale * g.dot(b.position);
+        e += real(0.5) * m * b.linearVelocity.squaredNorm() + real(0.5) * spin.dot(b.inertia * spin) -
+             m * b.gravityScale * g.dot(b.centerOfMass);
     }
     return e;
 }

@@ -31,8 +31,8 @@ struct Fnv1a {
 inline std::uint64_t motionHash(const jounce::World& world) {
     Fnv1a h;
     for (const jounce::BodyId id : world.bodyIds()) {
-        const jounce::Body& b = world.body(id);
-        h.mix(b.position);
+        const jounce::BodyState b = world.body(id);
+        h.mix(b.centerOfMass); // the integrator's state: the centre of mass
         h.mix(b.orientation);
         h.mix(b.linearVelocity);
         h.mix(b.angularVelocity);

@@ -7,7 +7,8 @@
 #include "scenes/bench_scenes.hpp"
 #include "scenes/rigid_scenes.hpp"
 
-#include <jounce/contact/indexed_heap.hpp>
+#include "contact/contact_resolver.hpp"
+#include "contact/indexed_heap.hpp"
 #include <jounce/contact/resolver.hpp>
 
 #include <catch2/catch.hpp>
@@ -298,7 +299,7 @@ TEST_CASE("restitution 0.5: a dropped sphere rebounds to a quarter of the drop h
     bool bounced = false;
     for (int i = 0; i < 240; ++i) {
         scene.step();
-        const Body& b = w.body(id);
+        const BodyState b = w.body(id);
         if (!bounced && b.linearVelocity.y() > 0) bounced = true;
         if (bounced) peak = std::max(peak, b.position.y() - real(0.5));
     }

@@ -331,7 +331,7 @@ TEST_CASE("an explosion's shock wave kicks each body once, radially, as its fron
     for (std::size_t i = 0; i < ids.size(); ++i) {
         const Vec3 at = spot(static_cast<int>(i));
         const real distance = at.norm();
-        const Body& b = w.body(ids[i]);
+        const BodyState b = w.body(ids[i]);
         INFO("body " << i << " at " << distance << " m, hit at step " << hitAt[i]);
         if (distance >= wave.reach) {
             CHECK(hitAt[i] == -1);
@@ -448,7 +448,7 @@ TEST_CASE("bridge: twelve planks hang on their cables and hold a dropped 216 kg 
         worstSag = std::max(worstSag, sag());
         worstStretch = std::max(worstStretch, stretch());
     }
-    const Body& c = w.body(crate);
+    const BodyState c = w.body(crate);
     INFO("loaded: worst sag " << worstSag << " m, worst stretch " << worstStretch << " m, at rest sag " << sag()
                                << " m, stretch " << stretch() << " m");
     // The impact stretches the hangers briefly (the resolver's projection takes a few

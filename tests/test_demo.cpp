@@ -178,7 +178,7 @@ using jounce::demo::SteppedRecord;
 std::vector<jounce::real> bodyState(const jounce::World& world) {
     std::vector<jounce::real> state;
     for (const jounce::BodyId id : world.bodyIds()) {
-        const jounce::Body& b = world.body(id);
+        const jounce::BodyState b = world.body(id);
         for (const jounce::Vec3* v : {&b.position, &b.linearVelocity, &b.angularVelocity})
             state.insert(state.end(), v->data(), v->data() + 3);
         state.insert(state.end(), b.orientation.coeffs().data(), b.orientation.coeffs().data() + 4);

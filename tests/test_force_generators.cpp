@@ -183,7 +183,7 @@ TEST_CASE("the fake stiff spring puts the body where the closed form says after 
         world.createForceGenerator(FakeSpring{id, anchor, k, c});
         real firstDistance = (d.position - anchor).norm();
         for (int n = 0; n < 600; ++n) {
-            const Body before = world.body(id);
+            const BodyState before = world.body(id);
             Vec3 expected;
             for (int axis = 0; axis < 3; ++axis)
                 expected[axis] = anchor[axis] + oscillator(before.position[axis] - anchor[axis],

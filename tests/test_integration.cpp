@@ -69,7 +69,7 @@ TEST_CASE("gravity on a static body moves nothing and makes no NaN", "[physics]"
     const BodyId id = world.createBody(d);
     world.applyForce(id, Vec3(100, 0, 0));
     for (int i = 0; i < 100; ++i) world.step(real(1) / 60);
-    const Body& b = world.body(id);
+    const BodyState b = world.body(id);
     CHECK(b.inverseMass == 0);
     CHECK(b.position == Vec3(0, 5, 0));
     CHECK(b.linearVelocity == Vec3::Zero());
@@ -136,7 +136,7 @@ TEST_CASE("damping at rate c gives v(t) = v0 exp(-c t), the exact solution of dv
         for (int n = 1; n <= 2 * stepsPerSecond; ++n) {
             world.step(h);
             const real t = static_cast<real>(n) * h;
-            const Body& b = world.body(id);
+            const BodyState b = world.body(id);
             const Vec3 v = d.linearVelocity * std::exp(-d.linearDamping * t);
             const Vec3 w = d.angularVelocity * std::exp(-d.angularDamping * t);
             // n roundings of exp(-c h) against one of exp(-c t): within round-off.
@@ -154,7 +154,7 @@ TEST_CASE("a force at a point adds the torque (p - x) x f", "[physics]") {
     world.applyForceAtPoint(id, f, p);
     const real h = real(1e-3);
     world.step(h);
-    const Body& b = world.body(id);
+    const BodyState b = world.body(id);
     const Vec3 expectedW = h * (d.inertia.inverse() * p.cross(f)); // from rest: no gyroscopic term
     CHECK((b.angularVelocity - expectedW).norm() < tol(1e-12, 1e-6));
     CHECK((b.linearVelocity - h * f / d.mass).norm() < tol(1e-12, 1e-6));
@@ -201,7 +201,7 @@ struct SpinningBox {
         s.gyroscopic = mode;
         return s;
     }
-    const Body& body() const { return world.body(id); }
+    BodyState body() const { return world.body(id); }
     /// Angular velocity in the body frame.
     Vec3 bodyOmega() const { return body().orientation.conjugate() * body().angularVelocity; }
 };
@@ -286,7 +286,7 @@ TEST_CASE("kinematic bodies move with their velocity and ignore forces", "[physi
     const BodyId id = world.createBody(d);
     world.applyForce(id, Vec3(0, 1000, 0));
     for (int i = 0; i < 60; ++i) world.step(real(1) / 60);
-    const Body& b = world.body(id);
+    const BodyState b = world.body(id);
     CHECK(b.position.x() == Approx(1).epsilon(tol(1e-12, 1e-5)));
     CHECK(b.position.y() == 0);
     // Half a turn about y in one second (the first-order quaternion update renormalised

@@ -561,7 +561,7 @@ TEST_CASE("a 2 kg box in a cloth hammock stays on top of the cloth for 10 s", "[
     real lowestBox = 1e9;
     for (int i = 0; i < 600; ++i) {
         w.step(real(1) / 60);
-        const Body& body = w.body(crate);
+        const BodyState body = w.body(crate);
         for (const ParticleId p : cloth.particles) {
             const Vec3 local = body.orientation.conjugate() * (w.particle(p).position - body.position);
             if ((local.cwiseAbs().array() < real(0.15)).all()) ++inside;

@@ -32,7 +32,7 @@ namespace {
 /// Nothing in the world is NaN or infinite: bodies, particles, deformables.
 bool allFinite(const World& w) {
     for (const BodyId id : w.bodyIds()) {
-        const Body& b = w.body(id);
+        const BodyState b = w.body(id);
         if (!isFinite(b.position) || !isFinite(b.orientation.coeffs()) || !isFinite(b.linearVelocity) ||
             !isFinite(b.angularVelocity))
             return false;
@@ -537,7 +537,7 @@ public:
 
     /// An impulse at the centre of mass adds v.J + |J|^2 / 2m to the kinetic energy.
     void kickBody(BodyId id) {
-        const Body& b = world().body(id);
+        const BodyState b = world().body(id);
         const real m = 1 / b.inverseMass;
         const Vec3 J = m * Vec3(random.uniform(-3, 3), random.uniform(0, 5), random.uniform(-3, 3));
         budget += b.linearVelocity.dot(J) + J.squaredNorm() * b.inverseMass / 2;
@@ -641,7 +641,7 @@ TEST_CASE("soak: 500 bodies and joints and 2000 particles with kicks, spawns and
         worstExcess = std::max(worstExcess, (energy - soak.budget) / std::abs(soak.budget));
         REQUIRE(energy <= soak.budget + real(0.01) * std::abs(soak.budget));
         for (const BodyId id : w.bodyIds()) {
-            const Body& b = w.body(id);
+            const BodyState b = w.body(id);
             if (!b.isDynamic() || !(b.position.y() < lowestBody)) continue;
             lowestBody = b.position.y();
             // What fell through, should it have: the last step's lowest body.
@@ -696,7 +696,7 @@ TEST_CASE("a ball with restitution 1 bouncing 100 times never rises above 1.01 t
     bool falling = true;
     for (int i = 0; bounces < 100 && i < 100000; ++i) {
         scene.step();
-        const Body& b = scene.world().body(ball);
+        const BodyState b = scene.world().body(ball);
         REQUIRE(isFinite(b.position));
         if (falling && b.linearVelocity.y() > 0) ++bounces;
         falling = b.linearVelocity.y() <= 0;

@@ -112,8 +112,8 @@ TEST_CASE("a scene exported mid-run loads with the same positions and velocities
     const World& b = loaded->world();
     REQUIRE(b.bodyCount() == a.bodyCount());
     for (std::size_t k = 0; k < a.bodyCount(); ++k) {
-        const Body& x = a.body(a.bodyIds()[k]);
-        const Body& y = b.body(b.bodyIds()[k]);
+        const BodyState x = a.body(a.bodyIds()[k]);
+        const BodyState y = b.body(b.bodyIds()[k]);
         CHECK(x.position == y.position);
         CHECK(x.linearVelocity == y.linearVelocity);
         CHECK(x.angularVelocity == y.angularVelocity);
@@ -185,7 +185,7 @@ TEST_CASE("renamed settings and body damping rates round-trip through scene file
     CHECK(r.sleep.motionBias == s.sleep.motionBias);
     CHECK(r.collisionMargin == s.collisionMargin);
     REQUIRE(loaded.world.bodyCount() == 1);
-    const Body& b = loaded.world.body(loaded.world.bodyIds().front());
+    const BodyState b = loaded.world.body(loaded.world.bodyIds().front());
     CHECK(b.linearDamping == world.body(body).linearDamping);
     CHECK(b.angularDamping == world.body(body).angularDamping);
     CHECK(exportScene(loaded.world) == text);

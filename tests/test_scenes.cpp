@@ -22,7 +22,7 @@ namespace {
 
 bool allFinite(const World& w) {
     for (const BodyId id : w.bodyIds()) {
-        const Body& b = w.body(id);
+        const BodyState b = w.body(id);
         if (!b.position.allFinite() || !b.linearVelocity.allFinite() || !b.angularVelocity.allFinite()) return false;
     }
     for (const ParticleId id : w.particleIds())
@@ -90,8 +90,8 @@ TEST_CASE("the spinning scene shows the intermediate-axis flip", "[physics][scen
     real minMiddle = 1, minMajor = 1;
     for (int i = 0; i < 600; ++i) {
         scene->step();
-        const Body& major = scene->world().body(v[0].body);
-        const Body& middle = scene->world().body(v[1].body);
+        const BodyState major = scene->world().body(v[0].body);
+        const BodyState middle = scene->world().body(v[1].body);
         const Vec3 wm = middle.orientation.conjugate() * middle.angularVelocity;
         const Vec3 wM = major.orientation.conjugate() * major.angularVelocity;
         minMiddle = std::min(minMiddle, wm.y() / wm.norm());
@@ -121,7 +121,7 @@ TEST_CASE("dragging: a kinematic body follows the target, a dynamic one is pulle
     const Vec3 target = held + Vec3(1, real(0.5), -1);
     contacts->dragTo(target);
     contacts->step();
-    const Body& b = contacts->world().body(box);
+    const BodyState b = contacts->world().body(box);
     CHECK((b.position + Vec3(real(0.2), 0, 0) - target).norm() < testing::tol(1e-9, 1e-4));
     contacts->release();
     CHECK(contacts->grabbed().isNull());
@@ -133,7 +133,7 @@ TEST_CASE("dragging: a kinematic body follows the target, a dynamic one is pulle
     REQUIRE(spinning->grab(heavy, start));
     spinning->dragTo(start + Vec3(0, 2, 0));
     for (int i = 0; i < 180; ++i) spinning->step();
-    const Body& h = spinning->world().body(heavy);
+    const BodyState h = spinning->world().body(heavy);
     // The held point is the centre of mass, so the spring pulls it without turning it.
     CHECK((h.position - (start + Vec3(0, 2, 0))).norm() < real(0.05));
     spinning->release();

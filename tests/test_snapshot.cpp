@@ -373,7 +373,7 @@ TEST_CASE("a forged snapshot cannot bring in a huge value anywhere (fuzz finding
         }
         const real far = 2 * 1000 * detail::maxCoordinate; // twice what restoreState takes
         for (const BodyId id : target.bodyIds()) {
-            const Body& b = target.body(id);
+            const BodyState b = target.body(id);
             const bool ok = isFinite(b.position) && b.position.norm() <= far &&
                             std::abs(b.orientation.norm() - 1) < real(1e-3) &&
                             b.linearVelocity.norm() <= detail::maxSpeed && b.angularVelocity.norm() <= detail::maxSpeed;

@@ -53,7 +53,7 @@ BodyId Game::addBody(const BodyDesc& desc, Kind kind, std::array<float, 3> colou
     BodyDesc tagged = desc;
     tagged.userData = static_cast<std::uint64_t>(kind);
     const BodyId id = world_.createBody(tagged);
-    const Transform pose = world_.body(id).origin();
+    const Transform pose = world_.body(id).transform();
     pieces_.push_back(Piece{id, kind, colour, pose, pose});
     return id;
 }
@@ -177,7 +177,7 @@ void Game::drag(const Vec3& from, const Vec3& to) {
 void Game::applyDragForce() {
     if (!dragging()) return;
     if (!world_.contains(grabbed_)) return release();
-    const jounce::Body& b = world_.body(grabbed_);
+    const jounce::BodyState b = world_.body(grabbed_);
     const Vec3 point = b.transform().toWorld(grabLocal_);
     const real mass = 1 / b.inverseMass, stiffness = 80, damping = 12;
     const Vec3 force = mass * (stiffness * (grabTarget_ - point) - damping * b.velocityAt(point));
@@ -189,7 +189,7 @@ void Game::step() {
     world_.step(dt);
     for (Piece& p : pieces_) {
         p.previous = p.current;
-        p.current = world_.body(p.id).origin();
+        p.current = world_.body(p.id).transform();
     }
     advance(world_, banner_);
     advance(world_, rope_);

@@ -97,7 +97,7 @@ private:
     std::vector<std::array<std::uint32_t, 3>> bannerTriangles_;
     std::vector<Flash> flashes_;
     BodyId grabbed_;
-    Vec3 grabLocal_ = Vec3::Zero();   ///< the grabbed point in the body's centre-of-mass frame
+    Vec3 grabLocal_ = Vec3::Zero();   ///< the grabbed point in the body-origin frame
     Vec3 grabTarget_ = Vec3::Zero();  ///< where the mouse ray wants it
     real grabDistance_ = 0;           ///< along the ray, kept while dragging
     int score_ = 0, boxCount_ = 0, hits_ = 0, thrown_ = 0;

@@ -24,7 +24,6 @@
 #include <jounce/dynamics/step_context.hpp>
 #include <jounce/contact/contact.hpp>
 #include <jounce/contact/events.hpp>
-#include <jounce/contact/indexed_heap.hpp>
 #include <jounce/contact/islands.hpp>
 #include <jounce/contact/joint.hpp>
 #include <jounce/contact/resolver.hpp>

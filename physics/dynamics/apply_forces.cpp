@@ -24,7 +24,7 @@ struct EndState {
 EndState endState(BodyArray& bodies, const Attachment& a) {
     if (a.body.isNull()) return {nullptr, a.point, Vec3::Zero()};
     Body& b = bodies[a.body];
-    const Vec3 p = b.transform().toWorld(a.point);
+    const Vec3 p = b.origin().toWorld(a.point); // attachment points are in the body-origin frame
     return {&b, p, b.velocityAt(p)};
 }
 
@@ -57,13 +57,13 @@ struct Evaluate {
     void operator()(const Buoyancy& by) const {
         Body& b = bodies[by.body];
         if (!receivesForces(b)) return;
-        const Vec3 p = b.transform().toWorld(by.centreOfBuoyancy);
+        const Vec3 p = b.origin().toWorld(by.centreOfBuoyancy);
         addForceAt(b, buoyancyForce(p.y(), by, ctx.gravity), p);
     }
     void operator()(const Aero& a) const {
         Body& b = bodies[a.body];
         if (!receivesForces(b)) return;
-        const Vec3 p = b.transform().toWorld(a.point);
+        const Vec3 p = b.origin().toWorld(a.point);
         const Vec3 air = b.transform().directionToLocal(a.wind - b.velocityAt(p));
         addForceAt(b, b.transform().directionToWorld(aeroTensor(a) * air), p);
     }

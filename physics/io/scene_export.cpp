@@ -129,18 +129,18 @@ ColliderDesc colliderDesc(const Collider& c, const Vec3& centroidShift) {
 /// hand after its colliders gave it a centre of mass off its origin is written with its
 /// origin at the centre of mass (the colliders moved to match), as createBody makes it.
 BodyDesc bodyDesc(const World& world, BodyId id) {
-    const Body& b = world.body(id);
+    const BodyState b = world.body(id);
     BodyDesc d;
     d.type = b.type;
     const bool keepsOrigin = b.massFromColliders;
-    d.position = keepsOrigin ? b.origin().position : b.position;
+    d.position = keepsOrigin ? b.position : b.centerOfMass;
     d.orientation = b.orientation;
     d.linearVelocity = b.linearVelocity;
     d.angularVelocity = b.angularVelocity;
     d.massFromColliders = b.massFromColliders;
     if (b.isDynamic() && !b.massFromColliders) {
         d.mass = 1 / b.inverseMass;
-        d.inertia = b.inertiaBody;
+        d.inertia = b.inertia;
     }
     d.linearDamping = b.linearDamping;
     d.angularDamping = b.angularDamping;
@@ -150,7 +150,7 @@ BodyDesc bodyDesc(const World& world, BodyId id) {
     d.bullet = b.bullet;
     d.userData = b.userData;
     for (const ColliderId c : world.colliderIdsOf(id))
-        d.colliders.push_back(colliderDesc(world.collider(c), keepsOrigin ? Vec3(Vec3::Zero()) : b.localCentroid));
+        d.colliders.push_back(colliderDesc(world.collider(c), keepsOrigin ? Vec3(Vec3::Zero()) : b.localCenterOfMass));
     if (d.colliders.empty()) d.massFromColliders = BodyDesc{}.massFromColliders; // nothing to take it from
     return d;
 }

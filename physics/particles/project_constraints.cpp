@@ -50,7 +50,7 @@ void projectAttachments(ParticleSystem& ps, BodyArray& bodies, const ParticleSet
         ParticleAttachment& a = ps.attachments.atSlot(k);
         const real w = ps.w[a.particle];
         if (w == 0) continue;
-        const Vec3 target = a.target.body.isNull() ? a.target.point : bodies[a.target.body].transform().toWorld(a.target.point);
+        const Vec3 target = a.target.body.isNull() ? a.target.point : bodies[a.target.body].origin().toWorld(a.target.point);
         const Vec3 delta = ps.p[a.particle] - target;
         const real length = delta.norm();
         if (!(length > real(1e-12))) continue;

@@ -4,6 +4,7 @@
 // gathers them and the scratch buffers the world keeps for them.
 
 #include "collision/stages.hpp"
+#include "contact/contact_resolver.hpp"
 #include "contact/stages.hpp"
 #include "physics/dynamics/stages.hpp"
 

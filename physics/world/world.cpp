@@ -115,7 +115,8 @@ Collider massPart(const ColliderDesc& c) {
 } // namespace
 
 World::World(const WorldSettings& settings)
-    : deformableSolvers_(std::make_unique<detail::DeformableSolvers>()),
+    : resolver_(std::make_unique<ContactResolver>()),
+      deformableSolvers_(std::make_unique<detail::DeformableSolvers>()),
       deformableCandidates_(std::make_unique<detail::DeformableCandidates>()),
       deformableIslands_(std::make_unique<detail::DeformableIslands>()),
       scratch_(std::make_unique<detail::StepScratch>()),
@@ -127,6 +128,12 @@ World::World(const WorldSettings& settings)
 World::World(const WorldSettings& settings, ErrorHandler onError) : World() {
     errorHandler_ = std::move(onError);
     setSettings(settings);
+}
+
+const ResolverStats& World::resolverStats() const { return resolver_->stats(); }
+
+void World::setResolverObserver(std::function<void(const ResolutionRecord&)> observer) {
+    resolver_->setObserver(std::move(observer));
 }
 
 /// step(dt, n) takes n up to maxSubsteps: a million substeps is already minutes of work.
@@ -361,9 +368,9 @@ Body& World::checkedBody(BodyId id, const char* field) {
 
 void World::requireLiveBody(BodyId id, const char* field) const { requireLive(bodies_, id, field, "body"); }
 
-const Body& World::body(BodyId id) const { return detail::guarded(errorHandler_, [&]() -> const Body& {
+BodyState World::body(BodyId id) const { return detail::guarded(errorHandler_, [&] {
     requireLiveBody(id, "body.id");
-    return bodies_[id];
+    return stateOf(bodies_[id]);
 }); }
 
 void World::destroyBody(BodyId id) { return detail::guarded(errorHandler_, [&] {
@@ -397,7 +404,7 @@ std::vector<BodyId> World::bodyIds() const { return bodies_.ids(); }
 void World::setPosition(BodyId id, const Vec3& p) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setPosition.id");
     detail::requirePoint(p, "setPosition.position");
-    b.position = p;
+    b.position = p + b.orientation * b.localCentroid; // the origin goes to p; the body keeps its orientation
     movedBodies_.push_back(id); // the trees' boxes of its colliders may no longer hold them
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
@@ -406,7 +413,11 @@ void World::setPosition(BodyId id, const Vec3& p) { return detail::guarded(error
 void World::setOrientation(BodyId id, const Quat& q) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setOrientation.id");
     detail::requireUnit(q, "setOrientation.orientation");
+    // Turns about the body origin, which stays put (the centre of mass moves with the
+    // turn when it is off the origin).
+    const Vec3 origin = b.origin().position;
     b.orientation = q.normalized();
+    b.position = origin + b.orientation * b.localCentroid;
     b.inverseInertiaWorld = detail::worldInverseInertia(b);
     movedBodies_.push_back(id);
     b.awake = true;
@@ -753,7 +764,8 @@ const Joint& World::joint(JointId id) const { return detail::guarded(errorHandle
 
 Vec3 World::attachmentPoint(const Attachment& a) const { return detail::guarded(errorHandler_, [&] {
     if (a.body.isNull()) return a.point;
-    return body(a.body).transform().toWorld(a.point);
+    requireLiveBody(a.body, "attachmentPoint.body");
+    return bodies_[a.body].origin().toWorld(a.point);
 }); }
 
 // ---- The step ----------------------------------------------------------------------
@@ -869,8 +881,8 @@ void World::substep(const StepContext& ctx) {
     profile_.group += millisecondsSince(t);
 
     t = Clock::now();
-    resolver_.setSettings(settings_.resolver);
-    resolver_.resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
+    resolver_->setSettings(settings_.resolver);
+    resolver_->resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
     detail::keepForWarmStart(resolverContacts_, previousContacts_, scratch_->contact.order);
     scratch_->contact.broken.clear();
     detail::measureJointForces(joints_, previousContacts_, ctx.h, scratch_->contact.broken);

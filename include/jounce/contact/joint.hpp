@@ -31,7 +31,7 @@ enum class JointType : std::uint8_t { Ball, Hinge, Fixed, Cable, Rod };
 
 struct JointDesc {
     JointType type = JointType::Ball;
-    /// The two ends: a point on a body (body frame, centre-of-mass origin) or, with a
+    /// The two ends: a point on a body (the body-origin frame, where its colliders are placed [m]) or, with a
     /// null body on `b`, a point fixed in the world. `a` must name a body.
     Attachment a, b;
     Vec3 axisA = Vec3::UnitZ();    ///< Hinge: the axis in A's frame (any length > 0)

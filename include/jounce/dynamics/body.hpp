@@ -53,8 +53,9 @@ struct BodyDesc {
     bool massFromColliders = true;
 };
 
-/// The state the world keeps for a body. Read it through World::body(id); change it
-/// through the World's setters, which validate.
+/// The state the world keeps for a body, as the stages read and write it (`position` is
+/// the centre of mass here). A game reads a body through World::body(id), a BodyState in
+/// the public API's conventions, and changes it through the World's setters.
 struct Body {
     BodyType type = BodyType::Dynamic;
 
@@ -114,5 +115,72 @@ struct Body {
         return r * (inertiaBody * (r.transpose() * angularVelocity));
     }
 };
+
+/// A body as a game reads it (World::body): a copy, by value, in the conventions of the
+/// public API. `position` and `transform()` are the body origin, the frame BodyDesc
+/// placed it in and its colliders, joints and attachments are given in; the centre of
+/// mass, about which it turns, has accessors of its own (Jolt's GetPosition and
+/// GetCenterOfMassPosition). Units: kg, m, s, rad.
+struct BodyState {
+    BodyType type = BodyType::Dynamic;
+    Vec3 position = Vec3::Zero();           ///< body origin, world frame [m]
+    Quat orientation = Quat::Identity();    ///< body to world
+    Vec3 centerOfMass = Vec3::Zero();       ///< world frame [m]
+    Vec3 localCenterOfMass = Vec3::Zero();  ///< in the body-origin frame [m]
+    Vec3 linearVelocity = Vec3::Zero();     ///< of the centre of mass [m/s]
+    Vec3 angularVelocity = Vec3::Zero();    ///< world frame [rad/s]
+    real mass = 0;                          ///< [kg]; 0 for static and kinematic bodies
+    real inverseMass = 0;                   ///< [1/kg]; 0 for static and kinematic bodies
+    Mat3 inertia = Mat3::Identity();        ///< body frame, about the centre of mass [kg m^2]
+    Mat3 inverseInertia = Mat3::Zero();     ///< body frame; 0 for static and kinematic bodies [1/(kg m^2)]
+    real linearDamping = 0;                 ///< BodyDesc::linearDamping
+    real angularDamping = 0;                ///< BodyDesc::angularDamping
+    real gravityScale = 1;
+    bool awake = true;
+    bool canSleep = true;
+    bool bullet = false;
+    bool massFromColliders = false;         ///< its mass follows its colliders
+    std::uint64_t userData = 0;
+
+    bool isDynamic() const { return type == BodyType::Dynamic; }
+    /// The body-origin frame (where its colliders, joints and attachments are placed).
+    Transform transform() const { return Transform{position, orientation}; }
+    /// The centre-of-mass frame (the same axes, origin at the centre of mass).
+    Transform centerOfMassTransform() const { return Transform{centerOfMass, orientation}; }
+    /// Velocity of a world point moving with the body [m/s].
+    Vec3 velocityAt(const Vec3& worldPoint) const {
+        return linearVelocity + angularVelocity.cross(worldPoint - centerOfMass);
+    }
+    /// World angular momentum about the centre of mass, L = R I R^T w [kg m^2/s].
+    Vec3 angularMomentum() const {
+        const Mat3 r = orientation.toRotationMatrix();
+        return r * (inertia * (r.transpose() * angularVelocity));
+    }
+};
+
+/// What World::body reports of the world's record.
+inline BodyState stateOf(const Body& b) {
+    BodyState s;
+    s.type = b.type;
+    s.position = b.origin().position;
+    s.orientation = b.orientation;
+    s.centerOfMass = b.position;
+    s.localCenterOfMass = b.localCentroid;
+    s.linearVelocity = b.linearVelocity;
+    s.angularVelocity = b.angularVelocity;
+    s.inverseMass = b.inverseMass;
+    s.mass = b.inverseMass > 0 ? 1 / b.inverseMass : 0;
+    s.inertia = b.inertiaBody;
+    s.inverseInertia = b.inverseInertiaBody;
+    s.linearDamping = b.linearDamping;
+    s.angularDamping = b.angularDamping;
+    s.gravityScale = b.gravityScale;
+    s.awake = b.awake;
+    s.canSleep = b.canSleep;
+    s.bullet = b.bullet;
+    s.massFromColliders = b.massFromColliders;
+    s.userData = b.userData;
+    return s;
+}
 
 } // namespace jounce

@@ -18,7 +18,8 @@
 
 namespace jounce {
 
-/// One end of a spring: a point fixed on a body (body-local coordinates), or, when
+/// One end of a spring or joint: a point fixed on a body (in the body-origin frame, the
+/// frame its colliders are placed in, not the centre of mass's), or, when
 /// `body` is the null handle, a fixed point in the world (world coordinates).
 struct Attachment {
     BodyId body{};
@@ -49,7 +50,7 @@ struct Bungee {
 };
 
 /// Millington's buoyancy: a liquid surface at y = waterHeight; the body's point
-/// `centreOfBuoyancy` (local) is fully submerged when at least maxDepth below it,
+/// `centreOfBuoyancy` (body-origin frame) is fully submerged when at least maxDepth below it,
 /// out of the liquid when maxDepth above it, and linearly between. Archimedes:
 /// f = -rho V s g, s the submerged share, applied at that point (so it also rights).
 struct Buoyancy {
@@ -66,7 +67,7 @@ struct Buoyancy {
 /// the tensor toward tensorMin (-1) or tensorMax (+1): flaps, rudders.
 struct Aero {
     BodyId body{};
-    Vec3 point = Vec3::Zero();         ///< surface centre, body-local [m]
+    Vec3 point = Vec3::Zero();         ///< surface centre, body-origin frame [m]
     Vec3 wind = Vec3::Zero();          ///< world [m/s]
     Mat3 tensor = Mat3::Zero();        ///< [N s/m], body frame
     Mat3 tensorMin = Mat3::Zero();

@@ -54,7 +54,7 @@ struct DistanceConstraintDesc {
 };
 
 /// Holds a particle at a point fixed in the world (target.body null) or on a body
-/// (target.point in the body's frame, centre-of-mass origin). The particle is pulled
+/// (target.point in the body-origin frame, where its colliders are placed). The particle is pulled
 /// to within restLength of it with compliance [m/N]. With a dynamic body the pull is
 /// shared between particle and body by their generalized inverse masses.
 struct ParticleAttachmentDesc {

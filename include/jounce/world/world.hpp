@@ -35,6 +35,8 @@
 
 namespace jounce {
 
+class ContactResolver;
+
 namespace detail {
 struct DirectSolver;
 struct DeformableSolvers;
@@ -117,12 +119,17 @@ public:
     BodyId createBody(const BodyDesc& desc);
     void destroyBody(BodyId id);          ///< also removes generators attached to it
     bool contains(BodyId id) const { return bodies_.contains(id); }
-    const Body& body(BodyId id) const;    ///< an error for a stale or null handle
+    /// The body as a game reads it (a copy; origin and centre of mass, see BodyState).
+    /// An error for a stale or null handle.
+    BodyState body(BodyId id) const;
     std::size_t bodyCount() const { return bodies_.size(); }
     /// Live bodies in index order (the order every stage uses).
     std::vector<BodyId> bodyIds() const;
 
+    /// Moves the body origin to `position` (world frame [m]), the frame BodyDesc::position
+    /// gave; the centre of mass follows.
     void setPosition(BodyId id, const Vec3& position);
+    /// Turns the body about its origin, which stays put.
     void setOrientation(BodyId id, const Quat& orientation);
     void setLinearVelocity(BodyId id, const Vec3& velocity);
     void setAngularVelocity(BodyId id, const Vec3& velocity);
@@ -205,11 +212,9 @@ public:
     /// The islands of the last substep.
     const Islands& islands() const { return islands_; }
     /// Iterations used and penetrations before and after, last substep.
-    const ResolverStats& resolverStats() const { return resolver_.stats(); }
-    /// Sees every resolution record during step() (see ContactResolver). Empty: none.
-    void setResolverObserver(std::function<void(const ResolutionRecord&)> observer) {
-        resolver_.setObserver(std::move(observer));
-    }
+    const ResolverStats& resolverStats() const;
+    /// Sees every resolution record during step() (see ResolutionRecord). Empty: none.
+    void setResolverObserver(std::function<void(const ResolutionRecord&)> observer);
     /// What touched what in the last step (begin, persist, end; see ContactEvent).
     const ContactEvents& contactEvents() const { return contactEvents_; }
     /// Sensor overlaps that began and ended in the last step, and all current ones.
@@ -460,7 +465,7 @@ private:
     Islands islands_;
     std::vector<std::uint32_t> islandStarts_;   ///< ranges of resolverContacts_ per awake island
     std::vector<std::pair<std::uint32_t, std::uint32_t>> sleepingLinks_; ///< sleeping bodies that touched when they fell asleep
-    ContactResolver resolver_;
+    std::unique_ptr<ContactResolver> resolver_; ///< the resolver and its scratch (contact/contact_resolver.hpp)
     std::vector<std::string> contactErrors_;    ///< contacts dropped in the last step, and why
     ContactFilter contactFilter_;
     ContactEvents contactEvents_;
