@@ -4,6 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <numbers>
+
 using namespace jounce;
 using testing::tol;
 
@@ -165,5 +168,53 @@ TEST_CASE("colliders are validated and leave the world unchanged when rejected",
     SECTION("destroying a body removes its colliders") {
         world.destroyBody(ball);
         CHECK(world.colliderIds().empty());
+    }
+}
+
+TEST_CASE("the body origin stays put when the centre of mass is off it; every body point is in the origin frame",
+          "[physics]") {
+    // A dumbbell whose centre of mass lies 1.25 m from its origin along x.
+    World world;
+    BodyDesc d;
+    d.position = Vec3(2, 3, 4);
+    d.linearDamping = d.angularDamping = 2; // [1/s]: the swing below dies out in 10 s
+    d.colliders.push_back({Sphere{real(0.25)}, Transform{Vec3(1, 0, 0), Quat::Identity()}, 1000, {}, {}});
+    d.colliders.push_back({Sphere{real(0.25)}, Transform{Vec3(2, 0, 0), Quat::Identity()}, 1000, {}, {}});
+    const BodyId id = world.createBody(d);
+    const real tol = testing::tol(1e-12, 1e-5);
+
+    BodyState b = world.body(id);
+    CHECK(b.position == d.position); // exactly where BodyDesc put it
+    CHECK((b.localCenterOfMass - Vec3(real(1.5), 0, 0)).norm() < tol);
+    CHECK((b.centerOfMass - Vec3(real(3.5), 3, 4)).norm() < tol);
+
+    SECTION("setPosition places the origin") {
+        world.setPosition(id, Vec3(-1, 5, 0));
+        b = world.body(id);
+        CHECK((b.position - Vec3(-1, 5, 0)).norm() < tol);
+        CHECK((b.centerOfMass - Vec3(real(0.5), 5, 0)).norm() < tol);
+        CHECK((world.colliderPose(world.colliderIdsOf(id)[0]).position - Vec3(0, 5, 0)).norm() < tol);
+    }
+    SECTION("setOrientation turns about the origin") {
+        const Quat quarter(Eigen::AngleAxis<real>(std::numbers::pi_v<real> / 2, Vec3::UnitZ()));
+        world.setOrientation(id, quarter);
+        b = world.body(id);
+        CHECK((b.position - d.position).norm() < tol);
+        CHECK((b.centerOfMass - (d.position + Vec3(0, real(1.5), 0))).norm() < tol);
+    }
+    SECTION("a joint's point is in the origin frame: the dumbbell hangs from its origin") {
+        // Hung by its origin from a world point: it swings down until its centre of mass
+        // is below the pivot, the origin staying at the pivot (a point taken in the
+        // centre-of-mass frame would put the pivot at the centre of mass instead).
+        JointDesc j;
+        j.type = JointType::Ball;
+        j.a = {id, Vec3::Zero()};
+        j.b = {BodyId{}, d.position};
+        world.createJoint(j);
+        for (int i = 0; i < 600; ++i) world.step(real(1) / 60);
+        b = world.body(id);
+        CHECK((b.position - d.position).norm() < real(0.02));
+        CHECK(b.centerOfMass.y() < d.position.y() - real(1.2)); // it hangs below the pivot
+        CHECK(std::abs(b.centerOfMass.x() - d.position.x()) < real(0.3));
     }
 }

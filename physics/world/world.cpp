@@ -1,5 +1,5 @@
-// The world: owns the arrays, validates every call, and runs the step as a short
-// list of named stages (docs/architecture.md). Only this file knows their order.
+// The world: owns the arrays and validates every call that changes them (bodies,
+// colliders, forces, generators, joints). The step is step.cpp, the queries queries.cpp.
 
 #include <jounce/world/world.hpp>
 
@@ -16,7 +16,6 @@
 #include "physics/world/world_state.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -28,12 +27,6 @@ namespace {
 
 using detail::handleText;
 using detail::requireLive;
-using Clock = std::chrono::steady_clock;
-
-double millisecondsSince(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
 using detail::validateDamping;
 
 void validateBodyDesc(const BodyDesc& d) {
@@ -69,10 +62,6 @@ void setMass(Body& b, real mass, const Mat3& inertia) {
     b.inverseInertiaWorld = detail::worldInverseInertia(b);
 }
 
-bool isFiniteState(const Body& b) {
-    return isFinite(b.position) && isFinite(b.orientation.coeffs()) && isFinite(b.linearVelocity) &&
-           isFinite(b.angularVelocity);
-}
 
 const char* typeName(BodyType t) {
     switch (t) {
@@ -530,112 +519,6 @@ void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) { return detai
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }); }
 
-/// After a successful step: the colliders whose box has left the fat box the broad
-/// phase's trees hold for them (their body moved in the last substep, after the boxes
-/// were made, farther than the margin and the sweep allowed). These, the colliders
-/// created since and those of the bodies the API moved since are all the queries must
-/// add to what the trees find.
-void World::indexQueries() {
-    unindexed_.clear();
-    movedBodies_.clear();
-    const std::vector<Transform>& poses = scratch_->collision.poses; // where the last substep's boxes were made
-    for (std::size_t p = 0; p < proxyColliders_.size(); ++p) {
-        const Collider& c = colliders_[proxyColliders_[p]];
-        const Transform pose = bodies_[c.body].origin() * c.local;
-        const bool moved = pose.position != poses[p].position || pose.orientation.coeffs() != poses[p].orientation.coeffs();
-        if (moved && !c.fatBox.contains(computeAabb(c.shape, pose))) unindexed_.push_back(proxyColliders_[p]);
-    }
-    queriesScanAll_ = false;
-}
-
-/// The world queries' shared sweep: every live collider whose category meets `mask` and
-/// whose box may meet `region`, with its world pose and box, in index order. The broad
-/// phase's trees name the candidates, with the colliders they do not cover; when they
-/// cannot be trusted, or `region` has no bounds, every collider is visited. The
-/// visitors test the box themselves, so both ways give the same answers.
-template <typename Visit> void World::forEachCollider(const Aabb& region, std::uint32_t mask, Visit visit) const {
-    const auto visitSlot = [&](std::size_t i) {
-        const Collider& c = colliders_.atSlot(i);
-        if ((c.filter.category & mask) == 0) return;
-        const Transform pose = bodies_[c.body].origin() * c.local;
-        visit(colliders_.idOf(i), c, pose, computeAabb(c.shape, pose));
-    };
-    if (queriesScanAll_ || !isFinite(region.min) || !isFinite(region.max)) {
-        for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
-            if (colliders_.isAlive(i)) visitSlot(i);
-        return;
-    }
-    // Grown by a few rounding errors: a candidate too many costs a test, one too few
-    // would change an answer (a ray's hit point rounds off the segment's box).
-    const real pad = 16 * std::numeric_limits<real>::epsilon() *
-                     (1 + std::max(region.min.cwiseAbs().maxCoeff(), region.max.cwiseAbs().maxCoeff()));
-    std::vector<std::uint32_t> found;
-    broadPhase_.query(region.fattened(pad), found);
-    std::vector<std::uint32_t> slots;
-    for (const std::uint32_t p : found)
-        if (p < proxyColliders_.size() && colliders_.contains(proxyColliders_[p])) slots.push_back(proxyColliders_[p].index);
-    for (const ColliderId id : unindexed_)
-        if (colliders_.contains(id)) slots.push_back(id.index);
-    if (!movedBodies_.empty()) { // one pass comparing bodies, no boxes: far cheaper than visiting all
-        std::vector<std::uint32_t> moved;
-        for (const BodyId b : movedBodies_) moved.push_back(b.index);
-        std::sort(moved.begin(), moved.end());
-        for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
-            if (colliders_.isAlive(i) && std::binary_search(moved.begin(), moved.end(), colliders_.atSlot(i).body.index))
-                slots.push_back(static_cast<std::uint32_t>(i));
-    }
-    std::sort(slots.begin(), slots.end());
-    slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
-    for (const std::uint32_t i : slots) visitSlot(i);
-}
-
-std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
-    detail::requireFinite(from, "rayCast.from");
-    detail::requireFinite(to, "rayCast.to");
-    std::vector<RayHit> hits;
-    const Aabb segment{from.cwiseMin(to), from.cwiseMax(to)};
-    forEachCollider(segment, mask, [&](ColliderId id, const Collider& c, const Transform& pose, const Aabb& box) {
-        ShapeRayHit h;
-        if (rayHitsAabb(box, from, to) && rayCast(c.shape, pose, from, to, h))
-            hits.push_back({c.body, id, h.fraction, h.point, h.normal});
-    });
-    std::stable_sort(hits.begin(), hits.end(), [](const RayHit& a, const RayHit& b) { return a.fraction < b.fraction; });
-    return hits;
-}); }
-
-std::optional<World::RayHit> World::rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&]() -> std::optional<RayHit> {
-    const std::vector<RayHit> hits = rayCastAll(from, to, mask);
-    if (hits.empty()) return std::nullopt;
-    return hits.front();
-}); }
-
-std::vector<ColliderId> World::overlap(const Shape& shape, const Transform& pose, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
-    validateShape(shape, "overlap.shape");
-    detail::requireFinite(pose.position, "overlap.pose.position");
-    detail::requireUnit(pose.orientation, "overlap.pose.orientation");
-    const Aabb query = computeAabb(shape, pose);
-    std::vector<ColliderId> found;
-    forEachCollider(query, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
-        Manifold m;
-        if (box.overlaps(query) && collide(shape, pose, c.shape, cp, 0, m)) found.push_back(id);
-    });
-    return found;
-}); }
-
-std::optional<World::ClosestPoint> World::closestPoint(const Vec3& point, real maxDistance, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
-    detail::requireFinite(point, "closestPoint.point");
-    detail::requireNonNegative(maxDistance, "closestPoint.maxDistance");
-    std::optional<ClosestPoint> best;
-    const Aabb reach{point.array() - maxDistance, point.array() + maxDistance};
-    forEachCollider(reach, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
-        if (!box.overlaps(reach)) return;
-        const PointProximity p = signedDistance(c.shape, cp, point);
-        if (p.distance <= maxDistance && (!best || p.distance < best->proximity.distance))
-            best = ClosestPoint{c.body, id, p};
-    });
-    return best;
-}); }
-
 // ---- Force generators ------------------------------------------------------------
 
 void World::validateGenerator(const ForceGenerator& generator, const char* field) const {
@@ -767,152 +650,5 @@ Vec3 World::attachmentPoint(const Attachment& a) const { return detail::guarded(
     requireLiveBody(a.body, "attachmentPoint.body");
     return bodies_[a.body].origin().toWorld(a.point);
 }); }
-
-// ---- The step ----------------------------------------------------------------------
-
-void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, [&] {
-    if (!std::isfinite(dt) || dt < settings_.minTimeStep || dt > settings_.maxTimeStep)
-        throw Error("step.dt", toText(dt),
-                    "must lie in [minTimeStep " + toText(settings_.minTimeStep) + ", maxTimeStep " +
-                        toText(settings_.maxTimeStep) + "] seconds");
-    if (substeps < 1 || substeps > settings_.maxSubsteps)
-        throw Error("step.substeps", std::to_string(substeps),
-                    "must lie in [1, maxSubsteps " + std::to_string(settings_.maxSubsteps) + "]");
-
-    const auto start = Clock::now();
-    backup_->save(*this); // all or nothing: restored if the step overflows
-    jointEvents_.broken.clear();
-    profile_ = Profile{};
-    StepContext ctx;
-    ctx.h = dt / static_cast<real>(substeps);
-    ctx.gravity = settings_.gravity;
-    ctx.gyroscopic = settings_.gyroscopic;
-    try {
-        for (int s = 0; s < substeps; ++s) {
-            ctx.substep = s;
-            substep(ctx);
-        }
-    } catch (...) {
-        // A stage can throw too (the time of impact rejects the NaN sweep of a body
-        // that overflowed mid-step): all or nothing holds for that as well.
-        restoreBackup();
-        throw;
-    }
-
-    for (std::size_t i = 0; i < bodies_.slotCount(); ++i) {
-        if (!bodies_.isAlive(i)) continue;
-        if (!isFiniteState(bodies_.atSlot(i))) {
-            const BodyId bad = bodies_.idOf(i);
-            restoreBackup();
-            throw Error("step", "body " + handleText(bad.index, bad.generation),
-                        "the step overflowed to a non-finite state; the world was restored (check forces "
-                        "and generators on this body)");
-        }
-        Body& b = bodies_.atSlot(i);
-        b.userForce.setZero();
-        b.userTorque.setZero();
-    }
-    for (std::size_t i = 0; i < particles_.slotCount(); ++i) {
-        if (!particles_.isAlive(i)) continue;
-        if (!isFinite(particles_.x[i]) || !isFinite(particles_.v[i])) {
-            const ParticleId bad = particles_.slots.idOf(i);
-            restoreBackup();
-            throw Error("step", "particle " + handleText(bad.index, bad.generation),
-                        "the step overflowed to a non-finite state; the world was restored (check forces on "
-                        "this particle and the compliance of its constraints)");
-        }
-        particles_.force[i].setZero();
-    }
-    for (std::size_t k = 0; k < deformables_.slotCount(); ++k) {
-        if (!deformables_.isAlive(k)) continue;
-        const Deformable& d = deformables_.atSlot(k);
-        for (std::size_t i = 0; i < d.size(); ++i) {
-            if (isFinite(d.position[i]) && isFinite(d.velocity[i]) && isFinite(d.rotation[i])) continue;
-            const DeformableId bad = deformables_.idOf(k);
-            restoreBackup();
-            throw Error("step", "deformable " + handleText(bad.index, bad.generation) + " particle " + std::to_string(i),
-                        "the step overflowed to a non-finite state; the world was restored (check its stiffness, "
-                        "handle weights and the step length)");
-        }
-    }
-    // Stage 9: what touched what, from the last substep.
-    detail::reportContacts(contacts_, settings_.collisionMargin / 2, touching_, near_, scratch_->contact, contactEvents_);
-    detail::reportSensors(bodies_, colliders_, sensorOverlaps_, scratch_->contact, sensorEvents_);
-    indexQueries();
-    ++stepCount_;
-    profile_.total = millisecondsSince(start);
-}); }
-
-void World::substep(const StepContext& ctx) {
-    auto t = Clock::now();
-    detail::applyForces(bodies_, generators_, ctx);
-    profile_.forces += millisecondsSince(t);
-
-    t = Clock::now();
-    detail::integrateVelocities(bodies_, ctx);
-    profile_.integrate += millisecondsSince(t);
-
-    t = Clock::now();
-    const detail::CollisionSettings collision = detail::collisionSettings(settings_);
-    detail::colliderProxies(bodies_, colliders_, collision, proxies_, proxyColliders_, scratch_->collision.poses, ctx.h);
-    detail::addParticleProxies(particles_, settings_, proxies_, particleCandidates_, ctx.h);
-    detail::addDeformableProxies(deformables_, settings_, proxies_, *deformableCandidates_, ctx.h);
-    detail::findPairs(broadPhase_, proxies_, pairs_);
-    profile_.broadPhase += millisecondsSince(t);
-
-    t = Clock::now();
-    detail::markFastBodies(bodies_, colliders_, collision, ctx.h, scratch_->collision);
-    detail::narrowPhase(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
-                        scratch_->collision, contactFilter_, sensorOverlaps_);
-    detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs_, particleCandidates_);
-    detail::findSurfaceCandidates(particles_, proxies_, pairs_, settings_, ctx.h, particleCandidates_);
-    detail::findDeformableCandidates(proxies_, proxyColliders_, pairs_, *deformableCandidates_);
-    profile_.narrowPhase += millisecondsSince(t);
-
-    t = Clock::now();
-    detail::gatherContacts(bodies_, contacts_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_, contactErrors_);
-    detail::generateJointContacts(bodies_, joints_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_);
-    detail::groupContacts(bodies_, resolverContacts_, settings_.sleep, islands_, islandStarts_, sleepingLinks_,
-                          jointLinks_, scratch_->contact);
-    detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepThreshold,
-                           particleIslands_);
-    detail::groupDeformables(deformables_, bodies_, colliders_, *deformableCandidates_, islands_,
-                             settings_.sleep.sleepThreshold, *deformableIslands_);
-    profile_.group += millisecondsSince(t);
-
-    t = Clock::now();
-    resolver_->setSettings(settings_.resolver);
-    resolver_->resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
-    detail::keepForWarmStart(resolverContacts_, previousContacts_, scratch_->contact.order);
-    scratch_->contact.broken.clear();
-    detail::measureJointForces(joints_, previousContacts_, ctx.h, scratch_->contact.broken);
-    if (!scratch_->contact.broken.empty()) breakJoints(scratch_->contact.broken);
-    profile_.resolve += millisecondsSince(t);
-
-    t = Clock::now();
-    detail::findCoupledBodies(particles_, bodies_, colliders_, particleCandidates_);
-    detail::limitFastMotion(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
-                            scratch_->collision);
-    detail::integratePositions(bodies_, ctx, particleCandidates_.coupledMask, scratch_->collision.fraction);
-    profile_.finish += millisecondsSince(t);
-
-    t = Clock::now();
-    detail::solveParticles(particles_, *directSolver_, bodies_, colliders_, particleCandidates_, settings_.particles, ctx,
-                           scratch_->collision.fraction);
-    profile_.particles += millisecondsSince(t);
-
-    t = Clock::now();
-    stepDeformables(ctx);
-    profile_.deformables += millisecondsSince(t);
-
-    t = Clock::now();
-    detail::particleMotion(particles_, particleIslands_, islands_.count(), ctx.h, settings_.sleep, keepAwake_);
-    detail::deformableMotion(deformables_, *deformableIslands_, islands_.count(), ctx.h, settings_.sleep, keepAwake_);
-    if (updateSleep(bodies_.slots(), islands_, ctx.h, settings_.sleep, keepAwake_) > 0)
-        detail::keepSleepingLinks(bodies_, resolverContacts_, sleepingLinks_);
-    detail::sleepParticles(particles_, bodies_, islands_, particleIslands_, settings_.sleep);
-    detail::sleepDeformables(deformables_, bodies_, islands_, *deformableIslands_, settings_.sleep);
-    profile_.sleep += millisecondsSince(t);
-}
 
 } // namespace jounce

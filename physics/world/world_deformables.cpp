@@ -240,20 +240,4 @@ DeformableStats World::deformableStats(DeformableId id) const { return detail::g
     return deformableSolvers_->bySlot[id.index].stats;
 }); }
 
-void World::stepDeformables(const StepContext& ctx) {
-    for (std::size_t k = 0; k < deformables_.slotCount(); ++k) {
-        if (!deformables_.isAlive(k) || deformables_.atSlot(k).asleep) continue;
-        detail::stepDeformable(deformables_.atSlot(k), deformableSolvers_->bySlot[k], ctx.gravity, ctx.h);
-        const auto [first, last] = detail::deformableRange(*deformableCandidates_, static_cast<std::uint32_t>(k));
-        detail::collideDeformable(deformables_.atSlot(k), first, last, bodies_, colliders_);
-    }
-}
-
-void World::restoreBackup() {
-    queriesScanAll_ = true; // the trees hold the failed step's boxes
-    const bool jointsBroke = !jointEvents_.broken.empty(); // this failed step's, before they are put back
-    backup_->restore(*this);
-    if (jointsBroke) detail::jointLinks(joints_, jointLinks_, noCollision_); // derived from the joints
-}
-
 } // namespace jounce

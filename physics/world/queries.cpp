@@ -1,0 +1,127 @@
+// The world's queries between steps (ray casts, overlaps, closest points): the broad
+// phase's trees find the candidates, the shape tests of collision/ answer
+// (docs/collision.md, "World queries"). Read only: several threads may query at once.
+
+#include <jounce/world/world.hpp>
+
+#include <jounce/collision/narrow_phase.hpp>
+#include <jounce/collision/point_queries.hpp>
+#include <jounce/collision/ray_cast.hpp>
+
+#include "common/guard.hpp"
+#include "common/validate.hpp"
+#include "physics/world/stages.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+namespace jounce {
+
+/// After a successful step: the colliders whose box has left the fat box the broad
+/// phase's trees hold for them (their body moved in the last substep, after the boxes
+/// were made, farther than the margin and the sweep allowed). These, the colliders
+/// created since and those of the bodies the API moved since are all the queries must
+/// add to what the trees find.
+void World::indexQueries() {
+    unindexed_.clear();
+    movedBodies_.clear();
+    const std::vector<Transform>& poses = scratch_->collision.poses; // where the last substep's boxes were made
+    for (std::size_t p = 0; p < proxyColliders_.size(); ++p) {
+        const Collider& c = colliders_[proxyColliders_[p]];
+        const Transform pose = bodies_[c.body].origin() * c.local;
+        const bool moved = pose.position != poses[p].position || pose.orientation.coeffs() != poses[p].orientation.coeffs();
+        if (moved && !c.fatBox.contains(computeAabb(c.shape, pose))) unindexed_.push_back(proxyColliders_[p]);
+    }
+    queriesScanAll_ = false;
+}
+
+/// The world queries' shared sweep: every live collider whose category meets `mask` and
+/// whose box may meet `region`, with its world pose and box, in index order. The broad
+/// phase's trees name the candidates, with the colliders they do not cover; when they
+/// cannot be trusted, or `region` has no bounds, every collider is visited. The
+/// visitors test the box themselves, so both ways give the same answers.
+template <typename Visit> void World::forEachCollider(const Aabb& region, std::uint32_t mask, Visit visit) const {
+    const auto visitSlot = [&](std::size_t i) {
+        const Collider& c = colliders_.atSlot(i);
+        if ((c.filter.category & mask) == 0) return;
+        const Transform pose = bodies_[c.body].origin() * c.local;
+        visit(colliders_.idOf(i), c, pose, computeAabb(c.shape, pose));
+    };
+    if (queriesScanAll_ || !isFinite(region.min) || !isFinite(region.max)) {
+        for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
+            if (colliders_.isAlive(i)) visitSlot(i);
+        return;
+    }
+    // Grown by a few rounding errors: a candidate too many costs a test, one too few
+    // would change an answer (a ray's hit point rounds off the segment's box).
+    const real pad = 16 * std::numeric_limits<real>::epsilon() *
+                     (1 + std::max(region.min.cwiseAbs().maxCoeff(), region.max.cwiseAbs().maxCoeff()));
+    std::vector<std::uint32_t> found;
+    broadPhase_.query(region.fattened(pad), found);
+    std::vector<std::uint32_t> slots;
+    for (const std::uint32_t p : found)
+        if (p < proxyColliders_.size() && colliders_.contains(proxyColliders_[p])) slots.push_back(proxyColliders_[p].index);
+    for (const ColliderId id : unindexed_)
+        if (colliders_.contains(id)) slots.push_back(id.index);
+    if (!movedBodies_.empty()) { // one pass comparing bodies, no boxes: far cheaper than visiting all
+        std::vector<std::uint32_t> moved;
+        for (const BodyId b : movedBodies_) moved.push_back(b.index);
+        std::sort(moved.begin(), moved.end());
+        for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
+            if (colliders_.isAlive(i) && std::binary_search(moved.begin(), moved.end(), colliders_.atSlot(i).body.index))
+                slots.push_back(static_cast<std::uint32_t>(i));
+    }
+    std::sort(slots.begin(), slots.end());
+    slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
+    for (const std::uint32_t i : slots) visitSlot(i);
+}
+
+std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
+    detail::requireFinite(from, "rayCast.from");
+    detail::requireFinite(to, "rayCast.to");
+    std::vector<RayHit> hits;
+    const Aabb segment{from.cwiseMin(to), from.cwiseMax(to)};
+    forEachCollider(segment, mask, [&](ColliderId id, const Collider& c, const Transform& pose, const Aabb& box) {
+        ShapeRayHit h;
+        if (rayHitsAabb(box, from, to) && rayCast(c.shape, pose, from, to, h))
+            hits.push_back({c.body, id, h.fraction, h.point, h.normal});
+    });
+    std::stable_sort(hits.begin(), hits.end(), [](const RayHit& a, const RayHit& b) { return a.fraction < b.fraction; });
+    return hits;
+}); }
+
+std::optional<World::RayHit> World::rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&]() -> std::optional<RayHit> {
+    const std::vector<RayHit> hits = rayCastAll(from, to, mask);
+    if (hits.empty()) return std::nullopt;
+    return hits.front();
+}); }
+
+std::vector<ColliderId> World::overlap(const Shape& shape, const Transform& pose, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
+    validateShape(shape, "overlap.shape");
+    detail::requireFinite(pose.position, "overlap.pose.position");
+    detail::requireUnit(pose.orientation, "overlap.pose.orientation");
+    const Aabb query = computeAabb(shape, pose);
+    std::vector<ColliderId> found;
+    forEachCollider(query, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+        Manifold m;
+        if (box.overlaps(query) && collide(shape, pose, c.shape, cp, 0, m)) found.push_back(id);
+    });
+    return found;
+}); }
+
+std::optional<World::ClosestPoint> World::closestPoint(const Vec3& point, real maxDistance, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
+    detail::requireFinite(point, "closestPoint.point");
+    detail::requireNonNegative(maxDistance, "closestPoint.maxDistance");
+    std::optional<ClosestPoint> best;
+    const Aabb reach{point.array() - maxDistance, point.array() + maxDistance};
+    forEachCollider(reach, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+        if (!box.overlaps(reach)) return;
+        const PointProximity p = signedDistance(c.shape, cp, point);
+        if (p.distance <= maxDistance && (!best || p.distance < best->proximity.distance))
+            best = ClosestPoint{c.body, id, p};
+    });
+    return best;
+}); }
+
+} // namespace jounce

@@ -1,0 +1,199 @@
+// World::step: validate the step, back up what it changes, run each substep as a short
+// list of named stages (docs/architecture.md, one row per stage with its file), check
+// the result is finite, report the events. Only this file knows the stages' order.
+
+#include <jounce/world/world.hpp>
+
+#include "common/guard.hpp"
+#include "common/validate.hpp"
+#include "physics/deformable/stages.hpp"
+#include "physics/particles/direct_solve.hpp"
+#include "physics/particles/stages.hpp"
+#include "physics/world/stages.hpp"
+#include "physics/world/world_state.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <string>
+
+namespace jounce {
+namespace {
+
+using detail::handleText;
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+bool isFiniteState(const Body& b) {
+    return isFinite(b.position) && isFinite(b.orientation.coeffs()) && isFinite(b.linearVelocity) &&
+           isFinite(b.angularVelocity);
+}
+
+} // namespace
+
+// ---- The step ----------------------------------------------------------------------
+
+void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, [&] {
+    if (!std::isfinite(dt) || dt < settings_.minTimeStep || dt > settings_.maxTimeStep)
+        throw Error("step.dt", toText(dt),
+                    "must lie in [minTimeStep " + toText(settings_.minTimeStep) + ", maxTimeStep " +
+                        toText(settings_.maxTimeStep) + "] seconds");
+    if (substeps < 1 || substeps > settings_.maxSubsteps)
+        throw Error("step.substeps", std::to_string(substeps),
+                    "must lie in [1, maxSubsteps " + std::to_string(settings_.maxSubsteps) + "]");
+
+    const auto start = Clock::now();
+    backup_->save(*this); // all or nothing: restored if the step overflows
+    jointEvents_.broken.clear();
+    profile_ = Profile{};
+    StepContext ctx;
+    ctx.h = dt / static_cast<real>(substeps);
+    ctx.gravity = settings_.gravity;
+    ctx.gyroscopic = settings_.gyroscopic;
+    try {
+        for (int s = 0; s < substeps; ++s) {
+            ctx.substep = s;
+            substep(ctx);
+        }
+    } catch (...) {
+        // A stage can throw too (the time of impact rejects the NaN sweep of a body
+        // that overflowed mid-step): all or nothing holds for that as well.
+        restoreBackup();
+        throw;
+    }
+
+    for (std::size_t i = 0; i < bodies_.slotCount(); ++i) {
+        if (!bodies_.isAlive(i)) continue;
+        if (!isFiniteState(bodies_.atSlot(i))) {
+            const BodyId bad = bodies_.idOf(i);
+            restoreBackup();
+            throw Error("step", "body " + handleText(bad.index, bad.generation),
+                        "the step overflowed to a non-finite state; the world was restored (check forces "
+                        "and generators on this body)");
+        }
+        Body& b = bodies_.atSlot(i);
+        b.userForce.setZero();
+        b.userTorque.setZero();
+    }
+    for (std::size_t i = 0; i < particles_.slotCount(); ++i) {
+        if (!particles_.isAlive(i)) continue;
+        if (!isFinite(particles_.x[i]) || !isFinite(particles_.v[i])) {
+            const ParticleId bad = particles_.slots.idOf(i);
+            restoreBackup();
+            throw Error("step", "particle " + handleText(bad.index, bad.generation),
+                        "the step overflowed to a non-finite state; the world was restored (check forces on "
+                        "this particle and the compliance of its constraints)");
+        }
+        particles_.force[i].setZero();
+    }
+    for (std::size_t k = 0; k < deformables_.slotCount(); ++k) {
+        if (!deformables_.isAlive(k)) continue;
+        const Deformable& d = deformables_.atSlot(k);
+        for (std::size_t i = 0; i < d.size(); ++i) {
+            if (isFinite(d.position[i]) && isFinite(d.velocity[i]) && isFinite(d.rotation[i])) continue;
+            const DeformableId bad = deformables_.idOf(k);
+            restoreBackup();
+            throw Error("step", "deformable " + handleText(bad.index, bad.generation) + " particle " + std::to_string(i),
+                        "the step overflowed to a non-finite state; the world was restored (check its stiffness, "
+                        "handle weights and the step length)");
+        }
+    }
+    // Stage 9: what touched what, from the last substep.
+    detail::reportContacts(contacts_, settings_.collisionMargin / 2, touching_, near_, scratch_->contact, contactEvents_);
+    detail::reportSensors(bodies_, colliders_, sensorOverlaps_, scratch_->contact, sensorEvents_);
+    indexQueries();
+    ++stepCount_;
+    profile_.total = millisecondsSince(start);
+}); }
+
+void World::substep(const StepContext& ctx) {
+    auto t = Clock::now();
+    detail::applyForces(bodies_, generators_, ctx);
+    profile_.forces += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::integrateVelocities(bodies_, ctx);
+    profile_.integrate += millisecondsSince(t);
+
+    t = Clock::now();
+    const detail::CollisionSettings collision = detail::collisionSettings(settings_);
+    detail::colliderProxies(bodies_, colliders_, collision, proxies_, proxyColliders_, scratch_->collision.poses, ctx.h);
+    detail::addParticleProxies(particles_, settings_, proxies_, particleCandidates_, ctx.h);
+    detail::addDeformableProxies(deformables_, settings_, proxies_, *deformableCandidates_, ctx.h);
+    detail::findPairs(broadPhase_, proxies_, pairs_);
+    profile_.broadPhase += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::markFastBodies(bodies_, colliders_, collision, ctx.h, scratch_->collision);
+    detail::narrowPhase(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
+                        scratch_->collision, contactFilter_, sensorOverlaps_);
+    detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs_, particleCandidates_);
+    detail::findSurfaceCandidates(particles_, proxies_, pairs_, settings_, ctx.h, particleCandidates_);
+    detail::findDeformableCandidates(proxies_, proxyColliders_, pairs_, *deformableCandidates_);
+    profile_.narrowPhase += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::gatherContacts(bodies_, contacts_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_, contactErrors_);
+    detail::generateJointContacts(bodies_, joints_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_);
+    detail::groupContacts(bodies_, resolverContacts_, settings_.sleep, islands_, islandStarts_, sleepingLinks_,
+                          jointLinks_, scratch_->contact);
+    detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepThreshold,
+                           particleIslands_);
+    detail::groupDeformables(deformables_, bodies_, colliders_, *deformableCandidates_, islands_,
+                             settings_.sleep.sleepThreshold, *deformableIslands_);
+    profile_.group += millisecondsSince(t);
+
+    t = Clock::now();
+    resolver_->setSettings(settings_.resolver);
+    resolver_->resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
+    detail::keepForWarmStart(resolverContacts_, previousContacts_, scratch_->contact.order);
+    scratch_->contact.broken.clear();
+    detail::measureJointForces(joints_, previousContacts_, ctx.h, scratch_->contact.broken);
+    if (!scratch_->contact.broken.empty()) breakJoints(scratch_->contact.broken);
+    profile_.resolve += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::findCoupledBodies(particles_, bodies_, colliders_, particleCandidates_);
+    detail::limitFastMotion(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
+                            scratch_->collision);
+    detail::integratePositions(bodies_, ctx, particleCandidates_.coupledMask, scratch_->collision.fraction);
+    profile_.finish += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::solveParticles(particles_, *directSolver_, bodies_, colliders_, particleCandidates_, settings_.particles, ctx,
+                           scratch_->collision.fraction);
+    profile_.particles += millisecondsSince(t);
+
+    t = Clock::now();
+    stepDeformables(ctx);
+    profile_.deformables += millisecondsSince(t);
+
+    t = Clock::now();
+    detail::particleMotion(particles_, particleIslands_, islands_.count(), ctx.h, settings_.sleep, keepAwake_);
+    detail::deformableMotion(deformables_, *deformableIslands_, islands_.count(), ctx.h, settings_.sleep, keepAwake_);
+    if (updateSleep(bodies_.slots(), islands_, ctx.h, settings_.sleep, keepAwake_) > 0)
+        detail::keepSleepingLinks(bodies_, resolverContacts_, sleepingLinks_);
+    detail::sleepParticles(particles_, bodies_, islands_, particleIslands_, settings_.sleep);
+    detail::sleepDeformables(deformables_, bodies_, islands_, *deformableIslands_, settings_.sleep);
+    profile_.sleep += millisecondsSince(t);
+}
+
+void World::stepDeformables(const StepContext& ctx) {
+    for (std::size_t k = 0; k < deformables_.slotCount(); ++k) {
+        if (!deformables_.isAlive(k) || deformables_.atSlot(k).asleep) continue;
+        detail::stepDeformable(deformables_.atSlot(k), deformableSolvers_->bySlot[k], ctx.gravity, ctx.h);
+        const auto [first, last] = detail::deformableRange(*deformableCandidates_, static_cast<std::uint32_t>(k));
+        detail::collideDeformable(deformables_.atSlot(k), first, last, bodies_, colliders_);
+    }
+}
+
+void World::restoreBackup() {
+    queriesScanAll_ = true; // the trees hold the failed step's boxes
+    const bool jointsBroke = !jointEvents_.broken.empty(); // this failed step's, before they are put back
+    backup_->restore(*this);
+    if (jointsBroke) detail::jointLinks(joints_, jointLinks_, noCollision_); // derived from the joints
+}
+
+} // namespace jounce
