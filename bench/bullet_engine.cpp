@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A benchmark scene in Bullet 3.24 (libbullet-dev, single precision as Debian builds it
 // by default): btDiscreteDynamicsWorld with btDbvtBroadphase and the sequential impulse
 // solver, all at their defaults. BENCH_SCENES.md's mapping: Bullet multiplies the two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // jounce-cloth-strain: how tight a 64 x 64 cloth hangs per millisecond, by substeps,
 // iterations and levels of hierarchical PBD (docs/particles.md's table).
 //

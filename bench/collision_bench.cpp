@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Microbenchmarks of the collision layer (Google Benchmark):
 //   jounce-collision-bench [--benchmark_filter=REGEX]
 // Pair functions run on fixed touching configurations; the broad phase (BP_*) runs on

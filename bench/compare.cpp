@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // jounce-bench --compare: the same benchmark scene in Jounce, Bullet and ODE, run
 // interleaved (J B O J B O ...: the machine is shared and noisy, so each engine sees the
 // same noise), with BENCH_SCENES.md's figures per engine and the ratio of Jounce's step

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The engines jounce-bench --compare runs side by side: each builds the same benchmark
 // scene from scenes/bench_scenes.hpp's engine-neutral description and steps it at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // jounce-bench: runs a scene headless and prints its figures.
 //   jounce-bench --scene NAME [--steps N] [--json] [--no-sleep] [--solver sequential|worst-first]
 //                [--set NAME=VALUE ...] [--observe]

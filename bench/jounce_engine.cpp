@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A benchmark scene in Jounce, built by the scene module the demo and the tests use.
 
 #include "bench/engines.hpp"

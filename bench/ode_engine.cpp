@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A benchmark scene in ODE 0.16 (libode-dev, double precision): dWorldQuickStep at its
 // defaults (20 iterations, ERP 0.2, CFM 1e-5), a hash space, and BENCH_SCENES.md's
 // contact: dContactApprox1 with mu 0.5, restitution 0, up to 8 points per pair (as ODE's

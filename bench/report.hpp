@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Small helpers the benchmark programs share for their figures and JSON lines.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Microbenchmarks of hull and mesh pairs (part of jounce-collision-bench): a 12-point
 // rock hull against the other shapes, and each shape resting on a 64 x 64-cell terrain
 // mesh (8192 triangles, gentle bumps) so the R-tree query is part of the cost.

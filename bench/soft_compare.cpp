@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // jounce-bench --compare for the particle scenes cloth64 and softcube: Jounce's
 // particle layer against Bullet's soft bodies (btSoftBody in a btSoftRigidDynamicsWorld).
 //

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # jounce_require(<Package> <debian-package> [find_package args...])
 # find_package that, when the package is missing, stops with the apt-get line to fix it.
 macro(jounce_require pkg debian)

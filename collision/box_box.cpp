@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Box against box: the separating axis test over the 15 candidate axes (3 face
 // normals of each box, 9 edge-edge cross products), then
 //  - a face axis: clip the incident face of the other box against the side planes of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Broad phase over Boost.Geometry's R-tree (DESIGN.md step 3).
 //
 // Persistent: the boxes, the two trees (static proxies, moving proxies) and the set of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Capsule against box. The signed distance from a point to a box is a convex
 // function, so along the capsule's segment it has one minimum, found by golden-section
 // search; the capsule touches the box like a sphere of its radius centred there. When

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Continuous collision for fast bodies (docs/collision.md, "Fast bodies"; the scheme
 // of Box2D v3's continuous stage, with Mirtich's conservative advancement for the time
 // of impact). A body that moves more than half its smallest size in a step could pass

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Quickhull in 3D (Barber, Dobkin & Huhdanpaa, "The Quickhull Algorithm for Convex
 // Hulls", 1996), on a triangle mesh with a directed-edge map, then a merge of coplanar
 // triangles into polygons.

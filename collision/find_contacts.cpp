@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stages 3 and 4 of the step: the broad phase over every collider's fat box, then
 // the narrow phase over the pairs it finds (DESIGN.md steps 3-4). The shape tests of
 // collision/ know nothing of bodies; this file maps bodies and colliders onto their

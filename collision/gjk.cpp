@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The simplex step of GJK: the point of a simplex closest to the origin, and the
 // smallest face of the simplex that holds it.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every primitive against a half-space: test the shape's deepest features against
 // the plane n . x = d (world frame), n pointing out of the solid.
 

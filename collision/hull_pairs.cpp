@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Convex hulls against every convex shape.
 //  - box or hull against hull: the separating axis test between polytopes
 //    (collision/polytope.cpp), a box being the unit cube's hull scaled;

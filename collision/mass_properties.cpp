@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Mass properties of uniform solids (standard results; e.g. Millington appendix A).
 
 #include <jounce/collision/mass_properties.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Convex shapes against a static triangle mesh, in the mesh's frame:
 //  1. the R-tree gives the triangles under the shape's box (grown by the margin);
 //  2. each triangle is tested as a one-sided, two-faced polytope: shapes whose centre

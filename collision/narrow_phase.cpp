@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Narrow-phase dispatch: orders each pair canonically (sphere < capsule < box < hull <
 // half-space < mesh; two shapes of one type by pose, then size), calls the pair function,
 // and flips the manifold when it swapped. collide(a, b) and collide(b, a) therefore

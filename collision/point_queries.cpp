@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Signed distance to each shape, and the swept particle test built on it.
 
 #include <jounce/collision/point_queries.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Polytope against polytope: the separating axis test over face normals and
 // Minkowski-face edge pairs, then a clipped face manifold or one edge-edge contact.
 

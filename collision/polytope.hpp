@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Internal: convex polytopes (hulls, boxes) placed in the world, the separating axis
 // test between two of them (Gregorius, "The Separating Axis Test between Convex

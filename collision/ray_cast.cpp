@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ray casts against each shape, in the shape's frame: sphere (quadratic), box (slabs),
 // capsule (infinite cylinder, then the two end spheres), half-space (plane).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shape queries that need no pair: validation, bounding boxes, mass, support points.
 
 #include <jounce/collision/shapes.hpp>

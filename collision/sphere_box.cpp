@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sphere against box: the closest point of the box to the sphere's centre, found by
 // clamping the centre into the box in the box's frame (Millington 13.3.4). A centre
 // inside the box is pushed out through the nearest face.

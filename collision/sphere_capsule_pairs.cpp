@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pairs of round shapes: sphere-sphere, sphere-capsule, capsule-capsule. A capsule is
 // a segment swept by a sphere, so each pair reduces to the closest points of points
 // and segments, then to sphere-sphere.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The stages of World::step that find contacts (stages 3-4 and continuous collision):
 // collider boxes, broad-phase pairs, the narrow phase, fast bodies. They read the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Conservative advancement (time_of_impact.hpp): step a fraction of the step forward by
 // the distance over a bound on how fast the gap can close, measure again, repeat.
 

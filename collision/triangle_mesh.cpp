@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Triangle mesh data: validation, adjacency (which edges are internal), pseudo-normals
 // for signed distance, and the R-tree over triangle boxes.
 

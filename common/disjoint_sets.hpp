@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Union-find with path halving, and a stable counting sort by island, shared by the
 // islands of bodies, particles and deformables. The root of a set is always its lowest

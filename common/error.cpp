@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <jounce/common/error.hpp>
 
 #include "common/guard.hpp"

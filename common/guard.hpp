@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one wrapper behind ErrorHandler (error.hpp): every public entry point that can
 // fail runs its body through guarded(). Without a handler the body just runs and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Rotations from polar decompositions (polar.hpp).
 
 #include "common/polar.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Rotations from polar decompositions, shared by shape matching (particle clusters) and
 // the ARAP local step (deformables): the rotation R maximising tr(R^T A), which is the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "common/validate.hpp"
 
 #include <cmath>

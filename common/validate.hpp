@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Input checks shared by every public entry point. Each throws jounce::Error naming
 // the field and the value; none changes anything.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Nonlinear projection (Millington ch. 14.3): move the two bodies apart along the
 // contact normal by the penetration, sharing the move between linear and angular
 // motion in proportion to how easily each moves the contact point.

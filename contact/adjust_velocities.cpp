@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Velocity resolution with impulses in contact space (Millington ch. 14.2, 15.3).
 //
 // Friction. With the contact frame C (normal, tangent, bitangent) the velocity change

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stage 6c: how hard each joint pulled this substep, and which ones gave way.
 //
 // A joint is a contact generator (joint_contacts.cpp), so the force it carried is the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The contact resolver itself (its public face, settings, statistics and records, is
 // <jounce/contact/resolver.hpp>, which describes the passes): the per-contact rows it

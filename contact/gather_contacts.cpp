@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stage 5a of the step: the narrow phase's manifolds become the resolver's contact
 // points (Millington's contact data, seeds/004 ch. 14), each given the impulse it
 // ended last step with when it continues a kept contact (warm_start.cpp).

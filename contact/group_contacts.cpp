@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stages 5b and 8b of the step: contacts grouped into islands (sleeping islands left
 // out, a touched one woken), and the links that keep a sleeping pile one island after
 // its contacts are no longer looked for.

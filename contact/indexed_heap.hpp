@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file indexed_heap.hpp
 /// A binary max-heap over items 0..n-1 with a key each, that can change any item's key

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Islands by union-find over dynamic bodies, and sleeping by island (Millington ch. 16).
 
 #include <jounce/contact/islands.hpp>

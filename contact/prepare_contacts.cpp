@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Contact preparation (Millington ch. 14.1, 15.1, 16.1).
 
 #include "contact/resolver_stages.hpp"

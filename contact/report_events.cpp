@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stage 9 of the step: what touched what (Box2D v3's events: plain arrays read after
 // the step). The pairs touching now are compared with the pairs that touched after
 // the previous step, both sorted by collider handle: only-now is a begin, both a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The resolver: the order of resolution. Islands one after another; in each, positions
 // deepest first, then velocities (largest desired change first, or sequential sweeps).
 // resolve() is the stepping form run to the end.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Internal: the stages of contact resolution as free functions on plain data, one file
 // each (DESIGN.md: one stage of the step per file). The resolver (resolver.cpp) only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sequential impulses in Millington's contact space (Catto, "Iterative Dynamics with
 // Temporal Coherence", GDC 2005): each contact keeps the total impulse applied to it
 // this step. An update computes the impulse that would make the point's velocity right,

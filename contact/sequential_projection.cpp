@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sequential projection: Millington's nonlinear projection (ch. 14.3) solved the way
 // sequential impulses solve velocities. Each contact keeps the total "push" (an impulse
 // applied to positions, kg m) it has applied this step. A sweep visits the contacts in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The resolver's compact copy of the bodies it works on (see SolverBody).
 
 #include "contact/resolver_stages.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The stages of World::step that work on contacts once they are found: gathering
 // points and warm-starting them, joints as contact generators (Millington ch. 14),

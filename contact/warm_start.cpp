@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Warm starting (Catto, "Iterative dynamics with temporal coherence", 2005): what the
 // next step keeps of each resolved contact, sorted by key, and how a new contact finds
 // the one it continues and starts from its impulse.

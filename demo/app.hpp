@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file app.hpp
 /// The demo proper: a simulation, a camera, the renderer and the panel, wired to

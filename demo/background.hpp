@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file background.hpp
 /// The colour the demo clears to. tests/test_demo.cpp includes this header too, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file camera.hpp
 /// An orbit camera: it circles `target` at `distance`, y up. Float throughout,

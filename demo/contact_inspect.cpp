@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "contact_inspect.hpp"
 
 #include <jounce/collision/convex_hull.hpp>

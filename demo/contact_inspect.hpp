@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file contact_inspect.hpp
 /// What the panel's contact statistics and the 'step contact' mode read from a World.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "gl_util.hpp"
 
 #include <stdexcept>

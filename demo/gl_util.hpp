@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file gl_util.hpp
 /// Small owners for OpenGL objects, so every early return and exception frees them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// \file main.cpp
 /// jounce-demo: runs the built-in scenes in a window, or headless to a PNG (the
 /// [demo] test does the latter under xvfb-run). See usage() for the options.

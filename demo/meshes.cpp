@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "meshes.hpp"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file meshes.hpp
 /// Unit meshes on the CPU. The renderer scales them per instance, so one mesh serves

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file options.hpp
 /// The demo's command line. Parsing is kept apart from SDL so mistakes are reported

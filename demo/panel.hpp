@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file panel.hpp
 /// The Dear ImGui control panel. Call between ImGui::NewFrame() and ImGui::Render().

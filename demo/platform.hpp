@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file platform.hpp
 /// Owners for the SDL, OpenGL and Dear ImGui lifetimes, so they shut down in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file renderer.hpp
 /// Draws a scenes::DrawList: lit instanced meshes for the primitives, flat-shaded

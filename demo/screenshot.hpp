@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file screenshot.hpp
 /// Headless capture: an offscreen framebuffer to render into and a PNG writer.

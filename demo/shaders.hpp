@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file shaders.hpp
 /// GLSL 3.30 sources. Scene colours are linear RGB (scene.hpp), so both programs

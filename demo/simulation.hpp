@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file simulation.hpp
 /// Runs one scene at a fixed time step, decoupled from the frame rate: real time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzz target: convex hull building (quickhull) from a point cloud (docs/fuzzing.md).
 //
 // Raw reals alone rarely make the hard clouds, so each point is made by a one-byte

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Shared by the fuzz targets: reading the fuzzer's bytes as raw numbers, and the checks
 // whose failure is a finding. A finding prints what was wrong and aborts, so libFuzzer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzz target: every narrow-phase pair on raw numbers (docs/fuzzing.md).
 //
 // Input: byte 0 picks the two shape kinds (6 x 6 pairs, so one target covers every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzz target: the scene-file loader (docs/fuzzing.md).
 //
 // The input is JSON text. loadScene either throws jounce::Error (which names the JSON

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzz target: the snapshot loader, World::restoreState (docs/fuzzing.md).
 //
 // Byte 0 picks the mode:

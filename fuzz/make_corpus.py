@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the seed corpora in fuzz/corpus/<target>/ (docs/fuzzing.md).
 
 Seeds are small, well-formed inputs from which the fuzzer mutates: every shape pair

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Shared by the world-level fuzz targets (scene files, snapshots): step an accepted
 // world a few times and require it to stay finite.

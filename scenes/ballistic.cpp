@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Millington's ballistic demo (ch. 3): four kinds of round, each a small sphere with
 // its own mass, muzzle velocity, effective gravity and damping. The book's figures:
 //   pistol    2 kg,    (0, 0, 35) m/s, a = -1 m/s^2,  damping 0.99

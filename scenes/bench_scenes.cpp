@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The benchmark scenes, exactly as ../shared/BENCH_SCENES.md defines them.
 
 #include "scenes/bench_scenes.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The rigid-body benchmark scenes of ../shared/BENCH_SCENES.md, defined exactly, in one
 // place: the demo shows them, the tests assert figures on them, jounce-bench times

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Factories of the built-in scenes (one file each), listed by scene.cpp's registry.
 

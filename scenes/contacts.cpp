@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The 'contacts' view: kinematic bodies on scripted paths (moved through their
 // velocities, so they pass through each other: nothing resolves contacts yet) over a
 // ground plane, a static block and a static triangle-mesh terrain, with every manifold

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scenes of ARAP deformables (issue 6; Choi 2017's figures): bars of three stiffnesses
 // sagging side by side (Fig. 1), a bar twisted and dragged by handles (Fig. 2), and a
 // creature collapsed to a point that recovers its shape (Fig. 3).

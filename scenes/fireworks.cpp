@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fireworks (Millington ch. 4): each firework has a type, an age and a fuse; when the
 // fuse burns out it is removed and its type's payload rule spawns new fireworks at
 // its position, with the parent's velocity plus a random kick. A launcher fires a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Particle scenes: the benchmark rope, cloth64, balloon, softcube, sandpile and mixed
 // (../shared/BENCH_SCENES.md), and the demo's hanging cloth, flag, rope bridge and blob.
 

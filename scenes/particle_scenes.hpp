@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The particle scenes of ../shared/BENCH_SCENES.md (rope, cloth64, balloon, softcube,
 // sandpile, mixed) and the demo's particle scenes; the demo shows them, tests assert

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scenes for the contact resolver's figures: an incline with angle and friction
 // sliders, two boxes, a heavy box on a light one, and a row of spheres (the cradle).
 

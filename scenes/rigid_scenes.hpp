@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Small rigid-body scenes with something to measure: the demo shows them, the tests
 // assert their figures, jounce-bench runs them. Each builder adds bodies to a scene

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "scenes/scene.hpp"
 
 #include "scenes/builtin.hpp"

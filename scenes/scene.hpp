@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file scene.hpp
 /// Scenes shared by the demo, the tests and jounce-bench: all three build the same

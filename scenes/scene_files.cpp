@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scenes from scene files (docs/integration.md, "Scene files"): a file holds a world
 // and its SceneInfo (name, time step, camera), not a built-in scene's game-side logic
 // (rounds fired, fireworks spawned, handles moved each frame) or its colours.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The intermediate-axis theorem ("Dzhanibekov effect"): three identical boxes with
 // half extents (0.25, 0.5, 1.0) m, so I_x > I_y > I_z, spun at 4 rad/s about x (major),
 // y (intermediate) and z (minor), each with a 1% nudge about another axis. Spins about

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Springs side by side (Millington ch. 6): a box on a damped anchored spring, a ball
 // on a bungee dropped from above its anchor (free fall until the cord is taut), a
 // box on a fake stiff spring far too stiff for explicit integration at 60 Hz

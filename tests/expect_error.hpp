@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Bad-input tests: a call must throw jounce::Error naming `field`.
 

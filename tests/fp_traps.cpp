@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Floating-point traps for the whole jounce-tests suite (docs/reliability.md): every
 // test case runs with invalid (0/0, inf - inf, sqrt(-1), an ordered comparison with
 // NaN), divide-by-zero and overflow raising SIGFPE where they happen, instead of a NaN

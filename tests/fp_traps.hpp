@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Floating-point traps (tests/fp_traps.cpp turns them on for every test case).
 

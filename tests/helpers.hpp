@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Shared test helpers: precision-aware tolerances and a bitwise hash of world state.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A bare scene for tests: a world with the scenes' conventions (their grab, draw and
 // step), built up by the test itself.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The reliability suite's state hash (docs/reliability.md). Test-side only: it reads
 // the world through the public API and is no part of the library, so a game never

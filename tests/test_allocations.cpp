@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Allocations inside World::step, counted by replacing the global operator new in this
 // test binary (its own executable, so the other tests run with the plain allocator).
 // Issue 7: once a scene has settled, a step allocates nothing: every buffer the step

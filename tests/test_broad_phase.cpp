@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Broad phase: the pair set equals brute force, in a deterministic order.
 
 #include "fp_traps.hpp"

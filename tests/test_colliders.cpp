@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Colliders on bodies: mass from shapes, and the broad and narrow phase inside the step.
 
 #include "helpers.hpp"

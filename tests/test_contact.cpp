@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The contact resolver: its pieces (basis, heap), its equivalence with the stepping
 // form, and the scene-level figures of issue 4.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scene-level figures of the contact resolver (issue 4), at the default settings:
 // stacks stand, friction holds and lets go where Coulomb says, heavy on light stays
 // apart, and waking touches only the island that was hit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Continuous collision: fast bodies do not pass through thin walls (issue 8; Box2D v3's
 // "bullet vs thin wall" test, made harder: 1000 random angles).
 

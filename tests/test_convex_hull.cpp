@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Quickhull: shape of the result, containment, mass properties and bad input.
 
 #include "helpers.hpp"

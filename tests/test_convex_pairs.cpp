@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Convex hulls in the narrow phase, GJK distance, and the separating axis test
 // between polytopes, checked against analytic answers and brute force.
 

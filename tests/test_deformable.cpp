@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ARAP deformables of oriented particles (issue 6; Choi 2017): stiffness independent of
 // iterations and step, sag ratios of linear elasticity, recovery from a collapse,
 // proper rotations, the global step's residual, skinning at rest, momentum,

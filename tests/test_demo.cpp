@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// \file test_demo.cpp
 /// Runs the real jounce-demo binary: headless under xvfb-run (Mesa's software
 /// OpenGL is enough), then checks the PNG it wrote shows a scene rather than an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The demo camera's picking ray: a world point projected to the window must lie on
 // the ray rayThrough() gives for that pixel (mouse picking depends on it).
 

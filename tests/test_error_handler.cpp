@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The error handler (World::setErrorHandler and the free functions' overloads): every
 // error that would throw goes to the handler instead, the call returns an empty value,
 // and the world is left bit-for-bit as it was.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Contact events, sensors and the contact filter (issue 8): plain arrays read after
 // the step, Box2D v3's style.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Force generators: the signs the book gets wrong, and the fake stiff spring's
 // closed form in all three damping regimes.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Integration of the Newton-Euler equations against closed forms and conservation laws.
 
 #include "helpers.hpp"

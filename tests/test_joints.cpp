@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Joints, cables and rods (joint.hpp): contact generators resolved by the contact
 // resolver. Figures: a pendulum's period, lengths and drifts held, hinge freedom.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Mass properties of solids against known values and limits.
 
 #include "helpers.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Transforms, handles and the slot array behind them.
 
 #include "helpers.hpp"

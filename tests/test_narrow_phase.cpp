@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Narrow phase: each pair on analytic configurations, symmetry under swapping, and
 // separation after moving by the reported depth.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The particle layer's constraints beyond distance (issue 5): bending, tet volume,
 // triangle area, closed-mesh volumes and clusters. Gradients against finite
 // differences, a bending hinge against its moment balance, the soft cube and the

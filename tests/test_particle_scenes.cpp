@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The particle benchmark and demo scenes (issue 5): the soft cube and the balloon of
 // ../shared/BENCH_SCENES.md keep their volumes, the mixed scene (rigid pyramid, cloth
 // and sand together) is deterministic (test 15), and the builders' shapes are right.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Particle surfaces (issue 5): cloth that does not pass through itself, grains that
 // stay on a cloth whose holes they would fall through, momentum kept, bad input.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The particle layer (issue 5): XPBD chains against their closed forms, PBD's
 // stiffness correction, substeps, a pendulum's period, collisions with shapes and
 // between particles, and bad input.

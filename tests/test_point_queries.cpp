@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Signed distances, swept particles, and the world's overlap and closest-point queries.
 
 #include "helpers.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ray casts against every shape, compared with analytic hits.
 
 #include "fp_traps.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The reliability suite (issue 8, docs/reliability.md): determinism and golden hashes,
 // bad input swept over every entry point, a soak with spawns and destroys, energy
 // under perfect bounces, and a 1:1000 mass ratio. Run it alone with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scene files (include/jounce/io/scene_file.hpp): every built-in scene survives a
 // round trip, the loaded worlds step as the originals do, and a bad file is rejected
 // with its JSON path (or line and column) and leaves the world as it was.

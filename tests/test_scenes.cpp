@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The shared scenes, run as the demo and jounce-bench run them.
 
 #include "helpers.hpp"

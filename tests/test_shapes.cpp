@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shapes: validation, bounding boxes, volumes and support points.
 
 #include "helpers.hpp"

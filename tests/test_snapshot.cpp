@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Snapshots (issue 8): World::saveState / restoreState. A restored world must step
 // bit-identically to the original (compared as whole blobs, which hold every field a
 // step reads), and any damaged, truncated, foreign or forged blob must be rejected with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Static triangle meshes: validation, internal edges, contacts with every convex shape,
 // the triangle-seam test, ray casts and signed distance.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every public entry point rejects bad input with jounce::Error naming the field,
 // and leaves the world bit-for-bit as it was.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // World queries through the broad phase's trees give exactly what a scan of every
 // collider gives (the scan below is the queries' old implementation), after steps and
 // between them: bodies created, moved, destroyed, colliders removed, a restored world,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Towers: throw balls at towers of boxes and knock them off the platform.
 //
 //   towers                      play: left click throws at the point under the mouse,

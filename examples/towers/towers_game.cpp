@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "towers_game.hpp"
 
 #include <algorithm>

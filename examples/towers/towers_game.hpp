@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Towers: the game's rules and its world, with no window and no GL, so the same code
 // runs in the SDL2 game (main.cpp) and headless in the test (towers --autoplay N).

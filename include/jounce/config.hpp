@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file config.hpp
 /// Precision of the whole engine. CMake option JOUNCE_DOUBLE (default ON) picks

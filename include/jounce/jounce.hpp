@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file jounce.hpp
 /// Everything a game needs: include this, link jounce::jounce. Every public header is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The deformation graph of oriented particles (Choi 2017 sec. 3.1): each particle's
 // rest pose, volume v = 4/3 pi a b c, mass rho v and moment matrix A = 0.2 v
 // diag(a^2, b^2, c^2) (the second moment of a solid ellipsoid about its centre,

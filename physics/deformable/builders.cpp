@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Builders for ARAP deformables: Choi 2017's bar (20 particles, 19 edges) and a graph
 // sampled inside a closed mesh (the paper's dinosaur: about 100 particles, k-nearest
 // edges), with a creature mesh made here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Deformables against shapes (issue 6's "honest approximation", after Choi 2017 sec. 4,
 // who raises penetrating particles above the floor and damps their velocities):
 // each deformable is one proxy in the shared broad phase (the box around its

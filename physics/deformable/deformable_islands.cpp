@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Deformable islands and sleep (DESIGN.md steps 5 and 8 for deformables; Millington
 // ch. 16, by the same rules as bodies and particles). A deformable is one node: its
 // graph is connected, so it moves, wakes and sleeps as a whole. It joins the islands of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The global step (Choi 2017 eq. 5-7, 9, 14): with the rotations held, the positions
 // minimising the energy solve L x = b, one row per particle:
 //   L_ii = m_i / h^2 + k sum_{j in N_i} (v_i + v_j),   L_ij = -k (v_i + v_j)  (j in N_i)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The local step (Choi 2017 sec. 3.3-3.5): with all positions and the other particles'
 // rotations held, particle i's rotation minimising the energy is the rotation of the
 // polar decomposition of

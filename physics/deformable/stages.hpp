@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The stages of the ARAP deformable solver (Choi 2017; seeds/001). One step of a
 // deformable: predict the inertial targets (eq. 12-14), alternate the local step (each

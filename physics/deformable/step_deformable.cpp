@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One step of a deformable (Choi 2017 sec. 3.5 and 4): the inertial targets from the
 // state (x, v) and (R, w x R), `iterations` alternations of the local and the global
 // step, then the new poses become the velocities: v = (x' - x) / h and w from the

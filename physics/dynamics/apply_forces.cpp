@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stage 1 of the step: accumulate forces and torques (Millington 10.3).
 
 #include "physics/dynamics/stages.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Force laws (Millington ch. 5-6 and 11, with the fixes listed in the header).
 
 #include <jounce/dynamics/force_generators.hpp>

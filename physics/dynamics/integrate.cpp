@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stages 2 and 7 of the step: semi-implicit (symplectic) Euler for the Newton-Euler
 // equations (seeds/000 eq. 1-4 and its "time integration" section):
 //   stage 2 (integrateVelocities): v' = v + h f/m, w' as set by GyroscopicMode;

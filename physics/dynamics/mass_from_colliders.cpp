@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A body's mass, inertia and centre of mass from its colliders: each shape's own
 // (collision/mass_properties.cpp), turned into the body frame and summed about the
 // common centre with the parallel-axis theorem (Millington ch. 10.2).

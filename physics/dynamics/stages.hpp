@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The stages of World::step that move bodies (dynamics): forces, the two halves of
 // semi-implicit Euler, and the mass properties a body takes from its colliders. Only

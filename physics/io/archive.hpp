@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Byte archives for World::saveState / restoreState (physics/io/snapshot.cpp).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // exportScene: the world's objects turned back into the Descs that would make them,
 // written through the field lists of scene_fields.hpp. Objects are written in handle
 // index order (the order every stage uses), and references become positions in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The field list of every struct a scene file holds, written once and used both ways:
 // `io` is a Writer when exporting (each field becomes a JSON field) and a Reader when

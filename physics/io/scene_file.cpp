@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scene files' entry points: parsing (a syntax error named by line and column), the
 // all-or-nothing addScene, and reading and writing whole files. The format's parts
 // live in scene_fields.hpp (what each object holds), scene_export.cpp and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "physics/io/scene_json.hpp"
 
 #include <limits>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The JSON side of scene files (scene_file.hpp), private to the library: the JSON type,
 // the writers for Jounce's math types, and the Reader that walks a file object by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // loadScene and addScene: each JSON object is read into its Desc (scene_fields.hpp) and
 // handed to the same create call a game would make. The API's own errors name a Desc
 // field ("BodyDesc.colliders[0].shape.radius"); they are re-thrown naming the JSON

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Snapshots: World::saveState writes everything a step reads from the steps before it
 // into one blob; World::restoreState brings it back, so that the restored world's steps
 // are bit-identical to the original's (tests/test_snapshot.cpp runs the two in lockstep).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The checks a restored state passes before it replaces a world's (physics/io/snapshot.cpp).
 // The checksum catches damage; these catch a blob that is well-formed but wrong (a
 // forged one, or a bug): every slot array is consistent, and every index and handle

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Builders of ropes and cloth from particles and constraints (soft bodies, balloons and
 // granular blocks: soft_builders.cpp). Each goes through the world's public API, so
 // every piece is validated.

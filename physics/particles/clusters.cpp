@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Particle clusters: shape matching (Müller, Heidelberger, Teschner, Gross 2005,
 // "Meshless deformations based on shape matching") and rigid-mode damping (Müller
 // 2007 sec. 3.5).

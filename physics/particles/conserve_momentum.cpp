@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Keeping a free group's angular momentum through the Gauss-Seidel sweep.
 //
 // Each projection moves its particles by dp_i = w_i grad_i C dlambda with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Direct solves of acyclic groups of distance constraints (see direct_solve.hpp).
 
 #include "physics/particles/direct_solve.hpp"

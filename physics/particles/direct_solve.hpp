@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Direct solves of acyclic groups of distance constraints (ropes, chains, hair, a
 // pendulum of many links): Gauss-Seidel needs many iterations to carry a heavy

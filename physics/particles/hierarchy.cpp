@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hierarchical position-based dynamics (Müller 2008 "Hierarchical Position Based
 // Dynamics"; the survey's section on it). A Gauss-Seidel sweep carries a correction one
 // link further per sweep, so a large cloth stretches under its own weight when the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Collision constraints of the particle layer. Candidates come from the shared broad
 // phase once per world substep; each small step turns them into constraints:
 //   particle vs shape:    C(p) = (p - q) . n >= 0, q where the centre touches the shape

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Particle islands and sleep (DESIGN.md steps 5 and 8 for particles): particles join
 // contact/'s islands by the same rules as bodies (Millington ch. 16). Particles joined
 // by internal constraints or touching each other form an island with the body islands

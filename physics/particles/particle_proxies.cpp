@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Particles in the shared broad phase (DESIGN.md step 3): after the colliders'
 // proxies come one proxy per group-0 particle and one per particle group; the pairs
 // the broad phase finds are opened into the particle layer's collision candidates.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Prediction (Müller 2007, steps 5-7 of the loop): where each particle would go in the
 // small step with no constraints. Euler (the survey's symplectic Euler, eq. 11-16):
 // forces change the velocity and p = x + h v. BDF2 (survey eq. 19): the inertial

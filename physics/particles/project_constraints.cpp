@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Projection of the internal constraints (Müller 2007 sec. 3.3; XPBD, survey eq. 22-24).
 //
 // For a constraint C(p) = 0 with gradient grad C, XPBD moves each particle by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Projection of the constraints on three or four particles: dihedral and isometric
 // bending, tetrahedral volume and triangle area (survey seeds/000, "specific
 // constraints"). Each kind gives its value C and gradients grad_i C; one XPBD update

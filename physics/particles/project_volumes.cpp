@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Closed-mesh volume constraints (survey seeds/000, "cloth balloon" and "surface
 // meshes"). The volume of a closed, outward-oriented triangle mesh is, by the
 // divergence theorem, V = 1/6 sum_t (x_t1 x x_t2) . x_t3, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Builders of soft bodies from particles: tetrahedralised boxes and balls, balloons,
 // blocks of grains, Millington's blob and platform. Each goes through the world's
 // public API, so every piece is validated.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The particle layer's loop for one world substep (Müller 2007 Algorithm 1, with
 // XPBD's multipliers and Macklin 2019's small steps): the step is cut into
 // settings.substeps small steps, each predicting, making its collision constraints

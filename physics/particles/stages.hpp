@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The stages of the particle solver (DESIGN.md steps 2, 6 and 7 for particles). The
 // world calls solveParticles once per world substep; it runs the layer's own small

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Particles against the triangles of particle surfaces (cloth self-collision, grains on
 // a cloth): the survey's "triangle collision", C = s (q - x1) . n - h >= 0, a one-sided
 // constraint that keeps the point q on the side s of triangle (x1, x2, x3) it started

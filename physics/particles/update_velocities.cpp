@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // After the projection (Müller 2007, steps 12-16): the velocity is what the position
 // did, v = (p - x) / h, and x takes p. Then the velocity pass: a contact that closed
 // faster than the restitution threshold leaves with -e times its closing speed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The world's queries between steps (ray casts, overlaps, closest points): the broad
 // phase's trees find the candidates, the shape tests of collision/ answer
 // (docs/collision.md, "World queries"). Read only: several threads may query at once.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The world's view of every stage of World::step (physics/world/step.cpp runs them in
 // the order of docs/architecture.md): each room declares its own stages; this header

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // World::step: validate the step, back up what it changes, run each substep as a short
 // list of named stages (docs/architecture.md, one row per stage with its file), check
 // the result is finite, report the events. Only this file knows the stages' order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The world: owns the arrays and validates every call that changes them (bodies,
 // colliders, forces, generators, joints). The step is step.cpp, the queries queries.cpp.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The World's API for ARAP deformables (deformable.hpp): validation, then the solver
 // in physics/deformable/. Every call checks all of its input before changing anything.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The world's API for the particle constraints beyond distance: bending, tet volume
 // and triangle area (ParticleConstraint), closed-mesh volumes (ParticleVolume) and
 // clusters (ParticleCluster). As everywhere: validate every field first, then store;

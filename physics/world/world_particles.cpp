@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The world's particle API: every call validates first and changes nothing when it
 // throws (the same rule as bodies). The particles live in flat arrays (particles.hpp);
 // a ParticleId's index is the slot in all of them.

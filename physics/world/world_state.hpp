@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The tools the world's state declaration drives (World::visitState in world.hpp lists
 // every member of the persistent state once, with its name and whether a step changes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A game's first use of Jounce: drop a ball for one second and check where it is.
 #include <jounce/jounce.hpp>
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Configures, builds and runs tests/consumer as a game would, in one of two modes:
 #   MODE=subdirectory  the game adds Jounce's source with add_subdirectory
 #   MODE=package       Jounce is installed from JOUNCE_BINARY, the game uses find_package

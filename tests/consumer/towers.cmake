@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Builds the towers game (examples/towers/) as a player would: Jounce installed from
 # JOUNCE_BINARY (already built: nothing of the library is compiled again), the game's own
 # CMakeLists with find_package(jounce), warnings as errors. Then plays it headless:

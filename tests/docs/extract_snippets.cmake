@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Turns the C++ snippets of a Markdown page into one C++ file, so the page's examples are
 # compiled (and run) by a test and cannot drift from the API. Run as
 #   cmake -DIN=page.md -DOUT=snippets.cpp -P extract_snippets.cmake

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the snippets of docs/integration.md may use without declaring it (see
 // extract_snippets.cmake): a world, the fixed step, and stubs for the game's side

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file broad_phase.hpp
 /// The broad phase: which pairs of proxies (a body's shape, a particle) have

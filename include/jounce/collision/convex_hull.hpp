@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file convex_hull.hpp
 /// Convex hulls built from point clouds with quickhull (Barber, Dobkin & Huhdanpaa

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file gjk.hpp
 /// The Gilbert-Johnson-Keerthi distance algorithm (Gilbert, Johnson & Keerthi 1988;

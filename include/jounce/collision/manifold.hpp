@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file manifold.hpp
 /// Contact manifolds from the narrow phase.

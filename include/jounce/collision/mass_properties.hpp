@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file mass_properties.hpp
 /// Mass, centre of mass and inertia tensor of solid primitives of uniform density,

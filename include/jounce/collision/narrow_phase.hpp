@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file narrow_phase.hpp
 /// The narrow phase: contact manifolds between two placed shapes (conventions in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file point_queries.hpp
 /// Point queries against single shapes, for the particle layer and for games:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file ray_cast.hpp
 /// Ray casts against single shapes. A ray goes from `from` to `to`; a hit reports

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file shapes.hpp
 /// Collision shapes (issue 3, first step): the convex primitives and the half-space,

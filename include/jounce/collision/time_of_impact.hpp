@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file time_of_impact.hpp
 /// When do two moving shapes first come within a distance of each other during a step?

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file triangle_mesh.hpp
 /// Static triangle meshes for level geometry and terrain. The triangles are indexed by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file error.hpp
 /// Jounce reports bad input with one exception type, jounce::Error, thrown before

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file handle.hpp
 /// Generational handles (index + generation) into the world's arrays, and the slot

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file math.hpp
 /// The engine's math types are plain Eigen types; there is no hand-written vector

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file contact.hpp
 /// One contact point between two bodies (or a body and the world), as the contact

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file events.hpp
 /// What the step reports after it ran: contacts that began, persisted and ended,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file islands.hpp
 /// Grouping (DESIGN.md step 5): bodies joined by contacts (and, later, joints and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file joint.hpp
 /// Joints, cables and rods as contact generators (Millington, seeds/004 ch. 14 "joints"

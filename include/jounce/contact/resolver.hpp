@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file resolver.hpp
 /// The contact-space resolver (Millington, seeds/004 ch. 14-16): for each island,

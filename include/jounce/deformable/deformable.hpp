@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file deformable.hpp
 /// Oriented-particle ARAP deformables (Choi 2017, "As-Rigid-As-Possible Dynamic

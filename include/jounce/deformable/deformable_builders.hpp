@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file deformable_builders.hpp
 /// Ready-made ARAP deformables (Choi 2017's test models): a bar of oriented particles

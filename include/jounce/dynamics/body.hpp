@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file body.hpp
 /// Rigid-body state (Millington ch. 10; the Newton-Euler equations of the PBD

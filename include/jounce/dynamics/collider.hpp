@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file collider.hpp
 /// Colliders: shapes attached to bodies. A body may have several (a compound body);

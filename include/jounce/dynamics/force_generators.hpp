@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file force_generators.hpp
 /// Force generators (Millington ch. 5-6, 10.3): plain structs the world evaluates

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file step_context.hpp
 /// How the rotational equations are integrated (a world setting) and the values every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file scene_file.hpp
 /// Scene files: a world written as JSON text and read back (docs/integration.md,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file particle_builders.hpp
 /// Builders of common particle objects: a rope, a cloth grid, tetrahedralised soft

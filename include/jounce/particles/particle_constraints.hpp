@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file particle_constraints.hpp
 /// The particle layer's constraints beyond distance: bending, volume and area on a few

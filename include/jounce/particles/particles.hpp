@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file particles.hpp
 /// The position-based particle layer: particles in flat arrays, the constraints

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// \file world.hpp
 /// The world owns every body and force generator and runs the step. Nothing in

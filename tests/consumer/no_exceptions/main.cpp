@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A game built with -fno-exceptions: every bad call reaches the error handler, comes
 // back empty and leaves the world as it was; then a valid scene runs.
 #include <jounce/jounce.hpp>
