@@ -113,6 +113,18 @@ World smallMixedWorld() {
     return w;
 }
 
+/// A contact filter that throws the second time it sees a pair: the step fails in its
+/// second substep, after the first has changed bodies, contacts and boxes.
+void failInSecondSubstep(World& w) {
+    auto seen = std::make_shared<std::vector<std::pair<ColliderId, ColliderId>>>();
+    w.setContactFilter([seen](ColliderId a, ColliderId b) {
+        if (std::find(seen->begin(), seen->end(), std::pair{a, b}) != seen->end())
+            throw std::runtime_error("second substep");
+        seen->emplace_back(a, b);
+        return true;
+    });
+}
+
 } // namespace
 
 TEST_CASE("a snapshot restored into a new world steps in lockstep with the original", "[physics][scene]") {
@@ -309,13 +321,7 @@ TEST_CASE("a step that fails leaves the whole state as it was, bit for bit (fuzz
     // The game's contact filter throws in the second substep, after the first has
     // changed all of that (a step's overflow took the same way out before masses were
     // bounded).
-    std::vector<std::pair<ColliderId, ColliderId>> seen;
-    w.setContactFilter([&seen](ColliderId a, ColliderId b) {
-        if (std::find(seen.begin(), seen.end(), std::pair{a, b}) != seen.end())
-            throw std::runtime_error("second substep");
-        seen.emplace_back(a, b);
-        return true;
-    });
+    failInSecondSubstep(w);
     const Bytes before = w.saveState();
     CHECK_THROWS_WITH(w.step(real(1) / 60, 2), "second substep");
     CHECK(w.saveState() == before);
@@ -528,13 +534,7 @@ TEST_CASE("the world's declared members are its whole snapshot, and a failed ste
     // A step that fails in its second substep (the game's contact filter throws), after
     // the first has moved bodies, particles and the deformable, found contacts and
     // grown boxes, leaves every member as it was: each one the step changes was backed up.
-    std::vector<std::pair<ColliderId, ColliderId>> seen;
-    w.setContactFilter([&seen](ColliderId a, ColliderId b) {
-        if (std::find(seen.begin(), seen.end(), std::pair{a, b}) != seen.end())
-            throw std::runtime_error("second substep");
-        seen.emplace_back(a, b);
-        return true;
-    });
+    failInSecondSubstep(w);
     CHECK_THROWS_WITH(w.step(real(1) / 60, 2), "second substep");
     const std::vector<detail::StateMember> after = detail::stateMembers(w);
     REQUIRE(after.size() == members.size());
