@@ -3,7 +3,7 @@
 // out, a touched one woken), and the links that keep a sleeping pile one island after
 // its contacts are no longer looked for.
 
-#include "contact/resolver_stages.hpp"
+#include "contact/stages.hpp"
 
 #include <algorithm>
 #include <span>

@@ -11,8 +11,9 @@
 namespace jounce::fuzz {
 
 /// Prints a body's state when replaying verbosely.
-inline void showBody(const Body& b) {
+inline void showBody(const BodyState& b) {
     show("position", b.position);
+    show("centre of mass", b.centerOfMass);
     show("orientation", b.orientation);
     show("linear velocity", b.linearVelocity);
     show("angular velocity", b.angularVelocity);
@@ -28,6 +29,7 @@ inline void requireFiniteWorld(const World& world, const char* where) {
             showBody(b);
         }
         requireFinite(b.position, where);
+        requireFinite(b.centerOfMass, where);
         requireFinite(b.linearVelocity, where);
         requireFinite(b.angularVelocity, where);
         if (!isFinite(b.orientation) || std::abs(b.orientation.norm() - 1) > unitTolerance)
