@@ -42,28 +42,28 @@ struct CollisionScratch {
     std::vector<real> reach;                 ///< markFastBodies: by body slot, reach from the centre of mass
 };
 
-/// Stage 3a: refresh every collider's fat box (covering the step's sweep) into
+/// Stage 3: refresh every collider's fat box (covering the step's sweep) into
 /// `proxies`, which is cleared first; proxyColliders[i] names proxy i's collider and
 /// poses[i] its world pose at the start of the step (the narrow phase's, computed once).
 void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const CollisionSettings& settings,
                      std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
                      std::vector<Transform>& poses, real h);
 
-/// Stage 3c: the overlapping pairs of every proxy, colliders' and particles' alike.
+/// Stage 3: the overlapping pairs of every proxy, colliders' and particles' alike.
 void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs);
 
 /// How a collider placed at `pose` on body b moves this step if b keeps its velocities
 /// (turning about its centre of mass; static bodies stay).
 Sweep sweepOf(const Body& b, const Transform& pose, real h);
 
-/// Stage 3b (continuous collision): flags by body slot the awake dynamic bodies that
+/// Stage 4a (continuous collision): flags by body slot the awake dynamic bodies that
 /// are swept this step: bullets, and bodies whose motion this step (|v| h plus |w| h
 /// times their reach) exceeds half their smallest size. Empty when continuous
 /// collision is off.
 void markFastBodies(const BodyArray& bodies, const ColliderArray& colliders, const CollisionSettings& settings, real h,
                     CollisionScratch& scratch);
 
-/// Stage 6b (continuous collision): for each broad-phase pair with a fast body, the
+/// Stage 6c (continuous collision): for each broad-phase pair with a fast body, the
 /// time of impact of the two colliders' sweeps with the velocities the resolver
 /// left; a fast body moves only up to its earliest impact this step (scratch.fraction),
 /// keeping its velocity, so next step's contact stops it at the surface. Pairs
@@ -76,7 +76,7 @@ void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, co
                      const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
                      const std::vector<ContactManifold>& contacts, real h, CollisionScratch& scratch);
 
-/// Stage 4: a manifold for every pair whose shapes are within the collision margin;
+/// Stage 4b: a manifold for every pair whose shapes are within the collision margin;
 /// pairs with a sensor give a sensor overlap instead (when the shapes overlap), and
 /// pairs `filter` vetoes give nothing.
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const CollisionSettings& settings,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Stage 6c: how hard each joint pulled this substep, and which ones gave way.
+// Stage 6b: how hard each joint pulled this substep, and which ones gave way.
 //
 // A joint is a contact generator (joint_contacts.cpp), so the force it carried is the
 // impulse the resolver put on its contacts: for point pair k, the vector sum of

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Stages 5b and 8b of the step: contacts grouped into islands (sleeping islands left
+// Stages 5c and 8 of the step: contacts grouped into islands (sleeping islands left
 // out, a touched one woken), and the links that keep a sleeping pile one island after
 // its contacts are no longer looked for.
 

@@ -73,13 +73,13 @@ std::uint64_t jointKey(std::uint32_t index, std::uint32_t generation, int k);
 /// Which of a joint's point pairs contact k of it belongs to.
 int jointPointOf(const Joint& joint, std::uint32_t k);
 
-/// Stage 6c: each joint's force this substep (Joint::force: per point pair, the sum of
+/// Stage 6b: each joint's force this substep (Joint::force: per point pair, the sum of
 /// its contacts' impulses over h, the largest pair's length), from the resolved
 /// contacts sorted by key (`resolved`, as keepForWarmStart leaves them). Appends to
 /// `broken` the joints whose force exceeded their breakForce, in slot order.
 void measureJointForces(JointArray& joints, const std::vector<KeptContact>& resolved, real h, std::vector<JointId>& broken);
 
-/// Stage 5 (contact generators): a contact for each joint point pair that drifted
+/// Stage 5b (contact generators): a contact for each joint point pair that drifted
 /// apart, appended to `out`, warm-started from `previous` (keys: gatherContacts').
 void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<KeptContact>& previous,
                            std::span<const std::uint64_t> previousKeys, std::vector<Contact>& out);
@@ -89,7 +89,7 @@ void generateJointContacts(const BodyArray& bodies, const JointArray& joints, co
 void jointLinks(const JointArray& joints, std::vector<std::pair<std::uint32_t, std::uint32_t>>& links,
                 std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision);
 
-/// Stage 5b: islands; wakes islands an awake body touches; reorders `contacts` by
+/// Stage 5c: islands; wakes islands an awake body touches; reorders `contacts` by
 /// island, leaving out sleeping islands, with the island ranges in `islandStarts`.
 /// `sleepingLinks` (pairs of body indices) join sleeping bodies whose contacts are no
 /// longer looked for; links with no sleeping body left are dropped.
@@ -98,7 +98,7 @@ void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const Slee
                    std::vector<std::uint32_t>& islandStarts, std::vector<BodyLink>& sleepingLinks,
                    const std::vector<BodyLink>& jointLinks, ContactScratch& scratch);
 
-/// Stage 8b: after islands fell asleep, the pairs of sleeping bodies the step's
+/// Stage 8: after islands fell asleep, the pairs of sleeping bodies the step's
 /// contacts joined, added to `links`.
 void keepSleepingLinks(const BodyArray& bodies, const std::vector<Contact>& contacts, std::vector<BodyLink>& links);
 

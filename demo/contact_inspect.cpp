@@ -77,10 +77,10 @@ void outline(DrawList& out, const Shape& shape, const Transform& pose, const Col
         shape);
 }
 
-// Outlines every collider of `id` as if the body stood at `bodyPose`: each collider
-// keeps its pose relative to the body as it is now.
+// Outlines every collider of `id` as if the body's centre of mass stood at `bodyPose`
+// (the frame a record's changes are in): each collider keeps its pose relative to it.
 void outlineBody(DrawList& out, const World& world, BodyId id, const Transform& bodyPose, const Colour& colour) {
-    const Transform now = world.body(id).transform();
+    const Transform now = world.body(id).centerOfMassTransform();
     for (const ColliderId c : world.colliderIdsOf(id)) {
         const Transform relative = now.inverse() * world.colliderPose(c);
         outline(out, world.collider(c).shape, bodyPose * relative, colour);
@@ -144,7 +144,7 @@ void ContactStepper::record(scenes::Scene& scene) {
         }
         for (std::size_t i = 0; i < 2; ++i) {
             const BodyId id = idOf(r.body[i]);
-            if (!id.isNull() && world.contains(id)) s.pose[i] = world.body(id).transform();
+            if (!id.isNull() && world.contains(id)) s.pose[i] = world.body(id).centerOfMassTransform();
         }
         records_.push_back(s);
     });

@@ -244,12 +244,12 @@ void ShockWave::advance(World& world, real h) {
     for (const BodyId id : world.bodyIds()) {
         const BodyState b = world.body(id);
         if (!b.isDynamic()) continue;
-        const real distance = (b.position - centre_).norm();
+        const real distance = (b.centerOfMass - centre_).norm();
         // The front reaches a body once: when it passes the body's centre.
         if (distance < from || distance >= radius_) continue;
-        const Vec3 j = impulseOn(b.position, real(1) / b.inverseMass);
+        const Vec3 j = impulseOn(b.centerOfMass, real(1) / b.inverseMass);
         if (j.isZero()) continue;
-        world.applyImpulse(id, j, b.position);
+        world.applyImpulse(id, j, b.centerOfMass); // a push, no spin
         hit_.push_back(id);
     }
     if (radius_ >= reach) active_ = false;

@@ -218,7 +218,7 @@ void Scene::draw(DrawList& out) const {
         else if (const auto* bg = std::get_if<Bungee>(&g))
             out.lines.push_back({world_.attachmentPoint(bg->a), world_.attachmentPoint(bg->b), bungeeColour});
         else if (const auto* f = std::get_if<FakeSpring>(&g))
-            out.lines.push_back({f->anchor, world_.body(f->body).position, fakeColour});
+            out.lines.push_back({f->anchor, world_.body(f->body).centerOfMass, fakeColour}); // it pulls the centre of mass
     }
     if (showParticles) {
         const ParticleSystem& ps = world_.particles();

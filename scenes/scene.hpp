@@ -136,7 +136,7 @@ private:
     void applyDrag();
     struct Grab {
         BodyId body{};
-        Vec3 localPoint = Vec3::Zero(); ///< the held point, centre-of-mass frame (deformable: vertex - picked point)
+        Vec3 localPoint = Vec3::Zero(); ///< the held point, body-origin frame (deformable: vertex - picked point)
         Vec3 target = Vec3::Zero();
         ForceGeneratorId spring{};      ///< for dynamic bodies
         DeformableId deformable{};      ///< or a deformable, held by a handle

@@ -542,7 +542,7 @@ public:
         const real m = 1 / b.inverseMass;
         const Vec3 J = m * Vec3(random.uniform(-3, 3), random.uniform(0, 5), random.uniform(-3, 3));
         budget += b.linearVelocity.dot(J) + J.squaredNorm() * b.inverseMass / 2;
-        world().applyImpulse(id, J, b.position);
+        world().applyImpulse(id, J, b.centerOfMass);
     }
     void kickParticle(ParticleId id) {
         const Particle p = world().particle(id);

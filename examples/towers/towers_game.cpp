@@ -124,7 +124,7 @@ void Game::buildRope() {
     r.mass = real(0.6);
     r.radius = real(0.04);
     const jounce::Rope rope = jounce::buildRope(world_, r);
-    // Tie the rope's last particle to the top of the ball (a point in its centre-of-mass frame).
+    // Tie the rope's last particle to the top of the ball (a point in its body-origin frame).
     jounce::ParticleAttachmentDesc tie;
     tie.particle = rope.particles.back();
     tie.target = jounce::Attachment{ball, Vec3(0, radius, 0)};
