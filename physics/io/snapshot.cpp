@@ -60,26 +60,26 @@ struct SnapshotReader : ByteReader {
 };
 
 /// Each field in turn, in the order listed (the order is the format).
-template <typename Ar, typename... Fields> void fields(Ar& ar, Fields&... f) { (io(ar, f), ...); }
+template <typename Ar, typename... Fields> void ioEach(Ar& ar, Fields&... f) { (io(ar, f), ...); }
 
 // ---- Shapes --------------------------------------------------------------------------
 
 template <typename Ar> void io(Ar& ar, Sphere& s) { io(ar, s.radius); }
 template <typename Ar> void io(Ar& ar, Box& b) { io(ar, b.halfExtents); }
 template <typename Ar> void io(Ar& ar, Capsule& c) {
-    fields(ar, c.radius, c.halfHeight);
+    ioEach(ar, c.radius, c.halfHeight);
 }
 template <typename Ar> void io(Ar& ar, HalfSpace& h) {
-    fields(ar, h.normal, h.offset);
+    ioEach(ar, h.normal, h.offset);
 }
 template <typename Ar> void io(Ar& ar, HullFace& f) {
-    fields(ar, f.normal, f.offset, f.vertices);
+    ioEach(ar, f.normal, f.offset, f.vertices);
 }
 template <typename Ar> void io(Ar& ar, HullEdge& e) {
-    fields(ar, e.a, e.b, e.faceLeft, e.faceRight);
+    ioEach(ar, e.a, e.b, e.faceLeft, e.faceRight);
 }
 template <typename Ar> void io(Ar& ar, HullData& h) {
-    fields(ar, h.vertices, h.faces, h.edges, h.centroid, h.tolerance);
+    ioEach(ar, h.vertices, h.faces, h.edges, h.centroid, h.tolerance);
 }
 
 /// Every index a hull holds points into its own arrays (a forged blob must not make
@@ -150,72 +150,72 @@ template <typename Ar> void io(Ar& ar, TriangleMesh& shape) {
         [&] {
             std::vector<Vec3> vertices;
             Triangles triangles;
-            fields(ar, vertices, triangles);
+            ioEach(ar, vertices, triangles);
             return makeTriangleMesh(vertices, triangles).mesh;
         },
         [&](const MeshData& mesh) {
             std::vector<Vec3> vertices = mesh.vertices();
             Triangles triangles = mesh.triangles();
-            fields(ar, vertices, triangles);
+            ioEach(ar, vertices, triangles);
         });
 }
 
 // ---- Bodies, colliders, generators, joints --------------------------------------------
 
 template <typename Ar> void io(Ar& ar, Transform& t) {
-    fields(ar, t.position, t.orientation);
+    ioEach(ar, t.position, t.orientation);
 }
 template <typename Ar> void io(Ar& ar, Aabb& b) {
-    fields(ar, b.min, b.max);
+    ioEach(ar, b.min, b.max);
 }
 template <typename Ar> void io(Ar& ar, Body& b) {
-    fields(ar, b.type, b.inverseMass, b.inertiaBody, b.inverseInertiaBody, b.inverseInertiaWorld, b.localCentroid,
+    ioEach(ar, b.type, b.inverseMass, b.inertiaBody, b.inverseInertiaBody, b.inverseInertiaWorld, b.localCentroid,
            b.position, b.orientation, b.linearVelocity, b.angularVelocity, b.userForce, b.userTorque, b.forceAccum,
            b.torqueAccum, b.lastFrameAcceleration, b.impulseAccum, b.angularImpulseAccum, b.linearDamping,
            b.angularDamping, b.gravityScale, b.awake, b.canSleep, b.massFromColliders, b.bullet, b.motion,
            b.userData);
 }
 template <typename Ar> void io(Ar& ar, Collider& c) {
-    fields(ar, c.body, c.shape, c.local, c.density, c.material.friction, c.material.restitution, c.filter.category,
+    ioEach(ar, c.body, c.shape, c.local, c.density, c.material.friction, c.material.restitution, c.filter.category,
            c.filter.mask, c.fatBox, c.sensor);
 }
 template <typename Ar> void io(Ar& ar, Attachment& a) {
-    fields(ar, a.body, a.point);
+    ioEach(ar, a.body, a.point);
 }
 template <typename Ar> void io(Ar& ar, GravityForce& g) {
-    fields(ar, g.body, g.acceleration);
+    ioEach(ar, g.body, g.acceleration);
 }
 template <typename Ar, typename SpringLike>
     requires std::is_same_v<SpringLike, Spring> || std::is_same_v<SpringLike, Bungee>
 void io(Ar& ar, SpringLike& s) {
-    fields(ar, s.a, s.b, s.stiffness, s.restLength, s.damping);
+    ioEach(ar, s.a, s.b, s.stiffness, s.restLength, s.damping);
 }
 template <typename Ar> void io(Ar& ar, Buoyancy& b) {
-    fields(ar, b.body, b.centreOfBuoyancy, b.maxDepth, b.volume, b.waterHeight, b.liquidDensity);
+    ioEach(ar, b.body, b.centreOfBuoyancy, b.maxDepth, b.volume, b.waterHeight, b.liquidDensity);
 }
 template <typename Ar> void io(Ar& ar, Aero& a) {
-    fields(ar, a.body, a.point, a.wind, a.tensor, a.tensorMin, a.tensorMax, a.control);
+    ioEach(ar, a.body, a.point, a.wind, a.tensor, a.tensorMin, a.tensorMax, a.control);
 }
 template <typename Ar> void io(Ar& ar, Drag& d) {
-    fields(ar, d.body, d.k1, d.k2);
+    ioEach(ar, d.body, d.k1, d.k2);
 }
 template <typename Ar> void io(Ar& ar, FakeSpring& f) {
-    fields(ar, f.body, f.anchor, f.stiffness, f.damping);
+    ioEach(ar, f.body, f.anchor, f.stiffness, f.damping);
 }
 template <typename Ar> void io(Ar& ar, JointDesc& d) {
-    fields(ar, d.type, d.a, d.b, d.axisA, d.axisB, d.span, d.tolerance, d.length, d.restitution, d.collide);
-    fields(ar, d.breakForce);
+    ioEach(ar, d.type, d.a, d.b, d.axisA, d.axisB, d.span, d.tolerance, d.length, d.restitution, d.collide);
+    ioEach(ar, d.breakForce);
 }
-template <typename Ar> void io(Ar& ar, Joint& j) { fields(ar, j.desc, j.pointCount, j.pointsA, j.pointsB, j.force); }
-template <typename Ar> void io(Ar& ar, JointBreakEvent& e) { fields(ar, e.joint, e.desc, e.force); }
+template <typename Ar> void io(Ar& ar, Joint& j) { ioEach(ar, j.desc, j.pointCount, j.pointsA, j.pointsB, j.force); }
+template <typename Ar> void io(Ar& ar, JointBreakEvent& e) { ioEach(ar, e.joint, e.desc, e.force); }
 
 // ---- Contacts and events -------------------------------------------------------------
 
 template <typename Ar> void io(Ar& ar, ContactPoint& p) {
-    fields(ar, p.point, p.depth, p.feature);
+    ioEach(ar, p.point, p.depth, p.feature);
 }
 template <typename Ar> void io(Ar& ar, ContactManifold& m) {
-    fields(ar, m.bodyA, m.bodyB, m.colliderA, m.colliderB, m.friction, m.restitution, m.approachSpeed,
+    ioEach(ar, m.bodyA, m.bodyB, m.colliderA, m.colliderB, m.friction, m.restitution, m.approachSpeed,
            m.manifold.normal, m.manifold.points, m.manifold.count);
 }
 /// The warm-start cache: what warmStart() reads of last step's contacts (the key that
@@ -223,49 +223,49 @@ template <typename Ar> void io(Ar& ar, ContactManifold& m) {
 /// frame turned, the impulse). The bounce impulse is this step's only (read by the
 /// joint forces right after it is kept), so it is not saved.
 template <typename Ar> void io(Ar& ar, KeptContact& c) {
-    fields(ar, c.key, c.point, c.normal, c.accumulatedImpulse);
+    ioEach(ar, c.key, c.point, c.normal, c.accumulatedImpulse);
 }
 template <typename Ar> void io(Ar& ar, std::pair<std::uint32_t, std::uint32_t>& link) {
-    fields(ar, link.first, link.second);
+    ioEach(ar, link.first, link.second);
 }
 template <typename Ar> void io(Ar& ar, ContactEvent& e) {
-    fields(ar, e.colliderA, e.colliderB, e.bodyA, e.bodyB, e.point, e.normal, e.depth, e.approachSpeed);
+    ioEach(ar, e.colliderA, e.colliderB, e.bodyA, e.bodyB, e.point, e.normal, e.depth, e.approachSpeed);
 }
 template <typename Ar> void io(Ar& ar, SensorEvent& e) {
-    fields(ar, e.sensor, e.visitor, e.sensorBody, e.visitorBody);
+    ioEach(ar, e.sensor, e.visitor, e.sensorBody, e.visitorBody);
 }
-template <typename Ar> void io(Ar& ar, ContactEvents& e) { fields(ar, e.begin, e.persist, e.end); }
-template <typename Ar> void io(Ar& ar, SensorEvents& e) { fields(ar, e.begin, e.end, e.overlaps); }
+template <typename Ar> void io(Ar& ar, ContactEvents& e) { ioEach(ar, e.begin, e.persist, e.end); }
+template <typename Ar> void io(Ar& ar, SensorEvents& e) { ioEach(ar, e.begin, e.end, e.overlaps); }
 template <typename Ar> void io(Ar& ar, JointEvents& e) { io(ar, e.broken); }
 
 // ---- Particles -----------------------------------------------------------------------
 
 template <typename Ar> void io(Ar& ar, DistanceConstraint& c) {
-    fields(ar, c.a, c.b, c.restLength, c.compliance, c.lambda);
+    ioEach(ar, c.a, c.b, c.restLength, c.compliance, c.lambda);
 }
 template <typename Ar> void io(Ar& ar, ParticleAttachment& a) {
-    fields(ar, a.particle, a.target, a.restLength, a.compliance, a.lambda);
+    ioEach(ar, a.particle, a.target, a.restLength, a.compliance, a.lambda);
 }
 template <typename Ar> void io(Ar& ar, ParticleConstraint& c) {
-    fields(ar, c.kind, c.count, c.p, c.rest, c.compliance, c.lambda, c.c);
+    ioEach(ar, c.kind, c.count, c.p, c.rest, c.compliance, c.lambda, c.c);
 }
 template <typename Ar> void io(Ar& ar, ParticleVolume& v) {
-    fields(ar, v.triangles, v.particles, v.restVolume, v.pressure, v.compliance, v.mode, v.globalShare, v.lambda);
+    ioEach(ar, v.triangles, v.particles, v.restVolume, v.pressure, v.compliance, v.mode, v.globalShare, v.lambda);
 }
 template <typename Ar> void io(Ar& ar, ParticleCluster& c) {
-    fields(ar, c.particles, c.rest, c.shapeStiffness, c.rigidDamping, c.rotation);
+    ioEach(ar, c.particles, c.rest, c.shapeStiffness, c.rigidDamping, c.rotation);
 }
 template <typename Ar> void io(Ar& ar, ParticleSurface& s) {
-    fields(ar, s.triangles, s.group, s.thickness);
+    ioEach(ar, s.triangles, s.group, s.thickness);
 }
 template <typename Ar> void io(Ar& ar, ParticleHierarchyLevel& l) {
-    fields(ar, l.particles, l.inverseMass, l.links, l.restLength, l.children, l.parentStart, l.parents, l.weights);
+    ioEach(ar, l.particles, l.inverseMass, l.links, l.restLength, l.children, l.parentStart, l.parents, l.weights);
 }
 template <typename Ar> void io(Ar& ar, ParticleHierarchy& h) {
-    fields(ar, h.levels, h.meshParticles, h.meshEdges, h.levelsAsked, h.parents);
+    ioEach(ar, h.levels, h.meshParticles, h.meshEdges, h.levelsAsked, h.parents);
 }
 template <typename Ar> void io(Ar& ar, ParticleSystem& ps) {
-    fields(ar, ps.x, ps.p, ps.v, ps.w, ps.radius, ps.group, ps.staticFriction, ps.kineticFriction, ps.restitution,
+    ioEach(ar, ps.x, ps.p, ps.v, ps.w, ps.radius, ps.group, ps.staticFriction, ps.kineticFriction, ps.restitution,
            ps.userData, ps.force, ps.fatBox, ps.asleep, ps.motion, ps.stepVelocity, ps.previousVelocity,
            ps.hasHistory, ps.slots, ps.distances, ps.attachments, ps.constraints, ps.volumes, ps.clusters,
            ps.surfaces, ps.hierarchies, ps.topologyVersion, ps.groupsIssued, ps.lastSubstep);
@@ -274,10 +274,10 @@ template <typename Ar> void io(Ar& ar, ParticleSystem& ps) {
 // ---- Deformables ---------------------------------------------------------------------
 
 template <typename Ar> void io(Ar& ar, DeformableHandle& h) {
-    fields(ar, h.desc.vertex, h.desc.kind, h.desc.target, h.desc.restDirection, h.desc.weight);
+    ioEach(ar, h.desc.vertex, h.desc.kind, h.desc.target, h.desc.restDirection, h.desc.weight);
 }
 template <typename Ar> void io(Ar& ar, Deformable& d) {
-    fields(ar, d.restPosition, d.restAxes, d.radii, d.volume, d.mass, d.restMoment, d.neighbourStart,
+    ioEach(ar, d.restPosition, d.restAxes, d.radii, d.volume, d.mass, d.restMoment, d.neighbourStart,
            d.neighbours, d.edges, d.position, d.velocity, d.rotation, d.angularVelocity, d.restVertices,
            d.restNormals, d.triangles, d.skinStart, d.skinParticles, d.skinWeights, d.skinningNeighbours,
            d.handles, d.density, d.stiffness, d.damping, d.friction, d.iterations, d.systemVersion, d.asleep,
@@ -287,17 +287,17 @@ template <typename Ar> void io(Ar& ar, Deformable& d) {
 // ---- Settings ------------------------------------------------------------------------
 
 template <typename Ar> void io(Ar& ar, ResolverSettings& r) {
-    fields(ar, r.restitutionThreshold, r.maxProjectionAngle, r.penetrationTolerance, r.velocityTolerance,
+    ioEach(ar, r.restitutionThreshold, r.maxProjectionAngle, r.penetrationTolerance, r.velocityTolerance,
            r.positionIterationsPerContact, r.velocityIterationsPerContact, r.velocitySolver, r.sequentialIterations,
            r.sequentialTolerance, r.slidingSpeed, r.warmStart, r.positionSolver, r.sequentialPositionIterations,
            r.projectionRelaxation, r.allowedPenetration, r.shockPropagation, r.shockIterations);
 }
 template <typename Ar> void io(Ar& ar, ParticleSettings& p) {
-    fields(ar, p.solver, p.integrator, p.substeps, p.iterations, p.directChains, p.pbdStiffness,
+    ioEach(ar, p.solver, p.integrator, p.substeps, p.iterations, p.directChains, p.pbdStiffness,
            p.keepAngularMomentum, p.damping, p.contactMargin, p.restitutionThreshold);
 }
 template <typename Ar> void io(Ar& ar, WorldSettings& s) {
-    fields(ar, s.gravity, s.gyroscopic, s.minTimeStep, s.maxTimeStep, s.maxSubsteps, s.collisionMargin,
+    ioEach(ar, s.gravity, s.gyroscopic, s.minTimeStep, s.maxTimeStep, s.maxSubsteps, s.collisionMargin,
            s.aabbMargin, s.continuous, s.resolver, s.sleep.enabled, s.sleep.sleepThreshold, s.sleep.motionBias,
            s.particles);
 }
@@ -312,7 +312,7 @@ struct Header {
 constexpr std::size_t headerBytes = sizeof magic + 4 + 1 + 4 + 8 + 8;
 
 template <typename Ar> void io(Ar& ar, Header& h) {
-    fields(ar, h.version, h.realBytes, h.byteOrder, h.payloadBytes, h.checksum);
+    ioEach(ar, h.version, h.realBytes, h.byteOrder, h.payloadBytes, h.checksum);
 }
 
 void writeHeader(ByteWriter& out, Header h) {
