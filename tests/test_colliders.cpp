@@ -172,7 +172,7 @@ TEST_CASE("colliders are validated and leave the world unchanged when rejected",
     }
 }
 
-TEST_CASE("the body origin stays put when the centre of mass is off it; every body point is in the origin frame",
+TEST_CASE("the body origin stays put when the centre of mass is off it, every body point is in the origin frame",
           "[physics]") {
     // A dumbbell whose centre of mass lies 1.25 m from its origin along x.
     World world;

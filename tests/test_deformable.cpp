@@ -207,7 +207,7 @@ TEST_CASE("ARAP: two runs are bit-identical", "[deformable]") {
     CHECK(std::memcmp(a.data(), b.data(), a.size() * sizeof(real)) == 0);
 }
 
-TEST_CASE("ARAP handles: a dragged and twisted bar end follows its handles; targets do not refactorise",
+TEST_CASE("ARAP handles: a dragged and twisted bar end follows its handles, targets do not refactorise",
           "[deformable]") {
     World w = deformableWorld();
     const ArapBar bar = clampedBar(w, 1e9, 10);

@@ -192,7 +192,7 @@ TEST_CASE("a builder that fails inside reports once to the world's handler", "[p
     CHECK((w.saveState() == before));
 }
 
-TEST_CASE("the handler may use the world; the world keeps it when moved or restored", "[physics]") {
+TEST_CASE("the handler may use the world, the world keeps it when moved or restored", "[physics]") {
     Scene s;
     std::size_t bodiesSeen = 0;
     s.world.setErrorHandler([&](const Error&) { bodiesSeen = s.world.bodyCount(); });

@@ -39,7 +39,7 @@ TEST_CASE("a compressed spring pushes and a stretched one pulls", "[physics]") {
     }
 }
 
-TEST_CASE("a bungee never pushes; a stretched one pulls", "[physics]") {
+TEST_CASE("a bungee never pushes, a stretched one pulls", "[physics]") {
     const Vec3 zero = Vec3::Zero();
     CHECK(bungeeForce(Vec3(1, 0, 0), zero, zero, zero, 10, 2, 0) == zero);      // slack
     CHECK(bungeeForce(Vec3(2, 0, 0), zero, zero, zero, 10, 2, 0) == zero);      // exactly taut

@@ -228,7 +228,7 @@ TEST_CASE("torque-free asymmetric body conserves world angular momentum", "[phys
     }
 }
 
-TEST_CASE("a spin about the intermediate axis flips; major and minor axes stay put", "[physics]") {
+TEST_CASE("a spin about the intermediate axis flips, major and minor axes stay put", "[physics]") {
     const real h = real(1) / 120;
     for (GyroscopicMode mode : {GyroscopicMode::ConserveMomentum, GyroscopicMode::Explicit}) {
         SpinningBox major(mode, 0, 4, real(0.01)), middle(mode, 1, 4, real(0.01)), minor(mode, 2, 4, real(0.01));

@@ -241,7 +241,7 @@ TEST_CASE("soft tet cube squashed flat recovers its volume within 2% in 2 s with
     }
 }
 
-TEST_CASE("balloon: keeps its volume within 1% under a box of 10x its weight; over-pressure 1.5 inflates it 1.5x",
+TEST_CASE("balloon: keeps its volume within 1% under a box of 10x its weight, over-pressure 1.5 inflates it 1.5x",
           "[particles][scene]") {
     SECTION("a 5 kg box on a 0.5 kg balloon") {
         World w = worldWith(Vec3(0, real(-9.81), 0));
@@ -583,7 +583,7 @@ TEST_CASE("a 2 kg box in a cloth hammock stays on top of the cloth for 10 s", "[
     CHECK(lowestBox > real(0.6));
 }
 
-TEST_CASE("Diziol volume: with alpha = 1 and nothing touching it is the global constraint; under a box it keeps the volume",
+TEST_CASE("Diziol volume: with alpha = 1 and nothing touching it is the global constraint, under a box it keeps the volume",
           "[particles]") {
     const auto balloonWorld = [](VolumeMode mode, real share, bool withBox, Balloon& out) {
         WorldSettings s;
@@ -625,7 +625,7 @@ TEST_CASE("Diziol volume: with alpha = 1 and nothing touching it is the global c
         global.step(real(1) / 60);
         diziol.step(real(1) / 60);
     }
-    CHECK(testing::stateHash(global) == testing::stateHash(diziol));
+    CHECK(testing::motionHash(global) == testing::motionHash(diziol)); // the particles move alike (the volumes differ in mode and share)
     CHECK(diziol.enclosedVolume(b.volume) / diziol.particleVolume(b.volume).restVolume == Approx(1.2).epsilon(0.01));
     for (const real share : {real(0), real(0.5)}) {
         Balloon c;

@@ -54,15 +54,21 @@ int countCrossings(const Cloth& cloth, const std::vector<Vec3>& before, const st
 } // namespace
 
 TEST_CASE("a cloth falling onto the ground in folds never passes through itself with a surface", "[particles][scene]") {
-    const auto runWith = [](real thickness) {
-        World w = worldWithSleep(false);
+    // Watched at every small step (world steps of 1/600 s, one particle substep each:
+    // the small steps of a 1/60 s step of 10 substeps), so a particle that folds round
+    // the strip's free edge between two looks is not mistaken for one passing through.
+    const auto runWith = [](real thickness, real lean) {
+        WorldSettings s;
+        s.sleep.enabled = false;
+        s.particles.substeps = 1;
+        World w(s);
         addGround(w, real(0.6));
         ClothDesc d;
         d.nu = 8;
         d.nv = 40;
         d.corner = Vec3(real(-0.15), real(0.03), 0);
         d.sideU = Vec3(real(0.3), 0, 0);
-        d.sideV = Vec3(0, real(1.5), real(0.1)); // a strip nearly upright: it buckles and folds as it lands
+        d.sideV = Vec3(0, real(1.5), lean); // a strip nearly upright: it buckles and folds as it lands
         d.bending = ClothDesc::Bending::None;
         d.mass = real(0.2);
         d.radius = real(0.01);
@@ -75,21 +81,25 @@ TEST_CASE("a cloth falling onto the ground in folds never passes through itself 
         };
         positions(now);
         real top = 0;
-        for (int i = 0; i < 120; ++i) {
+        for (int i = 0; i < 1200; ++i) {
             before = now;
-            w.step(real(1) / 60);
+            w.step(real(1) / 600);
             positions(now);
             crossings += countCrossings(cloth, before, now, real(0.05));
         }
         for (const Vec3& x : now) top = std::max(top, x.y());
-        INFO("thickness " << thickness << ": the pile is " << top << " m high");
+        INFO("thickness " << thickness << ", lean " << lean << ": the pile is " << top << " m high");
         CHECK(top < real(0.3)); // it has landed in folds, not stood or flown off
         return crossings;
     };
-    const int without = runWith(0), with = runWith(real(0.008));
-    INFO("crossings in 2 s: " << without << " without a surface, " << with << " with one");
+    const int without = runWith(0, real(0.1));
+    INFO("crossings in 2 s without a surface: " << without);
     CHECK(without > 0);
-    CHECK(with == 0);
+    for (const real lean : {real(0.1), real(0.12), real(0.065)}) {
+        const int with = runWith(real(0.008), lean);
+        INFO("lean " << lean << ": crossings in 2 s with a surface: " << with);
+        CHECK(with == 0);
+    }
 }
 
 TEST_CASE("grains stay on a coarse cloth they would fall through without its surface", "[particles][scene]") {

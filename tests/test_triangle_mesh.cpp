@@ -83,7 +83,7 @@ TEST_CASE("mesh input is validated: the first bad vertex, index or triangle is n
     CHECK(fieldOf([&] { validateShape(TriangleMesh{}, "shape"); }) == "shape.TriangleMesh.mesh");
 }
 
-TEST_CASE("a mesh belongs on a static body; a dynamic one is refused and nothing is stored", "[collision]") {
+TEST_CASE("a mesh belongs on a static body, a dynamic one is refused and nothing is stored", "[collision]") {
     World world;
     BodyDesc d;
     d.colliders.push_back(colliderOf(flatQuad()));

@@ -328,7 +328,7 @@ TEST_CASE("masses and inertias stay in range, given or added up from colliders",
     CHECK((inverse * real(1e-20) - Mat3::Identity()).cwiseAbs().maxCoeff() < testing::tol(1e-12, 1e-5));
 }
 
-TEST_CASE("the lightest body under the largest force stays finite; bigger loads are refused", "[physics]") {
+TEST_CASE("the lightest body under the largest force stays finite, bigger loads are refused", "[physics]") {
     // A 1e-300 kg body under 1e15 N overflowed within the step (it was restored and the
     // step threw). Masses are bounded now (minMass, maxMass): the extreme a game may
     // ask for, 1e15 N on a microgram, is a 1e24 m/s^2 acceleration that the step caps

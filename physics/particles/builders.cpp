@@ -66,8 +66,11 @@ Cloth buildCloth(World& world, const ClothDesc& d) { return detail::guarded(worl
             c.particles.push_back(world.createParticle(p));
         }
     std::vector<std::array<ParticleId, 2>> edges; // stretch and shear: the hierarchy's graph
+    // A link exists only when both ends lie on the grid: c.at(u, v) would wrap u = nu
+    // round to (0, v + 1), so a shear from (u + 1, v) must check its first end too.
+    const auto onGrid = [&](int u, int v) { return u >= 0 && u < d.nu && v >= 0 && v < d.nv; };
     const auto link = [&](std::vector<DistanceConstraintId>& set, int u0, int v0, int u1, int v1, real compliance) {
-        if (u1 < 0 || u1 >= d.nu || v1 < 0 || v1 >= d.nv) return;
+        if (!onGrid(u0, v0) || !onGrid(u1, v1)) return;
         set.push_back(world.createDistanceConstraint({c.at(u0, v0), c.at(u1, v1), -1, compliance}));
         if (&set != &c.bend) edges.push_back({c.at(u0, v0), c.at(u1, v1)});
     };
