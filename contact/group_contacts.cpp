@@ -32,6 +32,10 @@ void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const Slee
     links.assign(sleepingLinks.begin(), sleepingLinks.end());
     links.insert(links.end(), jointLinks.begin(), jointLinks.end());
     buildIslands(slots, bodies.aliveFlags(), contacts, links, islands);
+    // An island a moving kinematic body touches wakes (and the sleep stage keeps it awake).
+    markMovedByKinematics(slots, contacts, islands, scratch.movedByKinematic);
+    for (std::size_t k = 0; k < islands.count(); ++k)
+        if (scratch.movedByKinematic[k]) wakeIsland(bodies.slots(), islands, k, sleep.sleepThreshold);
     wakeTouchedIslands(bodies.slots(), islands, sleep.sleepThreshold);
     // Contacts in island order; islands that sleep as a whole are left out.
     std::vector<Contact>& ordered = scratch.ordered;

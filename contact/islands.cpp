@@ -74,6 +74,18 @@ int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const S
     return fellAsleep;
 }
 
+void markMovedByKinematics(std::span<const Body> bodies, std::span<const Contact> contacts, const Islands& islands,
+                           std::vector<std::uint8_t>& moved) {
+    moved.assign(islands.count(), 0);
+    const auto movingKinematic = [&](std::uint32_t i) {
+        return i != noBody && bodies[i].type == BodyType::Kinematic &&
+               (!bodies[i].linearVelocity.isZero(0) || !bodies[i].angularVelocity.isZero(0));
+    };
+    for (const Contact& c : contacts)
+        for (int side = 0; side < 2; ++side)
+            if (movingKinematic(c.body[side]) && joins(bodies, c.body[1 - side])) moved[islands.bodyIsland[c.body[1 - side]]] = 1;
+}
+
 int wakeTouchedIslands(std::span<Body> bodies, const Islands& islands, real sleepThreshold) {
     int woken = 0;
     for (std::size_t k = 0; k < islands.count(); ++k) {
@@ -82,14 +94,19 @@ int wakeTouchedIslands(std::span<Body> bodies, const Islands& islands, real slee
             anyAwake = anyAwake || bodies[islands.bodies[i]].awake;
             anyAsleep = anyAsleep || !bodies[islands.bodies[i]].awake;
         }
-        if (!anyAwake || !anyAsleep) continue;
-        for (std::uint32_t i = islands.bodyStarts[k]; i < islands.bodyStarts[k + 1]; ++i) {
-            Body& b = bodies[islands.bodies[i]];
-            if (b.awake) continue;
-            b.awake = true;
-            b.motion = 2 * sleepThreshold; // Millington: wake with some motion so it does not fall straight back asleep
-            ++woken;
-        }
+        if (anyAwake && anyAsleep) woken += wakeIsland(bodies, islands, k, sleepThreshold);
+    }
+    return woken;
+}
+
+int wakeIsland(std::span<Body> bodies, const Islands& islands, std::size_t k, real sleepThreshold) {
+    int woken = 0;
+    for (std::uint32_t i = islands.bodyStarts[k]; i < islands.bodyStarts[k + 1]; ++i) {
+        Body& b = bodies[islands.bodies[i]];
+        if (b.awake) continue;
+        b.awake = true;
+        b.motion = 2 * sleepThreshold; // Millington: wake with some motion so it does not fall straight back asleep
+        ++woken;
     }
     return woken;
 }

@@ -31,6 +31,7 @@ struct ContactScratch {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> links; ///< groupContacts: sleeping and joint links
     std::vector<std::pair<std::uint64_t, std::uint32_t>> order; ///< keepForWarmStart: (key, index), sorted
     std::vector<std::uint64_t> previousKeys; ///< gatherContacts: last step's contact keys, for warmStart
+    std::vector<std::uint8_t> movedByKinematic; ///< groupContacts: islands touching a moving kinematic body
     std::vector<ContactEvent> touching;      ///< reportContacts: pairs touching now
     std::vector<ContactEvent> near;          ///< reportContacts: every pair with a manifold now
     std::vector<SensorEvent> sensing;        ///< reportSensors: overlaps now

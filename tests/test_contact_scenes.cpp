@@ -283,6 +283,36 @@ TEST_CASE("a ball hitting a sleeping pile wakes that pile's island and no other"
     for (const BodyId id : piles[1]) CHECK_FALSE(w.body(id).awake);
 }
 
+TEST_CASE("a box on a slowly turning kinematic platform stays awake and rides along, on a still one it sleeps",
+          "[contact][scene]") {
+    // 0.1 rad/s: the box at 2 m moves at 0.2 m/s, v.v = 0.04, far below sleepThreshold
+    // (0.3): alone it would fall asleep and the platform would turn away under it.
+    const auto ride = [](real spin, real& turned) {
+        World w;
+        BodyDesc table;
+        table.type = BodyType::Kinematic;
+        table.position = Vec3(0, real(0.1), 0);
+        table.angularVelocity = Vec3(0, spin, 0);
+        ColliderDesc top = boxCollider(Vec3(3, real(0.1), 3));
+        top.material.friction = real(0.8);
+        table.colliders.push_back(top);
+        w.createBody(table);
+        BodyDesc box;
+        box.position = Vec3(2, real(0.4), 0);
+        box.colliders.push_back(boxCollider(Vec3::Constant(real(0.2))));
+        const BodyId b = w.createBody(box);
+        for (int i = 0; i < 1200; ++i) w.step(real(1) / 60);
+        const Vec3 at = w.body(b).centerOfMass;
+        turned = std::atan2(-at.z(), at.x()); // about +y: x turns towards -z
+        return w.body(b).awake;
+    };
+    real turned = 0;
+    CHECK(ride(real(0.1), turned)); // awake after 20 s
+    CHECK(turned == Approx(2).epsilon(0.01)); // rode the platform's 2 rad
+    CHECK_FALSE(ride(0, turned)); // control: a still platform lets it sleep
+    CHECK(std::abs(turned) < real(1e-3));
+}
+
 TEST_CASE("Newton's cradle with e = 1: the last sphere leaves with the first one's speed", "[contact][scene]") {
     for (const VelocitySolver solver : {VelocitySolver::SequentialImpulses, VelocitySolver::WorstFirst}) {
         TestScene scene(false);

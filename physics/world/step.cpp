@@ -174,6 +174,9 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     detail::particleMotion(particles_, particleIslands_, islands_.count(), ctx.h, settings_.sleep, keepAwake_);
     detail::deformableMotion(deformables_, *deformableIslands_, islands_.count(), ctx.h, settings_.sleep, keepAwake_);
+    const std::vector<std::uint8_t>& moved = scratch_->contact.movedByKinematic;
+    keepAwake_.resize(std::max(keepAwake_.size(), moved.size()), 0);
+    for (std::size_t k = 0; k < moved.size(); ++k) keepAwake_[k] |= moved[k];
     if (updateSleep(bodies_.slots(), islands_, ctx.h, settings_.sleep, keepAwake_) > 0)
         detail::keepSleepingLinks(bodies_, resolverContacts_, sleepingLinks_);
     detail::sleepParticles(particles_, bodies_, islands_, particleIslands_, settings_.sleep);
