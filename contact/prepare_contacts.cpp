@@ -65,21 +65,31 @@ void prepareContact(Contact& c, std::span<const Body> bodies, real dt, const Res
 }
 
 void updateDesiredVelocity(Contact& c, std::span<const Body> bodies, real dt, const ResolverSettings& settings) {
-    // The normal velocity last step's acceleration produced (gravity on a resting
-    // body): a resting contact must not bounce it back (ch. 15.1.2).
-    real fromAcceleration = 0;
-    for (int side = 0; side < 2; ++side) {
-        const std::uint32_t i = c.body[static_cast<std::size_t>(side)];
-        if (i == noBody || !bodies[i].isDynamic()) continue;
-        const real a = bodies[i].lastFrameAcceleration.dot(c.normal) * dt;
-        fromAcceleration += side == 0 ? a : -a;
-    }
     const real vx = c.velocity.x();
     if (c.penetration < 0 && -vx * dt <= -c.penetration) {
         // Apart by a gap they will not close this step: let them close it, no faster.
         c.desiredDeltaVelocity = std::max(real(0), c.penetration / dt - vx);
         return;
     }
+    // Restitution (none below restitutionThreshold). A contact that met at the start of
+    // the step (touching then, or closing its gap within the first tenth of the step, as
+    // one the continuous-collision limiter stopped at the surface does) met before this
+    // step's acceleration: that velocity (gravity on a resting body) is not bounced
+    // (Millington ch. 15.1.2). A speculative contact meeting later in the step bounces its
+    // whole closing velocity: with the gap taken back by bounceFromGap that keeps the
+    // discrete flight's energy (a ball with e = 1 keeps 100 bounces from 1 m within
+    // 0.98-1.00 of the height; taking the acceleration out of these too lost 7 % a
+    // bounce and stopped it after 24; bouncing it in contacts met at the start gained 3 %
+    // a bounce from 20 m).
+    real fromAcceleration = 0;
+    const bool metAtStart = c.penetration >= 0 || (vx < 0 && c.penetration / vx < real(0.1) * dt);
+    if (metAtStart)
+        for (int side = 0; side < 2; ++side) {
+            const std::uint32_t i = c.body[static_cast<std::size_t>(side)];
+            if (i == noBody || !bodies[i].isDynamic()) continue;
+            const real a = bodies[i].lastFrameAcceleration.dot(c.normal) * dt;
+            fromAcceleration += side == 0 ? a : -a;
+        }
     const real e = std::abs(vx) < settings.restitutionThreshold ? 0 : c.restitution;
     c.desiredDeltaVelocity = -vx - e * (vx - fromAcceleration);
 }

@@ -31,9 +31,10 @@ struct BodyChange {
 void prepareContact(Contact& c, std::span<const Body> bodies, real dt, const ResolverSettings& settings);
 
 /// Ch. 15.1: the normal velocity change that resolves the contact, from its current
-/// closing velocity: bounce with restitution (none below restitutionThreshold), minus the
-/// velocity last step's acceleration built up. A contact still apart by a gap lets
-/// the bodies close it this step and no faster (a speculative contact).
+/// closing velocity: bounce with restitution (none below restitutionThreshold); a
+/// contact touching at the start of the step does not bounce the velocity last step's
+/// acceleration built up. A contact still apart by a gap lets the bodies close it this
+/// step and no faster (a speculative contact); one that closes it bounces all of it.
 void updateDesiredVelocity(Contact& c, std::span<const Body> bodies, real dt, const ResolverSettings& settings);
 
 /// The solver-body index of a contact side: body + 1, and 0 (the world) for noBody.

@@ -14,10 +14,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <numbers>
 #include <random>
+#include <vector>
 
 using namespace jounce;
 using testing::TestScene;
@@ -307,6 +309,43 @@ TEST_CASE("restitution 0.5: a dropped sphere rebounds to a quarter of the drop h
     INFO("rebound to " << peak << " m of " << h << " m");
     CHECK(bounced);
     CHECK(peak / h == Approx(0.25).margin(0.03));
+}
+
+TEST_CASE("bounces from 1 m at one step of 1/60 s: e = 0.5 rebounds to 25 %, e = 1 keeps its height for 100 bounces",
+          "[contact][scene]") {
+    // Apexes of a ball's bottom over a floor box, by the sign change of its velocity.
+    const auto apexes = [](real e, int count) {
+        World w;
+        BodyDesc floor;
+        floor.type = BodyType::Static;
+        floor.position = Vec3(0, real(-0.5), 0);
+        floor.colliders.push_back(testing::boxCollider(Vec3(50, real(0.5), 50)));
+        w.createBody(floor);
+        BodyDesc d;
+        d.position = Vec3(0, real(1.1), 0);
+        d.colliders.push_back(ColliderDesc{Sphere{real(0.1)}, Transform{}, 1000, Material{real(0.5), e}, CollisionFilter{}});
+        const BodyId ball = w.createBody(d);
+        std::vector<real> out;
+        real lastVy = 0;
+        for (int i = 0; i < 60 * 120 && static_cast<int>(out.size()) < count; ++i) {
+            w.step(real(1) / 60);
+            const BodyState b = w.body(ball);
+            if (lastVy > 0 && b.linearVelocity.y() <= 0) out.push_back(b.centerOfMass.y() - real(0.1));
+            lastVy = b.linearVelocity.y();
+        }
+        return out;
+    };
+    const std::vector<real> half = apexes(real(0.5), 2);
+    REQUIRE(half.size() == 2);
+    INFO("e = 0.5: apexes " << half[0] << ", " << half[1] << " m");
+    CHECK(half[0] == Approx(0.25).margin(0.015));
+    CHECK(half[1] / half[0] == Approx(0.25).margin(0.015));
+    const std::vector<real> one = apexes(1, 100);
+    REQUIRE(one.size() == 100);
+    const auto [lowest, highest] = std::minmax_element(one.begin(), one.end());
+    INFO("e = 1: apexes from " << *lowest << " to " << *highest << " m");
+    CHECK(*lowest >= real(0.95));
+    CHECK(*highest <= real(1.01));
 }
 
 TEST_CASE("two runs of a pyramid are bit-identical", "[contact][scene]") {

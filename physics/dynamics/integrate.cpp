@@ -81,7 +81,8 @@ void accelerateExplicit(Body& b, real h, bool gyroscopic) {
 }
 
 /// The accumulated impulses count as forces over this substep (f = J / h), so they
-/// enter lastFrameAcceleration, which the resolver keeps out of restitution bounces.
+/// enter lastFrameAcceleration, whose planar part the resolver adds back to friction's
+/// sliding velocity (the slope-creep fix, ch. 16.1).
 void accelerate(Body& b, const StepContext& ctx) {
     const real h = ctx.h;
     b.lastFrameAcceleration = (b.forceAccum + b.impulseAccum / h) * b.inverseMass;
