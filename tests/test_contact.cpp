@@ -10,6 +10,7 @@
 
 #include "contact/contact_resolver.hpp"
 #include "contact/indexed_heap.hpp"
+#include "contact/soft_constraint.hpp"
 #include <jounce/contact/resolver.hpp>
 
 #include <catch2/catch.hpp>
@@ -346,6 +347,62 @@ TEST_CASE("bounces from 1 m at one step of 1/60 s: e = 0.5 rebounds to 25 %, e =
     INFO("e = 1: apexes from " << *lowest << " to " << *highest << " m");
     CHECK(*lowest >= real(0.95));
     CHECK(*highest <= real(1.01));
+}
+
+TEST_CASE("soft constraints: one visit is implicit Euler of the damped spring, a second adds nothing, rigid stops",
+          "[contact]") {
+    // Catto's soft step: a constraint of f Hz and damping ratio zeta is the spring
+    // k = m w^2, c = 2 m zeta w integrated by implicit Euler (contact/soft_constraint.hpp).
+    const real m = 2;
+    for (const real hertz : {real(1), real(30), real(240)})
+        for (const real zeta : {real(0), real(0.7), real(10)})
+            for (const real h : {real(1) / 240, real(1) / 60}) {
+                CAPTURE(hertz, zeta, h);
+                const real w = 2 * std::numbers::pi_v<real> * hertz, x0 = real(0.03), v0 = real(-1.5);
+                const detail::Softness soft = detail::makeSoft(hertz, zeta, h);
+                const real first = detail::softImpulse(soft, m, v0, x0, 0);
+                const real v1 = v0 + first / m;
+                CHECK(v1 == Approx((v0 - h * w * w * x0) / (1 + 2 * zeta * w * h + h * h * w * w)).epsilon(testing::tol(1e-12, 1e-5)));
+                const real second = detail::softImpulse(soft, m, v1, x0, first);
+                CHECK(std::abs(second) <= testing::tol(1e-12, 1e-5) * std::abs(first));
+            }
+    const detail::Softness rigid = detail::makeSoft(0, 1, real(1) / 60);
+    CHECK(real(-1.5) + detail::softImpulse(rigid, m, real(-1.5), real(0.03), 0) / m == 0);
+}
+
+TEST_CASE("soft constraints: an undamped one oscillates at implicit Euler's frequency, a damped one decays at zeta w",
+          "[contact]") {
+    // x'' = -w^2 x by soft impulses and x += h v: implicit Euler turns by atan(h w) a step
+    // (period 2 pi h / atan(h w)) and shrinks by 1 / sqrt(1 + h^2 w^2) a step.
+    const auto run = [](real hertz, real zeta, real h, real seconds, real& period, real& amplitude) {
+        const detail::Softness soft = detail::makeSoft(hertz, zeta, h);
+        real x = real(0.1), v = 0, lastCrossing = -1, firstCrossing = -1;
+        int crossings = 0;
+        const int steps = static_cast<int>(std::lround(seconds / h));
+        for (int i = 1; i <= steps; ++i) {
+            const real before = x;
+            v += detail::softImpulse(soft, 1, v, x, 0);
+            x += h * v;
+            if (before > 0 && x <= 0) {
+                const real t = (static_cast<real>(i) - x / (x - before)) * h; // linear between steps
+                if (firstCrossing < 0) firstCrossing = t;
+                lastCrossing = t;
+                ++crossings;
+            }
+        }
+        period = crossings > 1 ? (lastCrossing - firstCrossing) / static_cast<real>(crossings - 1) : 0;
+        amplitude = std::hypot(x, v / (2 * std::numbers::pi_v<real> * hertz));
+    };
+    const real h = real(1) / 600, hertz = 2, w = 2 * std::numbers::pi_v<real> * hertz;
+    real period = 0, amplitude = 0;
+    run(hertz, 0, h, 10, period, amplitude);
+    CHECK(period == Approx(2 * std::numbers::pi_v<real> * h / std::atan(h * w)).epsilon(1e-3));
+    CHECK(amplitude / real(0.1) == Approx(std::pow(1 + h * h * w * w, -real(0.5) * 6000)).epsilon(0.02));
+    // Damping ratio 0.1 at 1 Hz, h = 1 ms: the amplitude after 5 s is exp(-zeta w t)
+    // within implicit Euler's own loss, about h w^2 / 2 = 0.02 per second here.
+    const real wd = 2 * std::numbers::pi_v<real>;
+    run(1, real(0.1), real(1e-3), 5, period, amplitude);
+    CHECK(amplitude / real(0.1) == Approx(std::exp(-real(0.1) * wd * 5) * std::exp(-real(1e-3) * wd * wd / 2 * 5)).epsilon(0.03));
 }
 
 TEST_CASE("two runs of a pyramid are bit-identical", "[contact][scene]") {
