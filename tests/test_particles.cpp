@@ -517,6 +517,78 @@ TEST_CASE("two-way coupling: a particle hitting a free box keeps the total momen
     }
 }
 
+TEST_CASE("a grain sliding on a box stops after v / (mu g), on a static box and on a dynamic one alike", "[particles]") {
+    // 2 m/s, mu 0.3: it stops after 0.680 s and 0.680 m (v^2 / (2 mu g)). On a dynamic
+    // 6 m box of 6 t the grain slid on frictionless (4 m in 2 s) until the projection
+    // gave contacts with dynamic bodies the friction it gives static ones.
+    for (const bool dynamicBox : {false, true}) {
+        CAPTURE(dynamicBox);
+        World w = worldWith(ParticleSettings{}, Vec3(0, real(-9.81), 0), false);
+        testing::addGround(w, 1);
+        BodyDesc box;
+        box.position = Vec3(0, real(0.5), 0);
+        box.type = dynamicBox ? BodyType::Dynamic : BodyType::Static;
+        box.colliders.push_back(ColliderDesc{Box{Vec3(3, real(0.5), 3)}, Transform{}, 1000, Material{real(0.3), 0}, CollisionFilter{}});
+        w.createBody(box);
+        ParticleDesc d;
+        d.position = Vec3(-2, real(1.05), 0);
+        d.mass = real(0.5);
+        d.radius = real(0.05);
+        d.staticFriction = d.kineticFriction = real(0.3);
+        const ParticleId p = w.createParticle(d);
+        for (int i = 0; i < 30; ++i) w.step(real(1) / 60); // settle
+        w.setParticleVelocity(p, Vec3(2, 0, 0));
+        const real start = w.particle(p).position.x();
+        int stoppedAt = -1;
+        for (int i = 1; i <= 120; ++i) {
+            w.step(real(1) / 60);
+            if (stoppedAt < 0 && w.particle(p).velocity.norm() < real(0.01)) stoppedAt = i;
+        }
+        const real mug = real(0.3) * real(9.81);
+        CHECK(static_cast<real>(stoppedAt) / 60 == Approx(2 / mug).margin(real(1) / 30));
+        CHECK(w.particle(p).position.x() - start == Approx(2 * 2 / (2 * mug)).epsilon(0.02));
+    }
+}
+
+TEST_CASE("friction between a particle and a dynamic body: a grain on a sliding box is carried to the common speed",
+          "[particles]") {
+    // A 10 kg box slides at 1 m/s on frictionless ground with a 0.5 kg grain on top
+    // (friction 0.5 each, so 0.5 between them): friction speeds the grain up at mu g and
+    // slows the box at mu g m / M until they move together at 10 / 10.5 m/s (momentum),
+    // after 0.19 s. Without friction the grain stays where it is and the box slides on.
+    const auto slide = [](real friction, real& grainSpeed, real& boxSpeed, real& grainHeight) {
+        World w = worldWith(ParticleSettings{});
+        testing::addGround(w, 0);
+        BodyDesc box;
+        box.position = Vec3(0, real(0.5), 0);
+        box.colliders.push_back(ColliderDesc{Box{Vec3::Constant(real(0.5))}, Transform{}, 10, Material{real(0.5), 0}, CollisionFilter{}});
+        const BodyId b = w.createBody(box); // 10 kg
+        ParticleDesc d;
+        d.position = Vec3(0, real(1.05), 0);
+        d.mass = real(0.5);
+        d.radius = real(0.05);
+        d.staticFriction = d.kineticFriction = friction;
+        const ParticleId p = w.createParticle(d);
+        for (int i = 0; i < 30; ++i) w.step(real(1) / 60); // settle
+        w.setLinearVelocity(b, Vec3(1, 0, 0));
+        for (int i = 0; i < 60; ++i) w.step(real(1) / 60);
+        grainSpeed = w.particle(p).velocity.x();
+        boxSpeed = w.body(b).linearVelocity.x();
+        grainHeight = w.particle(p).position.y();
+    };
+    real grain = 0, box = 0, height = 0;
+    slide(real(0.5), grain, box, height);
+    CHECK(height > 1); // carried on the box
+    INFO("with friction: grain " << grain << ", box " << box << " m/s");
+    CHECK(grain == Approx(real(10) / real(10.5)).epsilon(0.03));
+    CHECK(box == Approx(real(10) / real(10.5)).epsilon(0.03));
+    CHECK(real(0.5) * grain + 10 * box == Approx(10).epsilon(0.02)); // momentum kept
+    slide(0, grain, box, height);
+    INFO("without: grain " << grain << ", box " << box << " m/s");
+    CHECK(std::abs(grain) < real(0.01)); // left behind (it falls off the box's end)
+    CHECK(box == Approx(1).epsilon(0.01));
+}
+
 TEST_CASE("a particle attached inside a body does not collide with it, and the two rest", "[particles]") {
     // A 0.1 kg particle held by a rigid zero-length attachment at the centre of a 0.2 m
     // ball resting on the ground. The ball's surface used to push the particle out every

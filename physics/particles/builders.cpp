@@ -78,8 +78,14 @@ Cloth buildCloth(World& world, const ClothDesc& d) { return detail::guarded(worl
         for (int u = 0; u < d.nu; ++u) {
             link(c.stretch, u, v, u + 1, v, d.stretchCompliance);
             link(c.stretch, u, v, u, v + 1, d.stretchCompliance);
+        }
+    for (int v = 0; v < d.nv; ++v)
+        for (int u = 0; u < d.nu; ++u) {
             link(c.shear, u, v, u + 1, v + 1, d.shearCompliance);
             link(c.shear, u + 1, v, u, v + 1, d.shearCompliance);
+        }
+    for (int v = 0; v < d.nv; ++v)
+        for (int u = 0; u < d.nu; ++u) {
             if (d.bending == ClothDesc::Bending::SkipOne) {
                 link(c.bend, u, v, u + 2, v, d.bendCompliance);
                 link(c.bend, u, v, u, v + 2, d.bendCompliance);

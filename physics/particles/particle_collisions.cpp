@@ -156,7 +156,18 @@ void projectContact(ParticleSystem& ps, BodyArray& bodies, ParticleContact& c, r
         const Vec3 surface = c.q - c.n * ps.radius[c.a];
         const real dlambda = -value / (ps.w[c.a] + generalizedInverseMass(body, surface, c.n));
         p += c.n * (ps.w[c.a] * dlambda);
-        c.q += pushBody(body, surface, c.n * -dlambda, h, true); // the plane moves with the surface
+        const Vec3 moved = pushBody(body, surface, c.n * -dlambda, h, true);
+        c.q += moved; // the plane moves with the surface
+        c.surfaceMotion += moved;
+        // Friction on the sliding relative to the body's surface, shared by the generalized
+        // inverse masses along it as the push was (without it a cloth slid off a box).
+        const Vec3 slip = frictionCorrection(p - ps.x[c.a] - c.surfaceMotion, c.n, -value, c.staticFriction, c.kineticFriction);
+        const real length = slip.norm();
+        if (!(length > 0)) return;
+        const Vec3 t = slip / length;
+        const real tlambda = length / (ps.w[c.a] + generalizedInverseMass(body, surface, t));
+        p -= t * (ps.w[c.a] * tlambda);
+        c.surfaceMotion += pushBody(body, surface, t * tlambda, h, true);
         return;
     }
     const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
