@@ -12,6 +12,7 @@
 #include "collision/stages.hpp"
 
 #include <jounce/collision/convex_hull.hpp>
+#include <jounce/collision/point_queries.hpp>
 #include <jounce/collision/ray_cast.hpp>
 #include <jounce/collision/time_of_impact.hpp>
 
@@ -97,9 +98,14 @@ void limitMotionIntoStatic(const BodyArray& bodies, const std::vector<ContactMan
 /// to `margin` before where the straight path of its centre enters the shape (a ray
 /// cast; Box2D v3's continuous stage falls back to the centroid the same way). A mesh
 /// or a half-space, which has no inside to push it back out of, then still holds it.
-void limitCentreCrossing(const Body& body, const Shape& surface, const Transform& pose, real h, real margin,
-                         std::uint32_t slot, std::vector<real>& fraction, std::size_t slots) {
-    const Vec3 travel = body.linearVelocity * h;
+void limitCentreCrossing(const Body& body, const Shape& own, const Transform& ownPose, const Body& other, const Shape& surface,
+                         const Transform& pose, real h, real margin, std::uint32_t slot, std::vector<real>& fraction,
+                         std::size_t slots) {
+    // Only a centre inside the body's own collider: a ring's or a bucket's centre lies in
+    // the air, and stopping it at a peg would hang the ring there.
+    if (!(signedDistance(own, ownPose, body.position).distance <= 0)) return;
+    // Relative to the surface: a kinematic platform moving with the body does not stop it.
+    const Vec3 travel = (body.linearVelocity - other.velocityAt(body.position)) * h;
     const real length = travel.norm();
     ShapeRayHit hit;
     if (!(length > 0) || !rayCast(surface, pose, body.position, body.position + travel, hit)) return;
@@ -190,9 +196,11 @@ void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, co
         // and a body spinning fast across a mesh can slip past the walk. Its centre still
         // must not cross a static or kinematic shape.
         if (fast[ia] && !bb.isDynamic())
-            limitCentreCrossing(ba, cb.shape, bb.origin() * cb.local, h, settings.collisionMargin, ia, fraction, bodies.slotCount());
+            limitCentreCrossing(ba, ca.shape, ba.origin() * ca.local, bb, cb.shape, bb.origin() * cb.local, h,
+                                settings.collisionMargin, ia, fraction, bodies.slotCount());
         if (fast[ib] && !ba.isDynamic())
-            limitCentreCrossing(bb, ca.shape, ba.origin() * ca.local, h, settings.collisionMargin, ib, fraction, bodies.slotCount());
+            limitCentreCrossing(bb, cb.shape, bb.origin() * cb.local, ba, ca.shape, ba.origin() * ca.local, h,
+                                settings.collisionMargin, ib, fraction, bodies.slotCount());
     }
 }
 

@@ -519,7 +519,7 @@ TEST_CASE("two-way coupling: a particle hitting a free box keeps the total momen
 
 TEST_CASE("a grain sliding on a box stops after v / (mu g), on a static box and on a dynamic one alike", "[particles]") {
     // 2 m/s, mu 0.3: it stops after 0.680 s and 0.680 m (v^2 / (2 mu g)). On a dynamic
-    // 6 m box of 6 t the grain slid on frictionless (4 m in 2 s) until the projection
+    // 6 x 1 x 6 m box of 36 t the grain slid on frictionless (4 m in 2 s) until the projection
     // gave contacts with dynamic bodies the friction it gives static ones.
     for (const bool dynamicBox : {false, true}) {
         CAPTURE(dynamicBox);

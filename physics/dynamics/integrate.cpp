@@ -82,7 +82,8 @@ void accelerateExplicit(Body& b, real h, bool gyroscopic) {
 
 /// The accumulated impulses count as forces over this substep (f = J / h), so they
 /// enter lastFrameAcceleration, whose planar part the resolver adds back to friction's
-/// sliding velocity (the slope-creep fix, ch. 16.1).
+/// sliding velocity (the slope-creep fix, ch. 16.1) and whose normal part it keeps out of
+/// the bounce of a contact met at the start of the step (ch. 15.1.2).
 void accelerate(Body& b, const StepContext& ctx) {
     const real h = ctx.h;
     b.lastFrameAcceleration = (b.forceAccum + b.impulseAccum / h) * b.inverseMass;

@@ -84,7 +84,12 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
         c.surfaceMotion = body.velocityAt(hit.position - hit.normal * ps.radius[i]) * h;
         // Awake dynamic bodies take their share of the push (two-way coupling);
         // static, kinematic and sleeping ones do not move.
-        if (coupled) c.body = collider.body.index;
+        if (coupled) {
+            c.body = collider.body.index;
+            const Vec3 surface = hit.position - hit.normal * ps.radius[i];
+            c.surfaceLocal = body.orientation.conjugate() * (surface - body.position);
+            c.surfaceStart = surface - c.surfaceMotion;
+        }
         c.staticFriction = std::sqrt(ps.staticFriction[i] * collider.material.friction);
         c.kineticFriction = std::sqrt(ps.kineticFriction[i] * collider.material.friction);
         c.restitution = std::max(ps.restitution[i], collider.material.restitution);
@@ -156,18 +161,18 @@ void projectContact(ParticleSystem& ps, BodyArray& bodies, ParticleContact& c, r
         const Vec3 surface = c.q - c.n * ps.radius[c.a];
         const real dlambda = -value / (ps.w[c.a] + generalizedInverseMass(body, surface, c.n));
         p += c.n * (ps.w[c.a] * dlambda);
-        const Vec3 moved = pushBody(body, surface, c.n * -dlambda, h, true);
-        c.q += moved; // the plane moves with the surface
-        c.surfaceMotion += moved;
-        // Friction on the sliding relative to the body's surface, shared by the generalized
-        // inverse masses along it as the push was (without it a cloth slid off a box).
-        const Vec3 slip = frictionCorrection(p - ps.x[c.a] - c.surfaceMotion, c.n, -value, c.staticFriction, c.kineticFriction);
+        c.q += pushBody(body, surface, c.n * -dlambda, h, true); // the plane moves with the surface
+        // Friction on the sliding relative to the body's surface point (where all pushes
+        // left it), shared by the generalized inverse masses along the slip as the push
+        // was (without it a cloth slid off a box).
+        const Vec3 surfaceMoved = body.orientation * c.surfaceLocal + body.position - c.surfaceStart;
+        const Vec3 slip = frictionCorrection(p - ps.x[c.a] - surfaceMoved, c.n, -value, c.staticFriction, c.kineticFriction);
         const real length = slip.norm();
         if (!(length > 0)) return;
         const Vec3 t = slip / length;
         const real tlambda = length / (ps.w[c.a] + generalizedInverseMass(body, surface, t));
         p -= t * (ps.w[c.a] * tlambda);
-        c.surfaceMotion += pushBody(body, surface, t * tlambda, h, true);
+        c.q += pushBody(body, surface, t * tlambda, h, true);
         return;
     }
     const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;

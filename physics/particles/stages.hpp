@@ -19,6 +19,10 @@ struct ParticleContact {
     Vec3 q = Vec3::Zero();
     Vec3 n = Vec3::UnitY();
     Vec3 surfaceMotion = Vec3::Zero(); ///< how far the shape's surface moves in the small step
+    /// Two-way: the surface point under the particle in the body's centre-of-mass frame,
+    /// and where it was at the small step's start (world), so friction measures the slip
+    /// against where every push left the body, not only this contact's.
+    Vec3 surfaceLocal = Vec3::Zero(), surfaceStart = Vec3::Zero();
     std::uint32_t body = noBody;       ///< a dynamic body that takes its share (two-way), or none
     real staticFriction = 0, kineticFriction = 0;
     real restitution = 0;

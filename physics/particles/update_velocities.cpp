@@ -19,8 +19,8 @@ void exchange(Vec3& v, real w, Body& body, const Vec3& at, const Vec3& j) {
     body.angularVelocity -= body.inverseInertiaWorld * (at - body.position).cross(j);
 }
 
-/// A contact with a dynamic body exchanges momentum here only (the projection moved
-/// both without velocity): the normal impulse that gives the relative normal velocity
+/// A contact with a dynamic body: after the projection's pushes (which moved both and
+/// gave both the matching velocity), the normal impulse that gives the relative normal velocity
 /// `change`, then Coulomb friction against the relative sliding velocity, up to
 /// mu_s |j_n| to stick, else mu_k |j_n|.
 void coupledVelocityPass(Vec3& v, real w, Body& body, const Vec3& at, const Vec3& n, real change,

@@ -54,8 +54,6 @@ struct SleepSettings {
 int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const SleepSettings& settings,
                 std::span<const std::uint8_t> keepAwake = {});
 
-/// Wakes every body of an island in which any body is awake (a sleeping pile touched
-/// by an awake ball wakes as a whole). Returns how many bodies it woke.
 /// Flags (`moved`, by island) the islands with a contact on a kinematic body that moves
 /// (a joint to one counts: its rows are contacts). Such an island is woken and does not
 /// sleep: a box on a turning platform rides along instead of being left behind (Box2D
@@ -63,6 +61,8 @@ int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const S
 void markMovedByKinematics(std::span<const Body> bodies, std::span<const Contact> contacts, const Islands& islands,
                            std::vector<std::uint8_t>& moved);
 
+/// Wakes every body of an island in which any body is awake (a sleeping pile touched
+/// by an awake ball wakes as a whole). Returns how many bodies it woke.
 int wakeTouchedIslands(std::span<Body> bodies, const Islands& islands, real sleepThreshold);
 /// Wakes every sleeping body of island k, with motion 2 sleepThreshold; returns how many.
 int wakeIsland(std::span<Body> bodies, const Islands& islands, std::size_t k, real sleepThreshold);
