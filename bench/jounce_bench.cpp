@@ -85,6 +85,26 @@ bool applySet(jounce::WorldSettings& settings, const std::string& name, const st
         *it->second = static_cast<int>(v);
         return true;
     }
+    if (name == "solver") {
+        r.solver = v != 0 ? jounce::ContactSolver::SoftStep : jounce::ContactSolver::Resolver;
+        return true;
+    }
+    const std::map<std::string, int*> softInts{{"soft.substeps", &r.soft.substeps},
+                                               {"soft.jointSubsteps", &r.soft.jointSubsteps},
+                                               {"soft.relaxIterations", &r.soft.relaxIterations}};
+    if (auto it = softInts.find(name); it != softInts.end()) {
+        *it->second = static_cast<int>(v);
+        return true;
+    }
+    const std::map<std::string, real*> soft{{"soft.contactHertz", &r.soft.contactHertz},
+                                            {"soft.contactDampingRatio", &r.soft.contactDampingRatio},
+                                            {"soft.jointHertz", &r.soft.jointHertz},
+                                            {"soft.jointDampingRatio", &r.soft.jointDampingRatio},
+                                            {"soft.maxPushOut", &r.soft.maxPushOut}};
+    if (auto it = soft.find(name); it != soft.end()) {
+        *it->second = static_cast<real>(v);
+        return true;
+    }
     if (name == "positionSolver") {
         r.positionSolver = v != 0 ? jounce::PositionSolver::Sequential : jounce::PositionSolver::WorstFirst;
         return true;
@@ -114,7 +134,9 @@ int usage(const char* problem) {
                  "        velocityTolerance, positionIterationsPerContact, velocityIterationsPerContact,\n"
                  "        sequentialIterations, warmStart, positionSolver (0 worst-first, 1 sequential),\n"
                  "        sequentialPositionIterations, projectionRelaxation, allowedPenetration,\n"
-                 "        sequentialTolerance, slidingSpeed, shockIterations; particles.substeps, particles.iterations,\n"
+                 "        sequentialTolerance, slidingSpeed, shockIterations; solver (0 resolver, 1 soft step),\n"
+                 "        soft.substeps, soft.jointSubsteps, soft.contactHertz, soft.contactDampingRatio, soft.jointHertz,\n"
+                 "        soft.jointDampingRatio, soft.maxPushOut, soft.relaxIterations; particles.substeps, particles.iterations,\n"
                  "        particles.integrator (0 Euler, 1 BDF2), particles.solver (0 XPBD, 1 PBD)\n"
                  "scenes:";
     for (const std::string& n : jounce::scenes::sceneNames()) std::cerr << " " << n;

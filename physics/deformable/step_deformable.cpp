@@ -9,15 +9,6 @@
 #include <cmath>
 
 namespace jounce::detail {
-namespace {
-
-Mat3 cross(const Vec3& w) {
-    Mat3 m;
-    m << 0, -w.z(), w.y(), w.z(), 0, -w.x(), -w.y(), w.x(), 0;
-    return m;
-}
-
-} // namespace
 
 void predictTargets(const Deformable& d, const Vec3& gravity, real h, InertialTargets& out) {
     const std::size_t n = d.size();
@@ -25,7 +16,7 @@ void predictTargets(const Deformable& d, const Vec3& gravity, real h, InertialTa
     out.rotation.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         out.position[i] = d.position[i] + h * d.velocity[i] + (h * h) * gravity;
-        out.rotation[i] = d.rotation[i] + h * cross(d.angularVelocity[i]) * d.rotation[i];
+        out.rotation[i] = d.rotation[i] + h * skew(d.angularVelocity[i]) * d.rotation[i];
     }
 }
 

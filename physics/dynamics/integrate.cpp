@@ -22,14 +22,6 @@
 
 namespace jounce::detail {
 
-Quat integrateOrientation(const Quat& q, const Vec3& w, real h) {
-    const Quat spin(0, w.x(), w.y(), w.z());
-    Quat next = q;
-    next.coeffs() += (h / 2) * (spin * q).coeffs();
-    next.normalize();
-    return next;
-}
-
 Mat3 bodyInverseInertia(const Mat3& inertia) {
     const Mat3 symmetric = (inertia + inertia.transpose()) / 2;
     // The inverse divides by the determinant, a product of three entries: for moments
@@ -131,11 +123,12 @@ void move(Body& b, const StepContext& ctx) {
 
 } // namespace
 
-void integrateVelocities(BodyArray& bodies, const StepContext& ctx) {
+void integrateVelocities(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& solved) {
     for (std::size_t i = 0; i < bodies.slotCount(); ++i) {
         if (!bodies.isAlive(i)) continue;
         Body& b = bodies.atSlot(i);
-        if (b.type == BodyType::Dynamic && b.awake) accelerate(b, ctx);
+        const bool done = i < solved.size() && solved[i];
+        if (b.type == BodyType::Dynamic && b.awake && !done) accelerate(b, ctx);
         b.impulseAccum.setZero(); // a sleeping body's are dropped: it sleeps because nothing pushes it
         b.angularImpulseAccum.setZero();
     }
@@ -149,6 +142,13 @@ void integratePositions(BodyArray& bodies, const StepContext& ctx, const std::ve
         if (b.type != BodyType::Kinematic && !(b.type == BodyType::Dynamic && b.awake)) continue;
         integrateBodyPosition(b, ctx, i < fraction.size() ? fraction[i] : real(1));
     }
+}
+
+void placeBody(Body& body, const Vec3& displacement, const Quat& rotation) {
+    body.position += displacement;
+    body.orientation = rotation * body.orientation;
+    body.orientation.normalize();
+    body.inverseInertiaWorld = worldInverseInertia(body);
 }
 
 void integrateBodyPosition(Body& body, const StepContext& ctx, real fraction) {

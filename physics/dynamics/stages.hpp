@@ -24,8 +24,10 @@ using GeneratorArray = SlotArray<ForceGenerator, ForceGeneratorTag>;
 void applyForces(BodyArray& bodies, const GeneratorArray& generators, const StepContext& ctx);
 
 /// Stage 2: the velocity half of semi-implicit Euler for every awake dynamic body
-/// (forces and torques into v and w, damping; see GyroscopicMode).
-void integrateVelocities(BodyArray& bodies, const StepContext& ctx);
+/// (forces and torques into v and w, damping; see GyroscopicMode), except those a solver
+/// already integrated (`solved`, by slot, may be empty: the soft step's). Every body's
+/// impulse accumulators are cleared.
+void integrateVelocities(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& solved = {});
 
 /// Stage 7: the position half for every awake dynamic and every kinematic body: move
 /// and turn with the velocities the resolver left, refresh the world inertia.
@@ -35,6 +37,9 @@ void integrateVelocities(BodyArray& bodies, const StepContext& ctx);
 /// step (continuous collision stops a fast body where it first touches something).
 void integratePositions(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& skip = {},
                         const std::vector<real>& fraction = {});
+/// Stage 7 for a body whose motion over the step a solver already integrated (the soft
+/// step): moved by `displacement`, turned by `rotation` (world: q = rotation q).
+void placeBody(Body& body, const Vec3& displacement, const Quat& rotation);
 /// Stage 7 for one body over ctx.h (the particle layer's small steps use it).
 void integrateBodyPosition(Body& body, const StepContext& ctx, real fraction = 1);
 
@@ -42,8 +47,6 @@ void integrateBodyPosition(Body& body, const StepContext& ctx, real fraction = 1
 /// colliders, each of uniform density. Half-spaces are skipped (static bodies only).
 MassProperties massFromColliders(const std::vector<const Collider*>& colliders);
 
-/// q += h/2 [0, w] q, renormalised (seeds/000 eq. 4 under symplectic Euler).
-Quat integrateOrientation(const Quat& q, const Vec3& w, real h);
 
 /// R I^-1 R^T for the body's current orientation.
 Mat3 worldInverseInertia(const Body& b);

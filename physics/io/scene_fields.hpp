@@ -24,6 +24,8 @@ inline constexpr NameTable<BodyType, 3> bodyTypeNames{
 inline constexpr NameTable<GyroscopicMode, 3> gyroscopicNames{{{GyroscopicMode::ConserveMomentum, "conserveMomentum"},
                                                                {GyroscopicMode::Explicit, "explicit"},
                                                                {GyroscopicMode::None, "none"}}};
+inline constexpr NameTable<ContactSolver, 2> contactSolverNames{
+    {{ContactSolver::Resolver, "resolver"}, {ContactSolver::SoftStep, "softStep"}}};
 inline constexpr NameTable<VelocitySolver, 2> velocitySolverNames{
     {{VelocitySolver::WorstFirst, "worstFirst"}, {VelocitySolver::SequentialImpulses, "sequentialImpulses"}}};
 inline constexpr NameTable<PositionSolver, 2> positionSolverNames{
@@ -49,7 +51,20 @@ template <typename E, std::size_t N> EnumNames<E> names(const NameTable<E, N>& t
 
 // ---- Settings -----------------------------------------------------------------------
 
+template <typename Io> void fields(Io& io, SoftStepSettings& s) {
+    io("substeps", s.substeps);
+    io("jointSubsteps", s.jointSubsteps);
+    io("contactHertz", s.contactHertz);
+    io("contactDampingRatio", s.contactDampingRatio);
+    io("jointHertz", s.jointHertz);
+    io("jointDampingRatio", s.jointDampingRatio);
+    io("maxPushOut", s.maxPushOut);
+    io("relaxIterations", s.relaxIterations);
+}
+
 template <typename Io> void fields(Io& io, ResolverSettings& s) {
+    io.enumeration("solver", s.solver, names(contactSolverNames));
+    io.object("soft", s.soft);
     io("restitutionThreshold", s.restitutionThreshold);
     io("maxProjectionAngle", s.maxProjectionAngle);
     io("penetrationTolerance", s.penetrationTolerance);

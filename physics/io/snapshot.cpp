@@ -286,8 +286,12 @@ template <typename Ar> void io(Ar& ar, Deformable& d) {
 
 // ---- Settings ------------------------------------------------------------------------
 
+template <typename Ar> void io(Ar& ar, SoftStepSettings& s) {
+    ioEach(ar, s.substeps, s.jointSubsteps, s.contactHertz, s.contactDampingRatio, s.jointHertz, s.jointDampingRatio, s.maxPushOut,
+           s.relaxIterations);
+}
 template <typename Ar> void io(Ar& ar, ResolverSettings& r) {
-    ioEach(ar, r.restitutionThreshold, r.maxProjectionAngle, r.penetrationTolerance, r.velocityTolerance,
+    ioEach(ar, r.solver, r.soft, r.restitutionThreshold, r.maxProjectionAngle, r.penetrationTolerance, r.velocityTolerance,
            r.positionIterationsPerContact, r.velocityIterationsPerContact, r.velocitySolver, r.sequentialIterations,
            r.sequentialTolerance, r.slidingSpeed, r.warmStart, r.positionSolver, r.sequentialPositionIterations,
            r.projectionRelaxation, r.allowedPenetration, r.shockPropagation, r.shockIterations);

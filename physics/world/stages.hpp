@@ -6,6 +6,7 @@
 
 #include "collision/stages.hpp"
 #include "contact/contact_resolver.hpp"
+#include "contact/soft_step.hpp"
 #include "contact/stages.hpp"
 #include "physics/dynamics/stages.hpp"
 
@@ -18,6 +19,8 @@ namespace jounce::detail {
 struct StepScratch {
     CollisionScratch collision;
     ContactScratch contact;
+    SoftStepSolver soft;             ///< ContactSolver::SoftStep, and its scratch
+    std::vector<std::uint8_t> place; ///< soft step: by body, 1 where its motion is placed as solved
 };
 
 /// What collision reads of the world's settings.

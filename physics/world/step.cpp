@@ -114,9 +114,15 @@ void World::substep(const StepContext& ctx) {
     detail::applyForces(bodies_, generators_, ctx);
     profile_.forces += millisecondsSince(t);
 
-    t = Clock::now();
-    detail::integrateVelocities(bodies_, ctx);
-    profile_.integrate += millisecondsSince(t);
+    // The soft step integrates the velocities of the bodies it solves itself, substep by
+    // substep, so it finds the contacts first (Box2D's order) and the rest of the bodies
+    // are integrated after it.
+    const bool soft = settings_.resolver.solver == ContactSolver::SoftStep;
+    if (!soft) {
+        t = Clock::now();
+        detail::integrateVelocities(bodies_, ctx);
+        profile_.integrate += millisecondsSince(t);
+    }
 
     t = Clock::now();
     const detail::CollisionSettings collision = detail::collisionSettings(settings_);
@@ -147,8 +153,15 @@ void World::substep(const StepContext& ctx) {
     profile_.group += millisecondsSince(t);
 
     t = Clock::now();
-    resolver_->setSettings(settings_.resolver);
-    resolver_->resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
+    if (soft) {
+        scratch_->soft.solve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h, settings_.resolver);
+        const auto ti = Clock::now();
+        detail::integrateVelocities(bodies_, ctx, scratch_->soft.owned());
+        profile_.integrate += millisecondsSince(ti);
+    } else {
+        resolver_->setSettings(settings_.resolver);
+        resolver_->resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
+    }
     detail::keepForWarmStart(resolverContacts_, previousContacts_, scratch_->contact.order);
     scratch_->contact.broken.clear();
     detail::measureJointForces(joints_, previousContacts_, ctx.h, scratch_->contact.broken);
@@ -159,7 +172,11 @@ void World::substep(const StepContext& ctx) {
     detail::findCoupledBodies(particles_, bodies_, colliders_, particleCandidates_);
     detail::limitFastMotion(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
                             scratch_->collision);
-    detail::integratePositions(bodies_, ctx, particleCandidates_.coupledMask, scratch_->collision.fraction);
+    if (soft) {
+        placeSolvedBodies(ctx);
+    } else {
+        detail::integratePositions(bodies_, ctx, particleCandidates_.coupledMask, scratch_->collision.fraction);
+    }
     profile_.finish += millisecondsSince(t);
 
     t = Clock::now();
@@ -182,6 +199,27 @@ void World::substep(const StepContext& ctx) {
     detail::sleepParticles(particles_, bodies_, islands_, particleIslands_, settings_.sleep);
     detail::sleepDeformables(deformables_, bodies_, islands_, *deformableIslands_, settings_.sleep);
     profile_.sleep += millisecondsSince(t);
+}
+
+void World::placeSolvedBodies(const StepContext& ctx) {
+    // The soft step integrated its bodies' motion substep by substep: they are placed
+    // where it took them, unless continuous collision shortened their move this step
+    // (then they move as any body does, that share of the step with their velocity) or
+    // the particle layer moves them (coupled bodies).
+    const std::vector<std::uint8_t>& owned = scratch_->soft.owned();
+    const std::vector<std::uint8_t>& coupled = particleCandidates_.coupledMask;
+    const std::vector<real>& fraction = scratch_->collision.fraction;
+    std::vector<std::uint8_t>& place = scratch_->place;
+    place.assign(bodies_.slotCount(), 0);
+    for (std::uint32_t i = 0; i < owned.size() && i < place.size(); ++i) {
+        const bool shortened = i < fraction.size() && fraction[i] < 1;
+        const bool particles = i < coupled.size() && coupled[i];
+        place[i] = owned[i] && !shortened ? 1 : 0;
+        if (place[i] && !particles)
+            detail::placeBody(bodies_.atSlot(i), scratch_->soft.displacement(i), scratch_->soft.rotation(i));
+    }
+    for (std::size_t i = 0; i < coupled.size() && i < place.size(); ++i) place[i] |= coupled[i];
+    detail::integratePositions(bodies_, ctx, place, fraction);
 }
 
 void World::stepDeformables(const StepContext& ctx) {

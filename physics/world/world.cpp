@@ -182,6 +182,27 @@ void World::setSettings(const WorldSettings& s) { return detail::guarded(errorHa
     if (r.positionSolver != PositionSolver::WorstFirst && r.positionSolver != PositionSolver::Sequential)
         throw Error("WorldSettings.resolver.positionSolver", std::to_string(static_cast<int>(r.positionSolver)),
                     "not a PositionSolver");
+    if (r.solver != ContactSolver::Resolver && r.solver != ContactSolver::SoftStep)
+        throw Error("WorldSettings.resolver.solver", std::to_string(static_cast<int>(r.solver)), "not a ContactSolver");
+    const SoftStepSettings& soft = r.soft;
+    if (soft.substeps < 1 || soft.substeps > 1000)
+        throw Error("WorldSettings.resolver.soft.substeps", std::to_string(soft.substeps), "must lie in [1, 1000]");
+    if (soft.jointSubsteps < 1 || soft.jointSubsteps > 1000)
+        throw Error("WorldSettings.resolver.soft.jointSubsteps", std::to_string(soft.jointSubsteps), "must lie in [1, 1000]");
+    if (soft.relaxIterations < 0 || soft.relaxIterations > 1000)
+        throw Error("WorldSettings.resolver.soft.relaxIterations", std::to_string(soft.relaxIterations),
+                    "must lie in [0, 1000]");
+    // Stiffness is held to a share of the substep rate anyway; beyond maxRate a number is
+    // a typo. A damping ratio of 0 is an undamped spring: allowed, if bouncy.
+    detail::requireInRange(soft.contactHertz, 0, detail::maxRate, "WorldSettings.resolver.soft.contactHertz");
+    detail::requireInRange(soft.jointHertz, 0, detail::maxRate, "WorldSettings.resolver.soft.jointHertz");
+    if (!(soft.contactHertz > 0)) // 0 would push nothing out
+        throw Error("WorldSettings.resolver.soft.contactHertz", toText(soft.contactHertz), "must be > 0");
+    if (!(soft.jointHertz > 0))
+        throw Error("WorldSettings.resolver.soft.jointHertz", toText(soft.jointHertz), "must be > 0");
+    detail::requireInRange(soft.contactDampingRatio, 0, detail::maxRate, "WorldSettings.resolver.soft.contactDampingRatio");
+    detail::requireInRange(soft.jointDampingRatio, 0, detail::maxRate, "WorldSettings.resolver.soft.jointDampingRatio");
+    requireSpeedBound(soft.maxPushOut, "WorldSettings.resolver.soft.maxPushOut");
     if (r.velocitySolver != VelocitySolver::WorstFirst && r.velocitySolver != VelocitySolver::SequentialImpulses)
         throw Error("WorldSettings.resolver.velocitySolver", std::to_string(static_cast<int>(r.velocitySolver)),
                     "not a VelocitySolver");

@@ -45,6 +45,16 @@ inline Mat3 skew(const Vec3& a) {
     return m;
 }
 
+/// q turned by angular velocity w (world) over h: q + h/2 [0, w] q, renormalised
+/// (seeds/000 eq. 4 under symplectic Euler).
+inline Quat integrateOrientation(const Quat& q, const Vec3& w, real h) {
+    const Quat spin(0, w.x(), w.y(), w.z());
+    Quat next = q;
+    next.coeffs() += (h / 2) * (spin * q).coeffs();
+    next.normalize();
+    return next;
+}
+
 inline bool isFinite(real x) { return std::isfinite(x); }
 /// Every entry finite, each classified by std::isfinite. Not Eigen's allFinite(): it
 /// computes x - x, and inf - inf raises the invalid-operation flag (SIGFPE with

@@ -28,6 +28,40 @@
 namespace jounce {
 
 
+/// Which solver resolves a step's contacts and joints.
+enum class ContactSolver : std::uint8_t {
+    /// Millington's resolver (the passes above): position projection, then impulses, once
+    /// per world substep.
+    Resolver,
+    /// The soft step (Catto's "Soft Step", Box2D v3, Box3D; contact/soft_step.cpp): the
+    /// contacts found once, then `soft.substeps` solver substeps, each integrating the
+    /// velocities, warm starting, one biased soft sweep, integrating the positions and
+    /// one relaxing sweep; restitution in its own pass at the end.
+    SoftStep,
+};
+
+/// The soft step's settings (ContactSolver::SoftStep). Box2D v3's defaults.
+struct SoftStepSettings {
+    /// Solver substeps per world substep: each integrates velocities and positions
+    /// and sweeps the rows twice (biased, then relaxed).
+    int substeps = 4;
+    /// Substeps for an island with joints, at least `substeps`: a light link's spin over a
+    /// substep must stay small (a chain of 1 kg links swinging 100 kg from 30 degrees
+    /// held at 8, came apart at 4).
+    int jointSubsteps = 8;
+    /// Stiffness of a contact as a spring [Hz], held to at most an eighth of the
+    /// substep rate (a contact with a static body gets twice this).
+    real contactHertz = 30;
+    real contactDampingRatio = 10; ///< over-damped: overlap is removed without a bounce
+    /// Stiffness of a joint's rows [Hz], held to at most a quarter of the substep rate.
+    real jointHertz = 60;
+    real jointDampingRatio = 2;
+    /// The fastest a soft contact pushes overlapping bodies apart [m/s].
+    real maxPushOut = 3;
+    /// Relaxing sweeps per substep (no bias: removes the velocity the push-out added).
+    int relaxIterations = 1;
+};
+
 enum class VelocitySolver : std::uint8_t {
     WorstFirst,          ///< Millington: the contact with the largest desired change next
     SequentialImpulses,  ///< sweeps in fixed order, accumulated and clamped impulses
@@ -41,6 +75,9 @@ enum class PositionSolver : std::uint8_t {
 /// Millington's constants as named settings, his values as defaults; each named for what
 /// it does, his name beside it.
 struct ResolverSettings {
+    /// The solver: Millington's resolver, or the soft step.
+    ContactSolver solver = ContactSolver::Resolver;
+    SoftStepSettings soft; ///< ContactSolver::SoftStep's
     /// Contacts closing slower than this do not bounce (restitution 0) [m/s]: resting
     /// contacts stay put. Millington's velocityLimit (ch. 15.1).
     real restitutionThreshold = real(0.25);

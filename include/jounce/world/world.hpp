@@ -424,6 +424,7 @@ private:
     void checkRestored() const; ///< a restored state's indices and handles all point at something
     void substep(const StepContext& ctx);
     void stepDeformables(const StepContext& ctx);
+    void placeSolvedBodies(const StepContext& ctx); ///< stage 7 after the soft step
     void restoreBackup(); ///< the state a step changes, as it was before the step (backup_)
     void breakJoints(const std::vector<JointId>& broken); ///< removes them, with an event each
     void validateColliderDesc(const ColliderDesc& d, BodyType type, const char* field) const;

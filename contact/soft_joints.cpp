@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+// The soft step's joint points (contact/soft_step.hpp, SoftPoint): a ball, hinge or
+// fixed joint's point held as one bilateral 3x3 block (the response K, inverted at
+// every visit for the anchors as the bodies have turned them). The drift of the point,
+// C = a's point - b's point, is measured from the bodies' motion since the step began
+// (the anchors turning with their bodies); one visit applies
+//     P = -K^-1 (dC/dt + rate C)
+// on a at its anchor and -P on b. Only points held exactly (tolerance 0) fold: a
+// point allowed to drift inside a box keeps its six one-sided rows.
+
+#include "contact/soft_step.hpp"
+#include "contact/soft_constraint.hpp"
+#include "common/disjoint_sets.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+namespace jounce::detail {
+namespace {
+
+/// Whether rows [k, k + 6) are the six rows of one joint point held exactly: along
+/// each axis the two rows' penetrations d . n and d . (-n) cancel exactly when the
+/// tolerance is 0.
+bool isJointPoint(std::span<const Contact> contacts, std::span<const SoftRow> rows, std::uint32_t k) {
+    if (rows[k].kind != SoftKind::Joint || (contacts[k].key & 0xffffffffu) % 6 != 0 || k + 6 > rows.size()) return false;
+    for (std::uint32_t m = 1; m < 6; ++m)
+        if (contacts[k + m].key != contacts[k].key + m || rows[k + m].body != rows[k].body || rows[k + m].kind != SoftKind::Joint)
+            return false;
+    for (std::uint32_t axis = 0; axis < 3; ++axis)
+        if (contacts[k + 2 * axis].penetration + contacts[k + 2 * axis + 1].penetration != 0) return false;
+    return true;
+}
+
+JOUNCE_HOT_INLINE Vec3 pointVelocity(const SoftBody& s, const Vec3& r) {
+    return s.linearVelocity + s.angularVelocity.cross(r);
+}
+
+JOUNCE_HOT_INLINE void applyAt(SoftBody& a, SoftBody& b, const Vec3& ra, const Vec3& rb, const Vec3& impulse) {
+    if (a.inverseMass > 0) {
+        a.linearVelocity += impulse * a.inverseMass;
+        a.angularVelocity += a.inverseInertia * ra.cross(impulse);
+    }
+    if (b.inverseMass > 0) {
+        b.linearVelocity -= impulse * b.inverseMass;
+        b.angularVelocity -= b.inverseInertia * rb.cross(impulse);
+    }
+}
+
+/// K^-1 for anchors ra, rb (zero when nothing can move the point).
+Mat3 blockMass(const SoftBody& a, const SoftBody& b, const Vec3& ra, const Vec3& rb) {
+    const Mat3 ca = skew(ra), cb = skew(rb);
+    const Mat3 k = (a.inverseMass + b.inverseMass) * Mat3::Identity() - ca * a.inverseInertia * ca - cb * b.inverseInertia * cb;
+    const real det = k.determinant();
+    return det > 0 && std::isfinite(det) ? Mat3(k.inverse()) : Mat3::Zero();
+}
+
+/// a's point - b's, now: -gap at the start, moved by the bodies since.
+JOUNCE_HOT_INLINE Vec3 driftOf(const SoftPoint& p, const SoftBody& a, const SoftBody& b, const Vec3& ra, const Vec3& rb) {
+    return -p.gap + a.moved + (ra - p.anchor[0]) - b.moved - (rb - p.anchor[1]);
+}
+
+/// The anchor of point p on its side `side`, as that body has turned it.
+Vec3 turnedAnchor(const SoftPoint& p, std::span<const SoftBody> soft, std::size_t side) {
+    return soft[p.body[side]].turned * p.anchor[side];
+}
+
+} // namespace
+
+void preparePoints(std::span<const Contact> contacts, std::span<SoftRow> rows, int substeps, std::vector<SoftPoint>& points) {
+    points.clear();
+    for (std::uint32_t k = 0; k < rows.size(); ++k) {
+        if (!isJointPoint(contacts, rows, k)) continue;
+        SoftPoint p;
+        p.first = k;
+        p.body = rows[k].body;
+        p.anchor = rows[k].anchor;
+        // Row 2 axis + side: penetration d . n with n = +axis (side 0) or -axis
+        // (side 1), d = b's point - a's.
+        for (Eigen::Index axis = 0; axis < 3; ++axis) {
+            p.gap(axis) = contacts[k + 2 * axis].penetration;
+            p.impulse(axis) = (contacts[k + 2 * axis].accumulatedImpulse.x() - contacts[k + 2 * axis + 1].accumulatedImpulse.x()) /
+                              static_cast<real>(substeps);
+        }
+        for (std::uint32_t m = 0; m < 6; ++m) {
+            rows[k + m].kind = SoftKind::Folded;
+            rows[k + m].impulse.setZero();
+        }
+        points.push_back(p);
+        k += 5;
+    }
+}
+
+void warmStartPoint(const SoftPoint& p, SoftBody& a, SoftBody& b) {
+    applyAt(a, b, a.turned * p.anchor[0], b.turned * p.anchor[1], p.impulse);
+}
+
+void solvePoint(SoftPoint& p, SoftBody& a, SoftBody& b, const Softness& soft, bool useBias) {
+    // The anchors where the bodies have turned them so far this step, for the point's
+    // velocity, its drift and its response alike: a light link spinning a quarter turn
+    // in a step, held by anchors fixed at the step's start, was pushed along the wrong
+    // lever and spun faster until the chain came apart at 10^6 m/s.
+    const Vec3 ra = a.turned * p.anchor[0], rb = b.turned * p.anchor[1];
+    const Mat3 mass = blockMass(a, b, ra, rb);
+    const Vec3 velocity = pointVelocity(a, ra) - pointVelocity(b, rb);
+    Vec3 impulse;
+    if (useBias) {
+        impulse = -(mass * (velocity + soft.biasRate * driftOf(p, a, b, ra, rb))) * soft.massScale -
+                  soft.impulseScale * p.impulse;
+    } else {
+        impulse = -(mass * velocity);
+    }
+    p.impulse += impulse;
+    applyAt(a, b, ra, rb, impulse);
+}
+
+void storePoint(const SoftPoint& p, int substeps, std::span<Contact> contacts) {
+    for (Eigen::Index axis = 0; axis < 3; ++axis) {
+        const real j = p.impulse(axis) * static_cast<real>(substeps);
+        contacts[p.first + 2 * axis].accumulatedImpulse = Vec3(std::max(j, real(0)), 0, 0);
+        contacts[p.first + 2 * axis + 1].accumulatedImpulse = Vec3(std::max(-j, real(0)), 0, 0);
+    }
+}
+
+bool buildJointSystem(std::span<const SoftPoint> points, std::span<const SoftBody> soft, SoftJointSystem& system,
+                      std::vector<std::uint32_t>& scratch) {
+    system.couplings.clear();
+    system.factored = false;
+    if (points.size() < 2) return false; // one point: solvePoint is already exact
+    // Loops: union-find over the movable bodies' solver indices, one link per distinct
+    // pair of bodies (a hinge's two points, a fixed joint's three, are one link).
+    std::vector<std::array<std::uint32_t, 2>> links;
+    for (const SoftPoint& p : points) {
+        const bool a = soft[p.body[0]].inverseMass > 0, b = soft[p.body[1]].inverseMass > 0;
+        if (a && b) links.push_back({std::min(p.body[0], p.body[1]), std::max(p.body[0], p.body[1])});
+    }
+    std::sort(links.begin(), links.end());
+    links.erase(std::unique(links.begin(), links.end()), links.end());
+    std::uint32_t largest = 0;
+    for (const auto& l : links) largest = std::max(largest, l[1]);
+    DisjointSets sets(scratch, largest + 1);
+    for (const auto& l : links) {
+        if (sets.find(l[0]) == sets.find(l[1])) return false; // a loop: Gauss-Seidel
+        sets.unite(l[0], l[1]);
+    }
+    // Couplings: every pair of points sharing a movable body, in point order.
+    for (std::uint32_t j = 0; j < points.size(); ++j)
+        for (std::uint32_t k = j + 1; k < points.size(); ++k)
+            for (std::uint8_t sj = 0; sj < 2; ++sj)
+                for (std::uint8_t sk = 0; sk < 2; ++sk) {
+                    const std::uint32_t body = points[j].body[sj];
+                    if (body == points[k].body[sk] && soft[body].inverseMass > 0)
+                        system.couplings.push_back({j, k, body, sj, sk});
+                }
+    const Eigen::Index n = static_cast<Eigen::Index>(3 * points.size());
+    system.matrix.resize(n, n);
+    system.rhs.resize(n);
+    system.solution.resize(n);
+    factorJointSystem(system, points, soft); // fills the pattern the analysis needs
+    return system.factored;
+}
+
+void factorJointSystem(SoftJointSystem& system, std::span<const SoftPoint> points, std::span<const SoftBody> soft) {
+    std::vector<Eigen::Triplet<real>>& t = system.triplets;
+    t.clear();
+    const auto block = [&](std::uint32_t j, std::uint32_t k, const Mat3& m) {
+        for (Eigen::Index r = 0; r < 3; ++r)
+            for (Eigen::Index c = 0; c < 3; ++c)
+                t.emplace_back(static_cast<Eigen::Index>(3 * j) + r, static_cast<Eigen::Index>(3 * k) + c, m(r, c));
+    };
+    // A tiny share of the diagonal keeps A regular where points are redundant (a
+    // hinge's two points both hold the bodies together along its axis).
+    constexpr real regularise = std::is_same_v<real, float> ? real(1e-6) : real(1e-10);
+    system.anchors.resize(points.size());
+    for (std::uint32_t j = 0; j < points.size(); ++j) {
+        const SoftPoint& p = points[j];
+        const SoftBody& a = soft[p.body[0]];
+        const SoftBody& b = soft[p.body[1]];
+        system.anchors[j] = {turnedAnchor(p, soft, 0), turnedAnchor(p, soft, 1)};
+        const Mat3 ca = skew(system.anchors[j][0]), cb = skew(system.anchors[j][1]);
+        Mat3 k = (a.inverseMass + b.inverseMass) * Mat3::Identity() - ca * a.inverseInertia * ca - cb * b.inverseInertia * cb;
+        k += Mat3::Identity() * (regularise * k.diagonal().maxCoeff());
+        block(j, j, k);
+    }
+    // Point j pushes its side-0 body with +P_j and its side-1 body with -P_j; through a
+    // shared body i, P_k moves j's point by s_j s_k (1/m_i - [r_j]x I_i^-1 [r_k]x) P_k.
+    for (const SoftJointSystem::Coupling& c : system.couplings) {
+        const SoftBody& body = soft[c.body];
+        const real sign = (c.sideJ == c.sideK) ? 1 : -1;
+        const Mat3 cj = skew(system.anchors[c.j][c.sideJ]);
+        const Mat3 ck = skew(system.anchors[c.k][c.sideK]);
+        const Mat3 m = sign * (body.inverseMass * Mat3::Identity() - cj * body.inverseInertia * ck);
+        block(c.j, c.k, m);
+        block(c.k, c.j, m.transpose());
+    }
+    system.matrix.setFromTriplets(t.begin(), t.end());
+    if (!system.ldlt) system.ldlt = std::make_unique<Eigen::SimplicialLDLT<Eigen::SparseMatrix<real>>>();
+    if (!system.factored) system.ldlt->analyzePattern(system.matrix);
+    system.ldlt->factorize(system.matrix);
+    system.factored = system.ldlt->info() == Eigen::Success;
+}
+
+void solveJointSystem(SoftJointSystem& system, std::span<SoftPoint> points, std::span<SoftBody> soft,
+                      const Softness& softness, bool useBias) {
+    for (std::uint32_t j = 0; j < points.size(); ++j) {
+        const SoftPoint& p = points[j];
+        const SoftBody& a = soft[p.body[0]];
+        const SoftBody& b = soft[p.body[1]];
+        // The anchors A was factorised for (this substep's start): the velocity and the
+        // impulses must use the lever arms A holds, or a visit after the bodies turned
+        // pumps energy into a link's spin (a swung chain's links spun up to 10^4 rad/s).
+        const Vec3& ra = system.anchors[j][0];
+        const Vec3& rb = system.anchors[j][1];
+        Vec3 target = pointVelocity(a, ra) - pointVelocity(b, rb);
+        if (useBias)
+            target = (target + softness.biasRate * driftOf(p, a, b, a.turned * p.anchor[0], b.turned * p.anchor[1])) *
+                     softness.massScale;
+        system.rhs.segment<3>(3 * j) = -target;
+    }
+    system.solution = system.ldlt->solve(system.rhs);
+    for (std::uint32_t j = 0; j < points.size(); ++j) {
+        SoftPoint& p = points[j];
+        SoftBody& a = soft[p.body[0]];
+        SoftBody& b = soft[p.body[1]];
+        Vec3 impulse = system.solution.segment<3>(3 * j);
+        if (useBias) impulse -= softness.impulseScale * p.impulse;
+        p.impulse += impulse;
+        applyAt(a, b, system.anchors[j][0], system.anchors[j][1], impulse);
+    }
+}
+
+} // namespace jounce::detail

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+// The soft step's order (contact/soft_step.hpp describes the stages): the bodies the
+// contacts touch copied out once, then island by island the substeps, the bounce and
+// the stored impulses. Islands share no moving body, so solving one after the other
+// gives what solving them together would.
+
+#include "contact/resolver_stages.hpp"
+#include "contact/soft_step.hpp"
+#include "common/validate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace jounce {
+namespace detail {
+namespace {
+
+/// v scaled back to `limit` if faster (the guard every integration applies).
+void limitSpeed(Vec3& v, real limit) {
+    const real largest = v.cwiseAbs().maxCoeff();
+    if (!(largest > limit / 2)) return;
+    const Vec3 direction = v / largest;
+    const real speed = largest * direction.norm();
+    if (speed > limit) v = direction * (limit / direction.norm());
+}
+
+} // namespace
+
+void kick(SoftBody& b) {
+    if (!b.integrates) return;
+    b.linearVelocity = (b.linearVelocity + b.linearKick) * b.linearKeep;
+    b.angularVelocity = (b.angularVelocity + b.angularKick) * b.angularKeep;
+}
+
+void drift(SoftBody& b, real h) {
+    if (b.integrates) {
+        limitSpeed(b.linearVelocity, maxSpeed);
+        limitSpeed(b.angularVelocity, maxSpeed);
+    }
+    b.moved += h * b.linearVelocity;
+    b.turned = integrateOrientation(b.turned, b.angularVelocity, h);
+}
+
+SoftBody makeSoftBody(const Body& b, real h) {
+    SoftBody s;
+    s.linearVelocity = b.linearVelocity;
+    s.angularVelocity = b.angularVelocity;
+    s.moves = b.type == BodyType::Kinematic || (b.isDynamic() && b.awake);
+    s.integrates = b.isDynamic() && b.awake;
+    if (!s.integrates) return s; // takes no impulse; a kinematic body keeps its velocity
+    s.inverseMass = b.inverseMass;
+    s.inverseInertia = b.inverseInertiaWorld;
+    // Forces and torques act over every substep (symplectic Euler per substep, as
+    // integrate.cpp does per step); impulses the game applied act once, at the start.
+    s.linearAcceleration = b.forceAccum * b.inverseMass;
+    s.angularAcceleration = b.inverseInertiaWorld * b.torqueAccum;
+    s.linearDamping = b.linearDamping;
+    s.angularDamping = b.angularDamping;
+    s.linearVelocity += b.impulseAccum * b.inverseMass;
+    s.angularVelocity += b.inverseInertiaWorld * b.angularImpulseAccum;
+    setSubstep(s, h);
+    return s;
+}
+
+void setSubstep(SoftBody& b, real h) {
+    if (!b.integrates) return;
+    b.linearKick = h * b.linearAcceleration;
+    b.angularKick = h * b.angularAcceleration;
+    b.linearKeep = std::exp(-b.linearDamping * h);
+    b.angularKeep = std::exp(-b.angularDamping * h);
+}
+
+} // namespace detail
+
+using detail::SoftBody;
+using detail::SoftRow;
+
+void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const Contact> contacts, real h, int substeps) {
+    bodies_.resize(bodies.size() + 1);
+    bodies_[0] = SoftBody{};
+    owned_.assign(bodies.size(), 0);
+    const real sub = h / static_cast<real>(substeps);
+    // Every awake dynamic body is integrated here, in contact or not: a body that
+    // switched between the step's integration and the substeps' as it met and left a
+    // contact would lose the difference of their half-steps of gravity each time
+    // (symplectic Euler's velocity lags the position by half a step: a ball with e = 1
+    // lost 7 % of its height per bounce).
+    for (std::uint32_t i = 0; i < bodies.size(); ++i) {
+        const Body& b = bodies[i];
+        if (!b.isDynamic() || !b.awake) continue;
+        bodies_[i + 1] = detail::makeSoftBody(b, sub);
+        owned_[i] = 1;
+    }
+    // The other bodies contacts touch: kinematic ones (which move), static and sleeping ones.
+    for (const Contact& c : contacts)
+        for (const std::uint32_t i : c.body)
+            if (i != noBody && !owned_[i]) bodies_[i + 1] = detail::makeSoftBody(bodies[i], sub);
+}
+
+void SoftStepSolver::integrateAlone(real h, int substeps) {
+    // Bodies in no island: the same substeps with nothing to solve.
+    const real sub = h / static_cast<real>(substeps);
+    for (std::uint32_t i = 0; i < owned_.size(); ++i) {
+        if (!owned_[i] || stamp_[i + 1] != 0) continue;
+        SoftBody& b = bodies_[i + 1];
+        b.moved = Vec3::Zero();
+        b.turned = Quat::Identity();
+        for (int s = 0; s < substeps; ++s) {
+            detail::kick(b);
+            detail::drift(b, sub);
+        }
+    }
+}
+
+void SoftStepSolver::solve(std::span<Body> bodies, std::span<Contact> contacts, std::span<const std::uint32_t> islandStarts,
+                           real h, const ResolverSettings& settings) {
+    const int substeps = settings.soft.substeps;
+    gatherBodies(bodies, contacts, h, substeps);
+    rows_.resize(contacts.size());
+    for (std::size_t k = 0; k < contacts.size(); ++k) {
+        Contact& c = contacts[k];
+        if (!settings.warmStart) c.accumulatedImpulse = Vec3::Zero();
+        detail::prepareSoftRow(c, bodies, bodies_, 1, rows_[k]);
+    }
+    // Impulses are kept per step outside the islands' substeps (each island shares them
+    // among its own substeps: solveIsland).
+    detail::preparePoints(contacts, rows_, 1, points_);
+    detail::preparePatches(contacts, rows_, bodies_, 1, patches_);
+    stamp_.assign(bodies.size() + 1, 0);
+    if (islandStarts.size() < 2) {
+        solveIsland(0, static_cast<std::uint32_t>(contacts.size()), h, settings);
+    } else {
+        for (std::size_t k = 0; k + 1 < islandStarts.size(); ++k) solveIsland(islandStarts[k], islandStarts[k + 1], h, settings);
+    }
+    integrateAlone(h, substeps);
+    for (std::size_t k = 0; k < contacts.size(); ++k) {
+        Contact& c = contacts[k];
+        const SoftRow& row = rows_[k];
+        c.penetration = -detail::currentSeparation(row, bodies_[row.body[0]], bodies_[row.body[1]]); // after the step
+        c.accumulatedImpulse = rows_[k].impulse; // the step's, as the resolver keeps it
+        c.bounceImpulse = Vec3(rows_[k].bounced, 0, 0);
+    }
+    for (const detail::SoftPatch& p : patches_) detail::storePatch(p, rows_, 1, contacts);
+    for (const detail::SoftPoint& p : points_) detail::storePoint(p, 1, contacts);
+    for (std::uint32_t i = 0; i < bodies.size(); ++i) {
+        if (!owned_[i]) continue;
+        Body& b = bodies[i];
+        b.linearVelocity = bodies_[i + 1].linearVelocity;
+        b.angularVelocity = bodies_[i + 1].angularVelocity;
+        b.lastFrameAcceleration = b.forceAccum * b.inverseMass + b.impulseAccum * (b.inverseMass / h);
+    }
+}
+
+void SoftStepSolver::solveIsland(std::uint32_t first, std::uint32_t last, real h, const ResolverSettings& settings) {
+    if (first == last) return;
+    const SoftStepSettings& soft = settings.soft;
+    // The island's joint points and friction patches (in contact order, as the islands are).
+    const auto within = [&](auto& all) {
+        const auto at = [&](std::uint32_t row) {
+            return std::lower_bound(all.begin(), all.end(), row, [](const auto& x, std::uint32_t r) { return x.first < r; }) -
+                   all.begin();
+        };
+        const auto from = at(first);
+        return std::span(all.data() + from, static_cast<std::size_t>(at(last) - from));
+    };
+    const std::span<detail::SoftPoint> points = within(points_);
+    const std::span<detail::SoftPatch> patches = within(patches_);
+    const int substeps = points.empty() ? soft.substeps : std::max(soft.substeps, soft.jointSubsteps);
+    const real sub = h / static_cast<real>(substeps);
+    const real invSub = 1 / sub;
+    // Contacts as springs held to an eighth of the substep rate (stiffer would ring
+    // against the substep), twice as stiff against a body that cannot move; joints to
+    // a quarter (Box2D v3's clamps).
+    const real contactHertz = std::min(soft.contactHertz, invSub / 8);
+    const real jointHertz = std::min(soft.jointHertz, invSub / 4);
+    const std::array<detail::Softness, 4> softness{
+        detail::makeSoft(contactHertz, soft.contactDampingRatio, sub),
+        detail::makeSoft(2 * contactHertz, soft.contactDampingRatio, sub),
+        detail::makeSoft(jointHertz, soft.jointDampingRatio, sub),
+        detail::Softness{}}; // folded rows: never solved as rows
+    // The island's moving bodies (kinematic ones start over for each island: they are
+    // shared, and their motion is the same whichever island integrates it).
+    const std::uint32_t mark = first + 1;
+    islandBodies_.clear();
+    for (std::uint32_t k = first; k < last; ++k)
+        for (const std::uint32_t i : rows_[k].body) {
+            if (i == 0 || stamp_[i] == mark || !bodies_[i].moves) continue;
+            stamp_[i] = mark;
+            islandBodies_.push_back(i);
+            bodies_[i].moved = Vec3::Zero();
+            bodies_[i].turned = Quat::Identity();
+            detail::setSubstep(bodies_[i], sub);
+        }
+    const std::span<SoftRow> rows(rows_.data() + first, last - first);
+    const detail::Softness jointSoft = detail::makeSoft(jointHertz, soft.jointDampingRatio, sub);
+    const bool direct = detail::buildJointSystem(points, bodies_, joints_, jointScratch_);
+    const auto sweep = [&](bool useBias) {
+        // Joints first (Box2D's order): contacts then see the links where they hold.
+        if (direct && joints_.factored)
+            detail::solveJointSystem(joints_, points, bodies_, jointSoft, useBias);
+        else
+            for (detail::SoftPoint& p : points) detail::solvePoint(p, bodies_[p.body[0]], bodies_[p.body[1]], jointSoft, useBias);
+        for (SoftRow& row : rows)
+            detail::solveSoftRow(row, bodies_[row.body[0]], bodies_[row.body[1]],
+                                 softness[static_cast<std::size_t>(row.kind)], invSub, soft.maxPushOut, useBias);
+        for (detail::SoftPatch& p : patches) detail::solvePatch(p, rows_, bodies_[p.body[0]], bodies_[p.body[1]]);
+    };
+    // The step's impulses shared among the substeps (and gathered back below).
+    const auto scaleImpulses = [&](real k) {
+        for (SoftRow& row : rows) row.impulse *= k;
+        for (detail::SoftPoint& p : points) p.impulse *= k;
+        for (detail::SoftPatch& p : patches) {
+            p.planar *= k;
+            p.twist *= k;
+        }
+    };
+    scaleImpulses(1 / static_cast<real>(substeps));
+    for (int s = 0; s < substeps; ++s) {
+        for (const std::uint32_t i : islandBodies_) detail::kick(bodies_[i]);
+        if (direct && s > 0) detail::factorJointSystem(joints_, points, bodies_); // the anchors have turned
+        // Restitution's reference: each bouncy row's approach speed before the solve,
+        // this substep (Box2D takes it once per step and bounces after the last
+        // substep; a ball stopped at the floor early in the step then waits there for
+        // the rest of it, and e = 1 lost 8 % of the height per bounce).
+        for (SoftRow& row : rows)
+            if (row.restitution > 0) detail::noteApproach(row, bodies_[row.body[0]], bodies_[row.body[1]]);
+        for (const detail::SoftPoint& p : points) detail::warmStartPoint(p, bodies_[p.body[0]], bodies_[p.body[1]]);
+        for (SoftRow& row : rows)
+            if (row.kind != detail::SoftKind::Folded) detail::warmStartRow(row, bodies_[row.body[0]], bodies_[row.body[1]]);
+        for (const detail::SoftPatch& p : patches) detail::warmStartPatch(p, bodies_[p.body[0]], bodies_[p.body[1]]);
+        sweep(true);
+        for (const std::uint32_t i : islandBodies_) detail::drift(bodies_[i], sub);
+        for (int r = 0; r < soft.relaxIterations; ++r) sweep(false);
+        for (SoftRow& row : rows)
+            if (row.restitution > 0)
+                detail::bounceRow(row, bodies_[row.body[0]], bodies_[row.body[1]], settings.restitutionThreshold, sub);
+    }
+    scaleImpulses(static_cast<real>(substeps));
+}
+
+} // namespace jounce

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The soft step (ContactSolver::SoftStep): Catto's substepped solver with soft
+// constraints and relaxation ("Solver2D", 2024; Box2D v3 and Box3D solve this way). The
+// contacts are found once per world substep; then each of `substeps` solver substeps
+//   1. integrates the bodies' velocities (forces, gravity, damping) over h / substeps,
+//   2. warm starts every row with the impulse it carries,
+//   3. sweeps the rows once with a soft bias (each contact a stiff, heavily damped
+//      spring: contact/soft_constraint.hpp), the separation measured from how far the
+//      bodies have moved so far this step,
+//   4. integrates the positions (kept as each body's motion since the step began),
+//   5. sweeps the rows again without the bias (relax), taking back the velocity the
+//      push-out added so that nothing leaves a contact faster than it came in;
+// then one restitution pass applies the bounce from the normal velocity each contact had
+// before the solve, and the rows' impulses are stored for the next step.
+// Rows are the contacts' and the joints' (joints arrive as contacts: joint_contacts.cpp).
+
+#include <jounce/contact/contact.hpp>
+#include <jounce/contact/resolver.hpp>
+#include <jounce/dynamics/body.hpp>
+
+#include "contact/contact_resolver.hpp"
+#include "contact/resolver_stages.hpp"
+#include "contact/soft_constraint.hpp"
+
+#include <Eigen/Sparse>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace jounce {
+
+namespace detail {
+
+/// A body as the soft step sees it (index body + 1; entry 0 is the immovable world).
+struct SoftBody {
+    Vec3 linearVelocity = Vec3::Zero();
+    Vec3 angularVelocity = Vec3::Zero();
+    Vec3 moved = Vec3::Zero();          ///< displacement of the centre of mass since the step began [m]
+    Quat turned = Quat::Identity();     ///< rotation since the step began (world: q = turned q0)
+    real inverseMass = 0;               ///< 0: does not take impulses (static, kinematic, asleep)
+    Mat3 inverseInertia = Mat3::Zero(); ///< world, fixed for the step (zero when inverseMass is)
+    Vec3 linearAcceleration = Vec3::Zero();  ///< from forces and gravity [m/s^2]
+    Vec3 angularAcceleration = Vec3::Zero(); ///< from torques [rad/s^2]
+    real linearDamping = 0, angularDamping = 0; ///< rates c [1/s]
+    Vec3 linearKick = Vec3::Zero();     ///< velocity change per substep (setSubstep)
+    Vec3 angularKick = Vec3::Zero();    ///< angular velocity change per substep
+    real linearKeep = 1, angularKeep = 1; ///< damping per substep: exp(-c h)
+    bool integrates = false;            ///< its velocity is integrated here (dynamic and awake)
+    bool moves = false;                 ///< its position is integrated here (also kinematic bodies)
+};
+
+/// Relative speed of body a's point to body b's along an axis (> 0: apart).
+JOUNCE_HOT_INLINE real axisSpeed(const ImpulseAxis& axis, const SoftBody& a, const SoftBody& b) {
+    return axis.direction.dot(a.linearVelocity - b.linearVelocity) + axis.lever[0].dot(a.angularVelocity) -
+           axis.lever[1].dot(b.angularVelocity);
+}
+
+/// Impulse j along an axis: +j on body a, -j on body b. Bodies that take no impulses
+/// (the world, static, kinematic and sleeping ones) are not written.
+JOUNCE_HOT_INLINE void axisPush(const ImpulseAxis& axis, SoftBody& a, SoftBody& b, real j) {
+    if (a.inverseMass > 0) {
+        a.linearVelocity += axis.direction * (j * a.inverseMass);
+        a.angularVelocity += axis.turn[0] * j;
+    }
+    if (b.inverseMass > 0) {
+        b.linearVelocity -= axis.direction * (j * b.inverseMass);
+        b.angularVelocity -= axis.turn[1] * j;
+    }
+}
+
+/// Which softness a row takes.
+enum class SoftKind : std::uint8_t {
+    Contact,       ///< between two bodies that move
+    StaticContact, ///< one side cannot move: twice as stiff
+    Joint,         ///< a cable's or rod's row
+    Folded,        ///< one of a joint point's six rows, solved as its SoftPoint
+};
+
+/// One contact or joint row: its frame, lever arms, effective masses, and the impulse it
+/// carries (per solver substep, contact frame).
+struct SoftRow {
+    std::array<std::uint32_t, 2> body{0, 0}; ///< solver bodies (body + 1; 0: the world)
+    std::array<ImpulseAxis, 3> axis;         ///< normal, tangent, bitangent
+    std::array<Vec3, 2> anchor{Vec3::Zero(), Vec3::Zero()}; ///< point - centre of mass, world, at the step's start
+    real baseSeparation = 0; ///< separation less the anchors' offset along the normal [m]
+    real normalMass = 0, tangentMass = 0, bitangentMass = 0;
+    real friction = 0, restitution = 0;
+    real approachSpeed = 0;  ///< normal velocity before this substep's solve (< 0 closing) [m/s]
+    real pushed = 0;         ///< normal impulse applied this substep (restitution's test: it touched)
+    real bounced = 0;        ///< restitution's impulse this step [N s]
+    real gapAtStart = 0;     ///< separation when this substep began [m]
+    real kickAlong = 0;      ///< the substep's velocity change from forces along the normal [m/s]
+    Vec3 impulse = Vec3::Zero(); ///< accumulated this substep: normal, tangent, bitangent [N s]
+    SoftKind kind = SoftKind::Contact;
+};
+
+/// Friction of one manifold as a whole (Box3D's and Jolt's friction anchor): two
+/// planar rows at the centre of its points and one twist row about the normal, bounded
+/// by Coulomb with the points' summed normal impulse. Per point, four points of a
+/// resting box have twelve friction rows for the six ways it can move: the rest of them
+/// hold a self-cancelling pattern of impulses (pulling the corners in, say) that warm
+/// starting keeps and that uses up the friction cone, and a column of boxes slid
+/// sideways by 8 mm in 100 steps.
+struct SoftPatch {
+    std::uint32_t first = 0, count = 0;      ///< its rows: [first, first + count)
+    std::array<std::uint32_t, 2> body{0, 0}; ///< solver bodies
+    std::array<ImpulseAxis, 2> axis;         ///< tangent, bitangent at the centre
+    Eigen::Matrix<real, 2, 2> planarMass = Eigen::Matrix<real, 2, 2>::Zero(); ///< inverse of the 2x2 response
+    std::array<Vec3, 2> twistTurn{Vec3::Zero(), Vec3::Zero()}; ///< I^-1 n per side
+    real twistMass = 0;    ///< 1 / (n . (I_a^-1 + I_b^-1) n)
+    real twistReach = 0;   ///< mean distance of the points from the centre [m]: twist's lever
+    real friction = 0;
+    Eigen::Matrix<real, 2, 1> planar = Eigen::Matrix<real, 2, 1>::Zero(); ///< accumulated this substep [N s]
+    real twist = 0;        ///< accumulated twist impulse this substep [N m s]
+};
+
+/// A point a joint holds together (ball, hinge and fixed joints: joint_contacts.cpp
+/// gives each such point six rows, one each way along each world axis; the soft step
+/// folds them back into one bilateral point). Solved as a block: the 3x3 response
+///     K = (1/m_a + 1/m_b) 1 - [r_a]x I_a^-1 [r_a]x - [r_b]x I_b^-1 [r_b]x
+/// inverted once per step, so one visit makes the point's relative velocity exactly
+/// what it asks, whatever the bodies' masses and lever arms (six one-sided rows visited
+/// one after the other let a chain of links come apart).
+struct SoftPoint {
+    std::uint32_t first = 0;                 ///< its six rows: [first, first + 6)
+    std::array<std::uint32_t, 2> body{0, 0}; ///< solver bodies
+    std::array<Vec3, 2> anchor{Vec3::Zero(), Vec3::Zero()}; ///< the point - centres of mass, world, at the step's start
+    Vec3 gap = Vec3::Zero();                 ///< b's point - a's at the step's start [m]
+    Vec3 impulse = Vec3::Zero();             ///< on a, accumulated this substep [N s]
+};
+
+/// An island's joint points solved all at once (when the joints make no loop): the
+/// system A P = -(dC/dt + bias) with A = J M^-1 J^T, 3x3 blocks, one per point on the
+/// diagonal and one per pair of points sharing a body. Gauss-Seidel over the points
+/// carries a heavy load up a light chain only a little per sweep (a chain of 1 kg links
+/// holding 100 kg stretched 36 cm); the factorised system is exact whatever the masses
+/// (Baraff, "Linear-time dynamics using Lagrange multipliers", 1996: joints that make a
+/// tree fill in nothing beyond each body's own points).
+struct SoftJointSystem {
+    struct Coupling {
+        std::uint32_t j = 0, k = 0;     ///< the two points (island-local), j < k
+        std::uint32_t body = 0;         ///< the solver body they share
+        std::uint8_t sideJ = 0, sideK = 0; ///< which side of each point the body is
+    };
+    std::vector<Coupling> couplings;
+    std::vector<Eigen::Triplet<real>> triplets;
+    std::vector<std::array<Vec3, 2>> anchors; ///< each point's anchors as A was factorised for them
+    Eigen::SparseMatrix<real> matrix;
+    std::unique_ptr<Eigen::SimplicialLDLT<Eigen::SparseMatrix<real>>> ldlt;
+    Eigen::Matrix<real, Eigen::Dynamic, 1> rhs, solution;
+    bool factored = false;
+};
+
+} // namespace detail
+
+/// The soft-step solver. solve() leaves each body it moved with its final velocity and
+/// reports its motion over the step (motion()); the world places those bodies.
+class SoftStepSolver {
+public:
+    /// Solves `contacts` grouped into islands (island k: [islandStarts[k],
+    /// islandStarts[k + 1])) over a world substep `h`, integrating the velocities of the
+    /// awake dynamic bodies they touch (with each body's forceAccum, torqueAccum and
+    /// impulse accumulators, read but not cleared) and their positions into motion().
+    /// The contacts' accumulatedImpulse is read as the warm start and left as this step's
+    /// total impulse.
+    void solve(std::span<Body> bodies, std::span<Contact> contacts, std::span<const std::uint32_t> islandStarts, real h,
+               const ResolverSettings& settings);
+
+    /// By body: 1 if solve() integrated its velocity and motion (it then must not be
+    /// integrated again).
+    const std::vector<std::uint8_t>& owned() const { return owned_; }
+    /// Body i's displacement and rotation over the step (valid where owned()[i]).
+    const Vec3& displacement(std::uint32_t i) const { return bodies_[i + 1].moved; }
+    const Quat& rotation(std::uint32_t i) const { return bodies_[i + 1].turned; }
+
+private:
+    void gatherBodies(std::span<const Body> bodies, std::span<const Contact> contacts, real h, int substeps);
+    void integrateAlone(real h, int substeps);
+    void solveIsland(std::uint32_t first, std::uint32_t last, real h, const ResolverSettings& settings);
+
+    std::vector<detail::SoftBody> bodies_;    ///< index body + 1
+    std::vector<detail::SoftRow> rows_;       ///< by contact
+    std::vector<detail::SoftPatch> patches_;  ///< friction, by manifold, in contact order
+    std::vector<detail::SoftPoint> points_;   ///< joint points, in contact order
+    detail::SoftJointSystem joints_;          ///< the island being solved's joint system
+    std::vector<std::uint32_t> jointScratch_; ///< acyclicity test
+    std::vector<std::uint32_t> islandPatches_; ///< each island's first patch (by island, and one past the last)
+    std::vector<std::uint8_t> owned_;         ///< by body
+    std::vector<std::uint32_t> islandBodies_; ///< scratch: the island's moving solver bodies
+    std::vector<std::uint32_t> stamp_;        ///< scratch: last island that listed each solver body
+};
+
+namespace detail {
+
+/// The soft body of `b`, its kicks set for substeps of `h`.
+SoftBody makeSoftBody(const Body& b, real h);
+
+/// Sets a body's kicks and damping for substeps of `h` (islands with joints take more,
+/// shorter substeps than the rest).
+void setSubstep(SoftBody& b, real h);
+
+/// A substep's velocity change from forces, torques and damping (integrating bodies only).
+void kick(SoftBody& b);
+/// A substep's move with the body's velocity (speeds held to maxSpeed).
+void drift(SoftBody& b, real h);
+
+/// The row of contact `c`, its impulse taken from accumulatedImpulse / substeps; fills
+/// the contact's frame, anchors, velocity and penetrationAtStart as the resolver does.
+void prepareSoftRow(Contact& c, std::span<const Body> bodies, std::span<const SoftBody> soft, int substeps,
+                    SoftRow& row);
+
+/// The row's normal velocity now (< 0 closing) [m/s].
+real normalSpeed(const SoftRow& row, const SoftBody& a, const SoftBody& b);
+
+/// The row's separation now, from the bodies' motion since the step began: the normal
+/// and anchors stay fixed, the anchors turn with their bodies.
+real currentSeparation(const SoftRow& row, const SoftBody& a, const SoftBody& b);
+
+/// Applies the row's impulse to both bodies again (warm start).
+void warmStartRow(SoftRow& row, SoftBody& a, SoftBody& b);
+
+/// One visit of a row: its normal impulse (soft when `useBias`, relaxed otherwise; a
+/// row still apart lets the gap close within the substep and no more), then friction.
+void solveSoftRow(SoftRow& row, SoftBody& a, SoftBody& b, const Softness& softness, real invH, real maxPushOut,
+                  bool useBias);
+
+/// Groups the rows into friction patches (consecutive rows of one collider pair with
+/// the same normal and friction), prepares them with their warm start from the points'
+/// friction impulses, and turns the rows' own friction off.
+void preparePatches(std::span<const Contact> contacts, std::span<SoftRow> rows, std::span<const SoftBody> soft,
+                    int substeps, std::vector<SoftPatch>& patches);
+
+/// Applies the patch's friction impulses again (warm start).
+void warmStartPatch(const SoftPatch& patch, SoftBody& a, SoftBody& b);
+
+/// One visit of the patch's planar and twist friction, bounded by its rows' normal impulses.
+void solvePatch(SoftPatch& patch, std::span<const SoftRow> rows, SoftBody& a, SoftBody& b);
+
+/// Writes the patch's friction back into its points (contact frame, the step's impulse):
+/// the planar impulse shared equally, the twist as a ring of tangential impulses about
+/// the centre, so that preparePatches reads back the same planar and twist impulses.
+void storePatch(const SoftPatch& patch, std::span<const SoftRow> rows, int substeps, std::span<Contact> contacts);
+
+/// Folds the six rows of each joint point held exactly (tolerance 0; consecutive, in
+/// the order joint_contacts.cpp makes them) into a SoftPoint, warm started from their impulses; the rows are marked
+/// Folded.
+void preparePoints(std::span<const Contact> contacts, std::span<SoftRow> rows, int substeps, std::vector<SoftPoint>& points);
+
+/// Applies the point's impulse again (warm start).
+void warmStartPoint(const SoftPoint& point, SoftBody& a, SoftBody& b);
+
+/// One visit: the soft block impulse toward no drift (`useBias`; relaxing: the rigid
+/// impulse that stops the point's relative velocity). Soft as a whole block, its
+/// spring K^-1 w^2 is the point's own 3x3 mass, so a point far out on a light body is
+/// held as firmly as any (six rows, each soft with its own one-row mass, let a ball 1 m
+/// out on a ball joint sag 6 mm).
+void solvePoint(SoftPoint& point, SoftBody& a, SoftBody& b, const Softness& soft, bool useBias);
+
+/// Writes the point's impulse back into its six rows' contacts (the step's impulse,
+/// each axis on the row that pushes that way).
+void storePoint(const SoftPoint& point, int substeps, std::span<Contact> contacts);
+
+/// Builds the island's joint system (its couplings and pattern) if its points make no
+/// loop through movable bodies (several points between the same two bodies, as a
+/// hinge's two, are one link); false: the points stay with Gauss-Seidel.
+bool buildJointSystem(std::span<const SoftPoint> points, std::span<const SoftBody> soft, SoftJointSystem& system,
+                      std::vector<std::uint32_t>& scratch);
+
+/// Factorises A for the anchors as the bodies have turned them now.
+void factorJointSystem(SoftJointSystem& system, std::span<const SoftPoint> points, std::span<const SoftBody> soft);
+
+/// One visit of all the island's points at once (soft toward no drift with `useBias`,
+/// as solvePoint; rigid and without bias when relaxing).
+void solveJointSystem(SoftJointSystem& system, std::span<SoftPoint> points, std::span<SoftBody> soft,
+                      const Softness& softness, bool useBias);
+
+/// Restitution, at the end of a substep: the normal impulse that sends the contact apart
+/// at e times the speed it approached with this substep, for a row with restitution
+/// that approached faster than `threshold` and pushed.
+void bounceRow(SoftRow& row, SoftBody& a, SoftBody& b, real threshold, real h);
+
+/// Before a substep's solve: what restitution measures from (approach speed, gap, the
+/// substep's kick along the normal), and no push yet.
+void noteApproach(SoftRow& row, const SoftBody& a, const SoftBody& b);
+
+} // namespace detail
+
+} // namespace jounce
