@@ -62,7 +62,7 @@ JOUNCE_HOT_INLINE Vec3 driftOf(const SoftPoint& p, const SoftBody& a, const Soft
 
 /// The anchor of point p on its side `side`, as that body has turned it.
 Vec3 turnedAnchor(const SoftPoint& p, std::span<const SoftBody> soft, std::size_t side) {
-    return soft[p.body[side]].turned * p.anchor[side];
+    return soft[p.body[side]].turn * p.anchor[side];
 }
 
 } // namespace
@@ -92,7 +92,7 @@ void preparePoints(std::span<const Contact> contacts, std::span<SoftRow> rows, i
 }
 
 void warmStartPoint(const SoftPoint& p, SoftBody& a, SoftBody& b) {
-    applyAt(a, b, a.turned * p.anchor[0], b.turned * p.anchor[1], p.impulse);
+    applyAt(a, b, a.turn * p.anchor[0], b.turn * p.anchor[1], p.impulse);
 }
 
 void solvePoint(SoftPoint& p, SoftBody& a, SoftBody& b, const Softness& soft, bool useBias) {
@@ -100,7 +100,7 @@ void solvePoint(SoftPoint& p, SoftBody& a, SoftBody& b, const Softness& soft, bo
     // velocity, its drift and its response alike: a light link spinning a quarter turn
     // in a step, held by anchors fixed at the step's start, was pushed along the wrong
     // lever and spun faster until the chain came apart at 10^6 m/s.
-    const Vec3 ra = a.turned * p.anchor[0], rb = b.turned * p.anchor[1];
+    const Vec3 ra = a.turn * p.anchor[0], rb = b.turn * p.anchor[1];
     const Mat3 mass = blockMass(a, b, ra, rb);
     const Vec3 velocity = pointVelocity(a, ra) - pointVelocity(b, rb);
     Vec3 impulse;
@@ -213,7 +213,7 @@ void solveJointSystem(SoftJointSystem& system, std::span<SoftPoint> points, std:
         const Vec3& rb = system.anchors[j][1];
         Vec3 target = pointVelocity(a, ra) - pointVelocity(b, rb);
         if (useBias)
-            target = (target + softness.biasRate * driftOf(p, a, b, a.turned * p.anchor[0], b.turned * p.anchor[1])) *
+            target = (target + softness.biasRate * driftOf(p, a, b, a.turn * p.anchor[0], b.turn * p.anchor[1])) *
                      softness.massScale;
         system.rhs.segment<3>(3 * j) = -target;
     }

@@ -65,13 +65,16 @@ void prepareSoftRow(Contact& c, std::span<const Body> bodies, std::span<const So
 real normalSpeed(const SoftRow& row, const SoftBody& a, const SoftBody& b) { return axisSpeed(row.axis[0], a, b); }
 
 real currentSeparation(const SoftRow& row, const SoftBody& a, const SoftBody& b) {
-    const Vec3 d = a.moved - b.moved + a.turned * row.anchor[0] - b.turned * row.anchor[1];
+    const Vec3 d = a.moved - b.moved + a.turn * row.anchor[0] - b.turn * row.anchor[1];
     return row.baseSeparation + row.axis[0].direction.dot(d);
 }
 
 void warmStartRow(SoftRow& row, SoftBody& a, SoftBody& b) {
     row.pushed += row.impulse.x();
-    for (std::size_t k = 0; k < 3; ++k) axisPush(row.axis[k], a, b, row.impulse[static_cast<Eigen::Index>(k)]);
+    axisPush(row.axis[0], a, b, row.impulse.x());
+    if (row.friction <= 0) return; // a friction patch carries this row's friction
+    axisPush(row.axis[1], a, b, row.impulse.y());
+    axisPush(row.axis[2], a, b, row.impulse.z());
 }
 
 void solveSoftRow(SoftRow& row, SoftBody& a, SoftBody& b, const Softness& softness, real invH, real maxPushOut,

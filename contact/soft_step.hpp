@@ -41,6 +41,7 @@ struct SoftBody {
     Vec3 angularVelocity = Vec3::Zero();
     Vec3 moved = Vec3::Zero();          ///< displacement of the centre of mass since the step began [m]
     Quat turned = Quat::Identity();     ///< rotation since the step began (world: q = turned q0)
+    Mat3 turn = Mat3::Identity();       ///< the same as a matrix (turning an anchor is 9 products, not 30)
     real inverseMass = 0;               ///< 0: does not take impulses (static, kinematic, asleep)
     Mat3 inverseInertia = Mat3::Zero(); ///< world, fixed for the step (zero when inverseMass is)
     Vec3 linearAcceleration = Vec3::Zero();  ///< from forces and gravity [m/s^2]

@@ -144,9 +144,14 @@ void integratePositions(BodyArray& bodies, const StepContext& ctx, const std::ve
     }
 }
 
-void placeBody(Body& body, const Vec3& displacement, const Quat& rotation) {
-    body.position += displacement;
-    body.orientation = rotation * body.orientation;
+void placeBody(Body& body, const Vec3& displacement, const Quat& rotation, real share) {
+    if (!(share < 1)) {
+        body.position += displacement;
+        body.orientation = rotation * body.orientation;
+    } else {
+        body.position += share * displacement;
+        body.orientation = Quat::Identity().slerp(share, rotation) * body.orientation;
+    }
     body.orientation.normalize();
     body.inverseInertiaWorld = worldInverseInertia(body);
 }

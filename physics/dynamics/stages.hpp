@@ -38,8 +38,9 @@ void integrateVelocities(BodyArray& bodies, const StepContext& ctx, const std::v
 void integratePositions(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& skip = {},
                         const std::vector<real>& fraction = {});
 /// Stage 7 for a body whose motion over the step a solver already integrated (the soft
-/// step): moved by `displacement`, turned by `rotation` (world: q = rotation q).
-void placeBody(Body& body, const Vec3& displacement, const Quat& rotation);
+/// step): moved by `displacement`, turned by `rotation` (world: q = rotation q), or
+/// that `share` of both (continuous collision stopped it short).
+void placeBody(Body& body, const Vec3& displacement, const Quat& rotation, real share = 1);
 /// Stage 7 for one body over ctx.h (the particle layer's small steps use it).
 void integrateBodyPosition(Body& body, const StepContext& ctx, real fraction = 1);
 

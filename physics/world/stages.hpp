@@ -21,6 +21,7 @@ struct StepScratch {
     ContactScratch contact;
     SoftStepSolver soft;             ///< ContactSolver::SoftStep, and its scratch
     std::vector<std::uint8_t> place; ///< soft step: by body, 1 where its motion is placed as solved
+    std::vector<std::pair<Vec3, Vec3>> keptVelocity; ///< soft step: velocities kept while continuous collision sweeps
 };
 
 /// What collision reads of the world's settings.

@@ -170,9 +170,11 @@ void World::substep(const StepContext& ctx) {
 
     t = Clock::now();
     detail::findCoupledBodies(particles_, bodies_, colliders_, particleCandidates_);
+    if (soft) sweepSolvedMotion(ctx.h, true);
     detail::limitFastMotion(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
                             scratch_->collision);
     if (soft) {
+        sweepSolvedMotion(ctx.h, false);
         placeSolvedBodies(ctx);
     } else {
         detail::integratePositions(bodies_, ctx, particleCandidates_.coupledMask, scratch_->collision.fraction);
@@ -201,22 +203,44 @@ void World::substep(const StepContext& ctx) {
     profile_.sleep += millisecondsSince(t);
 }
 
+void World::sweepSolvedMotion(real h, bool begin) {
+    // Continuous collision sweeps each body along its velocity over the step; a body the
+    // soft step moved goes where its substeps took it, which for a fast body stopped or
+    // turned by a contact mid-step is not where its final velocity points. For the sweep
+    // its velocities are the ones that make that move (put back after it).
+    const std::vector<std::uint8_t>& owned = scratch_->soft.owned();
+    std::vector<std::pair<Vec3, Vec3>>& kept = scratch_->keptVelocity;
+    if (begin) kept.assign(owned.size(), {Vec3::Zero(), Vec3::Zero()});
+    for (std::uint32_t i = 0; i < owned.size() && i < bodies_.slotCount(); ++i) {
+        if (!owned[i]) continue;
+        Body& b = bodies_.atSlot(i);
+        if (begin) {
+            kept[i] = {b.linearVelocity, b.angularVelocity};
+            const Eigen::AngleAxis<real> turn(scratch_->soft.rotation(i));
+            b.linearVelocity = scratch_->soft.displacement(i) / h;
+            b.angularVelocity = turn.axis() * (turn.angle() / h);
+        } else {
+            b.linearVelocity = kept[i].first;
+            b.angularVelocity = kept[i].second;
+        }
+    }
+}
+
 void World::placeSolvedBodies(const StepContext& ctx) {
     // The soft step integrated its bodies' motion substep by substep: they are placed
-    // where it took them, unless continuous collision shortened their move this step
-    // (then they move as any body does, that share of the step with their velocity) or
-    // the particle layer moves them (coupled bodies).
+    // where it took them, or the share of that move continuous collision allowed. The
+    // particle layer moves the bodies coupled to it.
     const std::vector<std::uint8_t>& owned = scratch_->soft.owned();
     const std::vector<std::uint8_t>& coupled = particleCandidates_.coupledMask;
     const std::vector<real>& fraction = scratch_->collision.fraction;
     std::vector<std::uint8_t>& place = scratch_->place;
     place.assign(bodies_.slotCount(), 0);
     for (std::uint32_t i = 0; i < owned.size() && i < place.size(); ++i) {
-        const bool shortened = i < fraction.size() && fraction[i] < 1;
-        const bool particles = i < coupled.size() && coupled[i];
-        place[i] = owned[i] && !shortened ? 1 : 0;
-        if (place[i] && !particles)
-            detail::placeBody(bodies_.atSlot(i), scratch_->soft.displacement(i), scratch_->soft.rotation(i));
+        if (!owned[i]) continue;
+        place[i] = 1;
+        if (i < coupled.size() && coupled[i]) continue;
+        const real share = i < fraction.size() ? fraction[i] : real(1);
+        detail::placeBody(bodies_.atSlot(i), scratch_->soft.displacement(i), scratch_->soft.rotation(i), share);
     }
     for (std::size_t i = 0; i < coupled.size() && i < place.size(); ++i) place[i] |= coupled[i];
     detail::integratePositions(bodies_, ctx, place, fraction);

@@ -425,6 +425,7 @@ private:
     void substep(const StepContext& ctx);
     void stepDeformables(const StepContext& ctx);
     void placeSolvedBodies(const StepContext& ctx); ///< stage 7 after the soft step
+    void sweepSolvedMotion(real h, bool begin);     ///< continuous collision sweeps the soft step's moves
     void restoreBackup(); ///< the state a step changes, as it was before the step (backup_)
     void breakJoints(const std::vector<JointId>& broken); ///< removes them, with an event each
     void validateColliderDesc(const ColliderDesc& d, BodyType type, const char* field) const;
