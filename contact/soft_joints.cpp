@@ -127,15 +127,22 @@ bool buildJointSystem(std::span<const SoftPoint> points, std::span<const SoftBod
     system.couplings.clear();
     system.factored = false;
     if (points.size() < 2) return false; // one point: solvePoint is already exact
-    // Loops: union-find over the movable bodies' solver indices, one link per distinct
-    // pair of bodies (a hinge's two points, a fixed joint's three, are one link).
+    // One point per pair of bodies (the world and other bodies that cannot move count as
+    // one, per body), and no loop: union-find over the movable bodies' solver indices.
+    // Several points between the same two bodies (a hinge's two, a fixed joint's three)
+    // hold some direction twice (both of a hinge's points along its axis): A is singular
+    // there and the bias, once the bodies have turned, asks the redundant directions for
+    // impulses that cancel on the bodies but reach 10^4 N in the joint's force. Those
+    // islands stay with Gauss-Seidel over the points until joints get their own rows.
     std::vector<std::array<std::uint32_t, 2>> links;
     for (const SoftPoint& p : points) {
         const bool a = soft[p.body[0]].inverseMass > 0, b = soft[p.body[1]].inverseMass > 0;
-        if (a && b) links.push_back({std::min(p.body[0], p.body[1]), std::max(p.body[0], p.body[1])});
+        const std::uint32_t x = a ? p.body[0] : 0, y = b ? p.body[1] : 0; // 0: cannot move
+        links.push_back({std::min(x, y), std::max(x, y)});
     }
     std::sort(links.begin(), links.end());
-    links.erase(std::unique(links.begin(), links.end()), links.end());
+    if (std::adjacent_find(links.begin(), links.end()) != links.end()) return false; // a repeated pair
+    std::erase_if(links, [](const std::array<std::uint32_t, 2>& l) { return l[0] == 0; }); // to the world: no loop
     std::uint32_t largest = 0;
     for (const auto& l : links) largest = std::max(largest, l[1]);
     DisjointSets sets(scratch, largest + 1);

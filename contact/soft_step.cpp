@@ -76,7 +76,8 @@ void setSubstep(SoftBody& b, real h) {
 using detail::SoftBody;
 using detail::SoftRow;
 
-void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const Contact> contacts, real h, int substeps) {
+void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const std::uint8_t> alive,
+                                  std::span<const Contact> contacts, real h, int substeps) {
     bodies_.resize(bodies.size() + 1);
     bodies_[0] = SoftBody{};
     owned_.assign(bodies.size(), 0);
@@ -88,7 +89,7 @@ void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const 
     // lost 7 % of its height per bounce).
     for (std::uint32_t i = 0; i < bodies.size(); ++i) {
         const Body& b = bodies[i];
-        if (!b.isDynamic() || !b.awake) continue;
+        if (i >= alive.size() || !alive[i] || !b.isDynamic() || !b.awake) continue; // a destroyed body's slot keeps its data
         bodies_[i + 1] = detail::makeSoftBody(b, sub);
         owned_[i] = 1;
     }
@@ -114,10 +115,10 @@ void SoftStepSolver::integrateAlone(real h, int substeps) {
     }
 }
 
-void SoftStepSolver::solve(std::span<Body> bodies, std::span<Contact> contacts, std::span<const std::uint32_t> islandStarts,
-                           real h, const ResolverSettings& settings) {
+void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t> alive, std::span<Contact> contacts,
+                           std::span<const std::uint32_t> islandStarts, real h, const ResolverSettings& settings) {
     const int substeps = settings.soft.substeps;
-    gatherBodies(bodies, contacts, h, substeps);
+    gatherBodies(bodies, alive, contacts, h, substeps);
     rows_.resize(contacts.size());
     for (std::size_t k = 0; k < contacts.size(); ++k) {
         Contact& c = contacts[k];

@@ -11,8 +11,8 @@
 //   4. integrates the positions (kept as each body's motion since the step began),
 //   5. sweeps the rows again without the bias (relax), taking back the velocity the
 //      push-out added so that nothing leaves a contact faster than it came in;
-// then one restitution pass applies the bounce from the normal velocity each contact had
-// before the solve, and the rows' impulses are stored for the next step.
+//   6. bounces the contacts with restitution that met this substep (bounceRow);
+// then the rows' impulses are stored for the next step.
 // Rows are the contacts' and the joints' (joints arrive as contacts: joint_contacts.cpp).
 
 #include <jounce/contact/contact.hpp>
@@ -163,13 +163,13 @@ struct SoftJointSystem {
 class SoftStepSolver {
 public:
     /// Solves `contacts` grouped into islands (island k: [islandStarts[k],
-    /// islandStarts[k + 1])) over a world substep `h`, integrating the velocities of the
-    /// awake dynamic bodies they touch (with each body's forceAccum, torqueAccum and
+    /// islandStarts[k + 1])) over a world substep `h`, integrating the velocities of
+    /// every awake dynamic body (`alive`: by slot, dead slots are left alone) (with each body's forceAccum, torqueAccum and
     /// impulse accumulators, read but not cleared) and their positions into motion().
     /// The contacts' accumulatedImpulse is read as the warm start and left as this step's
     /// total impulse.
-    void solve(std::span<Body> bodies, std::span<Contact> contacts, std::span<const std::uint32_t> islandStarts, real h,
-               const ResolverSettings& settings);
+    void solve(std::span<Body> bodies, std::span<const std::uint8_t> alive, std::span<Contact> contacts,
+               std::span<const std::uint32_t> islandStarts, real h, const ResolverSettings& settings);
 
     /// By body: 1 if solve() integrated its velocity and motion (it then must not be
     /// integrated again).
@@ -179,7 +179,8 @@ public:
     const Quat& rotation(std::uint32_t i) const { return bodies_[i + 1].turned; }
 
 private:
-    void gatherBodies(std::span<const Body> bodies, std::span<const Contact> contacts, real h, int substeps);
+    void gatherBodies(std::span<const Body> bodies, std::span<const std::uint8_t> alive, std::span<const Contact> contacts,
+                      real h, int substeps);
     void integrateAlone(real h, int substeps);
     void solveIsland(std::uint32_t first, std::uint32_t last, real h, const ResolverSettings& settings);
 

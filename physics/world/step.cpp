@@ -154,7 +154,7 @@ void World::substep(const StepContext& ctx) {
 
     t = Clock::now();
     if (soft) {
-        scratch_->soft.solve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h, settings_.resolver);
+        scratch_->soft.solve(bodies_.slots(), bodies_.aliveFlags(), resolverContacts_, islandStarts_, ctx.h, settings_.resolver);
         const auto ti = Clock::now();
         detail::integrateVelocities(bodies_, ctx, scratch_->soft.owned());
         profile_.integrate += millisecondsSince(ti);
@@ -212,7 +212,7 @@ void World::sweepSolvedMotion(real h, bool begin) {
     std::vector<std::pair<Vec3, Vec3>>& kept = scratch_->keptVelocity;
     if (begin) kept.assign(owned.size(), {Vec3::Zero(), Vec3::Zero()});
     for (std::uint32_t i = 0; i < owned.size() && i < bodies_.slotCount(); ++i) {
-        if (!owned[i]) continue;
+        if (!owned[i] || !bodies_.isAlive(i)) continue;
         Body& b = bodies_.atSlot(i);
         if (begin) {
             kept[i] = {b.linearVelocity, b.angularVelocity};

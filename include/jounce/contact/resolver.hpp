@@ -36,7 +36,7 @@ enum class ContactSolver : std::uint8_t {
     /// The soft step (Catto's "Soft Step", Box2D v3, Box3D; contact/soft_step.cpp): the
     /// contacts found once, then `soft.substeps` solver substeps, each integrating the
     /// velocities, warm starting, one biased soft sweep, integrating the positions and
-    /// one relaxing sweep; restitution in its own pass at the end.
+    /// one relaxing sweep, and the bounces of the contacts that met in it.
     SoftStep,
 };
 
@@ -45,7 +45,8 @@ struct SoftStepSettings {
     /// Solver substeps per world substep: each integrates velocities and positions
     /// and sweeps the rows twice (biased, then relaxed).
     int substeps = 4;
-    /// Substeps for an island with joints, at least `substeps`: a light link's spin over a
+    /// Substeps for an island with ball, hinge or fixed joints held exactly (tolerance 0),
+    /// at least `substeps`: a light link's spin over a
     /// substep must stay small (a chain of 1 kg links swinging 100 kg from 30 degrees
     /// held at 8, came apart at 4).
     int jointSubsteps = 8;
@@ -56,7 +57,8 @@ struct SoftStepSettings {
     /// Stiffness of a joint's rows [Hz], held to at most a quarter of the substep rate.
     real jointHertz = 60;
     real jointDampingRatio = 2;
-    /// The fastest a soft contact pushes overlapping bodies apart [m/s].
+    /// The cap on a soft contact's push-out bias, massScale biasRate s [m/s] (Box2D's
+    /// contactSpeed: overlapping bodies part at about this speed, at most).
     real maxPushOut = 3;
     /// Relaxing sweeps per substep (no bias: removes the velocity the push-out added).
     int relaxIterations = 1;
