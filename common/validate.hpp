@@ -4,6 +4,7 @@
 // the field and the value; none changes anything.
 
 #include <jounce/common/error.hpp>
+#include <jounce/common/math.hpp>
 #include <jounce/common/handle.hpp>
 
 #include <string>
@@ -16,6 +17,17 @@ namespace jounce::detail {
 /// (N, N m, N s). Beyond them a value is rejected as if it were infinite.
 inline constexpr real maxCoordinate = real(1e6);
 inline constexpr real maxSpeed = real(1e6);
+
+/// v scaled back to maxSpeed if faster, direction kept (the guard every integration
+/// applies: only a world already in trouble gets there). The largest component first:
+/// squaring a speed of 1e200 would overflow.
+inline void limitSpeed(Vec3& v) {
+    const real largest = v.cwiseAbs().maxCoeff();
+    if (!(largest > maxSpeed / 2)) return;
+    const Vec3 direction = v / largest;
+    const real speed = largest * direction.norm();
+    if (speed > maxSpeed) v = direction * (maxSpeed / direction.norm());
+}
 inline constexpr real maxLoad = real(1e15);
 /// Gravity: at most 1e6 m/s^2 a component (1e5 g; millimetre units need 9810).
 inline constexpr real maxAcceleration = real(1e6);

@@ -36,7 +36,7 @@ Vec3 offsetOf(const SoftRow& row, const Vec3& centre) {
     return d - n * n.dot(d);
 }
 
-void preparePatch(std::span<const Contact> contacts, std::span<SoftRow> rows, std::span<const SoftBody> soft, int substeps,
+void preparePatch(std::span<const Contact> contacts, std::span<SoftRow> rows, std::span<const SoftBody> soft,
                   SoftPatch& p) {
     const SoftRow& head = rows[p.first];
     p.body = head.body;
@@ -78,16 +78,14 @@ void preparePatch(std::span<const Contact> contacts, std::span<SoftRow> rows, st
     const real twistResponse = n.dot(p.twistTurn[0] + p.twistTurn[1]);
     p.twistMass = twistResponse > 0 ? 1 / twistResponse : 0;
     // The warm start: the points' friction, read back as the planar and twist impulses
-    // storePatch shared out (per substep).
+    // storePatch shared out (for the step).
     p.planar.setZero();
     p.twist = 0;
     p.twistReach = 0;
-    const real perSubstep = 1 / static_cast<real>(substeps);
     for (std::uint32_t i = p.first; i < p.first + p.count; ++i) {
         SoftRow& row = rows[i];
-        const Vec3 f = (row.axis[1].direction * contacts[i].accumulatedImpulse.y() +
-                        row.axis[2].direction * contacts[i].accumulatedImpulse.z()) *
-                       perSubstep;
+        const Vec3 f = row.axis[1].direction * contacts[i].accumulatedImpulse.y() +
+                       row.axis[2].direction * contacts[i].accumulatedImpulse.z();
         p.planar += Eigen::Matrix<real, 2, 1>(p.axis[0].direction.dot(f), p.axis[1].direction.dot(f));
         const Vec3 d = offsetOf(row, centre[0]);
         p.twist += n.dot(d.cross(f));
@@ -102,7 +100,7 @@ void preparePatch(std::span<const Contact> contacts, std::span<SoftRow> rows, st
 } // namespace
 
 void preparePatches(std::span<const Contact> contacts, std::span<SoftRow> rows, std::span<const SoftBody> soft,
-                    int substeps, std::vector<SoftPatch>& patches) {
+                    std::vector<SoftPatch>& patches) {
     patches.clear();
     for (std::uint32_t k = 0; k < rows.size(); ++k) {
         if (rows[k].kind == SoftKind::Joint || rows[k].friction <= 0) continue;
@@ -115,7 +113,7 @@ void preparePatches(std::span<const Contact> contacts, std::span<SoftRow> rows, 
         p.count = 1;
         patches.push_back(p);
     }
-    for (SoftPatch& p : patches) preparePatch(contacts, rows, soft, substeps, p);
+    for (SoftPatch& p : patches) preparePatch(contacts, rows, soft, p);
 }
 
 void warmStartPatch(const SoftPatch& p, SoftBody& a, SoftBody& b) {
@@ -144,7 +142,7 @@ void solvePatch(SoftPatch& p, std::span<const SoftRow> rows, SoftBody& a, SoftBo
     p.planar = planar;
 }
 
-void storePatch(const SoftPatch& p, std::span<const SoftRow> rows, int substeps, std::span<Contact> contacts) {
+void storePatch(const SoftPatch& p, std::span<const SoftRow> rows, std::span<Contact> contacts) {
     const SoftRow& head = rows[p.first];
     const Vec3& n = head.axis[0].direction;
     Vec3 centre = Vec3::Zero();
@@ -159,7 +157,6 @@ void storePatch(const SoftPatch& p, std::span<const SoftRow> rows, int substeps,
         // force and turns by t about n.
         Vec3 f = planar;
         if (spread > 0) f += n.cross(offsetOf(rows[k], centre)) * (p.twist / spread);
-        f *= static_cast<real>(substeps);
         contacts[k].accumulatedImpulse.y() = rows[k].axis[1].direction.dot(f);
         contacts[k].accumulatedImpulse.z() = rows[k].axis[2].direction.dot(f);
     }

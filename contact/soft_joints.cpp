@@ -67,7 +67,7 @@ Vec3 turnedAnchor(const SoftPoint& p, std::span<const SoftBody> soft, std::size_
 
 } // namespace
 
-void preparePoints(std::span<const Contact> contacts, std::span<SoftRow> rows, int substeps, std::vector<SoftPoint>& points) {
+void preparePoints(std::span<const Contact> contacts, std::span<SoftRow> rows, std::vector<SoftPoint>& points) {
     points.clear();
     for (std::uint32_t k = 0; k < rows.size(); ++k) {
         if (!isJointPoint(contacts, rows, k)) continue;
@@ -79,8 +79,7 @@ void preparePoints(std::span<const Contact> contacts, std::span<SoftRow> rows, i
         // (side 1), d = b's point - a's.
         for (Eigen::Index axis = 0; axis < 3; ++axis) {
             p.gap(axis) = contacts[k + 2 * axis].penetration;
-            p.impulse(axis) = (contacts[k + 2 * axis].accumulatedImpulse.x() - contacts[k + 2 * axis + 1].accumulatedImpulse.x()) /
-                              static_cast<real>(substeps);
+            p.impulse(axis) = contacts[k + 2 * axis].accumulatedImpulse.x() - contacts[k + 2 * axis + 1].accumulatedImpulse.x();
         }
         for (std::uint32_t m = 0; m < 6; ++m) {
             rows[k + m].kind = SoftKind::Folded;
@@ -114,9 +113,9 @@ void solvePoint(SoftPoint& p, SoftBody& a, SoftBody& b, const Softness& soft, bo
     applyAt(a, b, ra, rb, impulse);
 }
 
-void storePoint(const SoftPoint& p, int substeps, std::span<Contact> contacts) {
+void storePoint(const SoftPoint& p, std::span<Contact> contacts) {
     for (Eigen::Index axis = 0; axis < 3; ++axis) {
-        const real j = p.impulse(axis) * static_cast<real>(substeps);
+        const real j = p.impulse(axis);
         contacts[p.first + 2 * axis].accumulatedImpulse = Vec3(std::max(j, real(0)), 0, 0);
         contacts[p.first + 2 * axis + 1].accumulatedImpulse = Vec3(std::max(-j, real(0)), 0, 0);
     }

@@ -23,7 +23,7 @@ real effectiveMass(const ImpulseAxis& axis, const SoftBody& a, const SoftBody& b
 
 } // namespace
 
-void prepareSoftRow(Contact& c, std::span<const Body> bodies, std::span<const SoftBody> soft, int substeps,
+void prepareSoftRow(Contact& c, std::span<const Body> bodies, std::span<const SoftBody> soft,
                     SoftRow& row) {
     row.body = {solverIndex(c.body[0]), solverIndex(c.body[1])};
     const SoftBody& a = soft[row.body[0]];
@@ -56,8 +56,9 @@ void prepareSoftRow(Contact& c, std::span<const Body> bodies, std::span<const So
     c.penetrationAtStart = c.penetration;
     row.pushed = 0;
     row.bounced = 0;
-    // The warm start: the impulse of the step before, shared among the substeps.
-    row.impulse = c.accumulatedImpulse / static_cast<real>(substeps);
+    // The warm start: the impulse of the step before (for the step; solveIsland shares
+    // it among the island's substeps).
+    row.impulse = c.accumulatedImpulse;
     const bool fixedSide = a.inverseMass == 0 || b.inverseMass == 0;
     row.kind = !c.supports ? SoftKind::Joint : fixedSide ? SoftKind::StaticContact : SoftKind::Contact;
 }

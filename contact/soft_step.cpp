@@ -15,15 +15,6 @@ namespace jounce {
 namespace detail {
 namespace {
 
-/// v scaled back to `limit` if faster (the guard every integration applies).
-void limitSpeed(Vec3& v, real limit) {
-    const real largest = v.cwiseAbs().maxCoeff();
-    if (!(largest > limit / 2)) return;
-    const Vec3 direction = v / largest;
-    const real speed = largest * direction.norm();
-    if (speed > limit) v = direction * (limit / direction.norm());
-}
-
 } // namespace
 
 void kick(SoftBody& b) {
@@ -34,8 +25,8 @@ void kick(SoftBody& b) {
 
 void drift(SoftBody& b, real h) {
     if (b.integrates) {
-        limitSpeed(b.linearVelocity, maxSpeed);
-        limitSpeed(b.angularVelocity, maxSpeed);
+        limitSpeed(b.linearVelocity);
+        limitSpeed(b.angularVelocity);
     }
     b.moved += h * b.linearVelocity;
     b.turned = integrateOrientation(b.turned, b.angularVelocity, h);
@@ -123,12 +114,12 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
     for (std::size_t k = 0; k < contacts.size(); ++k) {
         Contact& c = contacts[k];
         if (!settings.warmStart) c.accumulatedImpulse = Vec3::Zero();
-        detail::prepareSoftRow(c, bodies, bodies_, 1, rows_[k]);
+        detail::prepareSoftRow(c, bodies, bodies_, rows_[k]);
     }
     // Impulses are kept per step outside the islands' substeps (each island shares them
     // among its own substeps: solveIsland).
-    detail::preparePoints(contacts, rows_, 1, points_);
-    detail::preparePatches(contacts, rows_, bodies_, 1, patches_);
+    detail::preparePoints(contacts, rows_, points_);
+    detail::preparePatches(contacts, rows_, bodies_, patches_);
     stamp_.assign(bodies.size() + 1, 0);
     if (islandStarts.size() < 2) {
         solveIsland(0, static_cast<std::uint32_t>(contacts.size()), h, settings);
@@ -143,8 +134,8 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
         c.accumulatedImpulse = rows_[k].impulse; // the step's, as the resolver keeps it
         c.bounceImpulse = Vec3(rows_[k].bounced, 0, 0);
     }
-    for (const detail::SoftPatch& p : patches_) detail::storePatch(p, rows_, 1, contacts);
-    for (const detail::SoftPoint& p : points_) detail::storePoint(p, 1, contacts);
+    for (const detail::SoftPatch& p : patches_) detail::storePatch(p, rows_, contacts);
+    for (const detail::SoftPoint& p : points_) detail::storePoint(p, contacts);
     for (std::uint32_t i = 0; i < bodies.size(); ++i) {
         if (!owned_[i]) continue;
         Body& b = bodies[i];
@@ -231,7 +222,7 @@ void SoftStepSolver::solveIsland(std::uint32_t first, std::uint32_t last, real h
         // Restitution's reference: each bouncy row's approach speed before the solve,
         // this substep (Box2D takes it once per step and bounces after the last
         // substep; a ball stopped at the floor early in the step then waits there for
-        // the rest of it, and e = 1 lost 8 % of the height per bounce).
+        // the rest of it, and e = 1 lost 7 % of the height per bounce).
         for (SoftRow& row : rows)
             if (row.restitution > 0) detail::noteApproach(row, bodies_[row.body[0]], bodies_[row.body[1]]);
         for (const detail::SoftPoint& p : points) detail::warmStartPoint(p, bodies_[p.body[0]], bodies_[p.body[1]]);

@@ -212,7 +212,7 @@ void drift(SoftBody& b, real h);
 
 /// The row of contact `c`, its impulse taken from accumulatedImpulse / substeps; fills
 /// the contact's frame, anchors, velocity and penetrationAtStart as the resolver does.
-void prepareSoftRow(Contact& c, std::span<const Body> bodies, std::span<const SoftBody> soft, int substeps,
+void prepareSoftRow(Contact& c, std::span<const Body> bodies, std::span<const SoftBody> soft,
                     SoftRow& row);
 
 /// The row's normal velocity now (< 0 closing) [m/s].
@@ -234,7 +234,7 @@ void solveSoftRow(SoftRow& row, SoftBody& a, SoftBody& b, const Softness& softne
 /// the same normal and friction), prepares them with their warm start from the points'
 /// friction impulses, and turns the rows' own friction off.
 void preparePatches(std::span<const Contact> contacts, std::span<SoftRow> rows, std::span<const SoftBody> soft,
-                    int substeps, std::vector<SoftPatch>& patches);
+                    std::vector<SoftPatch>& patches);
 
 /// Applies the patch's friction impulses again (warm start).
 void warmStartPatch(const SoftPatch& patch, SoftBody& a, SoftBody& b);
@@ -245,12 +245,12 @@ void solvePatch(SoftPatch& patch, std::span<const SoftRow> rows, SoftBody& a, So
 /// Writes the patch's friction back into its points (contact frame, the step's impulse):
 /// the planar impulse shared equally, the twist as a ring of tangential impulses about
 /// the centre, so that preparePatches reads back the same planar and twist impulses.
-void storePatch(const SoftPatch& patch, std::span<const SoftRow> rows, int substeps, std::span<Contact> contacts);
+void storePatch(const SoftPatch& patch, std::span<const SoftRow> rows, std::span<Contact> contacts);
 
 /// Folds the six rows of each joint point held exactly (tolerance 0; consecutive, in
 /// the order joint_contacts.cpp makes them) into a SoftPoint, warm started from their impulses; the rows are marked
 /// Folded.
-void preparePoints(std::span<const Contact> contacts, std::span<SoftRow> rows, int substeps, std::vector<SoftPoint>& points);
+void preparePoints(std::span<const Contact> contacts, std::span<SoftRow> rows, std::vector<SoftPoint>& points);
 
 /// Applies the point's impulse again (warm start).
 void warmStartPoint(const SoftPoint& point, SoftBody& a, SoftBody& b);
@@ -264,7 +264,7 @@ void solvePoint(SoftPoint& point, SoftBody& a, SoftBody& b, const Softness& soft
 
 /// Writes the point's impulse back into its six rows' contacts (the step's impulse,
 /// each axis on the row that pushes that way).
-void storePoint(const SoftPoint& point, int substeps, std::span<Contact> contacts);
+void storePoint(const SoftPoint& point, std::span<Contact> contacts);
 
 /// Builds the island's joint system (its couplings and pattern) if its points make no
 /// loop through movable bodies (several points between the same two bodies, as a

@@ -93,19 +93,9 @@ void accelerate(Body& b, const StepContext& ctx) {
 }
 
 /// Speeds beyond maxSpeed (the bound every entry point enforces, 1e6 m/s and rad/s)
-/// scaled back to it. No physical limit, a guard: only a world already in trouble
-/// (constraints that fight each other beside a 1e30 kg body) gets there, and without
-/// it velocities grow tenfold per step until they overflow. Scaling keeps the
-/// direction, so momentum's direction survives; the lost magnitude is never physics.
-void limitSpeed(Vec3& v) {
-    // The largest component first: squaring a speed of 1e200 would overflow.
-    const real largest = v.cwiseAbs().maxCoeff();
-    if (!(largest > maxSpeed / 2)) return;
-    const Vec3 direction = v / largest;
-    const real speed = largest * direction.norm();
-    if (speed > maxSpeed) v = direction * (maxSpeed / direction.norm());
-}
-
+/// scaled back to it (common/validate.hpp). No physical limit, a guard: without it, in a
+/// world already in trouble (constraints that fight each other beside a 1e30 kg body),
+/// velocities grow tenfold per step until they overflow.
 void limitSpeeds(Body& b) {
     limitSpeed(b.linearVelocity);
     limitSpeed(b.angularVelocity);
