@@ -51,6 +51,7 @@ void preparePatch(std::span<const Contact> contacts, std::span<SoftRow> rows, st
     const real share = 1 / static_cast<real>(p.count);
     centre[0] *= share;
     centre[1] *= share;
+    p.centre = centre;
     for (std::size_t i = 0; i < 2; ++i) {
         ImpulseAxis& axis = p.axis[i];
         axis.direction = head.axis[i + 1].direction;
@@ -102,9 +103,12 @@ void preparePatch(std::span<const Contact> contacts, std::span<SoftRow> rows, st
 void preparePatches(std::span<const Contact> contacts, std::span<SoftRow> rows, std::span<const SoftBody> soft,
                     std::vector<SoftPatch>& patches) {
     patches.clear();
+    // Frictionless manifolds get a patch too (its bound is 0: it changes nothing), so
+    // every contact row is in one; at most a manifold's four points per patch.
     for (std::uint32_t k = 0; k < rows.size(); ++k) {
-        if (rows[k].kind == SoftKind::Joint || rows[k].friction <= 0) continue;
-        if (!patches.empty() && patches.back().first + patches.back().count == k && samePatch(contacts, rows, k)) {
+        if (rows[k].kind == SoftKind::Joint || rows[k].kind == SoftKind::Folded) continue;
+        if (!patches.empty() && patches.back().first + patches.back().count == k && patches.back().count < 4 &&
+            samePatch(contacts, rows, k)) {
             ++patches.back().count;
             continue;
         }

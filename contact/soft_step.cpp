@@ -121,10 +121,15 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
     detail::preparePoints(contacts, rows_, points_);
     detail::preparePatches(contacts, rows_, bodies_, patches_);
     stamp_.assign(bodies.size() + 1, 0);
+    // Islands of contacts alone go to the coloured blocks, all together; islands with
+    // joints are solved here one by one (their joint systems are per island).
+    const auto count = static_cast<std::uint32_t>(contacts.size());
+    solveColoured(islandStarts, count, h, settings);
     if (islandStarts.size() < 2) {
-        solveIsland(0, static_cast<std::uint32_t>(contacts.size()), h, settings);
+        if (!coloured_[0]) solveIsland(0, count, h, settings);
     } else {
-        for (std::size_t k = 0; k + 1 < islandStarts.size(); ++k) solveIsland(islandStarts[k], islandStarts[k + 1], h, settings);
+        for (std::size_t k = 0; k + 1 < islandStarts.size(); ++k)
+            if (!coloured_[k]) solveIsland(islandStarts[k], islandStarts[k + 1], h, settings);
     }
     integrateAlone(h, substeps);
     for (std::size_t k = 0; k < contacts.size(); ++k) {
@@ -143,6 +148,20 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
         b.angularVelocity = bodies_[i + 1].angularVelocity;
         b.lastFrameAcceleration = b.forceAccum * b.inverseMass + b.impulseAccum * (b.inverseMass / h);
     }
+}
+
+void SoftStepSolver::listMoving(std::uint32_t first, std::uint32_t last, std::uint32_t mark, real sub,
+                                std::vector<std::uint32_t>& out) {
+    for (std::uint32_t k = first; k < last; ++k)
+        for (const std::uint32_t i : rows_[k].body) {
+            if (i == 0 || stamp_[i] == mark || !bodies_[i].moves) continue;
+            stamp_[i] = mark;
+            out.push_back(i);
+            bodies_[i].moved = Vec3::Zero();
+            bodies_[i].turned = Quat::Identity();
+            bodies_[i].turn = Mat3::Identity();
+            detail::setSubstep(bodies_[i], sub);
+        }
 }
 
 void SoftStepSolver::solveIsland(std::uint32_t first, std::uint32_t last, real h, const ResolverSettings& settings) {
@@ -174,18 +193,8 @@ void SoftStepSolver::solveIsland(std::uint32_t first, std::uint32_t last, real h
         detail::Softness{}}; // folded rows: never solved as rows
     // The island's moving bodies (kinematic ones start over for each island: they are
     // shared, and their motion is the same whichever island integrates it).
-    const std::uint32_t mark = first + 1;
     islandBodies_.clear();
-    for (std::uint32_t k = first; k < last; ++k)
-        for (const std::uint32_t i : rows_[k].body) {
-            if (i == 0 || stamp_[i] == mark || !bodies_[i].moves) continue;
-            stamp_[i] = mark;
-            islandBodies_.push_back(i);
-            bodies_[i].moved = Vec3::Zero();
-            bodies_[i].turned = Quat::Identity();
-            bodies_[i].turn = Mat3::Identity();
-            detail::setSubstep(bodies_[i], sub);
-        }
+    listMoving(first, last, first + 1, sub, islandBodies_);
     const std::span<SoftRow> rows(rows_.data() + first, last - first);
     const detail::Softness jointSoft = detail::makeSoft(jointHertz, soft.jointDampingRatio, sub);
     const bool direct = detail::buildJointSystem(points, bodies_, joints_, jointScratch_);

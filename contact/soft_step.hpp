@@ -21,6 +21,7 @@
 
 #include "contact/contact_resolver.hpp"
 #include "contact/resolver_stages.hpp"
+#include "contact/soft_blocks.hpp"
 #include "contact/soft_constraint.hpp"
 
 #include <Eigen/Sparse>
@@ -110,6 +111,7 @@ struct SoftPatch {
     std::uint32_t first = 0, count = 0;      ///< its rows: [first, first + count)
     std::array<std::uint32_t, 2> body{0, 0}; ///< solver bodies
     std::array<ImpulseAxis, 2> axis;         ///< tangent, bitangent at the centre
+    std::array<Vec3, 2> centre{Vec3::Zero(), Vec3::Zero()}; ///< the points' centre - each centre of mass [m]
     Eigen::Matrix<real, 2, 2> planarMass = Eigen::Matrix<real, 2, 2>::Zero(); ///< inverse of the 2x2 response
     std::array<Vec3, 2> twistTurn{Vec3::Zero(), Vec3::Zero()}; ///< I^-1 n per side
     real twistMass = 0;    ///< 1 / (n . (I_a^-1 + I_b^-1) n)
@@ -183,6 +185,16 @@ private:
                       real h, int substeps);
     void integrateAlone(real h, int substeps);
     void solveIsland(std::uint32_t first, std::uint32_t last, real h, const ResolverSettings& settings);
+    /// Appends the moving bodies of rows [first, last) not yet stamped `mark` to `out`,
+    /// stamped, their motion reset and their kicks set for substeps of `sub`.
+    void listMoving(std::uint32_t first, std::uint32_t last, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out);
+    /// Whether island [first, last) has no joint rows (the coloured blocks take it).
+    bool contactsOnly(std::uint32_t first, std::uint32_t last) const;
+    /// The coloured path (soft_colours.cpp): every contacts-only island's manifolds in
+    /// blocks of one colour, solved together over the substeps.
+    void solveColoured(std::span<const std::uint32_t> islandStarts, std::uint32_t contactCount, real h,
+                       const ResolverSettings& settings);
+    void colourPatches(std::span<const std::uint32_t> patches, int substeps, const ResolverSettings& settings, real sub);
 
     std::vector<detail::SoftBody> bodies_;    ///< index body + 1
     std::vector<detail::SoftRow> rows_;       ///< by contact
@@ -194,6 +206,16 @@ private:
     std::vector<std::uint8_t> owned_;         ///< by body
     std::vector<std::uint32_t> islandBodies_; ///< scratch: the island's moving solver bodies
     std::vector<std::uint32_t> stamp_;        ///< scratch: last island that listed each solver body
+    // The coloured path (soft_colours.cpp).
+    std::vector<std::uint8_t> coloured_;          ///< by island: 1 when the coloured path solved it
+    std::vector<std::uint32_t> colouredPatches_;  ///< scratch: the patches it solves
+    std::vector<std::uint32_t> colouredBodies_;   ///< scratch: their moving solver bodies
+    std::vector<detail::SoftState> states_;       ///< by solver body
+    std::vector<std::uint64_t> colourMask_;       ///< by solver body: the colours it is in
+    std::vector<std::uint32_t> keys_, order_, counts_; ///< scratch: the blocks' sort
+    std::vector<detail::SoftBlock> blocks_;       ///< in colour order; the overflow colour's last
+    std::vector<detail::SoftPointBlock> pointBlocks_;
+    std::uint32_t overflowBlock_ = 0;             ///< first block of the overflow colour
 };
 
 namespace detail {

@@ -8,6 +8,7 @@
 #include <jounce/common/error.hpp>
 #include <jounce/common/handle.hpp>
 #include <jounce/common/math.hpp>
+#include <jounce/common/simd.hpp>
 #include <jounce/collision/broad_phase.hpp>
 #include <jounce/collision/convex_hull.hpp>
 #include <jounce/collision/gjk.hpp>

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The soft step's visits to a block of manifolds (contact/soft_blocks.hpp), written once
+// for any lane type L (ScalarLane, or the SSE2 and AVX2 registers) and instantiated in
+// one file per width. The arithmetic per lane is the soft step's (soft_rows.cpp and
+// soft_friction.cpp describe it): per point a soft normal row (Catto's soft
+// constraint, speculative while apart), then the manifold's twist and planar friction
+// at its points' centre, Coulomb-bounded by the points' summed normal impulse.
+//
+// A lane's bodies are gathered into registers, updated, and written back lane by lane
+// (only the sides that take impulses). Nothing divides by zero or takes the root of a
+// negative number in any lane, empty ones included: the tests run with floating-point
+// traps on.
+
+#include "contact/soft_blocks.hpp"
+#include "contact/soft_lanes.hpp"
+
+#include <cstdint>
+
+#if defined(__GNUC__)
+#define JOUNCE_KERNEL_INLINE __attribute__((always_inline)) inline
+#else
+#define JOUNCE_KERNEL_INLINE inline
+#endif
+
+namespace jounce::detail {
+
+template <class L> struct SoftBlockKernel {
+    static constexpr int W = softBlockWidth;
+    static constexpr int n = L::width;
+    static constexpr int stateReals = sizeof(SoftState) / sizeof(real);
+    static_assert(sizeof(SoftState) == 16 * sizeof(real), "SoftState is 16 reals, v w dp dq in this order");
+
+    struct Body {
+        V3<L> v, w, dp, u; ///< velocity, angular velocity, displacement, rotation's vector part
+        L s;               ///< rotation's scalar part
+    };
+
+    // ---- lanes [at, at + n) of a block's arrays ------------------------------------
+    static L get(const real (&a)[W], int at) { return L::load(a + at); }
+    static void put(real (&a)[W], int at, L x) { x.store(a + at); }
+    static V3<L> get3(const real (&a)[3][W], int at) { return {get(a[0], at), get(a[1], at), get(a[2], at)}; }
+    static Sym3<L> getSym(const real (&a)[6][W], int at) {
+        return {get(a[0], at), get(a[1], at), get(a[2], at), get(a[3], at), get(a[4], at), get(a[5], at)};
+    }
+
+    /// Lane l's field `field` of state index[l] (the lane type loads the lanes
+    /// straight into a register: no store and reload through memory).
+    static L field(const SoftState* states, const std::uint32_t* index, int field) {
+        return L::gather(reinterpret_cast<const real*>(states) + field, index, stateReals);
+    }
+    static Body gather(const SoftState* states, const std::uint32_t* index) {
+        const auto at = [&](int k) { return field(states, index, k); };
+        return {{at(0), at(1), at(2)}, {at(3), at(4), at(5)}, {at(6), at(7), at(8)}, {at(9), at(10), at(11)}, at(12)};
+    }
+
+    /// Writes the velocities back, only where the side takes impulses.
+    static void scatter(SoftState* states, const std::uint32_t* index, const std::uint8_t* writes, const Body& b) {
+        alignas(64) real t[6][n];
+        b.v.x.store(t[0]);
+        b.v.y.store(t[1]);
+        b.v.z.store(t[2]);
+        b.w.x.store(t[3]);
+        b.w.y.store(t[4]);
+        b.w.z.store(t[5]);
+        for (int l = 0; l < n; ++l) {
+            if (!writes[l]) continue;
+            SoftState& s = states[index[l]];
+            for (int k = 0; k < 3; ++k) {
+                s.v[k] = t[k][l];
+                s.w[k] = t[3 + k][l];
+            }
+        }
+    }
+
+    /// A point's separation now: the normal and anchors fixed at the step's start, the
+    /// anchors turned with their bodies (> 0 apart).
+    JOUNCE_KERNEL_INLINE static L separation(const SoftPointBlock& p, int at, const V3<L>& normal, const Body& a, const Body& b) {
+        const V3<L> ra = rotate(a.u, a.s, get3(p.anchor[0], at));
+        const V3<L> rb = rotate(b.u, b.s, get3(p.anchor[1], at));
+        return get(p.base, at) + dot(normal, a.dp - b.dp + ra - rb);
+    }
+
+    /// Impulse `impulse` at anchors (ra, rb): +on a, -on b.
+    JOUNCE_KERNEL_INLINE static void push(Body& a, Body& b, const V3<L>& impulse, const V3<L>& ra, const V3<L>& rb, L invMassA, L invMassB,
+                     const Sym3<L>& invIA, const Sym3<L>& invIB) {
+        a.v = a.v + impulse * invMassA;
+        a.w = a.w + invIA * cross(ra, impulse);
+        b.v = b.v - impulse * invMassB;
+        b.w = b.w - invIB * cross(rb, impulse);
+    }
+
+    struct Manifold {
+        V3<L> normal;
+        L invMassA, invMassB;
+        Sym3<L> invIA, invIB;
+    };
+    static Manifold manifold(const SoftBlock& k, int at) {
+        return {get3(k.normal, at), get(k.invMass[0], at), get(k.invMass[1], at), getSym(k.invInertia[0], at),
+                getSym(k.invInertia[1], at)};
+    }
+
+    /// Relative normal speed at a point (< 0 closing).
+    JOUNCE_KERNEL_INLINE static L normalSpeed(const Manifold& m, const Body& a, const Body& b, const V3<L>& ra, const V3<L>& rb) {
+        return dot(m.normal, a.v - b.v) + dot(a.w, cross(ra, m.normal)) - dot(b.w, cross(rb, m.normal));
+    }
+
+    // ---- the visits ------------------------------------------------------------------
+    static void warmStartLanes(SoftBlock& k, SoftPointBlock* points, SoftState* states, int at) {
+        Body a = gather(states, k.body[0] + at), b = gather(states, k.body[1] + at);
+        const Manifold m = manifold(k, at);
+        for (std::uint32_t i = 0; i < k.points; ++i) {
+            SoftPointBlock& p = points[i];
+            const L j = get(p.impulse, at);
+            put(p.pushed, at, get(p.pushed, at) + j);
+            push(a, b, m.normal * j, get3(p.anchor[0], at), get3(p.anchor[1], at), m.invMassA, m.invMassB, m.invIA, m.invIB);
+        }
+        const V3<L> planar = get3(k.tangent, at) * get(k.planar[0], at) + get3(k.bitangent, at) * get(k.planar[1], at);
+        push(a, b, planar, get3(k.centre[0], at), get3(k.centre[1], at), m.invMassA, m.invMassB, m.invIA, m.invIB);
+        const V3<L> twist = m.normal * get(k.twist, at);
+        a.w = a.w + m.invIA * twist;
+        b.w = b.w - m.invIB * twist;
+        scatter(states, k.body[0] + at, k.writes[0] + at, a);
+        scatter(states, k.body[1] + at, k.writes[1] + at, b);
+    }
+
+    static void solveLanes(SoftBlock& k, SoftPointBlock* points, SoftState* states, bool useBias, real invH,
+                           real maxPushOut, int at) {
+        Body a = gather(states, k.body[0] + at), b = gather(states, k.body[1] + at);
+        const Manifold m = manifold(k, at);
+        const L zero = L::splat(0), one = L::splat(1);
+        // Softness while overlapping: the spring with its bias when pushing out, rigid
+        // and unbiased when relaxing; apart, a rigid row that lets the gap close within
+        // this substep and no more (speculative).
+        const L massScale = useBias ? get(k.massScale, at) : one;
+        const L impulseScale = useBias ? get(k.impulseScale, at) : zero;
+        const L biasRate = useBias ? get(k.biasRate, at) : zero;
+        const L pushCap = L::splat(-maxPushOut), rate = L::splat(invH);
+        L total = zero;
+        for (std::uint32_t i = 0; i < k.points; ++i) {
+            SoftPointBlock& p = points[i];
+            const V3<L> ra = get3(p.anchor[0], at), rb = get3(p.anchor[1], at);
+            const L s = separation(p, at, m.normal, a, b);
+            const typename L::Mask apart = s > zero;
+            const L bias = select(apart, s * rate, max(massScale * biasRate * s, pushCap));
+            const L scale = select(apart, one, massScale);
+            const L keep = select(apart, zero, impulseScale);
+            const L vn = normalSpeed(m, a, b, ra, rb);
+            const L before = get(p.impulse, at);
+            const L after = max(before - get(p.normalMass, at) * (scale * vn + bias) - keep * before, zero);
+            const L d = after - before;
+            put(p.impulse, at, after);
+            put(p.pushed, at, get(p.pushed, at) + d);
+            push(a, b, m.normal * d, ra, rb, m.invMassA, m.invMassB, m.invIA, m.invIB);
+            total = total + after;
+        }
+        // Friction: twist about the normal first, then the planar pair at the centre
+        // (Box3D's order: the planar rows, which carry most of the load, have the last word).
+        const L limit = get(k.friction, at) * total;
+        const L spin = dot(m.normal, a.w - b.w);
+        const L twistLimit = limit * get(k.twistReach, at);
+        const L twist0 = get(k.twist, at);
+        const L twist = min(max(twist0 - get(k.twistMass, at) * spin, zero - twistLimit), twistLimit);
+        const V3<L> turn = m.normal * (twist - twist0);
+        a.w = a.w + m.invIA * turn;
+        b.w = b.w - m.invIB * turn;
+        put(k.twist, at, twist);
+        const V3<L> ca = get3(k.centre[0], at), cb = get3(k.centre[1], at);
+        const V3<L> t = get3(k.tangent, at), u = get3(k.bitangent, at);
+        const V3<L> slip = a.v + cross(a.w, ca) - b.v - cross(b.w, cb);
+        const L s1 = dot(t, slip), s2 = dot(u, slip);
+        const L m00 = get(k.planarMass[0], at), m01 = get(k.planarMass[1], at), m11 = get(k.planarMass[2], at);
+        const L p10 = get(k.planar[0], at), p20 = get(k.planar[1], at);
+        L p1 = p10 - (m00 * s1 + m01 * s2);
+        L p2 = p20 - (m01 * s1 + m11 * s2);
+        const L squared = p1 * p1 + p2 * p2;
+        const typename L::Mask outside = squared > limit * limit;
+        const L shrink = limit / sqrt(max(squared, L::splat(tiny)));
+        p1 = select(outside, p1 * shrink, p1);
+        p2 = select(outside, p2 * shrink, p2);
+        put(k.planar[0], at, p1);
+        put(k.planar[1], at, p2);
+        push(a, b, t * (p1 - p10) + u * (p2 - p20), ca, cb, m.invMassA, m.invMassB, m.invIA, m.invIB);
+        scatter(states, k.body[0] + at, k.writes[0] + at, a);
+        scatter(states, k.body[1] + at, k.writes[1] + at, b);
+    }
+
+    static void noteApproachLanes(const SoftBlock& k, SoftPointBlock* points, const SoftState* states, int at) {
+        const Body a = gather(states, k.body[0] + at), b = gather(states, k.body[1] + at);
+        const Manifold m = manifold(k, at);
+        for (std::uint32_t i = 0; i < k.points; ++i) {
+            SoftPointBlock& p = points[i];
+            put(p.pushed, at, L::splat(0));
+            put(p.approach, at, normalSpeed(m, a, b, get3(p.anchor[0], at), get3(p.anchor[1], at)));
+            put(p.gap, at, separation(p, at, m.normal, a, b));
+        }
+    }
+
+    /// Restitution (soft_rows.cpp, bounceRow, derives it): the impulse that starts the
+    /// flight out with e^2 of the discrete flight's energy I = v^2 - 2 (k / h) s + k v.
+    static void bounceLanes(const SoftBlock& k, SoftPointBlock* points, SoftState* states, real threshold, real h,
+                            int at) {
+        Body a = gather(states, k.body[0] + at), b = gather(states, k.body[1] + at);
+        const Manifold m = manifold(k, at);
+        const L zero = L::splat(0), two = L::splat(2), half = L::splat(real(0.5));
+        const L e = get(k.restitution, at);
+        const L kick = get(k.kickAlong, at);
+        const L pull = kick / L::splat(h); // k / h: the normal acceleration [m/s^2]
+        for (std::uint32_t i = 0; i < k.points; ++i) {
+            SoftPointBlock& p = points[i];
+            const V3<L> ra = get3(p.anchor[0], at), rb = get3(p.anchor[1], at);
+            const L approach = get(p.approach, at);
+            const L vIn = approach - kick;
+            const L in = vIn * vIn - two * pull * get(p.gap, at) + kick * vIn;
+            const L out = e * e * in + two * pull * separation(p, at, m.normal, a, b);
+            const L disc = kick * kick + L::splat(4) * out;
+            const L target = (sqrt(max(disc, zero)) - kick) * half;
+            const L vn = normalSpeed(m, a, b, ra, rb);
+            const L j0 = max(get(p.normalMass, at) * (target - vn), zero - get(p.impulse, at));
+            const typename L::Mask hit =
+                both(both(e > zero, approach <= L::splat(-threshold)), both(get(p.pushed, at) > zero, out > zero));
+            const L j = select(both(both(hit, disc >= zero), j0 > zero), j0, zero);
+            put(p.bounced, at, get(p.bounced, at) + j);
+            push(a, b, m.normal * j, ra, rb, m.invMassA, m.invMassB, m.invIA, m.invIB);
+        }
+        scatter(states, k.body[0] + at, k.writes[0] + at, a);
+        scatter(states, k.body[1] + at, k.writes[1] + at, b);
+    }
+
+    static constexpr real tiny = real(1e-30);
+
+    // ---- whole blocks ------------------------------------------------------------------
+    static void warmStart(SoftBlock& k, SoftPointBlock* points, SoftState* states) {
+        for (int at = 0; at < W; at += n) warmStartLanes(k, points, states, at);
+    }
+    static void solve(SoftBlock& k, SoftPointBlock* points, SoftState* states, bool useBias, real invH, real maxPushOut) {
+        for (int at = 0; at < W; at += n) solveLanes(k, points, states, useBias, invH, maxPushOut, at);
+    }
+    static void noteApproach(const SoftBlock& k, SoftPointBlock* points, const SoftState* states) {
+        for (int at = 0; at < W; at += n) noteApproachLanes(k, points, states, at);
+    }
+    static void bounce(const SoftBlock& k, SoftPointBlock* points, SoftState* states, real threshold, real h) {
+        for (int at = 0; at < W; at += n) bounceLanes(k, points, states, threshold, h, at);
+    }
+};
+
+} // namespace jounce::detail

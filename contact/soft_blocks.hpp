@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The soft step's contacts as the lanes of a SIMD register see them (issue 28, "a
+// coloured SIMD solver"). A manifold's rows (its points' normal rows and its friction
+// patch: contact/soft_step.hpp) become one lane of a block of `softBlockWidth`
+// manifolds, every field an array over the lanes (structure of arrays), so one
+// instruction updates the same field of 2, 4 or 8 manifolds.
+//
+// Blocks are filled one graph colour at a time: no two manifolds of a colour share a
+// body that takes impulses, so the lanes of a block never write the same body and the
+// order of the lanes within a colour changes nothing. That is what makes the scalar
+// kernel (one lane at a time), SSE2 (2 doubles or 4 floats) and AVX2 (4 or 8) give
+// bit-identical results: each lane does the same operations in the same order, with
+// no contraction into fused multiply-adds (-ffp-contract=off) whatever the width.
+//
+// This header is plain data with no Eigen, so the AVX2 kernel's file, compiled with
+// -mavx2, instantiates nothing another file could pick up by mistake.
+
+#include <jounce/config.hpp>
+
+#include <cstdint>
+
+namespace jounce::detail {
+
+/// Manifolds per block: the widest lanes built (AVX2: 4 doubles, 8 floats).
+#if defined(JOUNCE_USE_FLOAT)
+inline constexpr int softBlockWidth = 8;
+#else
+inline constexpr int softBlockWidth = 4;
+#endif
+
+/// A body's state in the substeps, 16 reals (two cache lines in double): velocities,
+/// and its motion since the step began (displacement, rotation as a quaternion x y z w).
+struct SoftState {
+    real v[3] = {0, 0, 0};
+    real w[3] = {0, 0, 0};
+    real dp[3] = {0, 0, 0};
+    real dq[4] = {0, 0, 0, 1};
+    real pad[3] = {0, 0, 0};
+};
+
+/// `softBlockWidth` manifolds (lanes) of one colour with the same number of points.
+/// Lanes past the last manifold are empty: the world on both sides, no mass, no
+/// impulse. Side 0 is body a (the normal points from b toward a).
+struct SoftBlock {
+    static constexpr int W = softBlockWidth;
+    std::uint32_t body[2][W] = {};    ///< solver bodies (0: the world)
+    std::uint8_t writes[2][W] = {};   ///< 1: this side takes impulses (dynamic and awake)
+    std::uint32_t patch[W] = {};      ///< the manifold's SoftPatch (lanes < used)
+    std::uint32_t firstPoint = 0;     ///< its points: SoftPointBlock [firstPoint, firstPoint + points)
+    std::uint32_t points = 0;         ///< points per lane (1..4)
+    std::uint32_t used = 0;           ///< lanes holding a manifold
+    bool bouncy = false;              ///< some lane has restitution
+    real invMass[2][W] = {};
+    real invInertia[2][6][W] = {};    ///< world, symmetric: xx yy zz xy xz yz
+    real normal[3][W] = {};
+    real tangent[3][W] = {};
+    real bitangent[3][W] = {};
+    real centre[2][3][W] = {};        ///< the points' centre - each centre of mass [m]
+    real planarMass[3][W] = {};       ///< inverse of the 2x2 planar response at the centre: 00 01 11
+    real twistMass[W] = {};
+    real twistReach[W] = {};
+    real friction[W] = {};
+    real restitution[W] = {};
+    real massScale[W] = {};           ///< softness (contact/soft_constraint.hpp)
+    real biasRate[W] = {};
+    real impulseScale[W] = {};
+    real kickAlong[W] = {};           ///< a substep's velocity change from forces along the normal [m/s]
+    real planar[2][W] = {};           ///< friction impulse this substep [N s]
+    real twist[W] = {};               ///< twist impulse this substep [N m s]
+};
+
+/// One point of each of a block's lanes.
+struct SoftPointBlock {
+    static constexpr int W = softBlockWidth;
+    std::uint32_t row[W] = {};        ///< the point's SoftRow
+    real anchor[2][3][W] = {};        ///< point - centre of mass, world, at the step's start [m]
+    real base[W] = {};                ///< separation less the anchors' offset along the normal [m]
+    real normalMass[W] = {};          ///< 0 in empty lanes: no impulse
+    real impulse[W] = {};             ///< normal impulse this substep [N s]
+    real pushed[W] = {};              ///< normal impulse applied this substep (restitution's test)
+    real bounced[W] = {};             ///< restitution's impulse this step [N s]
+    real approach[W] = {};            ///< normal velocity before this substep's solve [m/s]
+    real gap[W] = {};                 ///< separation when this substep began [m]
+};
+
+/// The four visits a block gets, at one SIMD width.
+struct SoftKernels {
+    const char* name;
+    void (*warmStart)(SoftBlock&, SoftPointBlock*, SoftState*);
+    void (*solve)(SoftBlock&, SoftPointBlock*, SoftState*, bool useBias, real invH, real maxPushOut);
+    void (*noteApproach)(const SoftBlock&, SoftPointBlock*, const SoftState*);
+    void (*bounce)(const SoftBlock&, SoftPointBlock*, SoftState*, real threshold, real h);
+};
+
+/// One lane after the other (also the overflow colour's blocks, whose lanes may share bodies).
+const SoftKernels& scalarSoftKernels();
+/// The SIMD kernels, or null where this build or processor has none.
+const SoftKernels* sse2SoftKernels();
+const SoftKernels* avx2SoftKernels();
+
+} // namespace jounce::detail
