@@ -43,6 +43,8 @@ struct Options {
     bool compare = false;
     bool observe = false; ///< install a resolver observer (docs/debugging.md)
     int runs = 3;
+    std::uint32_t threads = 1; ///< World::setThreads
+    std::string simd;          ///< cap on the SIMD width (empty: the processor's widest)
     std::vector<std::pair<std::string, std::string>> sets; ///< resolver settings to override
 };
 
@@ -120,13 +122,15 @@ int usage(const char* problem) {
     if (problem) std::cerr << "jounce-bench: " << problem << "\n";
     std::cerr << "usage: jounce-bench --scene NAME [--steps N] [--json] [--no-sleep]\n"
                  "                    [--solver sequential|worst-first] [--set NAME=VALUE ...]\n"
-                 "                    [--observe]\n"
+                 "                    [--observe] [--threads N] [--simd scalar|sse2|avx2]\n"
                  "       jounce-bench --scene-file PATH.json [the options above]\n"
                  "       jounce-bench --export-scene NAME > PATH.json\n"
                  "       jounce-bench --compare --scene NAME [--runs N] [--steps N] [--json] [--no-sleep]\n"
                  "  --compare runs a benchmark scene (column, pyramid10, pyramid20, pileN, spheres4096)\n"
                  "        in Jounce, Bullet and ODE interleaved, --runs times (default 3, at least 1);\n"
                  "        cloth64 and softcube in Jounce and Bullet's soft bodies (sleeping off)\n"
+                 "  --threads N shares each step among N workers (World::setThreads; the same bits for any N)\n"
+                 "  --simd caps the soft step's SIMD width (jounce::limitSimd; the same bits at any width)\n"
                  "  --observe watches the resolver (World::setResolverObserver): every contact update\n"
                  "        then makes a ResolutionRecord and calls ContactResolver::notify, where a\n"
                  "        debugger can stop (docs/debugging.md); it prints how many there were\n"
@@ -286,6 +290,8 @@ void print(const Options& o, const Figures& f) {
     std::vector<std::pair<std::string, std::string>> fields{
         {"scene", jsonString(o.scene)},
         {"sleep", o.noSleep ? "false" : "true"},
+        {"threads", std::to_string(o.threads)},
+        {"simd", jsonString(jounce::simdName(jounce::simdLevel()))},
         {"steps", std::to_string(f.steps)},
         {"ms_per_step_median", number(f.msMedian)},
         {"ms_per_step_max", number(f.msMax)},
@@ -363,6 +369,16 @@ int main(int argc, char** argv) {
             o.compare = true;
         } else if (arg == "--observe") {
             o.observe = true;
+        } else if (arg == "--threads") {
+            const char* v = value();
+            char* end = nullptr;
+            const long n = v ? std::strtol(v, &end, 10) : -1;
+            if (!v || *end != '\0' || n < 1 || n > 256) return usage("--threads needs a whole number in [1, 256]");
+            o.threads = static_cast<std::uint32_t>(n);
+        } else if (arg == "--simd") {
+            const char* v = value();
+            o.simd = v ? v : "";
+            if (o.simd != "scalar" && o.simd != "sse2" && o.simd != "avx2") return usage("--simd is scalar, sse2 or avx2");
         } else if (arg == "--runs") {
             const char* v = value();
             char* end = nullptr;
@@ -431,6 +447,9 @@ int main(int argc, char** argv) {
     } catch (const jounce::Error& e) {
         return usage(e.what());
     }
+    scene->world().setThreads(o.threads);
+    if (o.simd == "scalar") jounce::limitSimd(jounce::SimdLevel::Scalar);
+    if (o.simd == "sse2") jounce::limitSimd(jounce::SimdLevel::Sse2);
     // Without an observer the resolver makes no records and never calls notify (its
     // sweeps run in one tight loop); with one, the same updates go one by one.
     long records = 0;

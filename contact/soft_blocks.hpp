@@ -84,6 +84,16 @@ struct SoftPointBlock {
     real gap[W] = {};                 ///< separation when this substep began [m]
 };
 
+/// One pass over a range of blocks (or of the moving bodies, for kick and drift), cut
+/// into items that workers claim. No two items of a stage write the same body.
+struct SoftStage {
+    enum class Kind : std::uint8_t { Kick, Note, Warm, Solve, Drift, Relax, Bounce };
+    Kind kind = Kind::Kick;
+    std::uint32_t first = 0, count = 0; ///< blocks, or entries of the moving bodies' list
+    std::uint32_t per = 1;              ///< per item (the overflow colour: all in one item, in order)
+    std::uint32_t items() const { return (count + per - 1) / per; }
+};
+
 /// The four visits a block gets, at one SIMD width.
 struct SoftKernels {
     const char* name;

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <thread>
 
 namespace jounce {
 
@@ -181,7 +182,7 @@ bool SoftStepSolver::contactsOnly(std::uint32_t first, std::uint32_t last) const
 }
 
 void SoftStepSolver::solveColoured(std::span<const std::uint32_t> islandStarts, std::uint32_t contactCount, real h,
-                                   const ResolverSettings& settings) {
+                                   const ResolverSettings& settings, TaskSystem* tasks) {
     // The islands it takes, their patches (in contact order) and moving bodies.
     const std::size_t islands = islandStarts.size() < 2 ? 1 : islandStarts.size() - 1;
     coloured_.assign(islands, 0);
@@ -206,35 +207,13 @@ void SoftStepSolver::solveColoured(std::span<const std::uint32_t> islandStarts, 
     for (std::size_t i = 0; i < bodies_.size(); ++i) states_[i] = detail::stateOf(bodies_[i]);
     colourPatches(colouredPatches_, substeps, settings, sub);
 
-    const detail::SoftKernels& fast = kernelsFor(simdLevel());
-    const detail::SoftKernels& scalar = detail::scalarSoftKernels();
-    const bool bouncy = std::any_of(blocks_.begin(), blocks_.end(), [](const SoftBlock& b) { return b.bouncy; });
-    const real invSub = 1 / sub;
-    const real maxPushOut = settings.soft.maxPushOut;
-    // Each pass visits the colours in order; a colour's blocks touch disjoint bodies.
-    const auto each = [&](auto&& visit) {
-        for (std::uint32_t b = 0; b < blocks_.size(); ++b)
-            visit(b < overflowBlock_ ? fast : scalar, blocks_[b], pointBlocks_.data() + blocks_[b].firstPoint);
-    };
-    SoftState* states = states_.data();
-    for (int s = 0; s < substeps; ++s) {
-        for (const std::uint32_t i : colouredBodies_) detail::kickState(states_[i], bodies_[i]);
-        if (bouncy)
-            each([&](const detail::SoftKernels& k, SoftBlock& b, SoftPointBlock* p) {
-                if (b.bouncy) k.noteApproach(b, p, states);
-            });
-        each([&](const detail::SoftKernels& k, SoftBlock& b, SoftPointBlock* p) { k.warmStart(b, p, states); });
-        each([&](const detail::SoftKernels& k, SoftBlock& b, SoftPointBlock* p) { k.solve(b, p, states, true, invSub, maxPushOut); });
-        for (const std::uint32_t i : colouredBodies_) detail::driftState(states_[i], bodies_[i], sub);
-        for (int r = 0; r < settings.soft.relaxIterations; ++r)
-            each([&](const detail::SoftKernels& k, SoftBlock& b, SoftPointBlock* p) {
-                k.solve(b, p, states, false, invSub, maxPushOut);
-            });
-        if (bouncy)
-            each([&](const detail::SoftKernels& k, SoftBlock& b, SoftPointBlock* p) {
-                if (b.bouncy) k.bounce(b, p, states, settings.restitutionThreshold, sub);
-            });
-    }
+    kernels_ = &kernelsFor(simdLevel());
+    pass_ = {1 / sub, settings.soft.maxPushOut, settings.restitutionThreshold, sub};
+    // Few blocks: one thread (the stages' hand-overs would cost more than they share).
+    constexpr std::size_t minBlocksForThreads = 32;
+    if (tasks != nullptr && (tasks->workerCount() < 2 || blocks_.size() < minBlocksForThreads)) tasks = nullptr;
+    planStages(substeps, settings.soft.relaxIterations, tasks ? tasks->workerCount() : 1);
+    runStages(tasks);
     // Back into the bodies, rows and patches (the step's impulses).
     for (const std::uint32_t i : colouredBodies_) detail::storeState(states_[i], bodies_[i]);
     const real perStep = static_cast<real>(substeps);
@@ -289,6 +268,7 @@ void SoftStepSolver::colourPatches(std::span<const std::uint32_t> patches, int s
     const real perSubstep = 1 / static_cast<real>(substeps);
     blocks_.clear();
     pointBlocks_.clear();
+    colourStarts_.clear();
     overflowBlock_ = 0;
     std::uint32_t lane = detail::softBlockWidth, blockKey = 0;
     for (const std::uint32_t k : order_) {
@@ -299,6 +279,8 @@ void SoftStepSolver::colourPatches(std::span<const std::uint32_t> patches, int s
             b.firstPoint = static_cast<std::uint32_t>(pointBlocks_.size());
             pointBlocks_.resize(pointBlocks_.size() + b.points);
             if (key / keysPerColour < colourCount) overflowBlock_ = static_cast<std::uint32_t>(blocks_.size());
+            if (blocks_.size() == 1 || key / keysPerColour != blockKey / keysPerColour)
+                colourStarts_.push_back(static_cast<std::uint32_t>(blocks_.size() - 1));
             lane = 0;
             blockKey = key;
         }
@@ -307,6 +289,127 @@ void SoftStepSolver::colourPatches(std::span<const std::uint32_t> patches, int s
                      pointBlocks_.data() + b.firstPoint, static_cast<int>(lane));
         b.used = ++lane;
     }
+    colourStarts_.push_back(static_cast<std::uint32_t>(blocks_.size()));
+}
+
+} // namespace jounce
+
+// ---- the passes as stages, on one thread or several ----------------------------------------
+namespace jounce {
+
+using detail::SoftStage;
+
+void SoftStepSolver::planStages(int substeps, int relaxIterations, std::uint32_t workers) {
+    stages_.clear();
+    const bool bouncy = std::any_of(blocks_.begin(), blocks_.end(), [](const SoftBlock& b) { return b.bouncy; });
+    const auto bodies = static_cast<std::uint32_t>(colouredBodies_.size());
+    const auto blocks = static_cast<std::uint32_t>(blocks_.size());
+    // Items: two per worker, and at least 64 bodies or 4 blocks each, so claiming (an
+    // atomic increment on a line the workers share) costs little beside the work.
+    constexpr std::uint32_t bodiesPerItem = 64, blocksPerItem = 4;
+    const auto add = [&](SoftStage::Kind kind, std::uint32_t first, std::uint32_t last, std::uint32_t least) {
+        if (first == last) return;
+        const std::uint32_t per = std::max(least, (last - first + 2 * workers - 1) / (2 * workers));
+        const bool inOrder = kind != SoftStage::Kind::Kick && kind != SoftStage::Kind::Drift && first >= overflowBlock_;
+        stages_.push_back({kind, first, last - first, inOrder ? last - first : per});
+    };
+    // A pass that writes bodies goes colour by colour; the overflow colour is one item,
+    // its lanes in order (they may share bodies).
+    const auto byColour = [&](SoftStage::Kind kind) {
+        for (std::size_t c = 0; c + 1 < colourStarts_.size(); ++c) add(kind, colourStarts_[c], colourStarts_[c + 1], blocksPerItem);
+    };
+    for (int s = 0; s < substeps; ++s) {
+        add(SoftStage::Kind::Kick, 0, bodies, bodiesPerItem);
+        if (bouncy) add(SoftStage::Kind::Note, 0, blocks, blocksPerItem); // reads bodies, writes only its blocks
+        byColour(SoftStage::Kind::Warm);
+        byColour(SoftStage::Kind::Solve);
+        add(SoftStage::Kind::Drift, 0, bodies, bodiesPerItem);
+        for (int r = 0; r < relaxIterations; ++r) byColour(SoftStage::Kind::Relax);
+        if (bouncy) byColour(SoftStage::Kind::Bounce);
+    }
+}
+
+void SoftStepSolver::runItem(const SoftStage& stage, std::uint32_t item) {
+    const std::uint32_t begin = stage.first + item * stage.per;
+    const std::uint32_t end = std::min(stage.first + stage.count, begin + stage.per);
+    using Kind = SoftStage::Kind;
+    if (stage.kind == Kind::Kick || stage.kind == Kind::Drift) {
+        for (std::uint32_t k = begin; k < end; ++k) {
+            const std::uint32_t i = colouredBodies_[k];
+            if (stage.kind == Kind::Kick)
+                detail::kickState(states_[i], bodies_[i]);
+            else
+                detail::driftState(states_[i], bodies_[i], pass_.sub);
+        }
+        return;
+    }
+    SoftState* states = states_.data();
+    for (std::uint32_t b = begin; b < end; ++b) {
+        const detail::SoftKernels& k = b >= overflowBlock_ ? detail::scalarSoftKernels() : *kernels_;
+        SoftBlock& block = blocks_[b];
+        SoftPointBlock* points = pointBlocks_.data() + block.firstPoint;
+        switch (stage.kind) {
+        case Kind::Note:
+            if (block.bouncy) k.noteApproach(block, points, states);
+            break;
+        case Kind::Warm: k.warmStart(block, points, states); break;
+        case Kind::Solve: k.solve(block, points, states, true, pass_.invSub, pass_.maxPushOut); break;
+        case Kind::Relax: k.solve(block, points, states, false, pass_.invSub, pass_.maxPushOut); break;
+        case Kind::Bounce:
+            if (block.bouncy) k.bounce(block, points, states, pass_.threshold, pass_.sub);
+            break;
+        case Kind::Kick:
+        case Kind::Drift: break;
+        }
+    }
+}
+
+void SoftStepSolver::workStages() {
+    // Every worker claims items of the current stage; whoever finishes a stage's last
+    // item opens the next. A worker with nothing left to claim waits for that. One
+    // worker alone (or a job system that runs the workers one after the other) does
+    // every stage itself: nothing waits on a worker that is not running.
+    const auto count = static_cast<std::uint32_t>(stages_.size());
+    std::uint32_t s = stageNow_.load(std::memory_order_acquire);
+    while (s < count) {
+        const SoftStage& stage = stages_[s];
+        const std::uint32_t items = stage.items();
+        for (;;) {
+            const std::uint32_t item = stageProgress_[s].claimed.fetch_add(1, std::memory_order_relaxed);
+            if (item >= items) break;
+            runItem(stage, item);
+            if (stageProgress_[s].finished.fetch_add(1, std::memory_order_acq_rel) + 1 == items)
+                stageNow_.store(s + 1, std::memory_order_release);
+        }
+        std::uint32_t now = stageNow_.load(std::memory_order_acquire);
+        for (int spin = 0; now == s; ++spin) {
+            if (spin > 256) std::this_thread::yield();
+            now = stageNow_.load(std::memory_order_acquire);
+        }
+        s = now;
+    }
+}
+
+void SoftStepSolver::runStages(TaskSystem* tasks) {
+    if (tasks == nullptr) {
+        for (const SoftStage& stage : stages_)
+            for (std::uint32_t item = 0; item < stage.items(); ++item) runItem(stage, item);
+        return;
+    }
+    const std::size_t counters = stages_.size();
+    if (stageProgressSize_ < counters) {
+        stageProgress_ = std::make_unique<StageProgress[]>(counters);
+        stageProgressSize_ = counters;
+    }
+    for (std::size_t i = 0; i < counters; ++i) {
+        stageProgress_[i].claimed.store(0, std::memory_order_relaxed);
+        stageProgress_[i].finished.store(0, std::memory_order_relaxed);
+    }
+    stageNow_.store(0, std::memory_order_release);
+    const std::uint32_t workers = tasks->workerCount();
+    tasks->run(workers, 1, [](std::uint32_t begin, std::uint32_t end, std::uint32_t, void* self) {
+        for (std::uint32_t w = begin; w < end; ++w) static_cast<SoftStepSolver*>(self)->workStages();
+    }, this);
 }
 
 } // namespace jounce

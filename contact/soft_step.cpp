@@ -107,7 +107,8 @@ void SoftStepSolver::integrateAlone(real h, int substeps) {
 }
 
 void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t> alive, std::span<Contact> contacts,
-                           std::span<const std::uint32_t> islandStarts, real h, const ResolverSettings& settings) {
+                           std::span<const std::uint32_t> islandStarts, real h, const ResolverSettings& settings,
+                           TaskSystem* tasks) {
     const int substeps = settings.soft.substeps;
     gatherBodies(bodies, alive, contacts, h, substeps);
     rows_.resize(contacts.size());
@@ -124,7 +125,7 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
     // Islands of contacts alone go to the coloured blocks, all together; islands with
     // joints are solved here one by one (their joint systems are per island).
     const auto count = static_cast<std::uint32_t>(contacts.size());
-    solveColoured(islandStarts, count, h, settings);
+    solveColoured(islandStarts, count, h, settings, tasks);
     if (islandStarts.size() < 2) {
         if (!coloured_[0]) solveIsland(0, count, h, settings);
     } else {

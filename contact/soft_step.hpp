@@ -15,6 +15,7 @@
 // then the rows' impulses are stored for the next step.
 // Rows are the contacts' and the joints' (joints arrive as contacts: joint_contacts.cpp).
 
+#include <jounce/common/tasks.hpp>
 #include <jounce/contact/contact.hpp>
 #include <jounce/contact/resolver.hpp>
 #include <jounce/dynamics/body.hpp>
@@ -27,6 +28,7 @@
 #include <Eigen/Sparse>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -171,7 +173,8 @@ public:
     /// The contacts' accumulatedImpulse is read as the warm start and left as this step's
     /// total impulse.
     void solve(std::span<Body> bodies, std::span<const std::uint8_t> alive, std::span<Contact> contacts,
-               std::span<const std::uint32_t> islandStarts, real h, const ResolverSettings& settings);
+               std::span<const std::uint32_t> islandStarts, real h, const ResolverSettings& settings,
+               TaskSystem* tasks = nullptr);
 
     /// By body: 1 if solve() integrated its velocity and motion (it then must not be
     /// integrated again).
@@ -193,7 +196,13 @@ private:
     /// The coloured path (soft_colours.cpp): every contacts-only island's manifolds in
     /// blocks of one colour, solved together over the substeps.
     void solveColoured(std::span<const std::uint32_t> islandStarts, std::uint32_t contactCount, real h,
-                       const ResolverSettings& settings);
+                       const ResolverSettings& settings, TaskSystem* tasks);
+    /// The substeps' passes as stages (soft_colours.cpp): kick, warm start, solve, drift,
+    /// relax and bounce, the passes that write bodies one stage per colour.
+    void planStages(int substeps, int relaxIterations, std::uint32_t workers);
+    void runStages(TaskSystem* tasks);
+    void workStages();
+    void runItem(const detail::SoftStage& stage, std::uint32_t item);
     void colourPatches(std::span<const std::uint32_t> patches, int substeps, const ResolverSettings& settings, real sub);
 
     std::vector<detail::SoftBody> bodies_;    ///< index body + 1
@@ -216,6 +225,18 @@ private:
     std::vector<detail::SoftBlock> blocks_;       ///< in colour order; the overflow colour's last
     std::vector<detail::SoftPointBlock> pointBlocks_;
     std::uint32_t overflowBlock_ = 0;             ///< first block of the overflow colour
+    std::vector<std::uint32_t> colourStarts_;     ///< each colour's first block, and one past the last
+    std::vector<detail::SoftStage> stages_;
+    const detail::SoftKernels* kernels_ = nullptr;
+    struct Pass {
+        real invSub = 0, maxPushOut = 0, threshold = 0, sub = 0;
+    } pass_;
+    struct alignas(64) StageProgress { ///< a cache line per stage: workers claim from it all at once
+        std::atomic<std::uint32_t> claimed{0}, finished{0};
+    };
+    std::unique_ptr<StageProgress[]> stageProgress_; ///< by stage
+    std::size_t stageProgressSize_ = 0;
+    std::atomic<std::uint32_t> stageNow_{0};      ///< the stage open to claims
 };
 
 namespace detail {

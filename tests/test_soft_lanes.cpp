@@ -62,6 +62,24 @@ std::vector<BodyId> build(World& w) {
     return onSlab;
 }
 
+/// build() and 400 balls in a heap beside it: enough manifolds (hundreds of blocks)
+/// that the coloured passes are shared among threads.
+void buildHeap(World& w) {
+    build(w);
+    for (int i = 0; i < 400; ++i) {
+        const Vec3 at(real(-3) + real(0.42) * (i % 10), real(0.3) + real(0.42) * (i / 100), real(-8) + real(0.42) * ((i / 10) % 10));
+        addBody(w, at, Sphere{real(0.2)}, real(0.5), i % 7 == 0 ? real(0.4) : 0);
+    }
+}
+
+std::uint64_t stepWith(std::uint32_t threads, int steps) {
+    World w(softSettings());
+    w.setThreads(threads);
+    buildHeap(w);
+    for (int i = 0; i < steps; ++i) w.step(real(1) / 60);
+    return testing::stateHash(w);
+}
+
 std::uint64_t stepAt(SimdLevel level, int steps) {
     limitSimd(level);
     World w(softSettings());
@@ -100,4 +118,29 @@ TEST_CASE("soft step: boxes on a slab with more manifolds than colours rest on i
         CHECK(std::abs(s.position.y() - real(0.35)) < real(0.005)); // rests on the slab, within the soft contacts' sag
         CHECK(s.linearVelocity.norm() < real(0.01));
     }
+}
+
+TEST_CASE("soft step: 1, 2, 3, 4 and 8 threads step the same bits", "[contact][scene]") {
+    const int steps = 60 / testing::sanitizedStepDivisor;
+    const std::uint64_t one = stepWith(1, steps);
+    for (const std::uint32_t threads : {2u, 3u, 4u, 8u}) {
+        INFO(threads << " threads");
+        CHECK(stepWith(threads, steps) == one);
+    }
+}
+
+TEST_CASE("thread counts are validated", "[physics]") {
+    World w(softSettings());
+    const BodyId ball = addBody(w, Vec3(0, 1, 0), Sphere{real(0.2)}, real(0.5), 0);
+    for (const std::uint32_t bad : {0u, 257u, 100000u}) {
+        INFO("threads " << bad);
+        CHECK_THROWS_WITH(w.setThreads(bad), Catch::Contains("threads"));
+        CHECK(w.threads() == 1);
+    }
+    w.setThreads(3);
+    CHECK(w.threads() == 3);
+    w.setThreads(1);
+    CHECK(w.threads() == 1);
+    w.step(real(1) / 60);
+    CHECK(w.body(ball).position.y() < 1);
 }

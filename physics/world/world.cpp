@@ -126,6 +126,24 @@ void World::setResolverObserver(std::function<void(const ResolutionRecord&)> obs
     resolver_->setObserver(std::move(observer));
 }
 
+void World::setThreads(std::uint32_t threads) { return detail::guarded(errorHandler_, [&] {
+    if (threads < 1 || threads > 256) throw Error("threads", std::to_string(threads), "must be 1 to 256");
+    if (threads == 1) {
+        tasks_ = nullptr;
+        ownTasks_.reset();
+        return;
+    }
+    if (ownTasks_ && ownTasks_->workerCount() == threads && tasks_ == ownTasks_.get()) return;
+    auto pool = std::make_unique<ThreadPool>(threads);
+    tasks_ = pool.get();
+    ownTasks_ = std::move(pool);
+}); }
+
+void World::setTaskSystem(TaskSystem* tasks) {
+    tasks_ = tasks;
+    ownTasks_.reset();
+}
+
 /// step(dt, n) takes n up to maxSubsteps: a million substeps is already minutes of work.
 constexpr int maxSubstepsBound = 1 << 20;
 

@@ -24,6 +24,7 @@
 #include <jounce/dynamics/force_generators.hpp>
 #include <jounce/common/handle.hpp>
 #include <jounce/common/math.hpp>
+#include <jounce/common/tasks.hpp>
 #include <jounce/particles/particles.hpp>
 
 #include <cstddef>
@@ -220,6 +221,16 @@ public:
     const ContactEvents& contactEvents() const { return contactEvents_; }
     /// Sensor overlaps that began and ended in the last step, and all current ones.
     const SensorEvents& sensorEvents() const { return sensorEvents_; }
+    /// Shares each step among `threads` workers of Jounce's own pool (ThreadPool,
+    /// jounce/common/tasks.hpp): the calling thread and threads - 1 std::threads. 1 (the
+    /// default): the calling thread alone. A step's result is the same bits for any
+    /// count. threads: 1 to 256; anything else is an error naming "threads".
+    void setThreads(std::uint32_t threads);
+    /// Shares each step with the game's own job system instead (not owned: it must
+    /// outlive the world, or be replaced first; nullptr: the calling thread alone).
+    void setTaskSystem(TaskSystem* tasks);
+    /// Workers the step may use (1 without a task system).
+    std::uint32_t threads() const { return tasks_ ? tasks_->workerCount() : 1; }
     /// Vetoes pairs before the narrow phase tests them (empty: none vetoed).
     void setContactFilter(ContactFilter filter) { contactFilter_ = std::move(filter); }
 
@@ -485,6 +496,8 @@ private:
     std::unique_ptr<detail::DeformableSolvers> deformableSolvers_; ///< cache: each deformable's factorised system
     std::unique_ptr<detail::DeformableCandidates> deformableCandidates_; ///< this substep's deformable-collider pairs
     std::unique_ptr<detail::DeformableIslands> deformableIslands_; ///< this substep's deformables grouped with body islands
+    std::unique_ptr<ThreadPool> ownTasks_;      ///< the pool setThreads made
+    TaskSystem* tasks_ = nullptr;               ///< the task system in use (ownTasks_ or the game's)
     std::unique_ptr<detail::StepScratch> scratch_; ///< buffers the stages reuse, so a settled step allocates nothing
     std::unique_ptr<detail::DirectSolver> directSolver_; ///< cache: factorisations of acyclic rope groups
     /// The members visitState marks Step::changes, as they were before this step: a

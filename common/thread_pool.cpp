@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// The default task system (jounce/common/tasks.hpp): a task's items are cut into
+// ranges, and every worker, the caller included, claims the next range with one atomic
+// increment until none are left. Workers wait for the next task spinning for a while
+// (the solver runs many short tasks a step) and then on a condition variable.
+
+#include <jounce/common/error.hpp>
+#include <jounce/common/tasks.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace jounce {
+
+struct ThreadPool::State {
+    /// A task as run() posts it (read and written under the mutex).
+    struct Job {
+        TaskFunction fn = nullptr;
+        void* context = nullptr;
+        std::uint32_t count = 0, range = 1, ranges = 0;
+        std::uint32_t generation = 0;
+    };
+    std::uint32_t workers = 1;
+    std::vector<std::thread> threads;
+    std::mutex mutex;
+    std::condition_variable wake;
+    Job job;
+    std::atomic<std::uint32_t> posted{0};  ///< the last job's generation
+    /// The next range to claim: the job's generation in the high half, so a worker
+    /// still holding an older job can claim nothing from a newer one.
+    std::atomic<std::uint64_t> next{0};
+    std::atomic<std::uint32_t> done{0};     ///< ranges of the current job finished
+    std::atomic<bool> stop{false};
+
+    /// Claims and runs ranges of `j` until none are left.
+    void work(const Job& j, std::uint32_t worker) {
+        const std::uint64_t tag = std::uint64_t{j.generation} << 32;
+        std::uint64_t at = next.load(std::memory_order_acquire);
+        for (;;) {
+            if ((at & ~std::uint64_t{0xffffffff}) != tag || (at & 0xffffffff) >= j.ranges) return;
+            if (!next.compare_exchange_weak(at, at + 1, std::memory_order_acq_rel)) continue;
+            const auto r = static_cast<std::uint32_t>(at & 0xffffffff);
+            const std::uint32_t begin = r * j.range;
+            j.fn(begin, std::min(j.count, begin + j.range), worker, j.context);
+            done.fetch_add(1, std::memory_order_acq_rel);
+            at = next.load(std::memory_order_acquire);
+        }
+    }
+
+    void loop(std::uint32_t worker) {
+        std::uint32_t seen = 0;
+        for (;;) {
+            // Spin a little for the next job (the step runs several, close together),
+            // then sleep until run() or the destructor wakes us.
+            for (int spin = 0; posted.load(std::memory_order_acquire) == seen && spin < 20000; ++spin)
+                if (stop.load(std::memory_order_relaxed)) return;
+                else if (spin > 1000) std::this_thread::yield();
+            Job j;
+            {
+                std::unique_lock lock(mutex);
+                wake.wait(lock, [&] { return stop.load() || job.generation != seen; });
+                if (stop.load()) return;
+                j = job;
+            }
+            seen = j.generation;
+            work(j, worker);
+        }
+    }
+};
+
+ThreadPool::ThreadPool(std::uint32_t threads) : state_(std::make_unique<State>()) {
+    if (threads < 1 || threads > 256)
+        throw Error("threads", std::to_string(threads), "must be 1 to 256");
+    state_->workers = threads;
+    for (std::uint32_t w = 1; w < threads; ++w) state_->threads.emplace_back([this, w] { state_->loop(w); });
+}
+
+ThreadPool::~ThreadPool() {
+    {
+        std::lock_guard lock(state_->mutex);
+        state_->stop = true;
+    }
+    state_->wake.notify_all();
+    for (std::thread& t : state_->threads) t.join();
+}
+
+std::uint32_t ThreadPool::workerCount() const { return state_->workers; }
+
+void ThreadPool::run(std::uint32_t count, std::uint32_t minRange, TaskFunction fn, void* context) {
+    if (count == 0) return;
+    State& s = *state_;
+    using Job = State::Job;
+    const std::uint32_t range = std::max<std::uint32_t>(minRange, 1);
+    if (s.workers == 1 || count <= range) {
+        fn(0, count, 0, context);
+        return;
+    }
+    // A few ranges per worker: a slow worker then holds up the rest by a small part.
+    Job j;
+    j.fn = fn;
+    j.context = context;
+    j.count = count;
+    j.range = std::max(range, (count + 4 * s.workers - 1) / (4 * s.workers));
+    j.ranges = (count + j.range - 1) / j.range;
+    {
+        std::lock_guard lock(s.mutex);
+        j.generation = s.job.generation + 1;
+        s.job = j;
+        s.done.store(0, std::memory_order_relaxed);
+        s.next.store(std::uint64_t{j.generation} << 32, std::memory_order_release);
+        s.posted.store(j.generation, std::memory_order_release);
+    }
+    s.wake.notify_all();
+    s.work(j, 0);
+    for (int spin = 0; s.done.load(std::memory_order_acquire) < j.ranges; ++spin)
+        if (spin > 1000) std::this_thread::yield();
+}
+
+} // namespace jounce
