@@ -107,76 +107,156 @@ void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std:
     bp.findPairs(proxies, pairs);
 }
 
+namespace {
+
+/// What one worker of the narrow phase needs: a pair's manifolds as they are built.
+struct PairInputs {
+    const BodyArray& bodies;
+    const ColliderArray& colliders;
+    const CollisionSettings& settings;
+    const std::vector<ColliderId>& proxyColliders;
+    const std::vector<ProxyPair>& pairs;
+    real h;
+    CollisionScratch& scratch;
+};
+
+/// Pair `pair`'s manifolds (or sensor overlap) appended to `contacts` (`sensors`).
+void collidePair(const PairInputs& in, const ProxyPair& pair, CollisionScratch::PairWork& work,
+                 std::vector<ContactManifold>& contacts, std::vector<SensorEvent>& sensors) {
+    const ColliderId ia = in.proxyColliders[pair.a], ib = in.proxyColliders[pair.b];
+    const Collider& ca = in.colliders[ia];
+    const Collider& cb = in.colliders[ib];
+    const Body& ba = in.bodies[ca.body];
+    const Body& bb = in.bodies[cb.body];
+    const CollisionSettings& settings = in.settings;
+    // The colliders' poses, composed once per step by colliderProxies (nothing moves
+    // between the two stages), not once per pair.
+    const Transform& pa = in.scratch.poses[pair.a];
+    const Transform& pb = in.scratch.poses[pair.b];
+    std::vector<Manifold>& manifolds = work.manifolds;
+    manifolds.clear();
+    if (ca.sensor || cb.sensor) {
+        // A sensor only reports what overlaps it (touching counts), and two sensors do
+        // not sense each other.
+        if (ca.sensor && cb.sensor) return;
+        if (collideAll(ca.shape, pa, cb.shape, pb, 0, manifolds) > 0)
+            sensors.push_back(ca.sensor ? SensorEvent{ia, ib, ca.body, cb.body} : SensorEvent{ib, ia, cb.body, ca.body});
+        return;
+    }
+    // Speculative margin: shapes closer than they can approach this step get a contact
+    // (with the gap as negative depth), so the resolver stops a fast body at the
+    // surface instead of finding it deep inside, or past, a thin one.
+    const real approach = settings.continuous ? in.h * (ba.linearVelocity.norm() + bb.linearVelocity.norm()) : 0;
+    collideAll(ca.shape, pa, cb.shape, pb, settings.collisionMargin + approach, manifolds);
+    // Speculative manifolds (still apart by more than the margin) are checked against
+    // the shapes' sweeps over the step and rebuilt where they meet.
+    const bool speculative = std::any_of(manifolds.begin(), manifolds.end(), [&](const Manifold& m) {
+        return deepestDepth(m) < -settings.collisionMargin;
+    });
+    if (speculative && isFast(in.scratch.fast, ca.body.index, cb.body.index))
+        // A fast body is swept after the resolver instead (continuous.cpp): moved only to
+        // its first impact, it meets the contact next step, within the margin, where it
+        // is (far ahead, the points would sit on the wrong part of a body that moves
+        // much farther than its size in the step). Manifolds within twice the margin
+        // stay: the sweep measures box and hull gaps by a lower bound, finds them
+        // "touching at the start" and leaves them to the resolver, which must then have
+        // them (the soak: a box 1.02 cm over the floor at 12 m/s had neither, and went
+        // through).
+        std::erase_if(manifolds, [&](const Manifold& m) { return deepestDepth(m) < -2 * settings.collisionMargin; });
+    else if (speculative)
+        checkSpeculative(ca.shape, sweepOf(ba, pa, in.h), cb.shape, sweepOf(bb, pb, in.h), settings.collisionMargin,
+                         manifolds, work.speculative, work.sweep);
+    for (const Manifold& manifold : manifolds) {
+        ContactManifold m;
+        m.manifold = manifold;
+        m.bodyA = ca.body;
+        m.bodyB = cb.body;
+        m.colliderA = ia;
+        m.colliderB = ib;
+        m.friction = std::sqrt(ca.material.friction * cb.material.friction);
+        m.restitution = std::max(ca.material.restitution, cb.material.restitution);
+        m.approachSpeed = approachSpeed(ba, bb, manifold);
+        contacts.push_back(m);
+    }
+}
+
+/// Pairs per chunk: a chunk's results go to its own lists, joined in chunk order, so
+/// the contacts come out in pair order whichever worker ran which chunk.
+constexpr std::uint32_t pairsPerChunk = 64;
+
+} // namespace
+
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const CollisionSettings& settings,
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
                  std::vector<ContactManifold>& contacts, real h, CollisionScratch& scratch, const ContactFilter& filter,
-                 std::vector<SensorEvent>& sensorOverlaps) {
-    std::vector<Manifold>& manifolds = scratch.manifolds;
-    // The colliders' poses, composed once per step by colliderProxies (nothing moves
-    // between the two stages), not once per pair.
-    const std::vector<Transform>& poses = scratch.poses;
+                 std::vector<SensorEvent>& sensorOverlaps, TaskSystem* tasks) {
     contacts.clear();
     sensorOverlaps.clear();
-    for (const ProxyPair& pair : pairs) {
+    // The pairs to test, in pair order; the game's filter is called here, on this
+    // thread, in pair order (as documented), never from a worker.
+    std::vector<std::uint32_t>& tested = scratch.tested;
+    tested.clear();
+    for (std::uint32_t k = 0; k < pairs.size(); ++k) {
+        const ProxyPair& pair = pairs[k];
         if (pair.b >= proxyColliders.size()) continue; // a particle's pair: the particle layer's
         const ColliderId ia = proxyColliders[pair.a], ib = proxyColliders[pair.b];
-        const Collider& ca = colliders[ia];
-        const Collider& cb = colliders[ib];
-        const Body& ba = bodies[ca.body];
-        const Body& bb = bodies[cb.body];
+        const std::uint32_t a = colliders[ia].body.index, b = colliders[ib].body.index;
         // Bodies a joint holds together (and told not to collide) skip the test.
-        const std::pair<std::uint32_t, std::uint32_t> owners{std::min(ca.body.index, cb.body.index),
-                                                             std::max(ca.body.index, cb.body.index)};
-        if (std::binary_search(noCollision.begin(), noCollision.end(), owners)) continue;
+        if (std::binary_search(noCollision.begin(), noCollision.end(), std::pair{std::min(a, b), std::max(a, b)})) continue;
         if (filter && !filter(ia, ib)) continue; // the game vetoed the pair
-        manifolds.clear();
-        if (ca.sensor || cb.sensor) {
-            // A sensor only reports what overlaps it (touching counts), and two
-            // sensors do not sense each other.
-            if (ca.sensor && cb.sensor) continue;
-            if (collideAll(ca.shape, poses[pair.a], cb.shape, poses[pair.b], 0, manifolds) > 0)
-                sensorOverlaps.push_back(ca.sensor ? SensorEvent{ia, ib, ca.body, cb.body} : SensorEvent{ib, ia, cb.body, ca.body});
-            continue;
-        }
-        // Speculative margin: shapes closer than they can approach this step get a
-        // contact (with the gap as negative depth), so the resolver stops a fast body
-        // at the surface instead of finding it deep inside, or past, a thin one.
-        const real approach = settings.continuous ? h * (ba.linearVelocity.norm() + bb.linearVelocity.norm()) : 0;
-        const Transform& pa = poses[pair.a];
-        const Transform& pb = poses[pair.b];
-        collideAll(ca.shape, pa, cb.shape, pb, settings.collisionMargin + approach, manifolds);
-        // Speculative manifolds (still apart by more than the margin) are checked
-        // against the shapes' sweeps over the step and rebuilt where they meet.
-        const bool speculative = std::any_of(manifolds.begin(), manifolds.end(), [&](const Manifold& m) {
-            return deepestDepth(m) < -settings.collisionMargin;
-        });
-        if (speculative && isFast(scratch.fast, ca.body.index, cb.body.index))
-            // A fast body is swept after the resolver instead (continuous.cpp): moved
-            // only to its first impact, it meets the contact next step, within the
-            // margin, where it is (far ahead, the points would sit on the wrong part of
-            // a body that moves much farther than its size in the step). Manifolds
-            // within twice the margin stay: the sweep measures box and hull gaps by a
-            // lower bound, finds them "touching at the start" and leaves them to the
-            // resolver, which must then have them (the soak: a box 1.02 cm over the
-            // floor at 12 m/s had neither, and went through).
-            std::erase_if(manifolds, [&](const Manifold& m) { return deepestDepth(m) < -2 * settings.collisionMargin; });
-        else if (speculative)
-            checkSpeculative(ca.shape, sweepOf(ba, pa, h), cb.shape, sweepOf(bb, pb, h), settings.collisionMargin,
-                             manifolds, scratch.speculative, scratch.sweep);
-        for (const Manifold& manifold : manifolds) {
-            ContactManifold m;
-            m.manifold = manifold;
-            m.bodyA = ca.body;
-            m.bodyB = cb.body;
-            m.colliderA = ia;
-            m.colliderB = ib;
-            m.friction = std::sqrt(ca.material.friction * cb.material.friction);
-            m.restitution = std::max(ca.material.restitution, cb.material.restitution);
-            m.approachSpeed = approachSpeed(ba, bb, manifold);
-            contacts.push_back(m);
-        }
+        tested.push_back(k);
     }
+    const auto chunks = static_cast<std::uint32_t>((tested.size() + pairsPerChunk - 1) / pairsPerChunk);
+    const std::uint32_t workers = tasks ? tasks->workerCount() : 1;
+    if (scratch.workers.size() < workers) scratch.workers.resize(workers);
+    if (scratch.chunkContacts.size() < chunks) {
+        scratch.chunkContacts.resize(chunks);
+        scratch.chunkSensors.resize(chunks);
+    }
+    const PairInputs in{bodies, colliders, settings, proxyColliders, pairs, h, scratch};
+    struct Context {
+        const PairInputs& in;
+        CollisionScratch& scratch;
+    } context{in, scratch};
+    const TaskFunction collideChunks = [](std::uint32_t begin, std::uint32_t end, std::uint32_t worker, void* raw) {
+        const Context& c = *static_cast<const Context*>(raw);
+        for (std::uint32_t chunk = begin; chunk < end; ++chunk) {
+            std::vector<ContactManifold>& out = c.scratch.chunkContacts[chunk];
+            std::vector<SensorEvent>& sensed = c.scratch.chunkSensors[chunk];
+            out.clear();
+            sensed.clear();
+            const std::size_t first = std::size_t{chunk} * pairsPerChunk;
+            const std::size_t last = std::min(c.scratch.tested.size(), first + pairsPerChunk);
+            for (std::size_t k = first; k < last; ++k)
+                collidePair(c.in, c.in.pairs[c.scratch.tested[k]], c.scratch.workers[worker], out, sensed);
+        }
+    };
+    if (!tasks || workers < 2 || chunks < 2) {
+        // One worker: straight into the step's lists, in pair order.
+        for (const std::uint32_t k : tested) collidePair(in, pairs[k], scratch.workers[0], contacts, sensorOverlaps);
+        return;
+    }
+    tasks->run(chunks, 1, collideChunks, &context);
+    // Joined in chunk order; the copying is shared out too (each chunk's contacts to
+    // their place in the list).
+    std::vector<std::size_t>& offsets = scratch.chunkOffsets;
+    offsets.assign(chunks + 1, 0);
+    for (std::uint32_t chunk = 0; chunk < chunks; ++chunk) {
+        offsets[chunk + 1] = offsets[chunk] + scratch.chunkContacts[chunk].size();
+        sensorOverlaps.insert(sensorOverlaps.end(), scratch.chunkSensors[chunk].begin(), scratch.chunkSensors[chunk].end());
+    }
+    contacts.resize(offsets[chunks]);
+    struct Join {
+        CollisionScratch& scratch;
+        std::vector<ContactManifold>& contacts;
+    } join{scratch, contacts};
+    tasks->run(chunks, 4, [](std::uint32_t begin, std::uint32_t end, std::uint32_t, void* raw) {
+        const Join& j = *static_cast<const Join*>(raw);
+        for (std::uint32_t chunk = begin; chunk < end; ++chunk)
+            std::copy(j.scratch.chunkContacts[chunk].begin(), j.scratch.chunkContacts[chunk].end(),
+                      j.contacts.begin() + static_cast<std::ptrdiff_t>(j.scratch.chunkOffsets[chunk]));
+    }, &join);
 }
 
 } // namespace jounce::detail

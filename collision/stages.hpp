@@ -8,6 +8,7 @@
 #include <jounce/collision/broad_phase.hpp>
 #include <jounce/collision/time_of_impact.hpp>
 #include <jounce/common/handle.hpp>
+#include <jounce/common/tasks.hpp>
 #include <jounce/contact/events.hpp>
 #include <jounce/dynamics/body.hpp>
 #include <jounce/dynamics/collider.hpp>
@@ -32,9 +33,18 @@ struct CollisionSettings {
 /// settled step allocates nothing).
 struct CollisionScratch {
     std::vector<Transform> poses;            ///< colliderProxies: each collider proxy's world pose
-    std::vector<Manifold> manifolds;         ///< narrowPhase: one pair's manifolds
-    std::vector<Manifold> speculative;       ///< narrowPhase: a speculative pair's, rebuilt at impact
-    std::vector<Manifold> sweep;             ///< narrowPhase: the time-of-impact walk's
+    /// narrowPhase: one worker's buffers for the pair it is testing.
+    struct PairWork {
+        std::vector<Manifold> manifolds;     ///< the pair's manifolds
+        std::vector<Manifold> speculative;   ///< a speculative pair's, rebuilt at impact
+        std::vector<Manifold> sweep;         ///< the time-of-impact walk's
+    };
+    std::vector<PairWork> workers;           ///< narrowPhase: by worker
+    std::vector<Manifold> sweep;             ///< limitFastMotion: the time-of-impact walk's
+    std::vector<std::uint32_t> tested;       ///< narrowPhase: the pairs it tests, in pair order
+    std::vector<std::vector<ContactManifold>> chunkContacts; ///< narrowPhase: by chunk of tested pairs
+    std::vector<std::vector<SensorEvent>> chunkSensors;      ///< narrowPhase: by chunk
+    std::vector<std::size_t> chunkOffsets;   ///< narrowPhase: where each chunk's contacts go
     std::vector<std::uint8_t> fast;          ///< markFastBodies: by body slot, swept this step
     std::vector<real> fraction;              ///< limitFastMotion: by body slot, share of the step to move
     std::vector<std::uint8_t> asleep;        ///< markFastBodies: by body slot, dynamic and asleep before the narrow phase
@@ -78,11 +88,13 @@ void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, co
 
 /// Stage 4b: a manifold for every pair whose shapes are within the collision margin;
 /// pairs with a sensor give a sensor overlap instead (when the shapes overlap), and
-/// pairs `filter` vetoes give nothing.
+/// pairs `filter` vetoes give nothing. With `tasks`, chunks of pairs are tested on its
+/// workers; the results come out in pair order all the same (`filter` is called on the
+/// calling thread, in pair order).
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const CollisionSettings& settings,
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
                  std::vector<ContactManifold>& contacts, real h, CollisionScratch& scratch, const ContactFilter& filter,
-                 std::vector<SensorEvent>& sensorOverlaps);
+                 std::vector<SensorEvent>& sensorOverlaps, TaskSystem* tasks = nullptr);
 
 } // namespace jounce::detail

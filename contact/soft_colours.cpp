@@ -14,6 +14,7 @@
 
 #include "contact/resolver_stages.hpp"
 #include "contact/soft_step.hpp"
+#include "common/parallel.hpp"
 #include "common/validate.hpp"
 
 #include <jounce/common/simd.hpp>
@@ -204,8 +205,10 @@ void SoftStepSolver::solveColoured(std::span<const std::uint32_t> islandStarts, 
     }
     if (colouredPatches_.empty()) return;
     states_.resize(bodies_.size());
-    for (std::size_t i = 0; i < bodies_.size(); ++i) states_[i] = detail::stateOf(bodies_[i]);
-    colourPatches(colouredPatches_, substeps, settings, sub);
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(bodies_.size()), 512, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t i = begin; i < end; ++i) states_[i] = detail::stateOf(bodies_[i]);
+    });
+    colourPatches(colouredPatches_, substeps, settings, sub, tasks);
 
     kernels_ = &kernelsFor(simdLevel());
     pass_ = {1 / sub, settings.soft.maxPushOut, settings.restitutionThreshold, sub};
@@ -215,25 +218,31 @@ void SoftStepSolver::solveColoured(std::span<const std::uint32_t> islandStarts, 
     planStages(substeps, settings.soft.relaxIterations, tasks ? tasks->workerCount() : 1);
     runStages(tasks);
     // Back into the bodies, rows and patches (the step's impulses).
-    for (const std::uint32_t i : colouredBodies_) detail::storeState(states_[i], bodies_[i]);
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(colouredBodies_.size()), 512, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t k = begin; k < end; ++k) detail::storeState(states_[colouredBodies_[k]], bodies_[colouredBodies_[k]]);
+    });
     const real perStep = static_cast<real>(substeps);
-    for (const SoftBlock& b : blocks_)
-        for (std::uint32_t lane = 0; lane < b.used; ++lane) {
-            detail::SoftPatch& p = patches_[b.patch[lane]];
-            p.planar = Eigen::Matrix<real, 2, 1>(b.planar[0][lane], b.planar[1][lane]) * perStep;
-            p.twist = b.twist[lane] * perStep;
-            for (std::uint32_t i = 0; i < b.points; ++i) {
-                const SoftPointBlock& q = pointBlocks_[b.firstPoint + i];
-                SoftRow& row = rows_[q.row[lane]];
-                row.impulse.x() = q.impulse[lane] * perStep;
-                row.pushed = q.pushed[lane];
-                row.bounced = q.bounced[lane];
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(blocks_.size()), 16, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t k = begin; k < end; ++k) {
+            const SoftBlock& b = blocks_[k];
+            for (std::uint32_t lane = 0; lane < b.used; ++lane) {
+                detail::SoftPatch& p = patches_[b.patch[lane]];
+                p.planar = Eigen::Matrix<real, 2, 1>(b.planar[0][lane], b.planar[1][lane]) * perStep;
+                p.twist = b.twist[lane] * perStep;
+                for (std::uint32_t i = 0; i < b.points; ++i) {
+                    const SoftPointBlock& q = pointBlocks_[b.firstPoint + i];
+                    SoftRow& row = rows_[q.row[lane]];
+                    row.impulse.x() = q.impulse[lane] * perStep;
+                    row.pushed = q.pushed[lane];
+                    row.bounced = q.bounced[lane];
+                }
             }
         }
+    });
 }
 
 void SoftStepSolver::colourPatches(std::span<const std::uint32_t> patches, int substeps, const ResolverSettings& settings,
-                                   real sub) {
+                                   real sub, TaskSystem* tasks) {
     // Colours: the lowest free one of the two moving bodies, else the overflow.
     colourMask_.assign(bodies_.size(), 0);
     keys_.resize(patches.size());
@@ -266,30 +275,46 @@ void SoftStepSolver::colourPatches(std::span<const std::uint32_t> patches, int s
         detail::makeSoft(contactHertz, settings.soft.contactDampingRatio, sub),
         detail::makeSoft(2 * contactHertz, settings.soft.contactDampingRatio, sub)};
     const real perSubstep = 1 / static_cast<real>(substeps);
-    blocks_.clear();
-    pointBlocks_.clear();
+    // Where each block starts in the order (serial: a few integers per block), then the
+    // blocks filled on the workers (each writes only its own block and point blocks).
     colourStarts_.clear();
+    blockFirst_.clear();
+    blockPoints_.clear();
     overflowBlock_ = 0;
-    std::uint32_t lane = detail::softBlockWidth, blockKey = 0;
-    for (const std::uint32_t k : order_) {
-        const std::uint32_t key = keys_[k];
+    std::uint32_t blocks = 0, pointCount = 0, lane = detail::softBlockWidth, blockKey = 0;
+    for (std::uint32_t at = 0; at < order_.size(); ++at) {
+        const std::uint32_t key = keys_[order_[at]];
         if (lane == detail::softBlockWidth || key != blockKey) {
-            SoftBlock& b = blocks_.emplace_back();
-            b.points = patches_[patches[k]].count;
-            b.firstPoint = static_cast<std::uint32_t>(pointBlocks_.size());
-            pointBlocks_.resize(pointBlocks_.size() + b.points);
-            if (key / keysPerColour < colourCount) overflowBlock_ = static_cast<std::uint32_t>(blocks_.size());
-            if (blocks_.size() == 1 || key / keysPerColour != blockKey / keysPerColour)
-                colourStarts_.push_back(static_cast<std::uint32_t>(blocks_.size() - 1));
+            if (blocks == 0 || key / keysPerColour != blockKey / keysPerColour) colourStarts_.push_back(blocks);
+            ++blocks;
+            if (key / keysPerColour < colourCount) overflowBlock_ = blocks;
+            blockFirst_.push_back(at);
+            blockPoints_.push_back(pointCount);
+            pointCount += patches_[patches[order_[at]]].count;
             lane = 0;
             blockKey = key;
         }
-        SoftBlock& b = blocks_.back();
-        detail::pack(patches_[patches[k]], patches[k], rows_, bodies_, softness, perSubstep, b,
-                     pointBlocks_.data() + b.firstPoint, static_cast<int>(lane));
-        b.used = ++lane;
+        ++lane;
     }
-    colourStarts_.push_back(static_cast<std::uint32_t>(blocks_.size()));
+    blockFirst_.push_back(static_cast<std::uint32_t>(order_.size()));
+    colourStarts_.push_back(blocks);
+    blocks_.resize(blocks); // (a settled step keeps the sizes: nothing is constructed or allocated)
+    pointBlocks_.resize(pointCount);
+    detail::parallelFor(tasks, blocks, 16, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t k = begin; k < end; ++k) {
+            SoftBlock& b = blocks_[k];
+            b = SoftBlock{};
+            b.firstPoint = blockPoints_[k];
+            b.points = patches_[patches[order_[blockFirst_[k]]]].count;
+            for (std::uint32_t i = 0; i < b.points; ++i) pointBlocks_[b.firstPoint + i] = SoftPointBlock{};
+            for (std::uint32_t at = blockFirst_[k]; at < blockFirst_[k + 1]; ++at) {
+                const std::uint32_t patch = patches[order_[at]];
+                detail::pack(patches_[patch], patch, rows_, bodies_, softness, perSubstep, b, pointBlocks_.data() + b.firstPoint,
+                             static_cast<int>(b.used));
+                ++b.used;
+            }
+        }
+    });
 }
 
 } // namespace jounce

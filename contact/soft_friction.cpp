@@ -5,6 +5,7 @@
 // normal. The planar impulse is held inside the circle mu sum(j_n), the twist inside
 // mu sum(j_n) times the points' mean distance from the centre.
 
+#include "common/parallel.hpp"
 #include "contact/resolver_stages.hpp"
 #include "contact/soft_step.hpp"
 
@@ -101,7 +102,7 @@ void preparePatch(std::span<const Contact> contacts, std::span<SoftRow> rows, st
 } // namespace
 
 void preparePatches(std::span<const Contact> contacts, std::span<SoftRow> rows, std::span<const SoftBody> soft,
-                    std::vector<SoftPatch>& patches) {
+                    std::vector<SoftPatch>& patches, TaskSystem* tasks) {
     patches.clear();
     // Frictionless manifolds get a patch too (its bound is 0: it changes nothing), so
     // every contact row is in one; at most a manifold's four points per patch.
@@ -117,7 +118,9 @@ void preparePatches(std::span<const Contact> contacts, std::span<SoftRow> rows, 
         p.count = 1;
         patches.push_back(p);
     }
-    for (SoftPatch& p : patches) preparePatch(contacts, rows, soft, p);
+    parallelFor(tasks, static_cast<std::uint32_t>(patches.size()), 128, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t k = begin; k < end; ++k) preparePatch(contacts, rows, soft, patches[k]);
+    });
 }
 
 void warmStartPatch(const SoftPatch& p, SoftBody& a, SoftBody& b) {

@@ -6,6 +6,7 @@
 
 #include "contact/resolver_stages.hpp"
 #include "contact/soft_step.hpp"
+#include "common/parallel.hpp"
 #include "common/validate.hpp"
 
 #include <algorithm>
@@ -112,19 +113,21 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
     const int substeps = settings.soft.substeps;
     gatherBodies(bodies, alive, contacts, h, substeps);
     rows_.resize(contacts.size());
-    for (std::size_t k = 0; k < contacts.size(); ++k) {
-        Contact& c = contacts[k];
-        if (!settings.warmStart) c.accumulatedImpulse = Vec3::Zero();
-        detail::prepareSoftRow(c, bodies, bodies_, rows_[k]);
-    }
+    const auto count = static_cast<std::uint32_t>(contacts.size());
+    detail::parallelFor(tasks, count, 256, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t k = begin; k < end; ++k) {
+            Contact& c = contacts[k];
+            if (!settings.warmStart) c.accumulatedImpulse = Vec3::Zero();
+            detail::prepareSoftRow(c, bodies, bodies_, rows_[k]);
+        }
+    });
     // Impulses are kept per step outside the islands' substeps (each island shares them
     // among its own substeps: solveIsland).
     detail::preparePoints(contacts, rows_, points_);
-    detail::preparePatches(contacts, rows_, bodies_, patches_);
+    detail::preparePatches(contacts, rows_, bodies_, patches_, tasks);
     stamp_.assign(bodies.size() + 1, 0);
     // Islands of contacts alone go to the coloured blocks, all together; islands with
     // joints are solved here one by one (their joint systems are per island).
-    const auto count = static_cast<std::uint32_t>(contacts.size());
     solveColoured(islandStarts, count, h, settings, tasks);
     if (islandStarts.size() < 2) {
         if (!coloured_[0]) solveIsland(0, count, h, settings);
@@ -133,14 +136,18 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
             if (!coloured_[k]) solveIsland(islandStarts[k], islandStarts[k + 1], h, settings);
     }
     integrateAlone(h, substeps);
-    for (std::size_t k = 0; k < contacts.size(); ++k) {
-        Contact& c = contacts[k];
-        const SoftRow& row = rows_[k];
-        c.penetration = -detail::currentSeparation(row, bodies_[row.body[0]], bodies_[row.body[1]]); // after the step
-        c.accumulatedImpulse = rows_[k].impulse; // the step's, as the resolver keeps it
-        c.bounceImpulse = Vec3(rows_[k].bounced, 0, 0);
-    }
-    for (const detail::SoftPatch& p : patches_) detail::storePatch(p, rows_, contacts);
+    detail::parallelFor(tasks, count, 256, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t k = begin; k < end; ++k) {
+            Contact& c = contacts[k];
+            const SoftRow& row = rows_[k];
+            c.penetration = -detail::currentSeparation(row, bodies_[row.body[0]], bodies_[row.body[1]]); // after the step
+            c.accumulatedImpulse = rows_[k].impulse; // the step's, as the resolver keeps it
+            c.bounceImpulse = Vec3(rows_[k].bounced, 0, 0);
+        }
+    });
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(patches_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t k = begin; k < end; ++k) detail::storePatch(patches_[k], rows_, contacts);
+    });
     for (const detail::SoftPoint& p : points_) detail::storePoint(p, contacts);
     for (std::uint32_t i = 0; i < bodies.size(); ++i) {
         if (!owned_[i]) continue;

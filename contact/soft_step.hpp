@@ -203,7 +203,8 @@ private:
     void runStages(TaskSystem* tasks);
     void workStages();
     void runItem(const detail::SoftStage& stage, std::uint32_t item);
-    void colourPatches(std::span<const std::uint32_t> patches, int substeps, const ResolverSettings& settings, real sub);
+    void colourPatches(std::span<const std::uint32_t> patches, int substeps, const ResolverSettings& settings, real sub,
+                       TaskSystem* tasks);
 
     std::vector<detail::SoftBody> bodies_;    ///< index body + 1
     std::vector<detail::SoftRow> rows_;       ///< by contact
@@ -226,6 +227,8 @@ private:
     std::vector<detail::SoftPointBlock> pointBlocks_;
     std::uint32_t overflowBlock_ = 0;             ///< first block of the overflow colour
     std::vector<std::uint32_t> colourStarts_;     ///< each colour's first block, and one past the last
+    std::vector<std::uint32_t> blockFirst_;       ///< each block's first manifold in order_, and one past the last
+    std::vector<std::uint32_t> blockPoints_;      ///< each block's first point block
     std::vector<detail::SoftStage> stages_;
     const detail::SoftKernels* kernels_ = nullptr;
     struct Pass {
@@ -277,7 +280,7 @@ void solveSoftRow(SoftRow& row, SoftBody& a, SoftBody& b, const Softness& softne
 /// the same normal and friction), prepares them with their warm start from the points'
 /// friction impulses, and turns the rows' own friction off.
 void preparePatches(std::span<const Contact> contacts, std::span<SoftRow> rows, std::span<const SoftBody> soft,
-                    std::vector<SoftPatch>& patches);
+                    std::vector<SoftPatch>& patches, TaskSystem* tasks = nullptr);
 
 /// Applies the patch's friction impulses again (warm start).
 void warmStartPatch(const SoftPatch& patch, SoftBody& a, SoftBody& b);

@@ -135,7 +135,7 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     detail::markFastBodies(bodies_, colliders_, collision, ctx.h, scratch_->collision);
     detail::narrowPhase(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
-                        scratch_->collision, contactFilter_, sensorOverlaps_);
+                        scratch_->collision, contactFilter_, sensorOverlaps_, tasks_);
     detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs_, particleCandidates_);
     detail::findSurfaceCandidates(particles_, proxies_, pairs_, settings_, ctx.h, particleCandidates_);
     detail::findDeformableCandidates(proxies_, proxyColliders_, pairs_, *deformableCandidates_);
