@@ -183,6 +183,8 @@ void collidePair(const PairInputs& in, const ProxyPair& pair, CollisionScratch::
 /// Pairs per chunk: a chunk's results go to its own lists, joined in chunk order, so
 /// the contacts come out in pair order whichever worker ran which chunk.
 constexpr std::uint32_t pairsPerChunk = 64;
+/// Fewer chunks are tested on the calling thread: handing them out costs more than it shares.
+constexpr std::uint32_t minChunksForThreads = 8;
 
 } // namespace
 
@@ -232,7 +234,7 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
                 collidePair(c.in, c.in.pairs[c.scratch.tested[k]], c.scratch.workers[worker], out, sensed);
         }
     };
-    if (!tasks || workers < 2 || chunks < 2) {
+    if (!tasks || workers < 2 || chunks < minChunksForThreads) {
         // One worker: straight into the step's lists, in pair order.
         for (const std::uint32_t k : tested) collidePair(in, pairs[k], scratch.workers[0], contacts, sensorOverlaps);
         return;

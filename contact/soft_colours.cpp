@@ -205,7 +205,7 @@ void SoftStepSolver::solveColoured(std::span<const std::uint32_t> islandStarts, 
     }
     if (colouredPatches_.empty()) return;
     states_.resize(bodies_.size());
-    detail::parallelFor(tasks, static_cast<std::uint32_t>(bodies_.size()), 512, [&](std::uint32_t begin, std::uint32_t end) {
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(bodies_.size()), 2048, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t i = begin; i < end; ++i) states_[i] = detail::stateOf(bodies_[i]);
     });
     colourPatches(colouredPatches_, substeps, settings, sub, tasks);
@@ -213,16 +213,16 @@ void SoftStepSolver::solveColoured(std::span<const std::uint32_t> islandStarts, 
     kernels_ = &kernelsFor(simdLevel());
     pass_ = {1 / sub, settings.soft.maxPushOut, settings.restitutionThreshold, sub};
     // Few blocks: one thread (the stages' hand-overs would cost more than they share).
-    constexpr std::size_t minBlocksForThreads = 32;
+    constexpr std::size_t minBlocksForThreads = 64;
     if (tasks != nullptr && (tasks->workerCount() < 2 || blocks_.size() < minBlocksForThreads)) tasks = nullptr;
     planStages(substeps, settings.soft.relaxIterations, tasks ? tasks->workerCount() : 1);
     runStages(tasks);
     // Back into the bodies, rows and patches (the step's impulses).
-    detail::parallelFor(tasks, static_cast<std::uint32_t>(colouredBodies_.size()), 512, [&](std::uint32_t begin, std::uint32_t end) {
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(colouredBodies_.size()), 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) detail::storeState(states_[colouredBodies_[k]], bodies_[colouredBodies_[k]]);
     });
     const real perStep = static_cast<real>(substeps);
-    detail::parallelFor(tasks, static_cast<std::uint32_t>(blocks_.size()), 16, [&](std::uint32_t begin, std::uint32_t end) {
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(blocks_.size()), 128, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
             const SoftBlock& b = blocks_[k];
             for (std::uint32_t lane = 0; lane < b.used; ++lane) {
@@ -300,7 +300,7 @@ void SoftStepSolver::colourPatches(std::span<const std::uint32_t> patches, int s
     colourStarts_.push_back(blocks);
     blocks_.resize(blocks); // (a settled step keeps the sizes: nothing is constructed or allocated)
     pointBlocks_.resize(pointCount);
-    detail::parallelFor(tasks, blocks, 16, [&](std::uint32_t begin, std::uint32_t end) {
+    detail::parallelFor(tasks, blocks, 128, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
             SoftBlock& b = blocks_[k];
             b = SoftBlock{};

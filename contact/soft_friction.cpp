@@ -118,7 +118,7 @@ void preparePatches(std::span<const Contact> contacts, std::span<SoftRow> rows, 
         p.count = 1;
         patches.push_back(p);
     }
-    parallelFor(tasks, static_cast<std::uint32_t>(patches.size()), 128, [&](std::uint32_t begin, std::uint32_t end) {
+    parallelFor(tasks, static_cast<std::uint32_t>(patches.size()), 512, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) preparePatch(contacts, rows, soft, patches[k]);
     });
 }

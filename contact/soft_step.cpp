@@ -114,7 +114,7 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
     gatherBodies(bodies, alive, contacts, h, substeps);
     rows_.resize(contacts.size());
     const auto count = static_cast<std::uint32_t>(contacts.size());
-    detail::parallelFor(tasks, count, 256, [&](std::uint32_t begin, std::uint32_t end) {
+    detail::parallelFor(tasks, count, 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
             Contact& c = contacts[k];
             if (!settings.warmStart) c.accumulatedImpulse = Vec3::Zero();
@@ -136,7 +136,7 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
             if (!coloured_[k]) solveIsland(islandStarts[k], islandStarts[k + 1], h, settings);
     }
     integrateAlone(h, substeps);
-    detail::parallelFor(tasks, count, 256, [&](std::uint32_t begin, std::uint32_t end) {
+    detail::parallelFor(tasks, count, 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
             Contact& c = contacts[k];
             const SoftRow& row = rows_[k];
@@ -145,7 +145,7 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
             c.bounceImpulse = Vec3(rows_[k].bounced, 0, 0);
         }
     });
-    detail::parallelFor(tasks, static_cast<std::uint32_t>(patches_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(patches_.size()), 512, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) detail::storePatch(patches_[k], rows_, contacts);
     });
     for (const detail::SoftPoint& p : points_) detail::storePoint(p, contacts);

@@ -62,12 +62,14 @@ std::vector<BodyId> build(World& w) {
     return onSlab;
 }
 
-/// build() and 400 balls in a heap beside it: enough manifolds (hundreds of blocks)
-/// that the coloured passes are shared among threads.
+/// build() and 1000 balls in a touching heap beside it: enough pairs, contacts and manifolds
+/// (hundreds of blocks) that the narrow phase, the preparation and the coloured passes
+/// are all shared among threads (each has a least amount of work below which it stays
+/// on one thread).
 void buildHeap(World& w) {
     build(w);
-    for (int i = 0; i < 400; ++i) {
-        const Vec3 at(real(-3) + real(0.42) * (i % 10), real(0.3) + real(0.42) * (i / 100), real(-8) + real(0.42) * ((i / 10) % 10));
+    for (int i = 0; i < 1000; ++i) {
+        const Vec3 at(real(-3) + real(0.395) * (i % 10), real(0.2) + real(0.395) * (i / 100), real(-8) + real(0.395) * ((i / 10) % 10));
         addBody(w, at, Sphere{real(0.2)}, real(0.5), i % 7 == 0 ? real(0.4) : 0);
     }
 }
@@ -77,6 +79,8 @@ std::uint64_t stepWith(std::uint32_t threads, int steps) {
     w.setThreads(threads);
     buildHeap(w);
     for (int i = 0; i < steps; ++i) w.step(real(1) / 60);
+    INFO(w.contacts().size() << " manifolds, " << w.resolvedContacts().size() << " points");
+    CHECK(w.resolvedContacts().size() > 2048); // beyond every threshold for sharing out the work
     return testing::stateHash(w);
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <future>
 #include <stdexcept>
 #include <string>
 #include <vector>
