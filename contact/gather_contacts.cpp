@@ -3,10 +3,12 @@
 // points (Millington's contact data, seeds/004 ch. 14), each given the impulse it
 // ended last step with when it continues a kept contact (warm_start.cpp).
 
+#include "common/parallel.hpp"
 #include "contact/stages.hpp"
 
 #include <jounce/common/error.hpp>
 
+#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -32,34 +34,60 @@ bool finite(const Contact& c) {
 
 void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds,
                     const std::vector<KeptContact>& previous, std::vector<std::uint64_t>& previousKeys,
-                    std::vector<Contact>& out, std::vector<std::string>& errors) {
+                    std::vector<Contact>& out, std::vector<std::string>& errors, std::vector<std::uint32_t>& firsts,
+                    TaskSystem* tasks) {
     out.clear();
     errors.clear();
     previousKeys.clear();
     for (const KeptContact& p : previous) previousKeys.push_back(p.key); // sorted, as previous is
-    for (const ContactManifold& m : manifolds) {
-        if (!bodies[m.bodyA].isDynamic() && !bodies[m.bodyB].isDynamic()) continue; // nothing to move
-        for (int k = 0; k < m.manifold.count; ++k) {
-            const ContactPoint& p = m.manifold.points[static_cast<std::size_t>(k)];
-            Contact& c = out.emplace_back(); // built in place: a Contact is ~400 bytes
-            c.body = {m.bodyA.index, m.bodyB.index};
-            c.point = p.point;
-            c.normal = m.manifold.normal;
-            c.penetration = p.depth;
-            c.friction = m.friction;
-            c.restitution = m.restitution;
-            c.key = contactKey(m, p.feature);
-            if (!finite(c)) {
-                // Bad data never reaches a body: report it and drop the point.
-                errors.push_back("contact between bodies " + std::to_string(m.bodyA.index) + " and " +
-                                 std::to_string(m.bodyB.index) + " dropped: non-finite point " + toText(c.point) +
-                                 ", normal " + toText(c.normal) + " or depth " + toText(c.penetration));
-                out.pop_back();
+    // Where each manifold's points go (none for a manifold with nothing to move), then
+    // the points built and warm-started on the workers, each manifold into its own slots.
+    firsts.resize(manifolds.size() + 1);
+    std::uint32_t total = 0;
+    for (std::size_t k = 0; k < manifolds.size(); ++k) {
+        firsts[k] = total;
+        const ContactManifold& m = manifolds[k];
+        if (bodies[m.bodyA].isDynamic() || bodies[m.bodyB].isDynamic()) total += static_cast<std::uint32_t>(m.manifold.count);
+    }
+    firsts[manifolds.size()] = total;
+    out.resize(total); // built in place: a Contact is ~400 bytes
+    std::atomic<bool> anyBad{false};
+    parallelFor(tasks, static_cast<std::uint32_t>(manifolds.size()), 1024, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t k = begin; k < end; ++k) {
+            const ContactManifold& m = manifolds[k];
+            for (std::uint32_t i = firsts[k]; i < firsts[k + 1]; ++i) {
+                const ContactPoint& p = m.manifold.points[i - firsts[k]];
+                Contact& c = out[i];
+                c.body = {m.bodyA.index, m.bodyB.index};
+                c.point = p.point;
+                c.normal = m.manifold.normal;
+                c.penetration = p.depth;
+                c.friction = m.friction;
+                c.restitution = m.restitution;
+                c.key = contactKey(m, p.feature);
+                if (finite(c))
+                    warmStart(previous, previousKeys, c);
+                else
+                    anyBad.store(true, std::memory_order_relaxed);
+            }
+        }
+    });
+    if (!anyBad.load()) return;
+    // Bad data never reaches a body: report it and drop the point (in order, here).
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < manifolds.size(); ++k)
+        for (std::uint32_t i = firsts[k]; i < firsts[k + 1]; ++i) {
+            const Contact& c = out[i];
+            if (finite(c)) {
+                if (kept != i) out[kept] = out[i];
+                ++kept;
                 continue;
             }
-            warmStart(previous, previousKeys, c);
+            errors.push_back("contact between bodies " + std::to_string(manifolds[k].bodyA.index) + " and " +
+                             std::to_string(manifolds[k].bodyB.index) + " dropped: non-finite point " + toText(c.point) +
+                             ", normal " + toText(c.normal) + " or depth " + toText(c.penetration));
         }
-    }
+    out.resize(kept);
 }
 
 } // namespace jounce::detail

@@ -6,6 +6,7 @@
 // is contact/resolver.cpp with its own stages (resolver_stages.hpp). They read the
 // bodies' public records (dynamics/) and nothing of physics/.
 
+#include <jounce/common/tasks.hpp>
 #include <jounce/contact/contact.hpp>
 #include <jounce/contact/events.hpp>
 #include <jounce/contact/islands.hpp>
@@ -31,6 +32,8 @@ struct ContactScratch {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> links; ///< groupContacts: sleeping and joint links
     std::vector<std::pair<std::uint64_t, std::uint32_t>> order; ///< keepForWarmStart: (key, index), sorted
     std::vector<std::uint64_t> previousKeys; ///< gatherContacts: last step's contact keys, for warmStart
+    std::vector<std::uint32_t> manifoldFirsts; ///< gatherContacts: each manifold's first point
+    std::vector<std::uint32_t> orderSource;    ///< groupContacts: which contact goes to each place
     std::vector<std::uint8_t> movedByKinematic; ///< groupContacts: islands touching a moving kinematic body
     std::vector<ContactEvent> touching;      ///< reportContacts: pairs touching now
     std::vector<ContactEvent> near;          ///< reportContacts: every pair with a manifold now
@@ -55,9 +58,12 @@ void reportSensors(const BodyArray& bodies, const ColliderArray& colliders, cons
 /// step's accumulated impulse when its key matches (warm starting). Points with
 /// non-finite data are dropped and described in `errors`.
 /// `previousKeys` is filled with previous's keys (in order) for warmStart.
+/// With `tasks`, the manifolds' points are built and warm-started on its workers (each
+/// manifold's into its own slots: `firsts`, scratch), in the same order.
 void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds,
                     const std::vector<KeptContact>& previous, std::vector<std::uint64_t>& previousKeys,
-                    std::vector<Contact>& out, std::vector<std::string>& errors);
+                    std::vector<Contact>& out, std::vector<std::string>& errors, std::vector<std::uint32_t>& firsts,
+                    TaskSystem* tasks = nullptr);
 
 /// Warm starting: copies last step's impulse of the contact `c` continues (same key, or
 /// the nearest point of the same pair within 5 cm), if any. `keys`: previous's keys.
@@ -97,7 +103,8 @@ void jointLinks(const JointArray& joints, std::vector<std::pair<std::uint32_t, s
 using BodyLink = std::pair<std::uint32_t, std::uint32_t>;
 void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const SleepSettings& sleep, Islands& islands,
                    std::vector<std::uint32_t>& islandStarts, std::vector<BodyLink>& sleepingLinks,
-                   const std::vector<BodyLink>& jointLinks, ContactScratch& scratch);
+                   const std::vector<BodyLink>& jointLinks, ContactScratch& scratch,
+                   TaskSystem* tasks = nullptr);
 
 /// Stage 8: after islands fell asleep, the pairs of sleeping bodies the step's
 /// contacts joined, added to `links`.

@@ -269,7 +269,8 @@ TEST_CASE("a contact with non-finite data is dropped with a reported error", "[c
     std::vector<Contact> out;
     std::vector<std::string> errors;
     std::vector<std::uint64_t> keys;
-    detail::gatherContacts(bodies, {m}, {}, keys, out, errors);
+    std::vector<std::uint32_t> firsts;
+    detail::gatherContacts(bodies, {m}, {}, keys, out, errors, firsts);
     CHECK(out.size() == 1);
     REQUIRE(errors.size() == 1);
     CHECK(errors[0].find("non-finite") != std::string::npos);

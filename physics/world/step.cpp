@@ -142,10 +142,11 @@ void World::substep(const StepContext& ctx) {
     profile_.narrowPhase += millisecondsSince(t);
 
     t = Clock::now();
-    detail::gatherContacts(bodies_, contacts_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_, contactErrors_);
+    detail::gatherContacts(bodies_, contacts_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_, contactErrors_,
+                           scratch_->contact.manifoldFirsts, tasks_);
     detail::generateJointContacts(bodies_, joints_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_);
     detail::groupContacts(bodies_, resolverContacts_, settings_.sleep, islands_, islandStarts_, sleepingLinks_,
-                          jointLinks_, scratch_->contact);
+                          jointLinks_, scratch_->contact, tasks_);
     detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepThreshold,
                            particleIslands_);
     detail::groupDeformables(deformables_, bodies_, colliders_, *deformableCandidates_, islands_,
