@@ -154,6 +154,14 @@ template <class L> struct SoftBlockKernel {
             push(a, b, m.normal * d, ra, rb, m.invMassA, m.invMassB, m.invIA, m.invIB);
             total = total + after;
         }
+        // Friction only in the relaxing sweep (Box2D v3 and Box3D do so now): the biased
+        // sweep's push-out is not yet taken back there, and friction fitted to it let
+        // pyramid20's top slide 12 mm as it settled (1.2 mm so), at half the cost.
+        if (useBias) {
+            scatter(states, k.body[0] + at, k.writes[0] + at, a);
+            scatter(states, k.body[1] + at, k.writes[1] + at, b);
+            return;
+        }
         // Friction: twist about the normal first, then the planar pair at the centre
         // (Box3D's order: the planar rows, which carry most of the load, have the last word).
         const L limit = get(k.friction, at) * total;

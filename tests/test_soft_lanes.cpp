@@ -41,7 +41,7 @@ BodyId addBody(World& w, const Vec3& at, const Shape& shape, real friction, real
 
 /// A dynamic slab carrying 7 x 7 small boxes (50 manifolds on one body: more than the
 /// 32 colours, so the rest go to the overflow colour), a pile of tilted boxes and
-/// bouncing balls, some frictionless.
+/// bouncing balls, some frictionless, 10 m away (nothing rolls from it into the slab).
 std::vector<BodyId> build(World& w) {
     testing::addGround(w);
     addBody(w, Vec3(0, real(0.1), 0), Box{Vec3(2, real(0.1), 2)}, real(0.6), 0);
@@ -52,7 +52,7 @@ std::vector<BodyId> build(World& w) {
                    (i + k) % 3 == 0 ? 0 : real(0.5), 0));
     testing::Lcg random(7);
     for (int i = 0; i < 40; ++i) {
-        const Vec3 at(real(4) + real(0.7) * (i % 4), real(0.5) + real(0.45) * (i / 4), real(0.7) * ((i / 2) % 2));
+        const Vec3 at(real(12) + real(0.7) * (i % 4), real(0.5) + real(0.45) * (i / 4), real(0.7) * ((i / 2) % 2));
         const Quat q(Eigen::AngleAxis<real>(random.uniform() + 1, Vec3(random.uniform(), 1, random.uniform()).normalized()));
         if (i % 3 == 2)
             addBody(w, at, Sphere{real(0.2)}, i % 2 ? real(0.4) : 0, real(0.6));
