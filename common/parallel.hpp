@@ -9,7 +9,24 @@
 #include <cstdint>
 #include <type_traits>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+#include <thread>
+
 namespace jounce::detail {
+
+/// One turn of a wait loop: the processor's pause hint (it saves power and lets the
+/// other hyperthread run) for the first `spins`, then a yield to the scheduler.
+inline void waitTurn(int spin, int spins = 2000) {
+    if (spin < spins) {
+#if defined(__x86_64__) || defined(__i386__)
+        _mm_pause();
+#endif
+    } else {
+        std::this_thread::yield();
+    }
+}
 
 /// Calls body(begin, end) over ranges covering [0, count), each at least `minRange` long.
 template <class Body> void parallelFor(TaskSystem* tasks, std::uint32_t count, std::uint32_t minRange, Body&& body) {

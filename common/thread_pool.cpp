@@ -7,6 +7,8 @@
 #include <jounce/common/error.hpp>
 #include <jounce/common/tasks.hpp>
 
+#include "common/parallel.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -58,8 +60,10 @@ struct ThreadPool::State {
             // Spin a little for the next job (the step runs several, close together),
             // then sleep until run() or the destructor wakes us.
             for (int spin = 0; posted.load(std::memory_order_acquire) == seen && spin < 20000; ++spin)
-                if (stop.load(std::memory_order_relaxed)) return;
-                else if (spin > 1000) std::this_thread::yield();
+                if (stop.load(std::memory_order_relaxed))
+                    return;
+                else
+                    detail::waitTurn(spin, 10000);
             Job j;
             {
                 std::unique_lock lock(mutex);
@@ -117,8 +121,7 @@ void ThreadPool::run(std::uint32_t count, std::uint32_t minRange, TaskFunction f
     }
     s.wake.notify_all();
     s.work(j, 0);
-    for (int spin = 0; s.done.load(std::memory_order_acquire) < j.ranges; ++spin)
-        if (spin > 1000) std::this_thread::yield();
+    for (int spin = 0; s.done.load(std::memory_order_acquire) < j.ranges; ++spin) detail::waitTurn(spin);
 }
 
 } // namespace jounce

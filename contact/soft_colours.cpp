@@ -408,7 +408,7 @@ void SoftStepSolver::workStages() {
         }
         std::uint32_t now = stageNow_.load(std::memory_order_acquire);
         for (int spin = 0; now == s; ++spin) {
-            if (spin > 256) std::this_thread::yield();
+            detail::waitTurn(spin);
             now = stageNow_.load(std::memory_order_acquire);
         }
         s = now;
