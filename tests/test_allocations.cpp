@@ -67,9 +67,16 @@ using namespace jounce;
 namespace {
 
 /// Allocations made by `steps` steps of a scene after `settle` steps.
-long allocationsAfterSettling(const char* name, bool sleep, int settle, int steps) {
+long allocationsAfterSettling(const char* name, bool sleep, int settle, int steps, bool softStep = false,
+                              std::uint32_t threads = 1) {
     testing::TestScene scene(sleep);
     scenes::buildBenchScene(scene, name);
+    if (softStep) {
+        WorldSettings s = scene.world().settings();
+        s.resolver.solver = ContactSolver::SoftStep;
+        scene.world().setSettings(s);
+    }
+    scene.world().setThreads(threads);
     for (int i = 0; i < settle; ++i) scene.step();
     allocations = 0;
     counting = true;
@@ -101,5 +108,12 @@ TEST_CASE("no allocation inside World::step once a scene has settled", "[physics
             INFO(name << (sleep ? ", sleep on" : ", sleep off"));
             CHECK(allocationsAfterSettling(name, sleep, sanitized ? 120 : 480, sanitized ? 20 : 60) == 0);
         }
+    }
+    // The soft step's coloured blocks on two threads (pyramid20 is past every threshold
+    // for sharing the work out): the blocks, stages and the pool's tasks reuse their
+    // buffers too.
+    if (!sanitized) {
+        INFO("pyramid20, soft step, two threads, sleep off");
+        CHECK(allocationsAfterSettling("pyramid20", false, 480, 60, true, 2) == 0);
     }
 }
