@@ -290,8 +290,7 @@ void print(const Options& o, const Figures& f) {
     std::vector<std::pair<std::string, std::string>> fields{
         {"scene", jsonString(o.scene)},
         {"sleep", o.noSleep ? "false" : "true"},
-        {"threads", std::to_string(o.threads)},
-        {"simd", jsonString(jounce::simdName(jounce::simdLevel()))},
+
         {"steps", std::to_string(f.steps)},
         {"ms_per_step_median", number(f.msMedian)},
         {"ms_per_step_max", number(f.msMax)},
@@ -316,6 +315,8 @@ void print(const Options& o, const Figures& f) {
         {"escaped", std::to_string(f.escaped)},
         {"contacts", std::to_string(f.contacts)},
         {"islands", std::to_string(f.islands)},
+        {"threads", std::to_string(o.threads)},
+        {"simd", jsonString(jounce::simdName(jounce::simdLevel()))},
         {"max_penetration", number(f.maxPenetration)},
         {"position_iterations", number(f.positionIterations)},
         {"velocity_iterations", number(f.velocityIterations)},

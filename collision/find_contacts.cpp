@@ -10,6 +10,7 @@
 #include <jounce/collision/time_of_impact.hpp>
 
 #include <algorithm>
+#include <exception>
 #include <cmath>
 #include <limits>
 
@@ -215,6 +216,7 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
     if (scratch.chunkContacts.size() < chunks) {
         scratch.chunkContacts.resize(chunks);
         scratch.chunkSensors.resize(chunks);
+        scratch.chunkErrors.resize(chunks);
     }
     const PairInputs in{bodies, colliders, settings, proxyColliders, pairs, h, scratch};
     struct Context {
@@ -230,8 +232,12 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
             sensed.clear();
             const std::size_t first = std::size_t{chunk} * pairsPerChunk;
             const std::size_t last = std::min(c.scratch.tested.size(), first + pairsPerChunk);
-            for (std::size_t k = first; k < last; ++k)
-                collidePair(c.in, c.in.pairs[c.scratch.tested[k]], c.scratch.workers[worker], out, sensed);
+            try {
+                for (std::size_t k = first; k < last; ++k)
+                    collidePair(c.in, c.in.pairs[c.scratch.tested[k]], c.scratch.workers[worker], out, sensed);
+            } catch (...) { // kept, so the step fails with the first pair's error, as on one thread
+                c.scratch.chunkErrors[chunk] = std::current_exception();
+            }
         }
     };
     if (!tasks || workers < 2 || chunks < minChunksForThreads) {
@@ -239,7 +245,10 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
         for (const std::uint32_t k : tested) collidePair(in, pairs[k], scratch.workers[0], contacts, sensorOverlaps);
         return;
     }
+    std::fill(scratch.chunkErrors.begin(), scratch.chunkErrors.begin() + chunks, nullptr);
     tasks->run(chunks, 1, collideChunks, &context);
+    for (std::uint32_t chunk = 0; chunk < chunks; ++chunk)
+        if (scratch.chunkErrors[chunk]) std::rethrow_exception(scratch.chunkErrors[chunk]);
     // Joined in chunk order; the copying is shared out too (each chunk's contacts to
     // their place in the list).
     std::vector<std::size_t>& offsets = scratch.chunkOffsets;

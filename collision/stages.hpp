@@ -14,6 +14,7 @@
 #include <jounce/dynamics/collider.hpp>
 
 #include <cstdint>
+#include <exception>
 #include <utility>
 #include <vector>
 
@@ -45,6 +46,7 @@ struct CollisionScratch {
     std::vector<std::vector<ContactManifold>> chunkContacts; ///< narrowPhase: by chunk of tested pairs
     std::vector<std::vector<SensorEvent>> chunkSensors;      ///< narrowPhase: by chunk
     std::vector<std::size_t> chunkOffsets;   ///< narrowPhase: where each chunk's contacts go
+    std::vector<std::exception_ptr> chunkErrors; ///< narrowPhase: what each chunk threw
     std::vector<std::uint8_t> fast;          ///< markFastBodies: by body slot, swept this step
     std::vector<real> fraction;              ///< limitFastMotion: by body slot, share of the step to move
     std::vector<std::uint8_t> asleep;        ///< markFastBodies: by body slot, dynamic and asleep before the narrow phase

@@ -3,6 +3,12 @@
 // ranges, and every worker, the caller included, claims the next range with one atomic
 // increment until none are left. Workers wait for the next task spinning for a while
 // (the solver runs many short tasks a step) and then on a condition variable.
+//
+// Each job carries the caller's floating-point control state (rounding, flush-to-zero,
+// the exceptions that trap), which the workers take on before they run a range: a game
+// that sets flush-to-zero gets the same bits from a range whichever thread ran it. An
+// exception thrown by a range is kept (the first one) and rethrown by run() once every
+// range is over, on the caller's thread.
 
 #include <jounce/common/error.hpp>
 #include <jounce/common/tasks.hpp>
@@ -10,6 +16,8 @@
 #include "common/parallel.hpp"
 
 #include <algorithm>
+#include <cfenv>
+#include <exception>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -19,6 +27,32 @@
 
 namespace jounce {
 
+namespace detail {
+
+/// The floating-point control state a job runs under (not the raised flags).
+struct FloatControl {
+    int rounding = FE_TONEAREST;
+#if defined(__x86_64__)
+    unsigned csr = 0x1f80; ///< MXCSR with its flag bits cleared: masks, rounding, FTZ, DAZ
+#endif
+    static FloatControl current() {
+        FloatControl c;
+        c.rounding = std::fegetround();
+#if defined(__x86_64__)
+        c.csr = _mm_getcsr() & ~0x3fu;
+#endif
+        return c;
+    }
+    void apply() const {
+#if defined(__x86_64__)
+        _mm_setcsr(csr);
+#endif
+        std::fesetround(rounding);
+    }
+};
+
+} // namespace detail
+
 struct ThreadPool::State {
     /// A task as run() posts it (read and written under the mutex).
     struct Job {
@@ -26,6 +60,7 @@ struct ThreadPool::State {
         void* context = nullptr;
         std::uint32_t count = 0, range = 1, ranges = 0;
         std::uint32_t generation = 0;
+        detail::FloatControl control;
     };
     std::uint32_t workers = 1;
     std::vector<std::thread> threads;
@@ -38,6 +73,8 @@ struct ThreadPool::State {
     std::atomic<std::uint64_t> next{0};
     std::atomic<std::uint32_t> done{0};     ///< ranges of the current job finished
     std::atomic<bool> stop{false};
+    std::mutex running;                     ///< one run() at a time (two worlds may share a pool)
+    std::exception_ptr failure;             ///< the first exception of the current job (under `mutex`)
 
     /// Claims and runs ranges of `j` until none are left.
     void work(const Job& j, std::uint32_t worker) {
@@ -48,7 +85,12 @@ struct ThreadPool::State {
             if (!next.compare_exchange_weak(at, at + 1, std::memory_order_acq_rel)) continue;
             const auto r = static_cast<std::uint32_t>(at & 0xffffffff);
             const std::uint32_t begin = r * j.range;
-            j.fn(begin, std::min(j.count, begin + j.range), worker, j.context);
+            try {
+                j.fn(begin, std::min(j.count, begin + j.range), worker, j.context);
+            } catch (...) {
+                std::lock_guard lock(mutex);
+                if (!failure) failure = std::current_exception();
+            }
             done.fetch_add(1, std::memory_order_acq_rel);
             at = next.load(std::memory_order_acquire);
         }
@@ -72,6 +114,7 @@ struct ThreadPool::State {
                 j = job;
             }
             seen = j.generation;
+            j.control.apply();
             work(j, worker);
         }
     }
@@ -81,23 +124,32 @@ ThreadPool::ThreadPool(std::uint32_t threads) : state_(std::make_unique<State>()
     if (threads < 1 || threads > 256)
         throw Error("threads", std::to_string(threads), "must be 1 to 256");
     state_->workers = threads;
-    for (std::uint32_t w = 1; w < threads; ++w) state_->threads.emplace_back([this, w] { state_->loop(w); });
+    try {
+        for (std::uint32_t w = 1; w < threads; ++w) state_->threads.emplace_back([this, w] { state_->loop(w); });
+    } catch (const std::exception& e) { // the system would not start another thread
+        stopAll();
+        throw Error("threads", std::to_string(threads), std::string("could not start the threads: ") + e.what());
+    }
 }
 
-ThreadPool::~ThreadPool() {
+void ThreadPool::stopAll() {
     {
         std::lock_guard lock(state_->mutex);
         state_->stop = true;
     }
     state_->wake.notify_all();
     for (std::thread& t : state_->threads) t.join();
+    state_->threads.clear();
 }
+
+ThreadPool::~ThreadPool() { stopAll(); }
 
 std::uint32_t ThreadPool::workerCount() const { return state_->workers; }
 
 void ThreadPool::run(std::uint32_t count, std::uint32_t minRange, TaskFunction fn, void* context) {
     if (count == 0) return;
     State& s = *state_;
+    std::lock_guard one(s.running);
     using Job = State::Job;
     const std::uint32_t range = std::max<std::uint32_t>(minRange, 1);
     if (s.workers == 1 || count <= range) {
@@ -111,10 +163,12 @@ void ThreadPool::run(std::uint32_t count, std::uint32_t minRange, TaskFunction f
     j.count = count;
     j.range = std::max(range, (count + 4 * s.workers - 1) / (4 * s.workers));
     j.ranges = (count + j.range - 1) / j.range;
+    j.control = detail::FloatControl::current();
     {
         std::lock_guard lock(s.mutex);
         j.generation = s.job.generation + 1;
         s.job = j;
+        s.failure = nullptr;
         s.done.store(0, std::memory_order_relaxed);
         s.next.store(std::uint64_t{j.generation} << 32, std::memory_order_release);
         s.posted.store(j.generation, std::memory_order_release);
@@ -122,6 +176,12 @@ void ThreadPool::run(std::uint32_t count, std::uint32_t minRange, TaskFunction f
     s.wake.notify_all();
     s.work(j, 0);
     for (int spin = 0; s.done.load(std::memory_order_acquire) < j.ranges; ++spin) detail::waitTurn(spin);
+    std::exception_ptr failure;
+    {
+        std::lock_guard lock(s.mutex);
+        std::swap(failure, s.failure);
+    }
+    if (failure) std::rethrow_exception(failure);
 }
 
 } // namespace jounce

@@ -32,8 +32,9 @@ namespace {
 std::atomic<int> simdCap{static_cast<int>(SimdLevel::Avx2)};
 
 SimdLevel processorLevel() {
-#if defined(__x86_64__) || defined(__i386__)
-    if (detail::avx2SoftKernels() != nullptr && __builtin_cpu_supports("avx2")) return SimdLevel::Avx2;
+#if defined(__x86_64__)
+    // The processor first: nothing of the AVX2 file runs before it says yes.
+    if (__builtin_cpu_supports("avx2") && detail::avx2SoftKernels() != nullptr) return SimdLevel::Avx2;
     if (detail::sse2SoftKernels() != nullptr) return SimdLevel::Sse2;
 #endif
     return SimdLevel::Scalar;

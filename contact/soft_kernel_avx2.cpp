@@ -8,7 +8,8 @@
 
 #include "contact/soft_block_kernel.hpp"
 
-#if defined(__AVX2__)
+// x86-64 only (see soft_kernel_sse2.cpp).
+#if defined(__AVX2__) && defined(__x86_64__)
 #include <immintrin.h>
 
 namespace jounce::detail {

@@ -5,7 +5,9 @@
 
 #include "contact/soft_block_kernel.hpp"
 
-#if defined(__SSE2__)
+// x86-64 only: a 32-bit build's scalar kernel may compute in x87's extended precision,
+// and the widths would no longer give the same bits.
+#if defined(__SSE2__) && defined(__x86_64__)
 #include <emmintrin.h>
 
 namespace jounce::detail {

@@ -9,6 +9,7 @@
 #include <jounce/common/handle.hpp>
 #include <jounce/common/math.hpp>
 #include <jounce/common/simd.hpp>
+#include <jounce/common/tasks.hpp>
 #include <jounce/collision/broad_phase.hpp>
 #include <jounce/collision/convex_hull.hpp>
 #include <jounce/collision/gjk.hpp>

@@ -135,7 +135,7 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     detail::markFastBodies(bodies_, colliders_, collision, ctx.h, scratch_->collision);
     detail::narrowPhase(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
-                        scratch_->collision, contactFilter_, sensorOverlaps_, tasks_);
+                        scratch_->collision, contactFilter_, sensorOverlaps_, tasks());
     detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs_, particleCandidates_);
     detail::findSurfaceCandidates(particles_, proxies_, pairs_, settings_, ctx.h, particleCandidates_);
     detail::findDeformableCandidates(proxies_, proxyColliders_, pairs_, *deformableCandidates_);
@@ -143,10 +143,10 @@ void World::substep(const StepContext& ctx) {
 
     t = Clock::now();
     detail::gatherContacts(bodies_, contacts_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_, contactErrors_,
-                           scratch_->contact.manifoldFirsts, tasks_);
+                           scratch_->contact.manifoldFirsts, tasks());
     detail::generateJointContacts(bodies_, joints_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_);
     detail::groupContacts(bodies_, resolverContacts_, settings_.sleep, islands_, islandStarts_, sleepingLinks_,
-                          jointLinks_, scratch_->contact, tasks_);
+                          jointLinks_, scratch_->contact, tasks());
     detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepThreshold,
                            particleIslands_);
     detail::groupDeformables(deformables_, bodies_, colliders_, *deformableCandidates_, islands_,
@@ -156,7 +156,7 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     if (soft) {
         scratch_->soft.solve(bodies_.slots(), bodies_.aliveFlags(), resolverContacts_, islandStarts_, ctx.h, settings_.resolver,
-                             tasks_);
+                             tasks());
         const auto ti = Clock::now();
         detail::integrateVelocities(bodies_, ctx, scratch_->soft.owned());
         profile_.integrate += millisecondsSince(ti);

@@ -129,18 +129,18 @@ void World::setResolverObserver(std::function<void(const ResolutionRecord&)> obs
 void World::setThreads(std::uint32_t threads) { return detail::guarded(errorHandler_, [&] {
     if (threads < 1 || threads > 256) throw Error("threads", std::to_string(threads), "must be 1 to 256");
     if (threads == 1) {
-        tasks_ = nullptr;
+        gameTasks_ = nullptr;
         ownTasks_.reset();
         return;
     }
-    if (ownTasks_ && ownTasks_->workerCount() == threads && tasks_ == ownTasks_.get()) return;
-    auto pool = std::make_unique<ThreadPool>(threads);
-    tasks_ = pool.get();
+    if (ownTasks_ && ownTasks_->workerCount() == threads) return;
+    auto pool = std::make_unique<ThreadPool>(threads); // may fail: the world is unchanged then
+    gameTasks_ = nullptr;
     ownTasks_ = std::move(pool);
 }); }
 
 void World::setTaskSystem(TaskSystem* tasks) {
-    tasks_ = tasks;
+    gameTasks_ = tasks;
     ownTasks_.reset();
 }
 

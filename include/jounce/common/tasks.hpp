@@ -27,12 +27,17 @@ public:
     virtual std::uint32_t workerCount() const = 0;
     /// Runs fn over [0, count) in ranges of at least `minRange` items (the last may be
     /// shorter) and returns when every range has run. Workers are numbered from 0 to
-    /// workerCount() - 1; no two ranges run at once on the same worker number.
+    /// workerCount() - 1; no two ranges run at once on the same worker number. A range
+    /// may throw (a step that meets an overflow does): run() must still let every other
+    /// range finish, then pass one of the exceptions on to its caller. The ranges must
+    /// run under the caller's floating-point control state (rounding, flush-to-zero),
+    /// or the results differ from a run on one thread.
     virtual void run(std::uint32_t count, std::uint32_t minRange, TaskFunction fn, void* context) = 0;
 };
 
 /// The default task system: `threads` workers in all, the calling thread and
-/// threads - 1 std::threads, which spin briefly between tasks and then sleep.
+/// threads - 1 std::threads, which spin briefly between tasks and then sleep. Several
+/// threads may call run() on one pool (two worlds sharing it): the calls take turns.
 class ThreadPool final : public TaskSystem {
 public:
     /// threads: 1 to 256 (1: everything runs on the calling thread).
@@ -45,6 +50,7 @@ public:
     void run(std::uint32_t count, std::uint32_t minRange, TaskFunction fn, void* context) override;
 
 private:
+    void stopAll();
     struct State;
     std::unique_ptr<State> state_;
 };

@@ -230,7 +230,7 @@ public:
     /// outlive the world, or be replaced first; nullptr: the calling thread alone).
     void setTaskSystem(TaskSystem* tasks);
     /// Workers the step may use (1 without a task system).
-    std::uint32_t threads() const { return tasks_ ? tasks_->workerCount() : 1; }
+    std::uint32_t threads() const { return tasks() ? tasks()->workerCount() : 1; }
     /// Vetoes pairs before the narrow phase tests them (empty: none vetoed).
     void setContactFilter(ContactFilter filter) { contactFilter_ = std::move(filter); }
 
@@ -497,7 +497,10 @@ private:
     std::unique_ptr<detail::DeformableCandidates> deformableCandidates_; ///< this substep's deformable-collider pairs
     std::unique_ptr<detail::DeformableIslands> deformableIslands_; ///< this substep's deformables grouped with body islands
     std::unique_ptr<ThreadPool> ownTasks_;      ///< the pool setThreads made
-    TaskSystem* tasks_ = nullptr;               ///< the task system in use (ownTasks_ or the game's)
+    TaskSystem* gameTasks_ = nullptr;           ///< the game's task system (setTaskSystem), when there is no pool
+    /// The task system in use (derived, never stored: a moved-from world must not keep
+    /// the pool its successor owns).
+    TaskSystem* tasks() const { return ownTasks_ ? ownTasks_.get() : gameTasks_; }
     std::unique_ptr<detail::StepScratch> scratch_; ///< buffers the stages reuse, so a settled step allocates nothing
     std::unique_ptr<detail::DirectSolver> directSolver_; ///< cache: factorisations of acyclic rope groups
     /// The members visitState marks Step::changes, as they were before this step: a
