@@ -107,6 +107,10 @@ bool applySet(jounce::WorldSettings& settings, const std::string& name, const st
         *it->second = static_cast<real>(v);
         return true;
     }
+    if (name == "contactCache.distance" || name == "contactCache.angle") {
+        (name == "contactCache.distance" ? settings.contactCache.distance : settings.contactCache.angle) = static_cast<real>(v);
+        return true;
+    }
     if (name == "positionSolver") {
         r.positionSolver = v != 0 ? jounce::PositionSolver::Sequential : jounce::PositionSolver::WorstFirst;
         return true;
@@ -140,7 +144,8 @@ int usage(const char* problem) {
                  "        sequentialPositionIterations, projectionRelaxation, allowedPenetration,\n"
                  "        sequentialTolerance, slidingSpeed, shockIterations; solver (0 resolver, 1 soft step),\n"
                  "        soft.substeps, soft.jointSubsteps, soft.contactHertz, soft.contactDampingRatio, soft.jointHertz,\n"
-                 "        soft.jointDampingRatio, soft.maxPushOut, soft.relaxIterations; particles.substeps, particles.iterations,\n"
+                 "        soft.jointDampingRatio, soft.maxPushOut, soft.relaxIterations; contactCache.distance, contactCache.angle;\n"
+                 "        particles.substeps, particles.iterations,\n"
                  "        particles.integrator (0 Euler, 1 BDF2), particles.solver (0 XPBD, 1 PBD)\n"
                  "scenes:";
     for (const std::string& n : jounce::scenes::sceneNames()) std::cerr << " " << n;

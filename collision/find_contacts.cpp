@@ -117,13 +117,31 @@ struct PairInputs {
     const CollisionSettings& settings;
     const std::vector<ColliderId>& proxyColliders;
     const std::vector<ProxyPair>& pairs;
+    const std::vector<ContactManifold>& previous;
     real h;
     CollisionScratch& scratch;
 };
 
-/// Pair `pair`'s manifolds (or sensor overlap) appended to `contacts` (`sensors`).
-void collidePair(const PairInputs& in, const ProxyPair& pair, CollisionScratch::PairWork& work,
+/// The pair's contact as the step reports it: bodies, colliders, combined material,
+/// how hard they meet.
+ContactManifold describe(const Collider& ca, const Collider& cb, ColliderId ia, ColliderId ib, const Body& ba,
+                         const Body& bb, const Manifold& manifold) {
+    ContactManifold m;
+    m.manifold = manifold;
+    m.bodyA = ca.body;
+    m.bodyB = cb.body;
+    m.colliderA = ia;
+    m.colliderB = ib;
+    m.friction = std::sqrt(ca.material.friction * cb.material.friction);
+    m.restitution = std::max(ca.material.restitution, cb.material.restitution);
+    m.approachSpeed = approachSpeed(ba, bb, manifold);
+    return m;
+}
+
+/// Tested pair `tested`'s manifolds (or sensor overlap) appended to `contacts` (`sensors`).
+void collidePair(const PairInputs& in, std::uint32_t tested, CollisionScratch::PairWork& work,
                  std::vector<ContactManifold>& contacts, std::vector<SensorEvent>& sensors) {
+    const ProxyPair& pair = in.pairs[in.scratch.tested[tested]];
     const ColliderId ia = in.proxyColliders[pair.a], ib = in.proxyColliders[pair.b];
     const Collider& ca = in.colliders[ia];
     const Collider& cb = in.colliders[ib];
@@ -142,6 +160,25 @@ void collidePair(const PairInputs& in, const ProxyPair& pair, CollisionScratch::
         if (ca.sensor && cb.sensor) return;
         if (collideAll(ca.shape, pa, cb.shape, pb, 0, manifolds) > 0)
             sensors.push_back(ca.sensor ? SensorEvent{ia, ib, ca.body, cb.body} : SensorEvent{ib, ia, cb.body, ca.body});
+        return;
+    }
+    // A pair that barely moved since its points were found keeps them (not a fast
+    // body's: it is swept instead, below).
+    const ManifoldRange range = in.scratch.previous[tested];
+    const std::span<const ContactManifold> last(in.previous.data() + range.first, range.last - range.first);
+    if (!isFast(in.scratch.fast, ca.body.index, cb.body.index) && mayRefresh(last, pa, pb, settings)) {
+        for (const ContactManifold& kept : last) {
+            ContactManifold m = describe(ca, cb, ia, ib, ba, bb, kept.manifold);
+            m.normalImpulse = kept.normalImpulse;
+            m.frictionImpulse = kept.frictionImpulse;
+            m.anchorA = kept.anchorA;
+            m.anchorB = kept.anchorB;
+            m.normalInB = kept.normalInB;
+            m.poseAInB = kept.poseAInB;
+            refreshPoints(m, pa, pb);
+            m.approachSpeed = approachSpeed(ba, bb, m.manifold);
+            contacts.push_back(m);
+        }
         return;
     }
     // Speculative margin: shapes closer than they can approach this step get a contact
@@ -168,15 +205,13 @@ void collidePair(const PairInputs& in, const ProxyPair& pair, CollisionScratch::
         checkSpeculative(ca.shape, sweepOf(ba, pa, in.h), cb.shape, sweepOf(bb, pb, in.h), settings.collisionMargin,
                          manifolds, work.speculative, work.sweep);
     for (const Manifold& manifold : manifolds) {
-        ContactManifold m;
-        m.manifold = manifold;
-        m.bodyA = ca.body;
-        m.bodyB = cb.body;
-        m.colliderA = ia;
-        m.colliderB = ib;
-        m.friction = std::sqrt(ca.material.friction * cb.material.friction);
-        m.restitution = std::max(ca.material.restitution, cb.material.restitution);
-        m.approachSpeed = approachSpeed(ba, bb, manifold);
+        ContactManifold m = describe(ca, cb, ia, ib, ba, bb, manifold);
+        // Points apart by more than the margin describe where the shapes will meet,
+        // not where they are: never refreshed.
+        m.origin = deepestDepth(manifold) < -settings.collisionMargin ? ContactManifold::Origin::Speculative
+                                                                       : ContactManifold::Origin::Found;
+        recordAnchors(m, pa, pb);
+        carryImpulses(last, m);
         contacts.push_back(m);
     }
 }
@@ -192,8 +227,9 @@ constexpr std::uint32_t minChunksForThreads = 8;
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const CollisionSettings& settings,
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
-                 std::vector<ContactManifold>& contacts, real h, CollisionScratch& scratch, const ContactFilter& filter,
-                 std::vector<SensorEvent>& sensorOverlaps, TaskSystem* tasks) {
+                 const std::vector<ContactManifold>& previous, std::vector<ContactManifold>& contacts, real h,
+                 CollisionScratch& scratch, const ContactFilter& filter, std::vector<SensorEvent>& sensorOverlaps,
+                 TaskSystem* tasks) {
     contacts.clear();
     sensorOverlaps.clear();
     // The pairs to test, in pair order; the game's filter is called here, on this
@@ -210,6 +246,7 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
         if (filter && !filter(ia, ib)) continue; // the game vetoed the pair
         tested.push_back(k);
     }
+    findPreviousManifolds(previous, proxyColliders, pairs, tested, scratch.previous);
     const auto chunks = static_cast<std::uint32_t>((tested.size() + pairsPerChunk - 1) / pairsPerChunk);
     const std::uint32_t workers = tasks ? tasks->workerCount() : 1;
     if (scratch.workers.size() < workers) scratch.workers.resize(workers);
@@ -218,7 +255,7 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
         scratch.chunkSensors.resize(chunks);
         scratch.chunkErrors.resize(chunks);
     }
-    const PairInputs in{bodies, colliders, settings, proxyColliders, pairs, h, scratch};
+    const PairInputs in{bodies, colliders, settings, proxyColliders, pairs, previous, h, scratch};
     struct Context {
         const PairInputs& in;
         CollisionScratch& scratch;
@@ -234,7 +271,7 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
             const std::size_t last = std::min(c.scratch.tested.size(), first + pairsPerChunk);
             try {
                 for (std::size_t k = first; k < last; ++k)
-                    collidePair(c.in, c.in.pairs[c.scratch.tested[k]], c.scratch.workers[worker], out, sensed);
+                    collidePair(c.in, static_cast<std::uint32_t>(k), c.scratch.workers[worker], out, sensed);
             } catch (...) { // kept, so the step fails with the first pair's error, as on one thread
                 c.scratch.chunkErrors[chunk] = std::current_exception();
             }
@@ -242,7 +279,7 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
     };
     if (!tasks || workers < 2 || chunks < minChunksForThreads) {
         // One worker: straight into the step's lists, in pair order.
-        for (const std::uint32_t k : tested) collidePair(in, pairs[k], scratch.workers[0], contacts, sensorOverlaps);
+        for (std::uint32_t k = 0; k < tested.size(); ++k) collidePair(in, k, scratch.workers[0], contacts, sensorOverlaps);
         return;
     }
     std::fill(scratch.chunkErrors.begin(), scratch.chunkErrors.begin() + chunks, nullptr);

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,14 @@ struct CollisionSettings {
     real collisionMargin = 0; ///< shapes this far apart still make a contact [m]
     real aabbMargin = 0;      ///< the broad phase's boxes grow by this [m]
     bool continuous = true;   ///< sweep fast bodies, report speculative contacts
+    real cacheDistance = 0;   ///< a pair moved less than this keeps its manifold's points [m]
+    real cacheAngle = 0;      ///< ... and turned less than this [rad]
+};
+
+/// A collider pair's manifolds in a list of them: [first, last).
+struct ManifoldRange {
+    std::uint32_t first = 0;
+    std::uint32_t last = 0;
 };
 
 /// Buffers the collision stages reuse from step to step (capacity is what matters: a
@@ -43,6 +52,7 @@ struct CollisionScratch {
     std::vector<PairWork> workers;           ///< narrowPhase: by worker
     std::vector<Manifold> sweep;             ///< limitFastMotion: the time-of-impact walk's
     std::vector<std::uint32_t> tested;       ///< narrowPhase: the pairs it tests, in pair order
+    std::vector<ManifoldRange> previous;     ///< narrowPhase: by tested pair, its manifolds of the last step
     std::vector<std::vector<ContactManifold>> chunkContacts; ///< narrowPhase: by chunk of tested pairs
     std::vector<std::vector<SensorEvent>> chunkSensors;      ///< narrowPhase: by chunk
     std::vector<std::size_t> chunkOffsets;   ///< narrowPhase: where each chunk's contacts go
@@ -90,13 +100,47 @@ void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, co
 
 /// Stage 4b: a manifold for every pair whose shapes are within the collision margin;
 /// pairs with a sensor give a sensor overlap instead (when the shapes overlap), and
-/// pairs `filter` vetoes give nothing. With `tasks`, chunks of pairs are tested on its
-/// workers; the results come out in pair order all the same (`filter` is called on the
-/// calling thread, in pair order).
+/// pairs `filter` vetoes give nothing. Each pair continues its manifolds of the last
+/// step (`previous`, in the same collider order: persistent_contacts.cpp): refreshed
+/// instead of found while the pair barely moved, their impulses carried to the points
+/// that continue them. With `tasks`, chunks of pairs are tested on its workers; the
+/// results come out in pair order all the same (`filter` is called on the calling
+/// thread, in pair order).
 void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const CollisionSettings& settings,
                  const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
-                 std::vector<ContactManifold>& contacts, real h, CollisionScratch& scratch, const ContactFilter& filter,
-                 std::vector<SensorEvent>& sensorOverlaps, TaskSystem* tasks = nullptr);
+                 const std::vector<ContactManifold>& previous, std::vector<ContactManifold>& contacts, real h,
+                 CollisionScratch& scratch, const ContactFilter& filter, std::vector<SensorEvent>& sensorOverlaps,
+                 TaskSystem* tasks = nullptr);
+
+// ---- Persistent contacts (persistent_contacts.cpp) ---------------------------------
+
+/// For each tested pair (indices into `pairs`, in pair order), the range of `previous`
+/// (last step's manifolds, in collider order) of the same two colliders: one walk down
+/// both lists. Empty where the pair had none, or a collider slot now holds another.
+void findPreviousManifolds(const std::vector<ContactManifold>& previous, const std::vector<ColliderId>& proxyColliders,
+                           const std::vector<ProxyPair>& pairs, const std::vector<std::uint32_t>& tested,
+                           std::vector<ManifoldRange>& ranges);
+
+/// Whether a pair's last manifolds (`last`, non-empty) may be refreshed for colliders at
+/// `pa` and `pb`: all were found by the shape test (none speculative) and A's pose in
+/// B's frame moved less than the cache's distance and angle since.
+bool mayRefresh(std::span<const ContactManifold> last, const Transform& pa, const Transform& pb,
+                const CollisionSettings& settings);
+
+/// The manifold's points placed again from its anchors on colliders now at `pa` and
+/// `pb`: the normal turned with B, each point midway between its two anchors, the depth
+/// the anchors' overlap along the normal. Impulses and features stay.
+void refreshPoints(ContactManifold& m, const Transform& pa, const Transform& pb);
+
+/// Records a manifold just found for colliders at `pa` and `pb`: its anchors (each
+/// point's surface points on A and B), its normal in B's frame and A's pose in B's.
+void recordAnchors(ContactManifold& m, const Transform& pa, const Transform& pb);
+
+/// Warm starting (Catto 2005) within the pair: each point of `m` starts from the
+/// impulse of the last step's point it continues (same features, else the nearest
+/// within 5 cm), the normal part if the normal did not turn over, the friction part if
+/// it turned less than 2.6 degrees.
+void carryImpulses(std::span<const ContactManifold> last, ContactManifold& m);
 
 } // namespace jounce::detail

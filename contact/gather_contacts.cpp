@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Stage 5a of the step: the narrow phase's manifolds become the resolver's contact
-// points (Millington's contact data, seeds/004 ch. 14), each given the impulse it
-// ended last step with when it continues a kept contact (warm_start.cpp).
+// points (Millington's contact data, seeds/004 ch. 14), each starting from the impulse
+// its manifold carried from the last step (collision/persistent_contacts.cpp).
 
 #include "common/parallel.hpp"
 #include "contact/stages.hpp"
@@ -32,16 +32,12 @@ bool finite(const Contact& c) {
 
 } // namespace
 
-void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds,
-                    const std::vector<KeptContact>& previous, std::vector<std::uint64_t>& previousKeys,
-                    std::vector<Contact>& out, std::vector<std::string>& errors, std::vector<std::uint32_t>& firsts,
-                    TaskSystem* tasks) {
+void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds, std::vector<Contact>& out,
+                    std::vector<std::string>& errors, std::vector<std::uint32_t>& firsts, TaskSystem* tasks) {
     out.clear();
     errors.clear();
-    previousKeys.clear();
-    for (const KeptContact& p : previous) previousKeys.push_back(p.key); // sorted, as previous is
     // Where each manifold's points go (none for a manifold with nothing to move), then
-    // the points built and warm-started on the workers, each manifold into its own slots.
+    // the points built on the workers, each manifold into its own slots.
     firsts.resize(manifolds.size() + 1);
     std::uint32_t total = 0;
     for (std::size_t k = 0; k < manifolds.size(); ++k) {
@@ -56,7 +52,8 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
         for (std::uint32_t k = begin; k < end; ++k) {
             const ContactManifold& m = manifolds[k];
             for (std::uint32_t i = firsts[k]; i < firsts[k + 1]; ++i) {
-                const ContactPoint& p = m.manifold.points[i - firsts[k]];
+                const std::size_t point = i - firsts[k];
+                const ContactPoint& p = m.manifold.points[point];
                 Contact& c = out[i];
                 c.body = {m.bodyA.index, m.bodyB.index};
                 c.point = p.point;
@@ -65,10 +62,23 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
                 c.friction = m.friction;
                 c.restitution = m.restitution;
                 c.key = contactKey(m, p.feature);
-                if (finite(c))
-                    warmStart(previous, previousKeys, c);
-                else
+                c.source = k * Manifold::maxPoints + static_cast<std::uint32_t>(point);
+                if (!finite(c)) {
                     anyBad.store(true, std::memory_order_relaxed);
+                    continue;
+                }
+                // The impulse the point's manifold carried from the last step (warm
+                // starting): friction as a world vector, read in this step's tangent
+                // axes (rebuilt from the normal each step; for a floor's normal tipped
+                // by rounding one way or the other contactBasis picks another helper
+                // axis, turning them a quarter turn: docs/contact.md, warm starting).
+                c.accumulatedImpulse = Vec3(m.normalImpulse[point], 0, 0);
+                const Vec3& friction = m.frictionImpulse[point];
+                if (friction != Vec3::Zero()) {
+                    const Mat3 basis = contactBasis(c.normal);
+                    c.accumulatedImpulse.y() = basis.col(1).dot(friction);
+                    c.accumulatedImpulse.z() = basis.col(2).dot(friction);
+                }
             }
         }
     });

@@ -97,7 +97,9 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
 }
 
 void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<KeptContact>& previous,
-                           std::span<const std::uint64_t> previousKeys, std::vector<Contact>& out) {
+                           std::vector<std::uint64_t>& previousKeys, std::vector<Contact>& out) {
+    previousKeys.clear();
+    for (const KeptContact& p : previous) previousKeys.push_back(p.key); // sorted, as previous is
     for (std::size_t i = 0; i < joints.slotCount(); ++i) {
         if (!joints.isAlive(i)) continue;
         const Joint& j = joints.atSlot(i);

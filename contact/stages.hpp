@@ -31,7 +31,7 @@ struct ContactScratch {
     std::vector<Contact> ordered;            ///< groupContacts: contacts in island order
     std::vector<std::pair<std::uint32_t, std::uint32_t>> links; ///< groupContacts: sleeping and joint links
     std::vector<std::pair<std::uint64_t, std::uint32_t>> order; ///< keepForWarmStart: (key, index), sorted
-    std::vector<std::uint64_t> previousKeys; ///< gatherContacts: last step's contact keys, for warmStart
+    std::vector<std::uint64_t> previousKeys; ///< generateJointContacts: last step's joint contact keys, for warmStart
     std::vector<std::uint32_t> manifoldFirsts; ///< gatherContacts: each manifold's first point
     std::vector<std::uint32_t> orderSource;    ///< groupContacts: which contact goes to each place
     std::vector<std::uint8_t> movedByKinematic; ///< groupContacts: islands touching a moving kinematic body
@@ -54,19 +54,17 @@ void reportContacts(const std::vector<ContactManifold>& contacts, real touchDept
 void reportSensors(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<SensorEvent>& overlaps,
                    ContactScratch& scratch, SensorEvents& events);
 
-/// Stage 5a: the contact points of every manifold with a dynamic body, each given last
-/// step's accumulated impulse when its key matches (warm starting). Points with
-/// non-finite data are dropped and described in `errors`.
-/// `previousKeys` is filled with previous's keys (in order) for warmStart.
-/// With `tasks`, the manifolds' points are built and warm-started on its workers (each
-/// manifold's into its own slots: `firsts`, scratch), in the same order.
-void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds,
-                    const std::vector<KeptContact>& previous, std::vector<std::uint64_t>& previousKeys,
-                    std::vector<Contact>& out, std::vector<std::string>& errors, std::vector<std::uint32_t>& firsts,
-                    TaskSystem* tasks = nullptr);
+/// Stage 5a: the contact points of every manifold with a dynamic body, each starting
+/// from the impulse its manifold carried from the last step (warm starting) and naming
+/// its manifold point (Contact::source). Points with non-finite data are dropped and
+/// described in `errors`. With `tasks`, the manifolds' points are built on its workers
+/// (each manifold's into its own slots: `firsts`, scratch), in the same order.
+void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds, std::vector<Contact>& out,
+                    std::vector<std::string>& errors, std::vector<std::uint32_t>& firsts, TaskSystem* tasks = nullptr);
 
-/// Warm starting: copies last step's impulse of the contact `c` continues (same key, or
-/// the nearest point of the same pair within 5 cm), if any. `keys`: previous's keys.
+/// Warm starting a joint's contact: copies last step's impulse of the contact `c`
+/// continues (same key, or the nearest point of the same joint within 5 cm), if any.
+/// `keys`: previous's keys.
 void warmStart(const std::vector<KeptContact>& previous, std::span<const std::uint64_t> keys, Contact& c);
 
 using JointArray = SlotArray<Joint, JointTag>;
@@ -87,9 +85,10 @@ int jointPointOf(const Joint& joint, std::uint32_t k);
 void measureJointForces(JointArray& joints, const std::vector<KeptContact>& resolved, real h, std::vector<JointId>& broken);
 
 /// Stage 5b (contact generators): a contact for each joint point pair that drifted
-/// apart, appended to `out`, warm-started from `previous` (keys: gatherContacts').
+/// apart, appended to `out`, warm-started from `previous` (`keys`: scratch, filled
+/// with previous's keys).
 void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<KeptContact>& previous,
-                           std::span<const std::uint64_t> previousKeys, std::vector<Contact>& out);
+                           std::vector<std::uint64_t>& keys, std::vector<Contact>& out);
 
 /// Pairs of body slots joints join (for islands) and, sorted, those that must not
 /// collide (for the narrow phase).
@@ -110,9 +109,12 @@ void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const Slee
 /// contacts joined, added to `links`.
 void keepSleepingLinks(const BodyArray& bodies, const std::vector<Contact>& contacts, std::vector<BodyLink>& links);
 
-/// After resolution: keep what next step's warm start needs of the contacts, sorted by
-/// key (ties in their order). `order` is scratch.
-void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<KeptContact>& previous,
-                      std::vector<std::pair<std::uint64_t, std::uint32_t>>& order);
+/// After resolution: keep what next step's warm start needs of the contacts. A
+/// collider pair's contact writes its impulse back to its manifold point
+/// (Contact::source, friction as a world vector); joints' contacts go to `previous`,
+/// sorted by key (ties in their order). `order` is scratch.
+void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<ContactManifold>& manifolds,
+                      std::vector<KeptContact>& previous, std::vector<std::pair<std::uint64_t, std::uint32_t>>& order,
+                      TaskSystem* tasks = nullptr);
 
 } // namespace jounce::detail

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Warm starting (Catto, "Iterative dynamics with temporal coherence", 2005): what the
-// next step keeps of each resolved contact, sorted by key, and how a new contact finds
-// the one it continues and starts from its impulse.
+// next step keeps of each resolved contact (a collider pair's in its manifold,
+// collision/persistent_contacts.cpp; a joint's in the cache sorted by key) and how a
+// joint's new contact finds the one it continues and starts from its impulse.
 
+#include "common/parallel.hpp"
 #include "contact/stages.hpp"
 
 #include <algorithm>
@@ -75,16 +77,32 @@ void warmStart(const std::vector<KeptContact>& previous, std::span<const std::ui
     c.accumulatedImpulse.z() = now.col(2).dot(friction);
 }
 
-void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<KeptContact>& previous,
-                      std::vector<std::pair<std::uint64_t, std::uint32_t>>& order) {
-    // Sort (key, index) pairs, not 400-byte contacts, and compare them without reaching
-    // into the contacts; the index breaks ties, so std::sort (which needs no buffer,
-    // unlike stable_sort) gives the stable order. Only what warmStart and the joint
-    // forces read is kept (KeptContact: 88 bytes, not 400).
-    order.resize(contacts.size());
-    for (std::uint32_t i = 0; i < contacts.size(); ++i) order[i] = {contacts[i].key, i};
+void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<ContactManifold>& manifolds,
+                      std::vector<KeptContact>& previous, std::vector<std::pair<std::uint64_t, std::uint32_t>>& order,
+                      TaskSystem* tasks) {
+    // A collider pair's point goes back to its manifold (persistent contacts: the
+    // next step's manifold of the pair carries it on), friction as a world vector;
+    // each point to its own place, so the workers may share them.
+    parallelFor(tasks, static_cast<std::uint32_t>(contacts.size()), 4096, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const Contact& c = contacts[i];
+            if (c.source == noSource) continue;
+            ContactManifold& m = manifolds[c.source / Manifold::maxPoints];
+            const std::size_t point = c.source % Manifold::maxPoints;
+            m.normalImpulse[point] = c.accumulatedImpulse.x();
+            m.frictionImpulse[point] =
+                c.contactToWorld.col(1) * c.accumulatedImpulse.y() + c.contactToWorld.col(2) * c.accumulatedImpulse.z();
+        }
+    });
+    // Joints' contacts, sorted by key: sort (key, index) pairs, not 400-byte contacts,
+    // and compare them without reaching into the contacts; the index breaks ties, so
+    // std::sort (which needs no buffer, unlike stable_sort) gives the stable order. Only
+    // what warmStart and the joint forces read is kept (KeptContact: 88 bytes, not 400).
+    order.clear();
+    for (std::uint32_t i = 0; i < contacts.size(); ++i)
+        if (contacts[i].source == noSource) order.push_back({contacts[i].key, i});
     std::sort(order.begin(), order.end());
-    previous.resize(contacts.size());
+    previous.resize(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         const Contact& c = contacts[order[i].second];
         previous[i] = KeptContact{c.key, c.point, c.normal, c.accumulatedImpulse, c.bounceImpulse.x()};

@@ -29,6 +29,21 @@ using testing::tol;
 namespace {
 
 
+/// A body array of a dynamic body (inverse mass 1) on the static ground, and the
+/// manifold between them (A the body, B the ground) with no points yet.
+struct OnGround {
+    detail::BodyArray bodies;
+    ContactManifold manifold;
+    OnGround() {
+        Body ground;
+        ground.type = BodyType::Static;
+        Body body;
+        body.inverseMass = 1;
+        manifold.bodyA = bodies.insert(body);
+        manifold.bodyB = bodies.insert(ground);
+    }
+};
+
 struct Run {
     TestScene scene;
     scenes::BenchLayout layout;
@@ -75,16 +90,26 @@ TEST_CASE("warm starting carries friction as a world vector when the contact's t
     const Vec3 after = Vec3(real(1e-6), -1, real(2e-6)).normalized();
     const Mat3 from = contactBasis(before), to = contactBasis(after);
     REQUIRE(std::abs(from.col(1).dot(to.col(1))) < real(0.01)); // the quarter turn
-    KeptContact previous;
-    previous.key = 42;
-    previous.normal = before;
-    previous.accumulatedImpulse = Vec3(5, real(0.3), real(-0.2));
-    const std::vector<KeptContact> last{previous};
-    const std::vector<std::uint64_t> keys{previous.key};
-    Contact now;
-    now.key = 42;
-    now.normal = after;
-    detail::warmStart(last, keys, now);
+    // Last step's manifold of the pair held the point with these impulses in its
+    // tangent axes; this step's continues it (same feature) with the tipped normal.
+    OnGround pair;
+    ContactManifold& last = pair.manifold;
+    last.manifold.normal = before;
+    last.manifold.add(Vec3(0, 0, 0), real(0.001), 42);
+    last.normalImpulse[0] = 5;
+    last.frictionImpulse[0] = from.col(1) * real(0.3) + from.col(2) * real(-0.2);
+    ContactManifold m = last;
+    m.manifold.normal = after;
+    m.normalImpulse[0] = 0;
+    m.frictionImpulse[0] = Vec3::Zero();
+    detail::carryImpulses(std::span<const ContactManifold>(&last, 1), m);
+    std::vector<Contact> out;
+    std::vector<std::string> errors;
+    std::vector<std::uint32_t> firsts;
+    detail::gatherContacts(pair.bodies, {m}, out, errors, firsts);
+    REQUIRE(out.size() == 1);
+    const Contact& now = out[0];
+    CHECK(now.source == 0);
     CHECK(now.accumulatedImpulse.x() == 5);
     // The same world vector, laid into the new tangent plane (the normals differ by 2e-6).
     Vec3 frictionBefore = from.col(1) * real(0.3) + from.col(2) * real(-0.2);
@@ -255,22 +280,14 @@ TEST_CASE("stepping through shock propagation gives exactly resolve()", "[contac
 }
 
 TEST_CASE("a contact with non-finite data is dropped with a reported error", "[contact]") {
-    detail::BodyArray bodies;
-    Body ground;
-    ground.type = BodyType::Static;
-    Body ball;
-    ball.inverseMass = 1;
-    const BodyId g = bodies.insert(ground), b = bodies.insert(ball);
-    ContactManifold m;
-    m.bodyA = b;
-    m.bodyB = g;
+    OnGround pair;
+    ContactManifold& m = pair.manifold;
     m.manifold.add(Vec3(0, std::numeric_limits<real>::quiet_NaN(), 0), real(0.01), 1);
     m.manifold.add(Vec3(1, 0, 0), real(0.01), 2);
     std::vector<Contact> out;
     std::vector<std::string> errors;
-    std::vector<std::uint64_t> keys;
     std::vector<std::uint32_t> firsts;
-    detail::gatherContacts(bodies, {m}, {}, keys, out, errors, firsts);
+    detail::gatherContacts(pair.bodies, {m}, out, errors, firsts);
     CHECK(out.size() == 1);
     REQUIRE(errors.size() == 1);
     CHECK(errors[0].find("non-finite") != std::string::npos);

@@ -228,6 +228,11 @@ TEST_CASE("settings are validated", "[physics]") {
     with("WorldSettings.collisionMargin", [](WorldSettings& s) { s.collisionMargin = 0; });
     with("WorldSettings.collisionMargin", [](WorldSettings& s) { s.collisionMargin = real(-0.01); });
     with("WorldSettings.aabbMargin", [](WorldSettings& s) { s.aabbMargin = real(-0.1); });
+    with("WorldSettings.contactCache.distance", [](WorldSettings& s) { s.contactCache.distance = kNaN; });
+    with("WorldSettings.contactCache.distance", [](WorldSettings& s) { s.contactCache.distance = real(-0.001); });
+    with("WorldSettings.contactCache.distance", [](WorldSettings& s) { s.contactCache.distance = real(1e30); });
+    with("WorldSettings.contactCache.angle", [](WorldSettings& s) { s.contactCache.angle = -kInf; });
+    with("WorldSettings.contactCache.angle", [](WorldSettings& s) { s.contactCache.angle = 4; });
     with("WorldSettings.resolver.positionIterationsPerContact", [](WorldSettings& s) { s.resolver.positionIterationsPerContact = 0; });
     with("WorldSettings.resolver.velocityIterationsPerContact", [](WorldSettings& s) { s.resolver.velocityIterationsPerContact = 0; });
     with("WorldSettings.resolver.sequentialIterations", [](WorldSettings& s) { s.resolver.sequentialIterations = 0; });

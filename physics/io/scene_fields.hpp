@@ -103,6 +103,11 @@ template <typename Io> void fields(Io& io, ParticleSettings& s) {
     io("restitutionThreshold", s.restitutionThreshold);
 }
 
+template <typename Io> void fields(Io& io, ContactCacheSettings& s) {
+    io("distance", s.distance);
+    io("angle", s.angle);
+}
+
 template <typename Io> void fields(Io& io, WorldSettings& s) {
     io("gravity", s.gravity);
     io.enumeration("gyroscopic", s.gyroscopic, names(gyroscopicNames));
@@ -112,6 +117,7 @@ template <typename Io> void fields(Io& io, WorldSettings& s) {
     io("collisionMargin", s.collisionMargin);
     io("aabbMargin", s.aabbMargin);
     io("continuous", s.continuous);
+    io.object("contactCache", s.contactCache);
     io.object("resolver", s.resolver);
     io.object("sleep", s.sleep);
     io.object("particles", s.particles);

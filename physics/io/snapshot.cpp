@@ -46,7 +46,7 @@ constexpr char magic[8] = {'J', 'O', 'U', 'N', 'C', 'E', 'S', 'N'};
 // 2: ResolverSettings::shockIterations. 3: a body's damping is a rate c [1/s] (velocity
 // times exp(-c h)), no longer the share d kept per second. 4: ResolverSettings::solver and
 // ::soft (the soft step).
-constexpr std::uint32_t formatVersion = 4;
+constexpr std::uint32_t formatVersion = 5;
 constexpr std::uint32_t byteOrderMark = 0x01020304u;
 
 /// The writer with the table of shared shape data seen so far.
@@ -218,6 +218,7 @@ template <typename Ar> void io(Ar& ar, ContactPoint& p) {
 template <typename Ar> void io(Ar& ar, ContactManifold& m) {
     ioEach(ar, m.bodyA, m.bodyB, m.colliderA, m.colliderB, m.friction, m.restitution, m.approachSpeed,
            m.manifold.normal, m.manifold.points, m.manifold.count);
+    ioEach(ar, m.normalImpulse, m.frictionImpulse, m.anchorA, m.anchorB, m.normalInB, m.poseAInB, m.origin);
 }
 /// The warm-start cache: what warmStart() reads of last step's contacts (the key that
 /// matches them, the point that finds the nearest, the normal that says whether the
@@ -303,7 +304,7 @@ template <typename Ar> void io(Ar& ar, ParticleSettings& p) {
 }
 template <typename Ar> void io(Ar& ar, WorldSettings& s) {
     ioEach(ar, s.gravity, s.gyroscopic, s.minTimeStep, s.maxTimeStep, s.maxSubsteps, s.collisionMargin,
-           s.aabbMargin, s.continuous, s.resolver, s.sleep.enabled, s.sleep.sleepThreshold, s.sleep.motionBias,
+           s.aabbMargin, s.continuous, s.contactCache.distance, s.contactCache.angle, s.resolver, s.sleep.enabled, s.sleep.sleepThreshold, s.sleep.motionBias,
            s.particles);
 }
 

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace jounce {
 namespace {
@@ -271,11 +272,31 @@ void checkContacts(const std::vector<ContactManifold>& manifolds) {
         bool ok = m.manifold.count >= 0 && m.manifold.count <= Manifold::maxPoints && isUnitNormal(m.manifold.normal) && std::isfinite(m.friction) &&
                   std::isfinite(m.restitution) && std::isfinite(m.approachSpeed);
         for (int k = 0; ok && k < m.manifold.count; ++k) {
-            const ContactPoint& p = m.manifold.points[static_cast<std::size_t>(k)];
+            const auto i = static_cast<std::size_t>(k);
+            const ContactPoint& p = m.manifold.points[i];
             ok = isRestoredPoint(p.point) && std::isfinite(p.depth) &&
                  std::abs(p.depth) <= maxRestoredCoordinate;
+            // What persists: impulses within the loads an entry point accepts, anchors
+            // where a collider's surface may be.
+            ok = ok && std::isfinite(m.normalImpulse[i]) && std::abs(m.normalImpulse[i]) <= detail::maxLoad &&
+                 isFinite(m.frictionImpulse[i]) && m.frictionImpulse[i].cwiseAbs().maxCoeff() <= detail::maxLoad &&
+                 isRestoredPoint(m.anchorA[i]) && isRestoredPoint(m.anchorB[i]);
         }
-        if (!ok) inconsistent("contact manifold", "a point count, normal or point that no step gives");
+        ok = ok && isUnitNormal(m.normalInB) && isRestoredPoint(m.poseAInB.position) &&
+             isFinite(m.poseAInB.orientation.coeffs()) && m.poseAInB.orientation.coeffs().cwiseAbs().maxCoeff() <= 2 &&
+             std::abs(m.poseAInB.orientation.norm() - 1) <= real(1e-3) &&
+             (m.origin == ContactManifold::Origin::Found || m.origin == ContactManifold::Origin::Refreshed ||
+              m.origin == ContactManifold::Origin::Speculative);
+        if (!ok) inconsistent("contact manifold", "a point count, normal, point, impulse, anchor or pose that no step gives");
+    }
+    // The narrow phase finds each pair's last manifolds by walking both lists in
+    // collider order.
+    for (std::size_t k = 1; k < manifolds.size(); ++k) {
+        const ContactManifold& a = manifolds[k - 1];
+        const ContactManifold& b = manifolds[k];
+        if (std::pair{a.colliderA.index, a.colliderB.index} > std::pair{b.colliderA.index, b.colliderB.index} ||
+            !(b.colliderA.index < b.colliderB.index))
+            inconsistent("contact manifold", "manifolds out of collider order");
     }
 }
 

@@ -22,11 +22,12 @@ struct StepScratch {
     SoftStepSolver soft;             ///< ContactSolver::SoftStep, and its scratch
     std::vector<std::uint8_t> place; ///< soft step: by body, 1 where its motion is placed as solved
     std::vector<std::pair<Vec3, Vec3>> keptVelocity; ///< soft step: velocities kept while continuous collision sweeps
+    std::vector<ContactManifold> lastManifolds; ///< narrow phase: last substep's manifolds, which this one's continue
 };
 
 /// What collision reads of the world's settings.
 inline CollisionSettings collisionSettings(const WorldSettings& s) {
-    return CollisionSettings{s.collisionMargin, s.aabbMargin, s.continuous};
+    return CollisionSettings{s.collisionMargin, s.aabbMargin, s.continuous, s.contactCache.distance, s.contactCache.angle};
 }
 
 } // namespace jounce::detail

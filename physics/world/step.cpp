@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace jounce {
 namespace {
@@ -134,16 +135,17 @@ void World::substep(const StepContext& ctx) {
 
     t = Clock::now();
     detail::markFastBodies(bodies_, colliders_, collision, ctx.h, scratch_->collision);
-    detail::narrowPhase(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
-                        scratch_->collision, contactFilter_, sensorOverlaps_, tasks());
+    // Last substep's manifolds are what this one's continue (persistent contacts).
+    std::swap(contacts_, scratch_->lastManifolds);
+    detail::narrowPhase(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, scratch_->lastManifolds,
+                        contacts_, ctx.h, scratch_->collision, contactFilter_, sensorOverlaps_, tasks());
     detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs_, particleCandidates_);
     detail::findSurfaceCandidates(particles_, proxies_, pairs_, settings_, ctx.h, particleCandidates_);
     detail::findDeformableCandidates(proxies_, proxyColliders_, pairs_, *deformableCandidates_);
     profile_.narrowPhase += millisecondsSince(t);
 
     t = Clock::now();
-    detail::gatherContacts(bodies_, contacts_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_, contactErrors_,
-                           scratch_->contact.manifoldFirsts, tasks());
+    detail::gatherContacts(bodies_, contacts_, resolverContacts_, contactErrors_, scratch_->contact.manifoldFirsts, tasks());
     detail::generateJointContacts(bodies_, joints_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_);
     detail::groupContacts(bodies_, resolverContacts_, settings_.sleep, islands_, islandStarts_, sleepingLinks_,
                           jointLinks_, scratch_->contact, tasks());
@@ -164,7 +166,7 @@ void World::substep(const StepContext& ctx) {
         resolver_->setSettings(settings_.resolver);
         resolver_->resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
     }
-    detail::keepForWarmStart(resolverContacts_, previousContacts_, scratch_->contact.order);
+    detail::keepForWarmStart(resolverContacts_, contacts_, previousContacts_, scratch_->contact.order, tasks());
     scratch_->contact.broken.clear();
     detail::measureJointForces(joints_, previousContacts_, ctx.h, scratch_->contact.broken);
     if (!scratch_->contact.broken.empty()) breakJoints(scratch_->contact.broken);

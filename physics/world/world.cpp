@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <limits>
 #include <type_traits>
 #include <variant>
@@ -172,6 +173,8 @@ void World::setSettings(const WorldSettings& s) { return detail::guarded(errorHa
     if (!(s.collisionMargin > 0))
         throw Error("WorldSettings.collisionMargin", toText(s.collisionMargin), "must be > 0 (a distance in metres)");
     requireLength(s.aabbMargin, "WorldSettings.aabbMargin");
+    requireLength(s.contactCache.distance, "WorldSettings.contactCache.distance");
+    detail::requireInRange(s.contactCache.angle, 0, std::numbers::pi_v<real>, "WorldSettings.contactCache.angle");
     const ResolverSettings& r = s.resolver;
     requireSpeedBound(r.restitutionThreshold, "WorldSettings.resolver.restitutionThreshold");
     detail::requireInRange(r.maxProjectionAngle, 0, detail::maxRate, "WorldSettings.resolver.maxProjectionAngle");

@@ -21,6 +21,7 @@
 namespace jounce {
 
 constexpr std::uint32_t noBody = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint32_t noSource = std::numeric_limits<std::uint32_t>::max();
 
 struct Contact {
     // Input: from the narrow phase or a contact generator.
@@ -31,6 +32,10 @@ struct Contact {
     real friction = 0;             ///< Coulomb coefficient
     real restitution = 0;          ///< 0..1
     std::uint64_t key = 0;         ///< identifies the contact across steps (bodies, feature)
+    /// Where the solved impulse goes back to for the next step: the narrow phase's
+    /// manifold (World::contacts) index times Manifold::maxPoints plus the point, or
+    /// noSource for a joint's contact (kept in the warm-start cache by key).
+    std::uint32_t source = noSource;
     /// Whether shock propagation may hold this contact's lower body still: true for a
     /// contact that bears weight, false for a joint's (its reaction must reach both
     /// bodies: held, a light body on the floor became an immovable anchor for the heavy

@@ -9,6 +9,7 @@
 #include <jounce/collision/shapes.hpp>
 #include <jounce/common/handle.hpp>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <utility>
@@ -74,6 +75,28 @@ struct ContactManifold {
     /// before the resolver (> 0: approaching) [m/s]: how hard they hit.
     real approachSpeed = 0;
     Manifold manifold;
+
+    // Persistent contacts (docs/contact.md, "Persistent contacts"): what a manifold
+    // carries from one step to the next, so the pair's next manifold starts from its
+    // impulses and, while the pair barely moves, is refreshed instead of found again.
+    /// Each point's impulse the solver ended the step with [N s]: along the normal, and
+    /// the friction part as a world vector (tangent axes are rebuilt each step).
+    std::array<real, Manifold::maxPoints> normalImpulse{};
+    std::array<Vec3, Manifold::maxPoints> frictionImpulse{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+    /// Where each point lies on A's surface and on B's, in their colliders' frames, and
+    /// the normal in B's collider frame: enough to place the points again after the
+    /// colliders moved a little.
+    std::array<Vec3, Manifold::maxPoints> anchorA{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+    std::array<Vec3, Manifold::maxPoints> anchorB{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+    Vec3 normalInB = Vec3::UnitY();
+    /// A's collider pose in B's collider frame when the points were found.
+    Transform poseAInB;
+    /// How this step got its points: found by the shape test, refreshed from the last
+    /// step's anchors (the pair moved less than WorldSettings::contactCache allows), or
+    /// rebuilt at a speculative time of impact (never refreshed: it describes a future
+    /// pose).
+    enum class Origin : std::uint8_t { Found, Refreshed, Speculative };
+    Origin origin = Origin::Found;
 };
 
 /// Decides whether two colliders may touch (called in the narrow phase, in pair order,

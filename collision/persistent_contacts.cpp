@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+// Persistent contacts: a collider pair's manifolds live from step to step. The world
+// keeps last step's manifolds in collider order (the narrow phase makes them in pair
+// order, which is collider order), so each pair finds its own by one walk down both
+// lists, with no keys to hash, sort or search. A pair's new manifold starts from the
+// impulses of the points it continues (warm starting, Catto 2005), and a pair that
+// barely moved since its points were found keeps them, placed again on the colliders
+// where they are now, instead of running the shape test (Jolt's body pair cache;
+// docs/contact.md, "Persistent contacts").
+
+#include "collision/stages.hpp"
+
+#include <cmath>
+#include <utility>
+
+namespace jounce::detail {
+namespace {
+
+/// A manifold's place in collider order.
+std::pair<std::uint32_t, std::uint32_t> order(const ContactManifold& m) { return {m.colliderA.index, m.colliderB.index}; }
+
+/// A's pose in B's frame.
+Transform relativePose(const Transform& pa, const Transform& pb) { return pb.inverse() * pa; }
+
+/// Normals that turned more than this (cos 2.6 degrees) rebuild their tangent axes
+/// far enough that last step's friction impulse no longer points along the surface.
+constexpr real frictionTurn = real(0.999);
+/// A point with no feature match continues the nearest one within this [m].
+constexpr real reach = real(0.05);
+
+} // namespace
+
+void findPreviousManifolds(const std::vector<ContactManifold>& previous, const std::vector<ColliderId>& proxyColliders,
+                           const std::vector<ProxyPair>& pairs, const std::vector<std::uint32_t>& tested,
+                           std::vector<ManifoldRange>& ranges) {
+    ranges.resize(tested.size());
+    const auto n = static_cast<std::uint32_t>(previous.size());
+    std::uint32_t j = 0;
+    for (std::size_t k = 0; k < tested.size(); ++k) {
+        const ColliderId a = proxyColliders[pairs[tested[k]].a], b = proxyColliders[pairs[tested[k]].b];
+        const std::pair<std::uint32_t, std::uint32_t> key{a.index, b.index};
+        while (j < n && order(previous[j]) < key) ++j;
+        ManifoldRange r{j, j};
+        while (r.last < n && order(previous[r.last]) == key) ++r.last;
+        // The same slots may hold other colliders than last step (one destroyed, another
+        // made): a handle's generation tells.
+        if (r.first < r.last && (previous[r.first].colliderA != a || previous[r.first].colliderB != b)) r.last = r.first;
+        ranges[k] = r;
+        j = r.last > j ? r.last : j;
+    }
+}
+
+bool mayRefresh(std::span<const ContactManifold> last, const Transform& pa, const Transform& pb,
+                const CollisionSettings& settings) {
+    if (last.empty() || !(settings.cacheDistance > 0) || !(settings.cacheAngle > 0)) return false;
+    for (const ContactManifold& m : last)
+        if (m.origin == ContactManifold::Origin::Speculative) return false;
+    // Every manifold of the pair was found at the same pose (the first's stands for all).
+    const Transform& then = last.front().poseAInB;
+    const Transform now = relativePose(pa, pb);
+    const real moved = (now.position - then.position).squaredNorm();
+    // |q_then . q_now| = cos(half the angle between them).
+    const real turned = std::abs(now.orientation.coeffs().dot(then.orientation.coeffs()));
+    return moved <= settings.cacheDistance * settings.cacheDistance && turned >= std::cos(settings.cacheAngle / 2);
+}
+
+void refreshPoints(ContactManifold& m, const Transform& pa, const Transform& pb) {
+    const Vec3 n = pb.directionToWorld(m.normalInB);
+    m.manifold.normal = n;
+    for (int i = 0; i < m.manifold.count; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        const Vec3 onA = pa.toWorld(m.anchorA[k]), onB = pb.toWorld(m.anchorB[k]);
+        ContactPoint& p = m.manifold.points[k];
+        // The normal points from B toward A: A's surface point lies depth/2 behind the
+        // contact point, B's depth/2 ahead (manifold.hpp), so B's minus A's is depth n.
+        p.depth = (onB - onA).dot(n);
+        p.point = (onA + onB) / 2;
+    }
+    m.origin = ContactManifold::Origin::Refreshed;
+}
+
+void recordAnchors(ContactManifold& m, const Transform& pa, const Transform& pb) {
+    const Vec3& n = m.manifold.normal;
+    for (int i = 0; i < m.manifold.count; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        const ContactPoint& p = m.manifold.points[k];
+        m.anchorA[k] = pa.toLocal(p.point - n * (p.depth / 2));
+        m.anchorB[k] = pb.toLocal(p.point + n * (p.depth / 2));
+    }
+    m.normalInB = pb.directionToLocal(n);
+    m.poseAInB = relativePose(pa, pb);
+}
+
+void carryImpulses(std::span<const ContactManifold> last, ContactManifold& m) {
+    for (int i = 0; i < m.manifold.count; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        const ContactPoint& p = m.manifold.points[k];
+        m.normalImpulse[k] = 0;
+        m.frictionImpulse[k] = Vec3::Zero();
+        // The same features if they still touch, else the nearest point (features
+        // renumber when a reference face changes sides, but the impulse that held the
+        // point is still the best first guess).
+        const ContactManifold* from = nullptr;
+        std::size_t match = 0;
+        real best = reach * reach;
+        for (const ContactManifold& q : last) {
+            for (int j = 0; j < q.manifold.count; ++j) {
+                const auto l = static_cast<std::size_t>(j);
+                if (q.manifold.points[l].feature == p.feature) {
+                    from = &q;
+                    match = l;
+                    best = -1;
+                    break;
+                }
+                const real d = (q.manifold.points[l].point - p.point).squaredNorm();
+                if (d < best) {
+                    best = d;
+                    from = &q;
+                    match = l;
+                }
+            }
+            if (best < 0) break;
+        }
+        if (from == nullptr) continue;
+        // Nothing if the normal turned over (a face pushing from the other side).
+        const real turn = from->manifold.normal.dot(m.manifold.normal);
+        if (turn < 0) continue;
+        m.normalImpulse[k] = from->normalImpulse[match];
+        if (turn >= frictionTurn) m.frictionImpulse[k] = from->frictionImpulse[match];
+    }
+}
+
+} // namespace jounce::detail
