@@ -116,11 +116,12 @@ std::vector<std::pair<std::string, std::string>> fields(const std::vector<RunFig
 
 } // namespace
 
-int compareEngines(const std::string& scene, long steps, bool sleep, int runs, bool json) {
+int compareEngines(const std::string& scene, long steps, bool sleep, int runs, bool json, const JounceOptions& jounce) {
     const scenes::BenchSceneDesc desc = scenes::benchSceneDesc(scene);
     using Make = std::function<std::unique_ptr<Engine>(const scenes::BenchSceneDesc&, bool)>;
+    const Make makeJounce = [&jounce](const scenes::BenchSceneDesc& d, bool s) { return makeJounceEngine(d, s, jounce); };
     const std::vector<std::pair<std::string, Make>> engines{
-        {"jounce", makeJounceEngine}, {"bullet", makeBulletEngine}, {"ode", makeOdeEngine}};
+        {"jounce", makeJounce}, {"bullet", makeBulletEngine}, {"ode", makeOdeEngine}};
     std::map<std::string, std::vector<RunFigures>> results;
     for (int r = 0; r < runs; ++r)
         for (const auto& [name, make] : engines) {
@@ -153,11 +154,14 @@ int compareEngines(const std::string& scene, long steps, bool sleep, int runs, b
             for (std::size_t k = 0; k < fs.size(); ++k) line += (k ? ", " : "") + jsonString(fs[k].first) + ": " + fs[k].second;
             line += "}";
         }
-        line += "}, \"ratio\": {\"bullet\": " + number(ratio["bullet"]) + ", \"ode\": " + number(ratio["ode"]) + "}}";
+        line += "}, \"ratio\": {\"bullet\": " + number(ratio["bullet"]) + ", \"ode\": " + number(ratio["ode"]) +
+                "}, \"jounce_threads\": " + std::to_string(jounce.threads) + ", \"jounce_set\": " + jsonString(jounce.described) + "}";
         std::printf("%s\n", line.c_str());
         return bad ? 1 : 0;
     }
-    std::printf("%s, sleep %s, %d runs interleaved, %ld steps of 1/60 s\n", scene.c_str(), sleep ? "on" : "off", runs, steps);
+    std::printf("%s, sleep %s, %d runs interleaved, %ld steps of 1/60 s; Jounce on %u thread%s%s%s\n", scene.c_str(),
+                sleep ? "on" : "off", runs, steps, jounce.threads, jounce.threads == 1 ? "" : "s",
+                jounce.described.empty() ? "" : ", set ", jounce.described.c_str());
     std::printf("%-20s %14s %14s %14s\n", "figure", "jounce", "bullet", "ode");
     const auto j = fields(results["jounce"], desc), b = fields(results["bullet"], desc), o = fields(results["ode"], desc);
     for (std::size_t k = 0; k < j.size(); ++k)

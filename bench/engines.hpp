@@ -8,6 +8,8 @@
 
 #include "scenes/bench_scenes.hpp"
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,9 +43,17 @@ public:
     virtual std::size_t contacts() const = 0;
 };
 
+/// What --compare may change of Jounce alone (the others run at their defaults, on one
+/// thread: Debian's Bullet and ODE are built without threads).
+struct JounceOptions {
+    std::function<void(WorldSettings&)> adjust; ///< --set, applied after `sleep`
+    std::uint32_t threads = 1;                  ///< World::setThreads
+    std::string described;                      ///< what was changed, for the report ("" for nothing)
+};
+
 /// `sleep`: the engine's sleeping (Jounce's islands, Bullet's deactivation, ODE's
 /// auto-disable) on or off.
-std::unique_ptr<Engine> makeJounceEngine(const scenes::BenchSceneDesc& desc, bool sleep);
+std::unique_ptr<Engine> makeJounceEngine(const scenes::BenchSceneDesc& desc, bool sleep, const JounceOptions& options = {});
 std::unique_ptr<Engine> makeBulletEngine(const scenes::BenchSceneDesc& desc, bool sleep);
 std::unique_ptr<Engine> makeOdeEngine(const scenes::BenchSceneDesc& desc, bool sleep);
 
@@ -53,6 +63,6 @@ int compareSoftBodies(const std::string& scene, long steps, int runs, bool json)
 /// jounce-bench --compare: runs the three engines interleaved `runs` times and prints
 /// one table (or, with `json`, one JSON line) of every BENCH_SCENES.md figure per engine
 /// and the ratios of Jounce's step time to the others'. Returns the exit status.
-int compareEngines(const std::string& scene, long steps, bool sleep, int runs, bool json);
+int compareEngines(const std::string& scene, long steps, bool sleep, int runs, bool json, const JounceOptions& jounce = {});
 
 } // namespace jounce::bench

@@ -130,8 +130,10 @@ int usage(const char* problem) {
                  "       jounce-bench --scene-file PATH.json [the options above]\n"
                  "       jounce-bench --export-scene NAME > PATH.json\n"
                  "       jounce-bench --compare --scene NAME [--runs N] [--steps N] [--json] [--no-sleep]\n"
+                 "                    [--threads N] [--set NAME=VALUE ...]\n"
                  "  --compare runs a benchmark scene (column, pyramid10, pyramid20, pileN, spheres4096)\n"
                  "        in Jounce, Bullet and ODE interleaved, --runs times (default 3, at least 1);\n"
+                 "        --set and --threads change Jounce alone (the others run at their defaults, one thread);\n"
                  "        cloth64 and softcube in Jounce and Bullet's soft bodies (sleeping off)\n"
                  "  --threads N shares each step among N workers (World::setThreads; the same bits for any N)\n"
                  "  --simd caps the soft step's SIMD width (jounce::limitSimd; the same bits at any width)\n"
@@ -412,11 +414,25 @@ int main(int argc, char** argv) {
     if (o.compare) {
         const bool soft = o.scene == "cloth64" || o.scene == "softcube";
         if (!soft && !jounce::scenes::isBenchScene(o.scene)) return usage("--compare runs the benchmark scenes only");
-        if (!o.sets.empty() || !solver.empty() || o.observe)
-            return usage("--compare runs every engine at its defaults (no --set, --solver or --observe)");
+        if (!solver.empty() || o.observe || o.simd != "")
+            return usage("--compare runs the other engines at their defaults (no --solver, --simd or --observe; "
+                         "--set and --threads change Jounce alone)");
+        jounce::bench::JounceOptions jounceOptions;
+        jounceOptions.threads = o.threads;
+        for (const auto& [name, value] : o.sets) {
+            jounce::WorldSettings probe;
+            if (!applySet(probe, name, value)) return usage(("cannot set " + name + " to " + value).c_str());
+            jounceOptions.described += (jounceOptions.described.empty() ? "" : " ") + name + "=" + value;
+        }
+        jounceOptions.adjust = [sets = o.sets](jounce::WorldSettings& s) {
+            for (const auto& [name, value] : sets) applySet(s, name, value);
+        };
 #ifdef JOUNCE_BENCH_COMPARE
-        if (soft) return jounce::bench::compareSoftBodies(o.scene, o.steps, o.runs, o.json); // Jounce and Bullet
-        return jounce::bench::compareEngines(o.scene, o.steps, !o.noSleep, o.runs, o.json);
+        if (soft) {
+            if (!o.sets.empty() || o.threads != 1) return usage("--compare of soft bodies runs Jounce at its defaults");
+            return jounce::bench::compareSoftBodies(o.scene, o.steps, o.runs, o.json); // Jounce and Bullet
+        }
+        return jounce::bench::compareEngines(o.scene, o.steps, !o.noSleep, o.runs, o.json, jounceOptions);
 #else
         std::cerr << "jounce-bench: --compare needs Bullet and ODE at build time: apt-get install libbullet-dev "
                      "libode-dev, then build again (./jounce bench installs them)\n";

@@ -8,10 +8,12 @@ namespace {
 
 class JounceEngine final : public Engine {
 public:
-    JounceEngine(const scenes::BenchSceneDesc& desc, bool sleep) {
+    JounceEngine(const scenes::BenchSceneDesc& desc, bool sleep, const JounceOptions& options) {
         WorldSettings s = scene_.world().settings();
         s.sleep.enabled = sleep;
+        if (options.adjust) options.adjust(s);
         scene_.world().setSettings(s);
+        scene_.world().setThreads(options.threads);
         scene_.layout = scenes::buildBenchScene(scene_, desc);
     }
     const char* name() const override { return "jounce"; }
@@ -34,8 +36,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Engine> makeJounceEngine(const scenes::BenchSceneDesc& desc, bool sleep) {
-    return std::make_unique<JounceEngine>(desc, sleep);
+std::unique_ptr<Engine> makeJounceEngine(const scenes::BenchSceneDesc& desc, bool sleep, const JounceOptions& options) {
+    return std::make_unique<JounceEngine>(desc, sleep, options);
 }
 
 } // namespace jounce::bench
