@@ -102,7 +102,8 @@ bool applySet(jounce::WorldSettings& settings, const std::string& name, const st
                                             {"soft.contactDampingRatio", &r.soft.contactDampingRatio},
                                             {"soft.jointHertz", &r.soft.jointHertz},
                                             {"soft.jointDampingRatio", &r.soft.jointDampingRatio},
-                                            {"soft.maxPushOut", &r.soft.maxPushOut}};
+                                            {"soft.maxPushOut", &r.soft.maxPushOut},
+                                            {"soft.holdMassRatio", &r.soft.holdMassRatio}};
     if (auto it = soft.find(name); it != soft.end()) {
         *it->second = static_cast<real>(v);
         return true;
@@ -146,7 +147,8 @@ int usage(const char* problem) {
                  "        sequentialPositionIterations, projectionRelaxation, allowedPenetration,\n"
                  "        sequentialTolerance, slidingSpeed, shockIterations; solver (0 resolver, 1 soft step),\n"
                  "        soft.substeps, soft.jointSubsteps, soft.contactHertz, soft.contactDampingRatio, soft.jointHertz,\n"
-                 "        soft.jointDampingRatio, soft.maxPushOut, soft.relaxIterations; contactCache.distance, contactCache.angle;\n"
+                 "        soft.jointDampingRatio, soft.maxPushOut, soft.relaxIterations,\n"
+                 "        soft.holdMassRatio; contactCache.distance, contactCache.angle;\n"
                  "        particles.substeps, particles.iterations,\n"
                  "        particles.integrator (0 Euler, 1 BDF2), particles.solver (0 XPBD, 1 PBD)\n"
                  "scenes:";

@@ -153,10 +153,16 @@ bool polytopeTriangle(const WorldPolytope& shape, const MeshData& mesh, std::uin
     // The shape's faces.
     int bestFace = -1;
     real best = -std::numeric_limits<real>::infinity();
+    // One-sided: an axis that would push the shape toward the triangle's back (a face
+    // of the shape facing the way the triangle does, so its contact normal -nf points
+    // down through it) still separates, but is never the contact's. A thin box spinning
+    // on a two-triangle floor got its top face from one triangle and was pinned between
+    // two opposite normals until it passed through.
+    const auto frontFacing = [&](const Vec3& towardShape) { return towardShape.dot(n) >= 0; };
     for (std::size_t f = 0; f < shape.normals.size(); ++f) {
         const real s = tri.minAlong(shape.normals[f]) - shape.offsets[f];
         if (s > margin) return false;
-        if (s > best) {
+        if (s > best && frontFacing(-shape.normals[f])) {
             best = s;
             bestFace = static_cast<int>(f);
         }
@@ -177,7 +183,7 @@ bool polytopeTriangle(const WorldPolytope& shape, const MeshData& mesh, std::uin
             if (l.dot(shape.centroid - tri.centroid) < 0) l = -l; // from the triangle toward the shape
             const real s = shape.minAlong(l) + tri.minAlong(-l); // shape's low end minus triangle's high end
             if (s > margin) return false;
-            if (s > bestEdgeSeparation) {
+            if (s > bestEdgeSeparation && frontFacing(l)) {
                 bestEdgeSeparation = s;
                 bestEdge = k;
                 bestShapeEdge = static_cast<int>(j);

@@ -19,8 +19,11 @@ namespace {
 /// A manifold's place in collider order.
 std::pair<std::uint32_t, std::uint32_t> order(const ContactManifold& m) { return {m.colliderA.index, m.colliderB.index}; }
 
-/// A's pose in B's frame.
-Transform relativePose(const Transform& pa, const Transform& pb) { return pb.inverse() * pa; }
+/// A's pose in B's frame (one rotation, where pb.inverse() * pa takes two).
+Transform relativePose(const Transform& pa, const Transform& pb) {
+    const Quat back = pb.orientation.conjugate();
+    return Transform{back * (pa.position - pb.position), back * pa.orientation};
+}
 
 /// Normals that turned more than this (cos 2.6 degrees) rebuild their tangent axes
 /// far enough that last step's friction impulse no longer points along the surface.
@@ -58,18 +61,20 @@ bool mayRefresh(std::span<const ContactManifold> last, const Transform& pa, cons
     // Every manifold of the pair was found at the same pose (the first's stands for all).
     const Transform& then = last.front().poseAInB;
     const Transform now = relativePose(pa, pb);
-    const real moved = (now.position - then.position).squaredNorm();
+    if ((now.position - then.position).squaredNorm() > settings.cacheDistance * settings.cacheDistance) return false;
     // |q_then . q_now| = cos(half the angle between them).
     const real turned = std::abs(now.orientation.coeffs().dot(then.orientation.coeffs()));
-    return moved <= settings.cacheDistance * settings.cacheDistance && turned >= std::cos(settings.cacheAngle / 2);
+    return turned >= std::cos(settings.cacheAngle / 2);
 }
 
 void refreshPoints(ContactManifold& m, const Transform& pa, const Transform& pb) {
-    const Vec3 n = pb.directionToWorld(m.normalInB);
+    // Rotation matrices: nine products a point where a quaternion takes eighteen.
+    const Mat3 ra = pa.orientation.toRotationMatrix(), rb = pb.orientation.toRotationMatrix();
+    const Vec3 n = rb * m.normalInB;
     m.manifold.normal = n;
     for (int i = 0; i < m.manifold.count; ++i) {
         const auto k = static_cast<std::size_t>(i);
-        const Vec3 onA = pa.toWorld(m.anchorA[k]), onB = pb.toWorld(m.anchorB[k]);
+        const Vec3 onA = ra * m.anchorA[k] + pa.position, onB = rb * m.anchorB[k] + pb.position;
         ContactPoint& p = m.manifold.points[k];
         // The normal points from B toward A: A's surface point lies depth/2 behind the
         // contact point, B's depth/2 ahead (manifold.hpp), so B's minus A's is depth n.
@@ -81,13 +86,14 @@ void refreshPoints(ContactManifold& m, const Transform& pa, const Transform& pb)
 
 void recordAnchors(ContactManifold& m, const Transform& pa, const Transform& pb) {
     const Vec3& n = m.manifold.normal;
+    const Mat3 backA = pa.orientation.toRotationMatrix().transpose(), backB = pb.orientation.toRotationMatrix().transpose();
     for (int i = 0; i < m.manifold.count; ++i) {
         const auto k = static_cast<std::size_t>(i);
         const ContactPoint& p = m.manifold.points[k];
-        m.anchorA[k] = pa.toLocal(p.point - n * (p.depth / 2));
-        m.anchorB[k] = pb.toLocal(p.point + n * (p.depth / 2));
+        m.anchorA[k] = backA * (p.point - n * (p.depth / 2) - pa.position);
+        m.anchorB[k] = backB * (p.point + n * (p.depth / 2) - pb.position);
     }
-    m.normalInB = pb.directionToLocal(n);
+    m.normalInB = backB * n;
     m.poseAInB = relativePose(pa, pb);
 }
 

@@ -72,13 +72,11 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
                 // axes (rebuilt from the normal each step; for a floor's normal tipped
                 // by rounding one way or the other contactBasis picks another helper
                 // axis, turning them a quarter turn: docs/contact.md, warm starting).
-                c.accumulatedImpulse = Vec3(m.normalImpulse[point], 0, 0);
+                // The basis stays in the contact: the solvers' preparation reads it.
+                c.contactToWorld = contactBasis(c.normal);
                 const Vec3& friction = m.frictionImpulse[point];
-                if (friction != Vec3::Zero()) {
-                    const Mat3 basis = contactBasis(c.normal);
-                    c.accumulatedImpulse.y() = basis.col(1).dot(friction);
-                    c.accumulatedImpulse.z() = basis.col(2).dot(friction);
-                }
+                c.accumulatedImpulse = Vec3(m.normalImpulse[point], c.contactToWorld.col(1).dot(friction),
+                                            c.contactToWorld.col(2).dot(friction));
             }
         }
     });

@@ -43,7 +43,8 @@ Vec3 sideVelocity(const Contact& c, const Body& b, real dt) {
 } // namespace
 
 void prepareContact(Contact& c, std::span<const Body> bodies, real dt, const ResolverSettings& settings) {
-    c.contactToWorld = contactBasis(c.normal);
+    // gatherContacts leaves the basis in the contact; a contact made elsewhere gets it here.
+    if (c.contactToWorld.col(0) != c.normal) c.contactToWorld = contactBasis(c.normal);
     c.velocity = Vec3::Zero();
     for (int side = 0; side < 2; ++side) {
         const std::uint32_t i = c.body[static_cast<std::size_t>(side)];

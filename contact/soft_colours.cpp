@@ -178,8 +178,12 @@ using detail::SoftState;
 using detail::SoftPointBlock;
 
 bool SoftStepSolver::contactsOnly(std::uint32_t first, std::uint32_t last) const {
+    // Joints, and rows that hold a light body through its ghost (soft_hold.cpp: the ghost
+    // follows its body only in solveIsland), are solved island by island.
     for (std::uint32_t k = first; k < last; ++k)
-        if (rows_[k].kind == detail::SoftKind::Joint || rows_[k].kind == detail::SoftKind::Folded) return false;
+        if (rows_[k].kind == detail::SoftKind::Joint || rows_[k].kind == detail::SoftKind::Folded ||
+            rows_[k].body[0] >= firstGhost_ || rows_[k].body[1] >= firstGhost_)
+            return false;
     return true;
 }
 

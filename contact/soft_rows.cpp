@@ -30,18 +30,22 @@ void prepareSoftRow(Contact& c, std::span<const Body> bodies, std::span<const So
     const SoftBody& b = soft[row.body[1]];
     for (std::size_t side = 0; side < 2; ++side)
         row.anchor[side] = c.body[side] == noBody ? Vec3::Zero() : Vec3(c.point - bodies[c.body[side]].position);
-    const Mat3 basis = contactBasis(c.normal);
+    // gatherContacts leaves the basis in the contact; a contact made elsewhere gets it here.
+    const Mat3 basis = c.contactToWorld.col(0) == c.normal ? c.contactToWorld : contactBasis(c.normal);
+    // A contact's friction is its patch's (soft_friction.cpp): its tangent rows keep only
+    // their directions (the patch's axes, and where its friction is shared back to).
+    const std::size_t solved = c.supports ? 1 : 3;
     for (std::size_t k = 0; k < 3; ++k) {
         ImpulseAxis& axis = row.axis[k];
         axis.direction = basis.col(static_cast<Eigen::Index>(k));
         for (std::size_t side = 0; side < 2; ++side) {
-            axis.lever[side] = row.anchor[side].cross(axis.direction);
-            axis.turn[side] = (side == 0 ? a : b).inverseInertia * axis.lever[side];
+            axis.lever[side] = k < solved ? Vec3(row.anchor[side].cross(axis.direction)) : Vec3::Zero();
+            axis.turn[side] = k < solved ? Vec3((side == 0 ? a : b).inverseInertia * axis.lever[side]) : Vec3::Zero();
         }
     }
     row.normalMass = effectiveMass(row.axis[0], a, b);
-    row.tangentMass = effectiveMass(row.axis[1], a, b);
-    row.bitangentMass = effectiveMass(row.axis[2], a, b);
+    row.tangentMass = solved == 3 ? effectiveMass(row.axis[1], a, b) : 0;
+    row.bitangentMass = solved == 3 ? effectiveMass(row.axis[2], a, b) : 0;
     // s = baseSeparation + n . (moved_a + turned_a r_a - moved_b - turned_b r_b): at the
     // start (no motion) this is -penetration.
     row.baseSeparation = -c.penetration - c.normal.dot(row.anchor[0] - row.anchor[1]);
@@ -52,7 +56,9 @@ void prepareSoftRow(Contact& c, std::span<const Body> bodies, std::span<const So
     // (World::resolvedContacts).
     c.contactToWorld = basis;
     c.relative = row.anchor;
-    c.velocity = Vec3(row.approachSpeed, axisSpeed(row.axis[1], a, b), axisSpeed(row.axis[2], a, b));
+    const Vec3 relative = a.linearVelocity + a.angularVelocity.cross(row.anchor[0]) - b.linearVelocity -
+                          b.angularVelocity.cross(row.anchor[1]);
+    c.velocity = Vec3(row.approachSpeed, basis.col(1).dot(relative), basis.col(2).dot(relative));
     c.penetrationAtStart = c.penetration;
     row.pushed = 0;
     row.bounced = 0;
@@ -61,6 +67,17 @@ void prepareSoftRow(Contact& c, std::span<const Body> bodies, std::span<const So
     row.impulse = c.accumulatedImpulse;
     const bool fixedSide = a.inverseMass == 0 || b.inverseMass == 0;
     row.kind = !c.supports ? SoftKind::Joint : fixedSide ? SoftKind::StaticContact : SoftKind::Contact;
+}
+
+void holdSide(SoftRow& row, std::size_t side, std::uint32_t ghost, std::span<const SoftBody> soft) {
+    row.body[side] = ghost;
+    for (ImpulseAxis& axis : row.axis) axis.turn[side] = Vec3::Zero(); // no inverse inertia
+    const SoftBody& a = soft[row.body[0]];
+    const SoftBody& b = soft[row.body[1]];
+    row.normalMass = effectiveMass(row.axis[0], a, b);
+    if (row.tangentMass > 0) row.tangentMass = effectiveMass(row.axis[1], a, b);
+    if (row.bitangentMass > 0) row.bitangentMass = effectiveMass(row.axis[2], a, b);
+    row.kind = SoftKind::StaticContact;
 }
 
 real normalSpeed(const SoftRow& row, const SoftBody& a, const SoftBody& b) { return axisSpeed(row.axis[0], a, b); }

@@ -121,11 +121,14 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
             detail::prepareSoftRow(c, bodies, bodies_, rows_[k]);
         }
     });
+    // Heavy on light: rows that hold the light body still (before the patches, which take
+    // the rows' bodies).
+    holdLightBodies(islandStarts, count, settings.soft.holdMassRatio);
     // Impulses are kept per step outside the islands' substeps (each island shares them
     // among its own substeps: solveIsland).
     detail::preparePoints(contacts, rows_, points_);
     detail::preparePatches(contacts, rows_, bodies_, patches_, tasks);
-    stamp_.assign(bodies.size() + 1, 0);
+    stamp_.assign(bodies_.size(), 0);
     // Islands of contacts alone go to the coloured blocks, all together; islands with
     // joints are solved here one by one (their joint systems are per island).
     solveColoured(islandStarts, count, h, settings, tasks);
@@ -149,6 +152,12 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
         for (std::uint32_t k = begin; k < end; ++k) detail::storePatch(patches_[k], rows_, contacts);
     });
     for (const detail::SoftPoint& p : points_) detail::storePoint(p, contacts);
+    // A row that held its lower body carries nothing to the next step: its impulse was
+    // sized for the upper body alone, and warm-starting it on both (once the bodies are
+    // side by side, say) would throw the light one.
+    if (!ghostOf_.empty())
+        for (std::uint32_t k = 0; k < count; ++k)
+            if (rows_[k].body[0] >= firstGhost_ || rows_[k].body[1] >= firstGhost_) contacts[k].accumulatedImpulse = Vec3::Zero();
     for (std::uint32_t i = 0; i < bodies.size(); ++i) {
         if (!owned_[i]) continue;
         Body& b = bodies[i];
@@ -204,6 +213,14 @@ void SoftStepSolver::solveIsland(std::uint32_t first, std::uint32_t last, real h
     islandBodies_.clear();
     listMoving(first, last, first + 1, sub, islandBodies_);
     const std::span<SoftRow> rows(rows_.data() + first, last - first);
+    // Ghosts of the light bodies its rows hold (soft_hold.cpp) follow their bodies.
+    islandGhosts_.clear();
+    for (const SoftRow& row : rows)
+        for (const std::uint32_t i : row.body)
+            if (i >= firstGhost_ && stamp_[i] != first + 1) {
+                stamp_[i] = first + 1;
+                islandGhosts_.push_back(i);
+            }
     const detail::Softness jointSoft = detail::makeSoft(jointHertz, soft.jointDampingRatio, sub);
     const bool direct = detail::buildJointSystem(points, bodies_, joints_, jointScratch_);
     const auto solveJoints = [&](bool useBias) {
@@ -213,6 +230,7 @@ void SoftStepSolver::solveIsland(std::uint32_t first, std::uint32_t last, real h
             for (detail::SoftPoint& p : points) detail::solvePoint(p, bodies_[p.body[0]], bodies_[p.body[1]], jointSoft, useBias);
     };
     const auto sweep = [&](bool useBias) {
+        syncGhosts();
         // Joints first (Box2D's order): contacts then see the links where they hold.
         solveJoints(useBias);
         for (SoftRow& row : rows)
@@ -235,6 +253,7 @@ void SoftStepSolver::solveIsland(std::uint32_t first, std::uint32_t last, real h
     scaleImpulses(1 / static_cast<real>(substeps));
     for (int s = 0; s < substeps; ++s) {
         for (const std::uint32_t i : islandBodies_) detail::kick(bodies_[i]);
+        syncGhosts();
         if (direct && s > 0) detail::factorJointSystem(joints_, points, bodies_); // the anchors have turned
         // Restitution's reference: each bouncy row's approach speed before the solve,
         // this substep (Box2D takes it once per step and bounces after the last
@@ -249,10 +268,12 @@ void SoftStepSolver::solveIsland(std::uint32_t first, std::uint32_t last, real h
         sweep(true);
         for (const std::uint32_t i : islandBodies_) detail::drift(bodies_[i], sub);
         for (int r = 0; r < soft.relaxIterations; ++r) sweep(false);
+        syncGhosts();
         for (SoftRow& row : rows)
             if (row.restitution > 0)
                 detail::bounceRow(row, bodies_[row.body[0]], bodies_[row.body[1]], settings.restitutionThreshold, sub);
     }
+    syncGhosts(); // where the step left them, for the contacts' final separations
     scaleImpulses(static_cast<real>(substeps));
 }
 

@@ -191,6 +191,12 @@ private:
     /// Appends the moving bodies of rows [first, last) not yet stamped `mark` to `out`,
     /// stamped, their motion reset and their kicks set for substeps of `sub`.
     void listMoving(std::uint32_t first, std::uint32_t last, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out);
+    /// Heavy on light (soft_hold.cpp): in islands without joints, each contact row where
+    /// a heavy body is pressed onto a much lighter one holds the light one still through
+    /// a ghost of it.
+    void holdLightBodies(std::span<const std::uint32_t> islandStarts, std::uint32_t count, real massRatio);
+    /// The island's ghosts take their bodies' motion so far.
+    void syncGhosts();
     /// Whether island [first, last) has no joint rows (the coloured blocks take it).
     bool contactsOnly(std::uint32_t first, std::uint32_t last) const;
     /// The coloured path (soft_colours.cpp): every contacts-only island's manifolds in
@@ -215,6 +221,12 @@ private:
     std::vector<std::uint32_t> islandPatches_; ///< each island's first patch (by island, and one past the last)
     std::vector<std::uint8_t> owned_;         ///< by body
     std::vector<std::uint32_t> islandBodies_; ///< scratch: the island's moving solver bodies
+    /// Ghosts of bodies held still under heavier ones (holdLightBodies): solver bodies
+    /// from firstGhost_ on, each mirroring the motion of ghostOf_[g - firstGhost_].
+    std::uint32_t firstGhost_ = 0;
+    std::vector<std::uint32_t> ghostOf_;
+    std::vector<std::uint32_t> ghostIndex_;   ///< scratch: by solver body, its ghost (0: none)
+    std::vector<std::uint32_t> islandGhosts_; ///< scratch: the ghosts an island's rows use
     std::vector<std::uint32_t> stamp_;        ///< scratch: last island that listed each solver body
     // The coloured path (soft_colours.cpp).
     std::vector<std::uint8_t> coloured_;          ///< by island: 1 when the coloured path solved it
@@ -329,6 +341,16 @@ void solveJointSystem(SoftJointSystem& system, std::span<SoftPoint> points, std:
 /// Restitution, at the end of a substep: the normal impulse that sends the contact apart
 /// at e times the speed it approached with this substep, for a row with restitution
 /// that approached faster than `threshold` and pushed.
+/// Which side of a contact row a heavy body pressed onto a much lighter one holds
+/// still (the light one: 0 or 1), or -1: both dynamic, one at least `massRatio` times the
+/// other's mass, the heavy one's acceleration within 60 degrees of heading into it
+/// (soft_hold.cpp).
+int heldSide(const SoftRow& row, std::span<const SoftBody> bodies, real massRatio);
+/// Row `row` holds its side `side` still: that side becomes solver body `ghost` (a body
+/// with no inverse mass), its responses recomputed without it; it becomes a contact
+/// with something that cannot move (StaticContact).
+void holdSide(SoftRow& row, std::size_t side, std::uint32_t ghost, std::span<const SoftBody> soft);
+
 void bounceRow(SoftRow& row, SoftBody& a, SoftBody& b, real threshold, real h);
 
 /// Before a substep's solve: what restitution measures from (approach speed, gap, the

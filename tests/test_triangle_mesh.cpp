@@ -258,3 +258,34 @@ TEST_CASE("a world reports box-on-mesh contacts with the face normal", "[collisi
     CHECK((c.manifold.normal * sign - Vec3::UnitY()).norm() <= real(1e-9));
     CHECK(c.manifold.count == 4);
 }
+
+TEST_CASE("one-sided triangles: a thin box sunk into a two-triangle floor is never pushed down through it",
+          "[collision]") {
+    // A 1 x 0.02 x 1 m box, centre 0 to 1 cm over the floor (so half of it or more under
+    // the surface), at random orientations and places over a 4 m quad. Every manifold's
+    // normal points from the mesh toward the shape: up. Before the one-sided rule for the
+    // separating axes, an edge-edge axis turned toward the box's centre from the far-off
+    // triangle centroid (or a box face looking up) could win and point down: a spinning
+    // box was held between two opposite normals and went through (robustness, drop 693).
+    const TriangleMesh floor = flatQuad(2);
+    const Box box{Vec3(real(0.5), real(0.01), real(0.5))};
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<real> u(-1, 1);
+    int tested = 0, down = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const Vec3 axis(u(rng), u(rng), u(rng));
+        if (axis.norm() < real(0.1)) continue;
+        // Mostly flat, tilted up to 20 degrees.
+        const Quat q = turn(real(0.35) * u(rng), axis) * turn(std::numbers::pi_v<real> * u(rng), Vec3::UnitY());
+        const Transform pose = at(Vec3(real(1.2) * u(rng), real(0.005) * (1 + u(rng)), real(1.2) * u(rng)), q);
+        std::vector<Manifold> manifolds;
+        collideAll(box, pose, floor, Transform{}, real(0.01), manifolds);
+        for (const Manifold& m : manifolds) {
+            ++tested;
+            if (m.normal.y() < 0) ++down;
+        }
+    }
+    INFO(down << " of " << tested << " manifolds point down");
+    CHECK(tested > 10000);
+    CHECK(down == 0);
+}

@@ -60,6 +60,7 @@ template <typename Io> void fields(Io& io, SoftStepSettings& s) {
     io("jointDampingRatio", s.jointDampingRatio);
     io("maxPushOut", s.maxPushOut);
     io("relaxIterations", s.relaxIterations);
+    io("holdMassRatio", s.holdMassRatio);
 }
 
 template <typename Io> void fields(Io& io, ResolverSettings& s) {

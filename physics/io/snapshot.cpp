@@ -290,7 +290,7 @@ template <typename Ar> void io(Ar& ar, Deformable& d) {
 
 template <typename Ar> void io(Ar& ar, SoftStepSettings& s) {
     ioEach(ar, s.substeps, s.jointSubsteps, s.contactHertz, s.contactDampingRatio, s.jointHertz, s.jointDampingRatio, s.maxPushOut,
-           s.relaxIterations);
+           s.relaxIterations, s.holdMassRatio);
 }
 template <typename Ar> void io(Ar& ar, ResolverSettings& r) {
     ioEach(ar, r.solver, r.soft, r.restitutionThreshold, r.maxProjectionAngle, r.penetrationTolerance, r.velocityTolerance,

@@ -224,6 +224,9 @@ void World::setSettings(const WorldSettings& s) { return detail::guarded(errorHa
     detail::requireInRange(soft.contactDampingRatio, 0, detail::maxRate, "WorldSettings.resolver.soft.contactDampingRatio");
     detail::requireInRange(soft.jointDampingRatio, 0, detail::maxRate, "WorldSettings.resolver.soft.jointDampingRatio");
     requireSpeedBound(soft.maxPushOut, "WorldSettings.resolver.soft.maxPushOut");
+    detail::requireInRange(soft.holdMassRatio, 0, detail::maxRate, "WorldSettings.resolver.soft.holdMassRatio");
+    if (soft.holdMassRatio != 0 && soft.holdMassRatio < 1) // below 1 no two masses are "the same"
+        throw Error("WorldSettings.resolver.soft.holdMassRatio", toText(soft.holdMassRatio), "must be 0 (off) or >= 1");
     if (r.velocitySolver != VelocitySolver::WorstFirst && r.velocitySolver != VelocitySolver::SequentialImpulses)
         throw Error("WorldSettings.resolver.velocitySolver", std::to_string(static_cast<int>(r.velocitySolver)),
                     "not a VelocitySolver");

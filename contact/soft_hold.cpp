@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// A heavy body on a light one, for the soft step (docs/contact.md, "Heavy on light"):
+// Gauss-Seidel cannot stop a body pressed onto one much lighter (each update moves it
+// by the light body's share, a thousandth at 1000 to 1), and a soft contact row is a
+// spring as stiff as its effective mass, here about the light body's (k = m_eff w^2), so
+// a 1000 kg box sank 20 cm into a 1 kg one and 1.3 m through a larger one. So a contact
+// where a body at least `holdMassRatio` times heavier is pressed onto the lighter one by
+// its acceleration (gravity, forces) holds the light body still: the row sees a "ghost"
+// of it (the same motion, no inverse mass), stops the heavy body alone, and its spring
+// is as stiff as the heavy body is heavy. The light body is not pushed by that row: as
+// the resolver's shock propagation (Guendelman, Bridson and Fedkiw 2003), weight does not
+// travel down through it, which keeps the light body from being crushed into what is
+// below it. Rows between bodies of like mass, or side by side, stay as they are.
+
+#include "contact/soft_step.hpp"
+
+#include <cmath>
+
+namespace jounce::detail {
+
+int heldSide(const SoftRow& row, std::span<const SoftBody> bodies, real massRatio) {
+    if (!(massRatio > 0) || row.kind != SoftKind::Contact) return -1; // joints; what cannot move
+    const SoftBody& a = bodies[row.body[0]];
+    const SoftBody& b = bodies[row.body[1]];
+    if (!(a.inverseMass > 0) || !(b.inverseMass > 0)) return -1;
+    // The heavy side (the smaller inverse mass) and the light one.
+    const int light = a.inverseMass > b.inverseMass ? 0 : 1;
+    const SoftBody& heavy = light == 0 ? b : a;
+    const SoftBody& held = light == 0 ? a : b;
+    if (!(held.inverseMass > massRatio * heavy.inverseMass)) return -1;
+    // Pressed onto it: the heavy body's acceleration within 60 degrees of heading into
+    // the light one. The normal points from body 1 toward body 0, so from the light
+    // body toward the heavy one it is +normal when the heavy one is body 0.
+    const Vec3 toHeavy = light == 1 ? row.axis[0].direction : Vec3(-row.axis[0].direction);
+    const real along = toHeavy.dot(heavy.linearAcceleration);
+    if (!(along < -real(0.5) * heavy.linearAcceleration.norm())) return -1;
+    return light;
+}
+
+} // namespace jounce::detail
+
+namespace jounce {
+
+void SoftStepSolver::holdLightBodies(std::span<const std::uint32_t> islandStarts, std::uint32_t count, real massRatio) {
+    firstGhost_ = static_cast<std::uint32_t>(bodies_.size());
+    ghostOf_.clear();
+    if (!(massRatio > 0)) return;
+    ghostIndex_.assign(bodies_.size(), 0);
+    const std::size_t islands = islandStarts.size() < 2 ? 1 : islandStarts.size() - 1;
+    for (std::size_t k = 0; k < islands; ++k) {
+        const std::uint32_t first = islandStarts.size() < 2 ? 0 : islandStarts[k];
+        const std::uint32_t last = islandStarts.size() < 2 ? count : islandStarts[k + 1];
+        const std::span<detail::SoftRow> rows(rows_.data() + first, last - first);
+        // Not in islands with joints: a ragdoll's limbs carry its weight through them as
+        // much as through contacts, and holding a hand under the torso put it 3.1 cm
+        // into the floor (1.8 cm without).
+        bool joints = false;
+        for (const detail::SoftRow& row : rows)
+            joints = joints || row.kind == detail::SoftKind::Joint || row.kind == detail::SoftKind::Folded;
+        if (joints) continue;
+        for (detail::SoftRow& row : rows) {
+            const int side = detail::heldSide(row, bodies_, massRatio);
+            if (side < 0) continue;
+            const std::uint32_t light = row.body[static_cast<std::size_t>(side)];
+            if (ghostIndex_[light] == 0) {
+                detail::SoftBody ghost = bodies_[light];
+                ghost.inverseMass = 0;
+                ghost.inverseInertia.setZero();
+                ghost.integrates = false;
+                ghost.moves = false;
+                ghostIndex_[light] = static_cast<std::uint32_t>(bodies_.size());
+                bodies_.push_back(ghost);
+                ghostOf_.push_back(light);
+            }
+            detail::holdSide(row, static_cast<std::size_t>(side), ghostIndex_[light], bodies_);
+        }
+    }
+}
+
+void SoftStepSolver::syncGhosts() {
+    for (const std::uint32_t g : islandGhosts_) {
+        detail::SoftBody& ghost = bodies_[g];
+        const detail::SoftBody& body = bodies_[ghostOf_[g - firstGhost_]];
+        ghost.linearVelocity = body.linearVelocity;
+        ghost.angularVelocity = body.angularVelocity;
+        ghost.moved = body.moved;
+        ghost.turned = body.turned;
+        ghost.turn = body.turn;
+    }
+}
+
+} // namespace jounce
