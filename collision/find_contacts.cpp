@@ -162,11 +162,18 @@ void collidePair(const PairInputs& in, std::uint32_t tested, CollisionScratch::P
             sensors.push_back(ca.sensor ? SensorEvent{ia, ib, ca.body, cb.body} : SensorEvent{ib, ia, cb.body, ca.body});
         return;
     }
-    // A pair that barely moved since its points were found keeps them (not a fast
-    // body's: it is swept instead, below).
+    // Speculative margin: shapes closer than they can approach this step get a contact
+    // (with the gap as negative depth), so the resolver stops a fast body at the
+    // surface instead of finding it deep inside, or past, a thin one.
+    const real approach = settings.continuous ? in.h * (ba.linearVelocity.norm() + bb.linearVelocity.norm()) : 0;
+    // A pair that barely moved since its points were found keeps them, if the two move
+    // slowly relative to each other: a refresh skips the search ahead along the motion
+    // (for a fast body, the sweep below). Relative: two boxes of a stack share the step's
+    // gravity kick, g h = 16 cm/s, and their speeds summed passed half the margin.
+    const bool slow = in.h * (ba.linearVelocity - bb.linearVelocity).norm() <= settings.collisionMargin / 2;
     const ManifoldRange range = in.scratch.previous[tested];
     const std::span<const ContactManifold> last(in.previous.data() + range.first, range.last - range.first);
-    if (!isFast(in.scratch.fast, ca.body.index, cb.body.index) && mayRefresh(last, pa, pb, settings)) {
+    if (slow && !isFast(in.scratch.fast, ca.body.index, cb.body.index) && mayRefresh(last, pa, pb, settings)) {
         for (const ContactManifold& kept : last) {
             ContactManifold m = describe(ca, cb, ia, ib, ba, bb, kept.manifold);
             m.normalImpulse = kept.normalImpulse;
@@ -181,10 +188,6 @@ void collidePair(const PairInputs& in, std::uint32_t tested, CollisionScratch::P
         }
         return;
     }
-    // Speculative margin: shapes closer than they can approach this step get a contact
-    // (with the gap as negative depth), so the resolver stops a fast body at the
-    // surface instead of finding it deep inside, or past, a thin one.
-    const real approach = settings.continuous ? in.h * (ba.linearVelocity.norm() + bb.linearVelocity.norm()) : 0;
     collideAll(ca.shape, pa, cb.shape, pb, settings.collisionMargin + approach, manifolds);
     // Speculative manifolds (still apart by more than the margin) are checked against
     // the shapes' sweeps over the step and rebuilt where they meet.
@@ -207,10 +210,11 @@ void collidePair(const PairInputs& in, std::uint32_t tested, CollisionScratch::P
     for (const Manifold& manifold : manifolds) {
         ContactManifold m = describe(ca, cb, ia, ib, ba, bb, manifold);
         // Points apart by more than the margin describe where the shapes will meet,
-        // not where they are: never refreshed.
+        // not where they are: never refreshed; nor is a pair closing fast (no anchors).
         m.origin = deepestDepth(manifold) < -settings.collisionMargin ? ContactManifold::Origin::Speculative
-                                                                       : ContactManifold::Origin::Found;
-        recordAnchors(m, pa, pb);
+                   : slow                                             ? ContactManifold::Origin::Found
+                                                                      : ContactManifold::Origin::Moving;
+        if (m.origin == ContactManifold::Origin::Found) recordAnchors(m, pa, pb);
         carryImpulses(last, m);
         contacts.push_back(m);
     }

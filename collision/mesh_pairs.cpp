@@ -158,7 +158,9 @@ bool polytopeTriangle(const WorldPolytope& shape, const MeshData& mesh, std::uin
     // down through it) still separates, but is never the contact's. A thin box spinning
     // on a two-triangle floor got its top face from one triangle and was pinned between
     // two opposite normals until it passed through.
-    const auto frontFacing = [&](const Vec3& towardShape) { return towardShape.dot(n) >= 0; };
+    // Axes along the triangle's plane (a box's side against a ledge's edge) stay usable
+    // whichever way rounding tips them: only those more than 0.06 degrees under it are out.
+    const auto frontFacing = [&](const Vec3& towardShape) { return towardShape.dot(n) > -real(1e-3); };
     for (std::size_t f = 0; f < shape.normals.size(); ++f) {
         const real s = tri.minAlong(shape.normals[f]) - shape.offsets[f];
         if (s > margin) return false;

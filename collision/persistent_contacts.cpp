@@ -57,14 +57,15 @@ bool mayRefresh(std::span<const ContactManifold> last, const Transform& pa, cons
                 const CollisionSettings& settings) {
     if (last.empty() || !(settings.cacheDistance > 0) || !(settings.cacheAngle > 0)) return false;
     for (const ContactManifold& m : last)
-        if (m.origin == ContactManifold::Origin::Speculative) return false;
+        if (m.origin == ContactManifold::Origin::Speculative || m.origin == ContactManifold::Origin::Moving) return false;
     // Every manifold of the pair was found at the same pose (the first's stands for all).
     const Transform& then = last.front().poseAInB;
     const Transform now = relativePose(pa, pb);
     if ((now.position - then.position).squaredNorm() > settings.cacheDistance * settings.cacheDistance) return false;
-    // |q_then . q_now| = cos(half the angle between them).
-    const real turned = std::abs(now.orientation.coeffs().dot(then.orientation.coeffs()));
-    return turned >= std::cos(settings.cacheAngle / 2);
+    // The turn between them, q_then^-1 q_now, has sin(angle / 2) as the length of its
+    // vector part (read off the sine: near 0 the cosine rounds to 1 in float).
+    const Quat turn = then.orientation.conjugate() * now.orientation;
+    return turn.vec().squaredNorm() <= std::pow(std::sin(settings.cacheAngle / 2), 2);
 }
 
 void refreshPoints(ContactManifold& m, const Transform& pa, const Transform& pb) {

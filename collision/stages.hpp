@@ -123,8 +123,9 @@ void findPreviousManifolds(const std::vector<ContactManifold>& previous, const s
                            std::vector<ManifoldRange>& ranges);
 
 /// Whether a pair's last manifolds (`last`, non-empty) may be refreshed for colliders at
-/// `pa` and `pb`: all were found by the shape test (none speculative) and A's pose in
-/// B's frame moved less than the cache's distance and angle since.
+/// `pa` and `pb`: all were found by the shape test (none speculative or moving) and A's
+/// pose in B's frame moved less than the cache's distance and angle since. The caller
+/// checks that the pair closes slowly (narrowPhase: by half the margin a step at most).
 bool mayRefresh(std::span<const ContactManifold> last, const Transform& pa, const Transform& pb,
                 const CollisionSettings& settings);
 

@@ -4,13 +4,15 @@
 // by the light body's share, a thousandth at 1000 to 1), and a soft contact row is a
 // spring as stiff as its effective mass, here about the light body's (k = m_eff w^2), so
 // a 1000 kg box sank 20 cm into a 1 kg one and 1.3 m through a larger one. So a contact
-// where a body at least `holdMassRatio` times heavier is pressed onto the lighter one by
-// its acceleration (gravity, forces) holds the light body still: the row sees a "ghost"
+// where a body at least `holdMassRatio` times heavier rests on the lighter one (gravity
+// presses it on, within 60 degrees) holds the light body still: the row sees a "ghost"
 // of it (the same motion, no inverse mass), stops the heavy body alone, and its spring
-// is as stiff as the heavy body is heavy. The light body is not pushed by that row: as
-// the resolver's shock propagation (Guendelman, Bridson and Fedkiw 2003), weight does not
-// travel down through it, which keeps the light body from being crushed into what is
-// below it. Rows between bodies of like mass, or side by side, stay as they are.
+// is as stiff as the heavy body is heavy. The light body is not pushed by that normal
+// row: as in the resolver's shock propagation (Guendelman, Bridson and Fedkiw 2003),
+// weight does not travel down through it, which keeps the light body from being crushed
+// into what is below it. Friction between the two is held the same way (two-way, it is
+// Gauss-Seidel at 1000 to 1 again: the light box was shoved sideways and the heavy one
+// slid off it). Rows between bodies of like mass, or side by side, stay as they are.
 
 #include "contact/soft_step.hpp"
 
@@ -18,7 +20,7 @@
 
 namespace jounce::detail {
 
-int heldSide(const SoftRow& row, std::span<const SoftBody> bodies, real massRatio) {
+int heldSide(const SoftRow& row, std::span<const SoftBody> bodies, real massRatio, const Vec3& gravity) {
     if (!(massRatio > 0) || row.kind != SoftKind::Contact) return -1; // joints; what cannot move
     const SoftBody& a = bodies[row.body[0]];
     const SoftBody& b = bodies[row.body[1]];
@@ -28,12 +30,13 @@ int heldSide(const SoftRow& row, std::span<const SoftBody> bodies, real massRati
     const SoftBody& heavy = light == 0 ? b : a;
     const SoftBody& held = light == 0 ? a : b;
     if (!(held.inverseMass > massRatio * heavy.inverseMass)) return -1;
-    // Pressed onto it: the heavy body's acceleration within 60 degrees of heading into
-    // the light one. The normal points from body 1 toward body 0, so from the light
-    // body toward the heavy one it is +normal when the heavy one is body 0.
+    // Resting on it: gravity within 60 degrees of pressing the heavy body onto the light
+    // one. Not any acceleration: a heavy body pushed sideways into a light crate, or a
+    // heavy platform lifting a light box, must move the light body. The normal points
+    // from body 1 toward body 0, so from the light body toward the heavy one it is
+    // +normal when the heavy one is body 0.
     const Vec3 toHeavy = light == 1 ? row.axis[0].direction : Vec3(-row.axis[0].direction);
-    const real along = toHeavy.dot(heavy.linearAcceleration);
-    if (!(along < -real(0.5) * heavy.linearAcceleration.norm())) return -1;
+    if (!(toHeavy.dot(gravity) < -real(0.5) * gravity.norm())) return -1;
     return light;
 }
 
@@ -41,7 +44,9 @@ int heldSide(const SoftRow& row, std::span<const SoftBody> bodies, real massRati
 
 namespace jounce {
 
-void SoftStepSolver::holdLightBodies(std::span<const std::uint32_t> islandStarts, std::uint32_t count, real massRatio) {
+void SoftStepSolver::holdLightBodies(std::span<const std::uint32_t> islandStarts, std::span<Contact> contacts, real massRatio,
+                                     const Vec3& gravity) {
+    const auto count = static_cast<std::uint32_t>(contacts.size());
     firstGhost_ = static_cast<std::uint32_t>(bodies_.size());
     ghostOf_.clear();
     if (!(massRatio > 0)) return;
@@ -58,8 +63,9 @@ void SoftStepSolver::holdLightBodies(std::span<const std::uint32_t> islandStarts
         for (const detail::SoftRow& row : rows)
             joints = joints || row.kind == detail::SoftKind::Joint || row.kind == detail::SoftKind::Folded;
         if (joints) continue;
-        for (detail::SoftRow& row : rows) {
-            const int side = detail::heldSide(row, bodies_, massRatio);
+        for (std::uint32_t r = 0; r < rows.size(); ++r) {
+            detail::SoftRow& row = rows[r];
+            const int side = detail::heldSide(row, bodies_, massRatio, gravity);
             if (side < 0) continue;
             const std::uint32_t light = row.body[static_cast<std::size_t>(side)];
             if (ghostIndex_[light] == 0) {
@@ -73,6 +79,12 @@ void SoftStepSolver::holdLightBodies(std::span<const std::uint32_t> islandStarts
                 ghostOf_.push_back(light);
             }
             detail::holdSide(row, static_cast<std::size_t>(side), ghostIndex_[light], bodies_);
+            // Its impulse starts from nothing and is not kept: sized for the heavy body
+            // alone, warm-started on both bodies (once they slide side by side, say) it
+            // would throw the light one.
+            row.impulse = Vec3::Zero();
+            contacts[first + r].accumulatedImpulse = Vec3::Zero(); // the patch's warm start reads it
+            contacts[first + r].carries = false;
         }
     }
 }

@@ -109,7 +109,7 @@ void SoftStepSolver::integrateAlone(real h, int substeps) {
 
 void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t> alive, std::span<Contact> contacts,
                            std::span<const std::uint32_t> islandStarts, real h, const ResolverSettings& settings,
-                           TaskSystem* tasks) {
+                           const Vec3& gravity, TaskSystem* tasks) {
     const int substeps = settings.soft.substeps;
     gatherBodies(bodies, alive, contacts, h, substeps);
     rows_.resize(contacts.size());
@@ -121,9 +121,9 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
             detail::prepareSoftRow(c, bodies, bodies_, rows_[k]);
         }
     });
-    // Heavy on light: rows that hold the light body still (before the patches, which take
-    // the rows' bodies).
-    holdLightBodies(islandStarts, count, settings.soft.holdMassRatio);
+    // Heavy on light: rows that hold the light body still (before the patches, which then
+    // hold it for friction too).
+    holdLightBodies(islandStarts, contacts, settings.soft.holdMassRatio, gravity);
     // Impulses are kept per step outside the islands' substeps (each island shares them
     // among its own substeps: solveIsland).
     detail::preparePoints(contacts, rows_, points_);
@@ -152,12 +152,6 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
         for (std::uint32_t k = begin; k < end; ++k) detail::storePatch(patches_[k], rows_, contacts);
     });
     for (const detail::SoftPoint& p : points_) detail::storePoint(p, contacts);
-    // A row that held its lower body carries nothing to the next step: its impulse was
-    // sized for the upper body alone, and warm-starting it on both (once the bodies are
-    // side by side, say) would throw the light one.
-    if (!ghostOf_.empty())
-        for (std::uint32_t k = 0; k < count; ++k)
-            if (rows_[k].body[0] >= firstGhost_ || rows_[k].body[1] >= firstGhost_) contacts[k].accumulatedImpulse = Vec3::Zero();
     for (std::uint32_t i = 0; i < bodies.size(); ++i) {
         if (!owned_[i]) continue;
         Body& b = bodies[i];

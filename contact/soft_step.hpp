@@ -171,10 +171,11 @@ public:
     /// every awake dynamic body (`alive`: by slot, dead slots are left alone) (with each body's forceAccum, torqueAccum and
     /// impulse accumulators, read but not cleared) and their positions into motion().
     /// The contacts' accumulatedImpulse is read as the warm start and left as this step's
-    /// total impulse.
+    /// total impulse. `gravity` says which way a heavy body rests on a light one
+    /// (soft_hold.cpp).
     void solve(std::span<Body> bodies, std::span<const std::uint8_t> alive, std::span<Contact> contacts,
                std::span<const std::uint32_t> islandStarts, real h, const ResolverSettings& settings,
-               TaskSystem* tasks = nullptr);
+               const Vec3& gravity, TaskSystem* tasks = nullptr);
 
     /// By body: 1 if solve() integrated its velocity and motion (it then must not be
     /// integrated again).
@@ -194,7 +195,8 @@ private:
     /// Heavy on light (soft_hold.cpp): in islands without joints, each contact row where
     /// a heavy body is pressed onto a much lighter one holds the light one still through
     /// a ghost of it.
-    void holdLightBodies(std::span<const std::uint32_t> islandStarts, std::uint32_t count, real massRatio);
+    void holdLightBodies(std::span<const std::uint32_t> islandStarts, std::span<Contact> contacts, real massRatio,
+                         const Vec3& gravity);
     /// The island's ghosts take their bodies' motion so far.
     void syncGhosts();
     /// Whether island [first, last) has no joint rows (the coloured blocks take it).
@@ -341,11 +343,11 @@ void solveJointSystem(SoftJointSystem& system, std::span<SoftPoint> points, std:
 /// Restitution, at the end of a substep: the normal impulse that sends the contact apart
 /// at e times the speed it approached with this substep, for a row with restitution
 /// that approached faster than `threshold` and pushed.
-/// Which side of a contact row a heavy body pressed onto a much lighter one holds
-/// still (the light one: 0 or 1), or -1: both dynamic, one at least `massRatio` times the
-/// other's mass, the heavy one's acceleration within 60 degrees of heading into it
+/// Which side of a contact row a heavy body resting on a much lighter one holds still
+/// (the light one: 0 or 1), or -1: both dynamic, one at least `massRatio` times the
+/// other's mass, gravity within 60 degrees of pressing it onto the light one
 /// (soft_hold.cpp).
-int heldSide(const SoftRow& row, std::span<const SoftBody> bodies, real massRatio);
+int heldSide(const SoftRow& row, std::span<const SoftBody> bodies, real massRatio, const Vec3& gravity);
 /// Row `row` holds its side `side` still: that side becomes solver body `ghost` (a body
 /// with no inverse mass), its responses recomputed without it; it becomes a contact
 /// with something that cannot move (StaticContact).

@@ -89,6 +89,11 @@ void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<ContactM
             if (c.source == noSource) continue;
             ContactManifold& m = manifolds[c.source / Manifold::maxPoints];
             const std::size_t point = c.source % Manifold::maxPoints;
+            if (!c.carries) { // sized for one body of the two: nothing for the next step
+                m.normalImpulse[point] = 0;
+                m.frictionImpulse[point] = Vec3::Zero();
+                continue;
+            }
             m.normalImpulse[point] = c.accumulatedImpulse.x();
             m.frictionImpulse[point] =
                 c.contactToWorld.col(1) * c.accumulatedImpulse.y() + c.contactToWorld.col(2) * c.accumulatedImpulse.z();

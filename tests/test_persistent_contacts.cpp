@@ -75,6 +75,8 @@ TEST_CASE("persistent contacts: a pair refreshes only within the cache's distanc
     ContactManifold speculative = m;
     speculative.origin = ContactManifold::Origin::Speculative;
     CHECK_FALSE(detail::mayRefresh(std::span<const ContactManifold>(&speculative, 1), box, ground, s));
+    speculative.origin = ContactManifold::Origin::Moving; // found closing fast: no anchors
+    CHECK_FALSE(detail::mayRefresh(std::span<const ContactManifold>(&speculative, 1), box, ground, s));
     CHECK_FALSE(detail::mayRefresh({}, box, ground, s));
 }
 

@@ -282,7 +282,7 @@ TEST_CASE("one-sided triangles: a thin box sunk into a two-triangle floor is nev
         collideAll(box, pose, floor, Transform{}, real(0.01), manifolds);
         for (const Manifold& m : manifolds) {
             ++tested;
-            if (m.normal.y() < 0) ++down;
+            if (m.normal.y() < -real(1e-3)) ++down; // along the plane, tipped by rounding, may stay
         }
     }
     INFO(down << " of " << tested << " manifolds point down");

@@ -286,7 +286,7 @@ void checkContacts(const std::vector<ContactManifold>& manifolds) {
              isFinite(m.poseAInB.orientation.coeffs()) && m.poseAInB.orientation.coeffs().cwiseAbs().maxCoeff() <= 2 &&
              std::abs(m.poseAInB.orientation.norm() - 1) <= real(1e-3) &&
              (m.origin == ContactManifold::Origin::Found || m.origin == ContactManifold::Origin::Refreshed ||
-              m.origin == ContactManifold::Origin::Speculative);
+              m.origin == ContactManifold::Origin::Speculative || m.origin == ContactManifold::Origin::Moving);
         if (!ok) inconsistent("contact manifold", "a point count, normal, point, impulse, anchor or pose that no step gives");
     }
     // The narrow phase finds each pair's last manifolds by walking both lists in

@@ -158,7 +158,7 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     if (soft) {
         scratch_->soft.solve(bodies_.slots(), bodies_.aliveFlags(), resolverContacts_, islandStarts_, ctx.h, settings_.resolver,
-                             tasks());
+                             ctx.gravity, tasks());
         const auto ti = Clock::now();
         detail::integrateVelocities(bodies_, ctx, scratch_->soft.owned());
         profile_.integrate += millisecondsSince(ti);

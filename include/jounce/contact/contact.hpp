@@ -36,6 +36,10 @@ struct Contact {
     /// manifold (World::contacts) index times Manifold::maxPoints plus the point, or
     /// noSource for a joint's contact (kept in the warm-start cache by key).
     std::uint32_t source = noSource;
+    /// Whether its impulse warm-starts the next step. False for a soft-step row that held
+    /// a light body under a heavy one (docs/contact.md, "Heavy on light"): sized for the
+    /// heavy body alone, warm-started on both it would throw the light one.
+    bool carries = true;
     /// Whether shock propagation may hold this contact's lower body still: true for a
     /// contact that bears weight, false for a joint's (its reaction must reach both
     /// bodies: held, a light body on the floor became an immovable anchor for the heavy
@@ -44,7 +48,9 @@ struct Contact {
     bool supports = true;
 
     // Derived by prepareContact (ch. 14.1).
-    Mat3 contactToWorld = Mat3::Identity(); ///< columns: normal, tangent, bitangent
+    /// Columns: normal, tangent, bitangent. Zero until gathered or prepared (no unit
+    /// normal matches its first column, so preparation knows to build it).
+    Mat3 contactToWorld = Mat3::Zero();
     std::array<Vec3, 2> relative{Vec3::Zero(), Vec3::Zero()}; ///< point - centre of mass
     Vec3 velocity = Vec3::Zero();  ///< closing velocity of body 0 relative to body 1, contact frame
     real desiredDeltaVelocity = 0; ///< the normal velocity change that resolves it [m/s]

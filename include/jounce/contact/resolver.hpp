@@ -63,8 +63,9 @@ struct SoftStepSettings {
     /// Relaxing sweeps per substep (no bias: removes the velocity the push-out added).
     int relaxIterations = 1;
     /// Heavy on light (docs/contact.md): a body at least this many times heavier than
-    /// the one it is pressed onto by its acceleration (gravity, forces) rests on it as on
-    /// something that cannot move (islands without joints). 0 turns it off; else >= 1.
+    /// the one gravity presses it onto rests on it as on something that cannot move
+    /// (islands without joints; friction too: the light body does not feel the heavy
+    /// one through that contact). 0 turns it off; else >= 1.
     real holdMassRatio = 10;
 };
 

@@ -92,10 +92,12 @@ struct ContactManifold {
     /// A's collider pose in B's collider frame when the points were found.
     Transform poseAInB;
     /// How this step got its points: found by the shape test, refreshed from the last
-    /// step's anchors (the pair moved less than WorldSettings::contactCache allows), or
+    /// step's anchors (the pair moved less than WorldSettings::contactCache allows),
     /// rebuilt at a speculative time of impact (never refreshed: it describes a future
-    /// pose).
-    enum class Origin : std::uint8_t { Found, Refreshed, Speculative };
+    /// pose), or found while the two moved faster than half the collision margin a step
+    /// relative to each other (no anchors kept: a refresh would skip the search ahead
+    /// along their motion).
+    enum class Origin : std::uint8_t { Found, Refreshed, Speculative, Moving };
     Origin origin = Origin::Found;
 };
 
