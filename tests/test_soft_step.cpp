@@ -470,10 +470,14 @@ TEST_CASE("soft step: a heap of 200 boxes of 1 to 1000 kg comes to rest on the f
     }
     INFO("lowest corner " << lowest() << " m (deepest on the way " << deepest << "), asleep " << asleep
                           << " of 200, fastest " << fastest << " m/s");
-    CHECK(lowest() > -real(0.005));
     CHECK(deepest > -real(0.3));
-    if (testing::sanitizedStepDivisor == 1) CHECK(asleep == 200);
-    CHECK(fastest < real(0.1));
+    // At rest: only after the whole 15 s (under the sanitizers' fifth of the steps the
+    // last boxes are still falling).
+    if (testing::sanitizedStepDivisor == 1) {
+        CHECK(lowest() > -real(0.005));
+        CHECK(asleep == 200);
+        CHECK(fastest < real(0.1));
+    }
 }
 
 TEST_CASE("soft step: a destroyed body's slot is left alone", "[contact]") {
