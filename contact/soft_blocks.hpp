@@ -46,7 +46,7 @@ struct SoftBlock {
     static constexpr int W = softBlockWidth;
     std::uint32_t body[2][W] = {};    ///< solver bodies (0: the world)
     std::uint8_t writes[2][W] = {};   ///< 1: this side takes impulses (dynamic and awake)
-    std::uint32_t patch[W] = {};      ///< the manifold's SoftPatch (lanes < used)
+    std::uint32_t manifold[W] = {};   ///< the lane's SoftManifold (lanes < used)
     std::uint32_t firstPoint = 0;     ///< its points: SoftPointBlock [firstPoint, firstPoint + points)
     std::uint32_t points = 0;         ///< points per lane (1..4)
     std::uint32_t used = 0;           ///< lanes holding a manifold
@@ -73,7 +73,7 @@ struct SoftBlock {
 /// One point of each of a block's lanes.
 struct SoftPointBlock {
     static constexpr int W = softBlockWidth;
-    std::uint32_t row[W] = {};        ///< the point's SoftRow
+    std::uint32_t contact[W] = {};    ///< the point's contact
     real anchor[2][3][W] = {};        ///< point - centre of mass, world, at the step's start [m]
     real base[W] = {};                ///< separation less the anchors' offset along the normal [m]
     real normalMass[W] = {};          ///< 0 in empty lanes: no impulse

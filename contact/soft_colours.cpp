@@ -121,51 +121,164 @@ void put3(real (&to)[3][softBlockWidth], int lane, const Vec3& v) {
     for (int k = 0; k < 3; ++k) to[k][lane] = v[k];
 }
 
-/// Lane `lane` of block `k` (and its point blocks) from patch `p`.
-void pack(const SoftPatch& p, std::uint32_t patchIndex, std::span<const SoftRow> rows, std::span<const SoftBody> soft,
-          const std::array<Softness, 2>& softness, real perSubstep, SoftBlock& k, SoftPointBlock* points, int lane) {
-    const SoftRow& head = rows[p.first];
-    k.patch[lane] = patchIndex;
+Vec3 get3(const real (&from)[3][softBlockWidth], int lane) { return Vec3(from[0][lane], from[1][lane], from[2][lane]); }
+
+/// 1 / (velocity change per unit impulse along n at anchors ra, rb), or 0 when nothing moves.
+real normalMassAt(const Vec3& n, const Vec3& ra, const Vec3& rb, const SoftBody& a, const SoftBody& b) {
+    const Vec3 la = ra.cross(n), lb = rb.cross(n);
+    const real d = a.inverseMass + b.inverseMass + la.dot(a.inverseInertia * la) + lb.dot(b.inverseInertia * lb);
+    return d > 0 ? 1 / d : 0;
+}
+
+/// A point's offset from the manifold's centre in the contact plane.
+Vec3 inPlane(const Vec3& d, const Vec3& n) { return d - n * n.dot(d); }
+
+/// Lane `lane` of block `k` (and its point blocks) from manifold `m`, straight from its
+/// contacts: the arithmetic of prepareSoftRow (the normal rows) and preparePatch (the
+/// friction patch at the points' centre), without the rows in between. Leaves in each
+/// contact what the resolver's preparation does (its frame, anchors and velocity).
+void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contacts, std::span<const Body> bodies,
+          std::span<const SoftBody> soft, const std::array<Softness, 2>& softness, real perSubstep, SoftBlock& k,
+          SoftPointBlock* points, int lane) {
+    const Contact& head = contacts[m.first];
+    const SoftBody& a = soft[m.body[0]];
+    const SoftBody& b = soft[m.body[1]];
+    const Vec3& n = head.normal;
+    // gatherContacts leaves the basis in the contact; a contact made elsewhere gets it here.
+    const Mat3 basis = head.contactToWorld.col(0) == n ? head.contactToWorld : contactBasis(n);
+    const Vec3 t = basis.col(1), u = basis.col(2);
+    std::array<std::array<Vec3, 2>, Manifold::maxPoints> anchor;
+    std::array<Vec3, 2> centre{Vec3::Zero(), Vec3::Zero()};
+    for (std::uint32_t i = 0; i < m.count; ++i) {
+        const Contact& c = contacts[m.first + i];
+        for (std::size_t side = 0; side < 2; ++side) {
+            anchor[i][side] = c.body[side] == noBody ? Vec3::Zero() : Vec3(c.point - bodies[c.body[side]].position);
+            centre[side] += anchor[i][side];
+        }
+    }
+    const real share = 1 / static_cast<real>(m.count);
+    centre[0] *= share;
+    centre[1] *= share;
+
+    k.manifold[lane] = index;
     for (int side = 0; side < 2; ++side) {
-        const SoftBody& b = soft[p.body[static_cast<std::size_t>(side)]];
-        k.body[side][lane] = p.body[static_cast<std::size_t>(side)];
-        k.writes[side][lane] = b.inverseMass > 0 ? 1 : 0;
-        k.invMass[side][lane] = b.inverseMass;
-        const Mat3& i = b.inverseInertia;
+        const SoftBody& body = side == 0 ? a : b;
+        k.body[side][lane] = m.body[static_cast<std::size_t>(side)];
+        k.writes[side][lane] = body.inverseMass > 0 ? 1 : 0;
+        k.invMass[side][lane] = body.inverseMass;
+        const Mat3& i = body.inverseInertia;
         const real sym[6] = {i(0, 0), i(1, 1), i(2, 2), i(0, 1), i(0, 2), i(1, 2)};
         for (int e = 0; e < 6; ++e) k.invInertia[side][e][lane] = sym[e];
-        put3(k.centre[side], lane, p.centre[static_cast<std::size_t>(side)]);
+        put3(k.centre[side], lane, centre[static_cast<std::size_t>(side)]);
     }
-    const Vec3& n = head.axis[0].direction;
     put3(k.normal, lane, n);
-    put3(k.tangent, lane, p.axis[0].direction);
-    put3(k.bitangent, lane, p.axis[1].direction);
-    k.planarMass[0][lane] = p.planarMass(0, 0);
-    k.planarMass[1][lane] = p.planarMass(0, 1);
-    k.planarMass[2][lane] = p.planarMass(1, 1);
-    k.twistMass[lane] = p.twistMass;
-    k.twistReach[lane] = p.twistReach;
-    k.friction[lane] = p.friction;
+    put3(k.tangent, lane, t);
+    put3(k.bitangent, lane, u);
+    k.friction[lane] = head.friction;
     k.restitution[lane] = head.restitution;
     if (head.restitution > 0) k.bouncy = true;
-    const Softness& s = softness[head.kind == SoftKind::StaticContact ? 1 : 0];
+    const Softness& s = softness[a.inverseMass == 0 || b.inverseMass == 0 ? 1 : 0];
     k.massScale[lane] = s.massScale;
     k.biasRate[lane] = s.biasRate;
     k.impulseScale[lane] = s.impulseScale;
-    k.kickAlong[lane] = n.dot(soft[p.body[0]].linearKick - soft[p.body[1]].linearKick);
-    k.planar[0][lane] = p.planar.x() * perSubstep;
-    k.planar[1][lane] = p.planar.y() * perSubstep;
-    k.twist[lane] = p.twist * perSubstep;
-    for (std::uint32_t i = 0; i < p.count; ++i) {
-        const SoftRow& row = rows[p.first + i];
+    k.kickAlong[lane] = n.dot(a.linearKick - b.linearKick);
+
+    // The normal rows, and the friction the points carried read back as the planar and
+    // twist impulses storeBlocks shared out (their tangent axes are the manifold's: one
+    // normal, one basis).
+    real planarT = 0, planarU = 0, twist = 0, reach = 0;
+    for (std::uint32_t i = 0; i < m.count; ++i) {
+        Contact& c = contacts[m.first + i];
+        const Vec3& ra = anchor[i][0];
+        const Vec3& rb = anchor[i][1];
         SoftPointBlock& q = points[i];
-        q.row[lane] = p.first + i;
-        put3(q.anchor[0], lane, row.anchor[0]);
-        put3(q.anchor[1], lane, row.anchor[1]);
-        q.base[lane] = row.baseSeparation;
-        q.normalMass[lane] = row.normalMass;
-        q.impulse[lane] = row.impulse.x() * perSubstep;
-        q.approach[lane] = row.approachSpeed;
+        q.contact[lane] = m.first + i;
+        put3(q.anchor[0], lane, ra);
+        put3(q.anchor[1], lane, rb);
+        // s = base + n . (moved_a + turned_a r_a - moved_b - turned_b r_b): -penetration at the start.
+        q.base[lane] = -c.penetration - n.dot(ra - rb);
+        q.normalMass[lane] = normalMassAt(n, ra, rb, a, b);
+        q.impulse[lane] = c.accumulatedImpulse.x() * perSubstep;
+        const Vec3 relative = a.linearVelocity + a.angularVelocity.cross(ra) - b.linearVelocity - b.angularVelocity.cross(rb);
+        const real approach = n.dot(relative);
+        q.approach[lane] = approach;
+        const Vec3 f = t * c.accumulatedImpulse.y() + u * c.accumulatedImpulse.z();
+        planarT += c.accumulatedImpulse.y();
+        planarU += c.accumulatedImpulse.z();
+        const Vec3 d = inPlane(ra - centre[0], n);
+        twist += n.dot(d.cross(f));
+        reach += d.norm() * share;
+        // What the resolver's preparation leaves in the contact (World::resolvedContacts).
+        c.contactToWorld = basis;
+        c.relative = {ra, rb};
+        c.velocity = Vec3(approach, t.dot(relative), u.dot(relative));
+        c.penetrationAtStart = c.penetration;
+    }
+    k.planar[0][lane] = planarT * perSubstep;
+    k.planar[1][lane] = planarU * perSubstep;
+    k.twist[lane] = twist * perSubstep;
+    k.twistReach[lane] = reach;
+
+    // The friction patch's masses (soft_friction.cpp, preparePatch): the 2x2 planar
+    // response at the centre, inverted, and the twist's about n.
+    std::array<std::array<Vec3, 2>, 2> lever, turn; // [axis][side]
+    for (std::size_t i = 0; i < 2; ++i) {
+        const Vec3& axis = i == 0 ? t : u;
+        lever[i][0] = centre[0].cross(axis);
+        lever[i][1] = centre[1].cross(axis);
+        turn[i][0] = a.inverseMass > 0 ? Vec3(a.inverseInertia * lever[i][0]) : Vec3::Zero();
+        turn[i][1] = b.inverseMass > 0 ? Vec3(b.inverseInertia * lever[i][1]) : Vec3::Zero();
+    }
+    Eigen::Matrix<real, 2, 2> response;
+    for (std::size_t i = 0; i < 2; ++i)
+        for (std::size_t j = 0; j < 2; ++j)
+            response(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
+                (i == j ? a.inverseMass + b.inverseMass : 0) + lever[i][0].dot(turn[j][0]) + lever[i][1].dot(turn[j][1]);
+    Eigen::Matrix<real, 2, 2> planarMass = Eigen::Matrix<real, 2, 2>::Zero();
+    const real det = response.determinant();
+    if (det > std::numeric_limits<real>::min() * 16 && std::isfinite(det)) {
+        planarMass = response.inverse();
+    } else { // each axis on its own when the block is singular to working precision
+        for (Eigen::Index i = 0; i < 2; ++i) planarMass(i, i) = response(i, i) > 0 ? 1 / response(i, i) : 0;
+    }
+    k.planarMass[0][lane] = planarMass(0, 0);
+    k.planarMass[1][lane] = planarMass(0, 1);
+    k.planarMass[2][lane] = planarMass(1, 1);
+    const real twistResponse =
+        (a.inverseMass > 0 ? n.dot(a.inverseInertia * n) : 0) + (b.inverseMass > 0 ? n.dot(b.inverseInertia * n) : 0);
+    k.twistMass[lane] = twistResponse > 0 ? 1 / twistResponse : 0;
+}
+
+/// The rotation of a body's state as a matrix (q = dq, x y z w).
+Mat3 turnOf(const SoftState& s) { return Quat(s.dq[3], s.dq[0], s.dq[1], s.dq[2]).toRotationMatrix(); }
+
+/// Lane `lane`'s impulses back into its contacts (the step's: `perStep` substeps'
+/// worth), the friction shared out as storePatch does, and each point's separation
+/// after the step.
+void unpack(const SoftBlock& k, const SoftPointBlock* points, std::span<const SoftState> states, real perStep,
+            std::span<Contact> contacts, int lane) {
+    const Vec3 n = get3(k.normal, lane), t = get3(k.tangent, lane), u = get3(k.bitangent, lane);
+    const Vec3 centre = get3(k.centre[0], lane);
+    const SoftState& a = states[k.body[0][lane]];
+    const SoftState& b = states[k.body[1][lane]];
+    const Mat3 turnA = turnOf(a), turnB = turnOf(b);
+    const Vec3 moved = Vec3(a.dp[0], a.dp[1], a.dp[2]) - Vec3(b.dp[0], b.dp[1], b.dp[2]);
+    real spread = 0; // sum of |d_i|^2
+    for (std::uint32_t i = 0; i < k.points; ++i) spread += inPlane(get3(points[i].anchor[0], lane) - centre, n).squaredNorm();
+    const real twist = k.twist[lane] * perStep;
+    const Vec3 planar = (t * k.planar[0][lane] + u * k.planar[1][lane]) * (perStep / static_cast<real>(k.points));
+    for (std::uint32_t i = 0; i < k.points; ++i) {
+        const SoftPointBlock& q = points[i];
+        Contact& c = contacts[q.contact[lane]];
+        const Vec3 ra = get3(q.anchor[0], lane), rb = get3(q.anchor[1], lane);
+        // Equal shares of the planar impulse sum to it and turn nothing about the centre
+        // (the offsets sum to zero); the ring (n x d_i) t / sum |d|^2 sums to no force
+        // and turns by t about n.
+        Vec3 f = planar;
+        if (spread > 0) f += n.cross(inPlane(ra - centre, n)) * (twist / spread);
+        c.accumulatedImpulse = Vec3(q.impulse[lane] * perStep, t.dot(f), u.dot(f));
+        c.bounceImpulse = Vec3(q.bounced[lane], 0, 0);
+        c.penetration = -(q.base[lane] + n.dot(moved + turnA * ra - turnB * rb)); // after the step
     }
 }
 
@@ -173,47 +286,68 @@ void pack(const SoftPatch& p, std::uint32_t patchIndex, std::span<const SoftRow>
 } // namespace detail
 
 using detail::SoftBlock;
-using detail::SoftRow;
 using detail::SoftState;
 using detail::SoftPointBlock;
 
-bool SoftStepSolver::contactsOnly(std::uint32_t first, std::uint32_t last) const {
-    // Joints, and rows that hold a light body through its ghost (soft_hold.cpp: the ghost
-    // follows its body only in solveIsland), are solved island by island.
-    for (std::uint32_t k = first; k < last; ++k)
-        if (rows_[k].kind == detail::SoftKind::Joint || rows_[k].kind == detail::SoftKind::Folded ||
-            rows_[k].body[0] >= firstGhost_ || rows_[k].body[1] >= firstGhost_)
-            return false;
-    return true;
+namespace {
+
+/// Whether contact b (right after a) is a point of a's manifold.
+bool sameManifold(const Contact& a, const Contact& b) {
+    return (a.key >> 32) == (b.key >> 32) && a.body == b.body && a.friction == b.friction && a.normal == b.normal;
 }
 
-void SoftStepSolver::solveColoured(std::span<const std::uint32_t> islandStarts, std::uint32_t contactCount, real h,
-                                   const ResolverSettings& settings, TaskSystem* tasks) {
-    // The islands it takes, their patches (in contact order) and moving bodies.
-    const std::size_t islands = islandStarts.size() < 2 ? 1 : islandStarts.size() - 1;
-    coloured_.assign(islands, 0);
-    colouredPatches_.clear();
+} // namespace
+
+void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts, std::span<const Contact> contacts,
+                                    real massRatio, const Vec3& gravity) {
+    // Joints (contacts that do not only push: joint_contacts.cpp), and contacts that hold
+    // a light body under a heavy one (soft_hold.cpp: the ghost follows its body only in
+    // solveIsland), keep their island with the rows.
+    const auto count = static_cast<std::uint32_t>(contacts.size());
+    coloured_.assign(detail::islandCount(islandStarts), 0);
+    for (std::size_t k = 0; k < coloured_.size(); ++k) {
+        const auto [first, last] = detail::islandRange(islandStarts, k, count);
+        bool blocks = first < last;
+        for (std::uint32_t i = first; i < last && blocks; ++i) {
+            const Contact& c = contacts[i];
+            blocks = c.supports && detail::heldSide(c.normal, bodies_[detail::solverIndex(c.body[0])],
+                                                    bodies_[detail::solverIndex(c.body[1])], massRatio, gravity) < 0;
+        }
+        coloured_[k] = blocks ? 1 : 0;
+        const detail::SoftKind kind = blocks ? detail::SoftKind::InBlock : detail::SoftKind::Contact; // prepareSoftRow sets the rest
+        for (std::uint32_t i = first; i < last; ++i) rows_[i].kind = kind;
+    }
+}
+
+void SoftStepSolver::solveColoured(std::span<const std::uint32_t> islandStarts, std::span<Contact> contacts,
+                                   std::span<const Body> bodies, real h, const ResolverSettings& settings, TaskSystem* tasks) {
+    // The chosen islands' manifolds (in contact order) and moving bodies.
+    manifolds_.clear();
     colouredBodies_.clear();
     const int substeps = settings.soft.substeps;
     const real sub = h / static_cast<real>(substeps);
-    const std::uint32_t mark = contactCount + 2; // no island's (solveIsland marks first + 1 <= contactCount)
-    std::size_t patch = 0;
-    for (std::size_t k = 0; k < islands; ++k) {
-        const std::uint32_t first = islandStarts.size() < 2 ? 0 : islandStarts[k];
-        const std::uint32_t last = islandStarts.size() < 2 ? contactCount : islandStarts[k + 1];
-        while (patch < patches_.size() && patches_[patch].first < first) ++patch;
-        if (first == last || !contactsOnly(first, last)) continue;
-        coloured_[k] = 1;
-        for (; patch < patches_.size() && patches_[patch].first < last; ++patch)
-            colouredPatches_.push_back(static_cast<std::uint32_t>(patch));
-        listMoving(first, last, mark, sub, colouredBodies_);
+    const auto count = static_cast<std::uint32_t>(contacts.size());
+    const std::uint32_t mark = count + 2; // no island's (solveIsland marks first + 1 <= count)
+    for (std::size_t k = 0; k < coloured_.size(); ++k) {
+        if (!coloured_[k]) continue;
+        const auto [first, last] = detail::islandRange(islandStarts, k, count);
+        for (std::uint32_t i = first; i < last; ++i) {
+            const Contact& c = contacts[i];
+            detail::SoftManifold* m = manifolds_.empty() ? nullptr : &manifolds_.back();
+            if (m != nullptr && m->first + m->count == i && m->count < Manifold::maxPoints && sameManifold(contacts[i - 1], c)) {
+                ++m->count;
+                continue;
+            }
+            manifolds_.push_back({i, 1, {detail::solverIndex(c.body[0]), detail::solverIndex(c.body[1])}});
+            for (const std::uint32_t body : manifolds_.back().body) addMoving(body, mark, sub, colouredBodies_);
+        }
     }
-    if (colouredPatches_.empty()) return;
+    if (manifolds_.empty()) return;
     states_.resize(bodies_.size());
     detail::parallelFor(tasks, static_cast<std::uint32_t>(bodies_.size()), 2048, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t i = begin; i < end; ++i) states_[i] = detail::stateOf(bodies_[i]);
     });
-    colourPatches(colouredPatches_, substeps, settings, sub, tasks);
+    colourManifolds(contacts, bodies, substeps, settings, sub, tasks);
 
     kernels_ = &kernelsFor(simdLevel());
     pass_ = {1 / sub, settings.soft.maxPushOut, settings.restitutionThreshold, sub};
@@ -222,57 +356,51 @@ void SoftStepSolver::solveColoured(std::span<const std::uint32_t> islandStarts, 
     if (tasks != nullptr && (tasks->workerCount() < 2 || blocks_.size() < minBlocksForThreads)) tasks = nullptr;
     planStages(substeps, settings.soft.relaxIterations, tasks ? tasks->workerCount() : 1);
     runStages(tasks);
-    // Back into the bodies, rows and patches (the step's impulses).
+    // Back into the bodies and the contacts.
     detail::parallelFor(tasks, static_cast<std::uint32_t>(colouredBodies_.size()), 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) detail::storeState(states_[colouredBodies_[k]], bodies_[colouredBodies_[k]]);
     });
+    storeBlocks(contacts, substeps, tasks);
+}
+
+void SoftStepSolver::storeBlocks(std::span<Contact> contacts, int substeps, TaskSystem* tasks) {
     const real perStep = static_cast<real>(substeps);
     detail::parallelFor(tasks, static_cast<std::uint32_t>(blocks_.size()), 128, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
             const SoftBlock& b = blocks_[k];
-            for (std::uint32_t lane = 0; lane < b.used; ++lane) {
-                detail::SoftPatch& p = patches_[b.patch[lane]];
-                p.planar = Eigen::Matrix<real, 2, 1>(b.planar[0][lane], b.planar[1][lane]) * perStep;
-                p.twist = b.twist[lane] * perStep;
-                for (std::uint32_t i = 0; i < b.points; ++i) {
-                    const SoftPointBlock& q = pointBlocks_[b.firstPoint + i];
-                    SoftRow& row = rows_[q.row[lane]];
-                    row.impulse.x() = q.impulse[lane] * perStep;
-                    row.pushed = q.pushed[lane];
-                    row.bounced = q.bounced[lane];
-                }
-            }
+            for (std::uint32_t lane = 0; lane < b.used; ++lane)
+                detail::unpack(b, pointBlocks_.data() + b.firstPoint, states_, perStep, contacts, static_cast<int>(lane));
         }
     });
 }
 
-void SoftStepSolver::colourPatches(std::span<const std::uint32_t> patches, int substeps, const ResolverSettings& settings,
-                                   real sub, TaskSystem* tasks) {
+void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<const Body> bodies, int substeps,
+                                     const ResolverSettings& settings, real sub, TaskSystem* tasks) {
     // Colours: the lowest free one of the two moving bodies, else the overflow.
     colourMask_.assign(bodies_.size(), 0);
-    keys_.resize(patches.size());
-    for (std::size_t k = 0; k < patches.size(); ++k) {
-        const detail::SoftPatch& p = patches_[patches[k]];
-        const bool movesA = bodies_[p.body[0]].inverseMass > 0, movesB = bodies_[p.body[1]].inverseMass > 0;
-        const std::uint64_t taken = (movesA ? colourMask_[p.body[0]] : 0) | (movesB ? colourMask_[p.body[1]] : 0);
+    keys_.resize(manifolds_.size());
+    for (std::size_t k = 0; k < manifolds_.size(); ++k) {
+        const detail::SoftManifold& m = manifolds_[k];
+        const bool movesA = bodies_[m.body[0]].inverseMass > 0, movesB = bodies_[m.body[1]].inverseMass > 0;
+        const std::uint64_t taken = (movesA ? colourMask_[m.body[0]] : 0) | (movesB ? colourMask_[m.body[1]] : 0);
         std::uint32_t colour = static_cast<std::uint32_t>(std::countr_zero(~taken));
         if (colour >= colourCount) {
             colour = colourCount;
         } else {
-            if (movesA) colourMask_[p.body[0]] |= std::uint64_t{1} << colour;
-            if (movesB) colourMask_[p.body[1]] |= std::uint64_t{1} << colour;
+            if (movesA) colourMask_[m.body[0]] |= std::uint64_t{1} << colour;
+            if (movesB) colourMask_[m.body[1]] |= std::uint64_t{1} << colour;
         }
-        keys_[k] = colour * keysPerColour + p.count;
+        keys_[k] = colour * keysPerColour + m.count;
     }
     // A counting sort by (colour, points), stable: contact order within each.
     const std::uint32_t keyCount = (colourCount + 1) * keysPerColour;
     counts_.assign(keyCount + 1, 0);
     for (const std::uint32_t key : keys_) ++counts_[key + 1];
     for (std::uint32_t key = 0; key < keyCount; ++key) counts_[key + 1] += counts_[key];
-    order_.resize(patches.size());
+    order_.resize(manifolds_.size());
     {
         std::vector<std::uint32_t>& next = counts_; // reused as each key's next slot
-        for (std::size_t k = 0; k < patches.size(); ++k) order_[next[keys_[k]]++] = static_cast<std::uint32_t>(k);
+        for (std::size_t k = 0; k < manifolds_.size(); ++k) order_[next[keys_[k]]++] = static_cast<std::uint32_t>(k);
     }
     // Blocks: consecutive manifolds of one key, softBlockWidth at a time.
     const real contactHertz = std::min(settings.soft.contactHertz, 1 / (8 * sub));
@@ -281,7 +409,8 @@ void SoftStepSolver::colourPatches(std::span<const std::uint32_t> patches, int s
         detail::makeSoft(2 * contactHertz, settings.soft.contactDampingRatio, sub)};
     const real perSubstep = 1 / static_cast<real>(substeps);
     // Where each block starts in the order (serial: a few integers per block), then the
-    // blocks filled on the workers (each writes only its own block and point blocks).
+    // blocks filled on the workers (each writes only its own block and point blocks, and
+    // its manifolds' contacts).
     colourStarts_.clear();
     blockFirst_.clear();
     blockPoints_.clear();
@@ -295,7 +424,7 @@ void SoftStepSolver::colourPatches(std::span<const std::uint32_t> patches, int s
             if (key / keysPerColour < colourCount) overflowBlock_ = blocks;
             blockFirst_.push_back(at);
             blockPoints_.push_back(pointCount);
-            pointCount += patches_[patches[order_[at]]].count;
+            pointCount += manifolds_[order_[at]].count;
             lane = 0;
             blockKey = key;
         }
@@ -310,11 +439,11 @@ void SoftStepSolver::colourPatches(std::span<const std::uint32_t> patches, int s
             SoftBlock& b = blocks_[k];
             b = SoftBlock{};
             b.firstPoint = blockPoints_[k];
-            b.points = patches_[patches[order_[blockFirst_[k]]]].count;
+            b.points = manifolds_[order_[blockFirst_[k]]].count;
             for (std::uint32_t i = 0; i < b.points; ++i) pointBlocks_[b.firstPoint + i] = SoftPointBlock{};
             for (std::uint32_t at = blockFirst_[k]; at < blockFirst_[k + 1]; ++at) {
-                const std::uint32_t patch = patches[order_[at]];
-                detail::pack(patches_[patch], patch, rows_, bodies_, softness, perSubstep, b, pointBlocks_.data() + b.firstPoint,
+                const std::uint32_t m = order_[at];
+                detail::pack(manifolds_[m], m, contacts, bodies, bodies_, softness, perSubstep, b, pointBlocks_.data() + b.firstPoint,
                              static_cast<int>(b.used));
                 ++b.used;
             }

@@ -105,9 +105,10 @@ void preparePatches(std::span<const Contact> contacts, std::span<SoftRow> rows, 
                     std::vector<SoftPatch>& patches, TaskSystem* tasks) {
     patches.clear();
     // Frictionless manifolds get a patch too (its bound is 0: it changes nothing), so
-    // every contact row is in one; at most a manifold's four points per patch.
+    // every contact row is in one; at most a manifold's four points per patch. Contacts
+    // the coloured blocks take have their friction there (soft_colours.cpp).
     for (std::uint32_t k = 0; k < rows.size(); ++k) {
-        if (rows[k].kind == SoftKind::Joint || rows[k].kind == SoftKind::Folded) continue;
+        if (rows[k].kind == SoftKind::Joint || rows[k].kind == SoftKind::Folded || rows[k].kind == SoftKind::InBlock) continue;
         if (!patches.empty() && patches.back().first + patches.back().count == k && patches.back().count < 4 &&
             samePatch(contacts, rows, k)) {
             ++patches.back().count;

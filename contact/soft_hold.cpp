@@ -21,10 +21,12 @@
 namespace jounce::detail {
 
 int heldSide(const SoftRow& row, std::span<const SoftBody> bodies, real massRatio, const Vec3& gravity) {
-    if (!(massRatio > 0) || row.kind != SoftKind::Contact) return -1; // joints; what cannot move
-    const SoftBody& a = bodies[row.body[0]];
-    const SoftBody& b = bodies[row.body[1]];
-    if (!(a.inverseMass > 0) || !(b.inverseMass > 0)) return -1;
+    if (row.kind != SoftKind::Contact) return -1; // joints; what cannot move
+    return heldSide(row.axis[0].direction, bodies[row.body[0]], bodies[row.body[1]], massRatio, gravity);
+}
+
+int heldSide(const Vec3& normal, const SoftBody& a, const SoftBody& b, real massRatio, const Vec3& gravity) {
+    if (!(massRatio > 0) || !(a.inverseMass > 0) || !(b.inverseMass > 0)) return -1;
     // The heavy side (the smaller inverse mass) and the light one.
     const int light = a.inverseMass > b.inverseMass ? 0 : 1;
     const SoftBody& heavy = light == 0 ? b : a;
@@ -35,7 +37,7 @@ int heldSide(const SoftRow& row, std::span<const SoftBody> bodies, real massRati
     // heavy platform lifting a light box, must move the light body. The normal points
     // from body 1 toward body 0, so from the light body toward the heavy one it is
     // +normal when the heavy one is body 0.
-    const Vec3 toHeavy = light == 1 ? row.axis[0].direction : Vec3(-row.axis[0].direction);
+    const Vec3 toHeavy = light == 1 ? normal : Vec3(-normal);
     if (!(toHeavy.dot(gravity) < -real(0.5) * gravity.norm())) return -1;
     return light;
 }
@@ -51,10 +53,9 @@ void SoftStepSolver::holdLightBodies(std::span<const std::uint32_t> islandStarts
     ghostOf_.clear();
     if (!(massRatio > 0)) return;
     ghostIndex_.assign(bodies_.size(), 0);
-    const std::size_t islands = islandStarts.size() < 2 ? 1 : islandStarts.size() - 1;
-    for (std::size_t k = 0; k < islands; ++k) {
-        const std::uint32_t first = islandStarts.size() < 2 ? 0 : islandStarts[k];
-        const std::uint32_t last = islandStarts.size() < 2 ? count : islandStarts[k + 1];
+    for (std::size_t k = 0; k < detail::islandCount(islandStarts); ++k) {
+        const auto [first, last] = detail::islandRange(islandStarts, k, count);
+        if (coloured_[k]) continue; // chooseColoured found no row to hold there
         const std::span<detail::SoftRow> rows(rows_.data() + first, last - first);
         // Not in islands with joints: a ragdoll's limbs carry its weight through them as
         // much as through contacts, and holding a hand under the torso put it 3.1 cm

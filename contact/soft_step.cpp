@@ -112,14 +112,17 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
                            const Vec3& gravity, TaskSystem* tasks) {
     const int substeps = settings.soft.substeps;
     gatherBodies(bodies, alive, contacts, h, substeps);
-    rows_.resize(contacts.size());
     const auto count = static_cast<std::uint32_t>(contacts.size());
+    if (!settings.warmStart)
+        for (Contact& c : contacts) c.accumulatedImpulse = Vec3::Zero();
+    // Islands of contacts alone go to the coloured blocks, straight from their contacts;
+    // islands with joints, or with a light body held under a heavy one, are solved here
+    // one by one through their rows (their joint systems and ghosts are per island).
+    rows_.resize(count);
+    chooseColoured(islandStarts, contacts, settings.soft.holdMassRatio, gravity);
     detail::parallelFor(tasks, count, 1024, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t k = begin; k < end; ++k) {
-            Contact& c = contacts[k];
-            if (!settings.warmStart) c.accumulatedImpulse = Vec3::Zero();
-            detail::prepareSoftRow(c, bodies, bodies_, rows_[k]);
-        }
+        for (std::uint32_t k = begin; k < end; ++k)
+            if (rows_[k].kind != detail::SoftKind::InBlock) detail::prepareSoftRow(contacts[k], bodies, bodies_, rows_[k]);
     });
     // Heavy on light: rows that hold the light body still (before the patches, which then
     // hold it for friction too).
@@ -129,23 +132,20 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
     detail::preparePoints(contacts, rows_, points_);
     detail::preparePatches(contacts, rows_, bodies_, patches_, tasks);
     stamp_.assign(bodies_.size(), 0);
-    // Islands of contacts alone go to the coloured blocks, all together; islands with
-    // joints are solved here one by one (their joint systems are per island).
-    solveColoured(islandStarts, count, h, settings, tasks);
-    if (islandStarts.size() < 2) {
-        if (!coloured_[0]) solveIsland(0, count, h, settings);
-    } else {
-        for (std::size_t k = 0; k + 1 < islandStarts.size(); ++k)
-            if (!coloured_[k]) solveIsland(islandStarts[k], islandStarts[k + 1], h, settings);
+    solveColoured(islandStarts, contacts, bodies, h, settings, tasks);
+    for (std::size_t k = 0; k < detail::islandCount(islandStarts); ++k) {
+        const auto [first, last] = detail::islandRange(islandStarts, k, count);
+        if (!coloured_[k]) solveIsland(first, last, h, settings);
     }
     integrateAlone(h, substeps);
     detail::parallelFor(tasks, count, 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
-            Contact& c = contacts[k];
             const SoftRow& row = rows_[k];
+            if (row.kind == detail::SoftKind::InBlock) continue; // storeBlocks wrote it
+            Contact& c = contacts[k];
             c.penetration = -detail::currentSeparation(row, bodies_[row.body[0]], bodies_[row.body[1]]); // after the step
-            c.accumulatedImpulse = rows_[k].impulse; // the step's, as the resolver keeps it
-            c.bounceImpulse = Vec3(rows_[k].bounced, 0, 0);
+            c.accumulatedImpulse = row.impulse; // the step's, as the resolver keeps it
+            c.bounceImpulse = Vec3(row.bounced, 0, 0);
         }
     });
     detail::parallelFor(tasks, static_cast<std::uint32_t>(patches_.size()), 512, [&](std::uint32_t begin, std::uint32_t end) {
@@ -161,18 +161,20 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
     }
 }
 
+void SoftStepSolver::addMoving(std::uint32_t i, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out) {
+    if (i == 0 || stamp_[i] == mark || !bodies_[i].moves) return;
+    stamp_[i] = mark;
+    out.push_back(i);
+    bodies_[i].moved = Vec3::Zero();
+    bodies_[i].turned = Quat::Identity();
+    bodies_[i].turn = Mat3::Identity();
+    detail::setSubstep(bodies_[i], sub);
+}
+
 void SoftStepSolver::listMoving(std::uint32_t first, std::uint32_t last, std::uint32_t mark, real sub,
                                 std::vector<std::uint32_t>& out) {
     for (std::uint32_t k = first; k < last; ++k)
-        for (const std::uint32_t i : rows_[k].body) {
-            if (i == 0 || stamp_[i] == mark || !bodies_[i].moves) continue;
-            stamp_[i] = mark;
-            out.push_back(i);
-            bodies_[i].moved = Vec3::Zero();
-            bodies_[i].turned = Quat::Identity();
-            bodies_[i].turn = Mat3::Identity();
-            detail::setSubstep(bodies_[i], sub);
-        }
+        for (const std::uint32_t i : rows_[k].body) addMoving(i, mark, sub, out);
 }
 
 void SoftStepSolver::solveIsland(std::uint32_t first, std::uint32_t last, real h, const ResolverSettings& settings) {

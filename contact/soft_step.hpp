@@ -82,6 +82,7 @@ enum class SoftKind : std::uint8_t {
     StaticContact, ///< one side cannot move: twice as stiff
     Joint,         ///< a cable's or rod's row
     Folded,        ///< one of a joint point's six rows, solved as its SoftPoint
+    InBlock,       ///< a contact the coloured blocks take straight from the Contact (row unused)
 };
 
 /// One contact or joint row: its frame, lever arms, effective masses, and the impulse it
@@ -121,6 +122,26 @@ struct SoftPatch {
     real friction = 0;
     Eigen::Matrix<real, 2, 1> planar = Eigen::Matrix<real, 2, 1>::Zero(); ///< accumulated this substep [N s]
     real twist = 0;        ///< accumulated twist impulse this substep [N m s]
+};
+
+/// Island k's contacts [first, last) when island k runs from islandStarts[k] to
+/// islandStarts[k + 1]; fewer than two starts: one island of all `count` contacts.
+struct IslandRange {
+    std::uint32_t first = 0, last = 0;
+};
+inline std::size_t islandCount(std::span<const std::uint32_t> islandStarts) {
+    return islandStarts.size() < 2 ? 1 : islandStarts.size() - 1;
+}
+inline IslandRange islandRange(std::span<const std::uint32_t> islandStarts, std::size_t k, std::uint32_t count) {
+    if (islandStarts.size() < 2) return {0, count};
+    return {islandStarts[k], islandStarts[k + 1]};
+}
+
+/// A manifold the coloured blocks solve: consecutive contacts of one collider pair with
+/// the same normal and friction (at most four), one lane of a block.
+struct SoftManifold {
+    std::uint32_t first = 0, count = 0;      ///< its contacts: [first, first + count)
+    std::array<std::uint32_t, 2> body{0, 0}; ///< solver bodies
 };
 
 /// A point a joint holds together (ball, hinge and fixed joints: joint_contacts.cpp
@@ -192,6 +213,13 @@ private:
     /// Appends the moving bodies of rows [first, last) not yet stamped `mark` to `out`,
     /// stamped, their motion reset and their kicks set for substeps of `sub`.
     void listMoving(std::uint32_t first, std::uint32_t last, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out);
+    /// The islands the coloured blocks take (coloured_): contacts alone, none holding a
+    /// light body under a heavy one; their contacts' rows are marked InBlock.
+    void chooseColoured(std::span<const std::uint32_t> islandStarts, std::span<const Contact> contacts, real massRatio,
+                        const Vec3& gravity);
+    /// Stamps solver body i `mark`, resets its motion, sets its kicks for substeps of
+    /// `sub` and appends it to `out`, if it moves and is not stamped yet.
+    void addMoving(std::uint32_t i, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out);
     /// Heavy on light (soft_hold.cpp): in islands without joints, each contact row where
     /// a heavy body is pressed onto a much lighter one holds the light one still through
     /// a ghost of it.
@@ -199,20 +227,22 @@ private:
                          const Vec3& gravity);
     /// The island's ghosts take their bodies' motion so far.
     void syncGhosts();
-    /// Whether island [first, last) has no joint rows (the coloured blocks take it).
-    bool contactsOnly(std::uint32_t first, std::uint32_t last) const;
-    /// The coloured path (soft_colours.cpp): every contacts-only island's manifolds in
-    /// blocks of one colour, solved together over the substeps.
-    void solveColoured(std::span<const std::uint32_t> islandStarts, std::uint32_t contactCount, real h,
-                       const ResolverSettings& settings, TaskSystem* tasks);
+    /// The coloured path (soft_colours.cpp): the manifolds of the islands chooseColoured
+    /// picked, packed straight from their contacts into blocks of one colour, solved
+    /// together over the substeps, their impulses and separations written back into the
+    /// contacts.
+    void solveColoured(std::span<const std::uint32_t> islandStarts, std::span<Contact> contacts, std::span<const Body> bodies,
+                       real h, const ResolverSettings& settings, TaskSystem* tasks);
     /// The substeps' passes as stages (soft_colours.cpp): kick, warm start, solve, drift,
     /// relax and bounce, the passes that write bodies one stage per colour.
     void planStages(int substeps, int relaxIterations, std::uint32_t workers);
     void runStages(TaskSystem* tasks);
     void workStages();
     void runItem(const detail::SoftStage& stage, std::uint32_t item);
-    void colourPatches(std::span<const std::uint32_t> patches, int substeps, const ResolverSettings& settings, real sub,
-                       TaskSystem* tasks);
+    void colourManifolds(std::span<Contact> contacts, std::span<const Body> bodies, int substeps, const ResolverSettings& settings, real sub,
+                         TaskSystem* tasks);
+    /// Writes the blocks' impulses and the contacts' final separations back.
+    void storeBlocks(std::span<Contact> contacts, int substeps, TaskSystem* tasks);
 
     std::vector<detail::SoftBody> bodies_;    ///< index body + 1
     std::vector<detail::SoftRow> rows_;       ///< by contact
@@ -231,8 +261,8 @@ private:
     std::vector<std::uint32_t> islandGhosts_; ///< scratch: the ghosts an island's rows use
     std::vector<std::uint32_t> stamp_;        ///< scratch: last island that listed each solver body
     // The coloured path (soft_colours.cpp).
-    std::vector<std::uint8_t> coloured_;          ///< by island: 1 when the coloured path solved it
-    std::vector<std::uint32_t> colouredPatches_;  ///< scratch: the patches it solves
+    std::vector<std::uint8_t> coloured_;          ///< by island: 1 when the coloured path solves it
+    std::vector<detail::SoftManifold> manifolds_; ///< scratch: the manifolds it solves
     std::vector<std::uint32_t> colouredBodies_;   ///< scratch: their moving solver bodies
     std::vector<detail::SoftState> states_;       ///< by solver body
     std::vector<std::uint64_t> colourMask_;       ///< by solver body: the colours it is in
@@ -348,6 +378,8 @@ void solveJointSystem(SoftJointSystem& system, std::span<SoftPoint> points, std:
 /// other's mass, gravity within 60 degrees of pressing it onto the light one
 /// (soft_hold.cpp).
 int heldSide(const SoftRow& row, std::span<const SoftBody> bodies, real massRatio, const Vec3& gravity);
+/// The same for a contact between bodies a and b with normal n (from b toward a).
+int heldSide(const Vec3& normal, const SoftBody& a, const SoftBody& b, real massRatio, const Vec3& gravity);
 /// Row `row` holds its side `side` still: that side becomes solver body `ghost` (a body
 /// with no inverse mass), its responses recomputed without it; it becomes a contact
 /// with something that cannot move (StaticContact).
