@@ -122,18 +122,22 @@ struct PairInputs {
     CollisionScratch& scratch;
 };
 
-/// The pair's contact as the step reports it: bodies, colliders, combined material,
-/// how hard they meet.
-ContactManifold describe(const Collider& ca, const Collider& cb, ColliderId ia, ColliderId ib, const Body& ba,
-                         const Body& bb, const Manifold& manifold) {
-    ContactManifold m;
-    m.manifold = manifold;
+/// The pair's contact as the step reports it: bodies, colliders, combined material.
+void describeInto(ContactManifold& m, const Collider& ca, const Collider& cb, ColliderId ia, ColliderId ib) {
     m.bodyA = ca.body;
     m.bodyB = cb.body;
     m.colliderA = ia;
     m.colliderB = ib;
     m.friction = std::sqrt(ca.material.friction * cb.material.friction);
     m.restitution = std::max(ca.material.restitution, cb.material.restitution);
+}
+
+/// The same for a new manifold, and how hard they meet.
+ContactManifold describe(const Collider& ca, const Collider& cb, ColliderId ia, ColliderId ib, const Body& ba,
+                         const Body& bb, const Manifold& manifold) {
+    ContactManifold m;
+    m.manifold = manifold;
+    describeInto(m, ca, cb, ia, ib);
     m.approachSpeed = approachSpeed(ba, bb, manifold);
     return m;
 }
@@ -175,16 +179,12 @@ void collidePair(const PairInputs& in, std::uint32_t tested, CollisionScratch::P
     const std::span<const ContactManifold> last(in.previous.data() + range.first, range.last - range.first);
     if (slow && !isFast(in.scratch.fast, ca.body.index, cb.body.index) && mayRefresh(last, pa, pb, settings)) {
         for (const ContactManifold& kept : last) {
-            ContactManifold m = describe(ca, cb, ia, ib, ba, bb, kept.manifold);
-            m.normalImpulse = kept.normalImpulse;
-            m.frictionImpulse = kept.frictionImpulse;
-            m.anchorA = kept.anchorA;
-            m.anchorB = kept.anchorB;
-            m.normalInB = kept.normalInB;
-            m.poseAInB = kept.poseAInB;
+            // Its impulses, anchors and pose when found carry over whole; the points move
+            // with the anchors.
+            ContactManifold& m = contacts.emplace_back(kept);
+            describeInto(m, ca, cb, ia, ib);
             refreshPoints(m, pa, pb);
             m.approachSpeed = approachSpeed(ba, bb, m.manifold);
-            contacts.push_back(m);
         }
         return;
     }

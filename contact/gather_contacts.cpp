@@ -34,7 +34,6 @@ bool finite(const Contact& c) {
 
 void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds, std::vector<Contact>& out,
                     std::vector<std::string>& errors, std::vector<std::uint32_t>& firsts, TaskSystem* tasks) {
-    out.clear();
     errors.clear();
     // Where each manifold's points go (none for a manifold with nothing to move), then
     // the points built on the workers, each manifold into its own slots.
@@ -46,7 +45,10 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
         if (bodies[m.bodyA].isDynamic() || bodies[m.bodyB].isDynamic()) total += static_cast<std::uint32_t>(m.manifold.count);
     }
     firsts[manifolds.size()] = total;
-    out.resize(total); // built in place: a Contact is ~400 bytes
+    // Built in place over last step's contacts (a Contact is ~300 bytes: constructing
+    // them first cost as much as filling them). Every field a solver reads before it
+    // writes it is set below; the rest the solvers' preparation fills.
+    out.resize(total);
     std::atomic<bool> anyBad{false};
     parallelFor(tasks, static_cast<std::uint32_t>(manifolds.size()), 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
@@ -63,6 +65,10 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
                 c.restitution = m.restitution;
                 c.key = contactKey(m, p.feature);
                 c.source = k * Manifold::maxPoints + static_cast<std::uint32_t>(point);
+                c.carries = true;
+                c.supports = true;
+                c.desiredDeltaVelocity = 0; // the resolver's (the soft step leaves them 0)
+                c.targetNormalVelocity = 0;
                 if (!finite(c)) {
                     anyBad.store(true, std::memory_order_relaxed);
                     continue;

@@ -263,6 +263,7 @@ private:
     // The coloured path (soft_colours.cpp).
     std::vector<std::uint8_t> coloured_;          ///< by island: 1 when the coloured path solves it
     std::vector<detail::SoftManifold> manifolds_; ///< scratch: the manifolds it solves
+    std::vector<std::uint32_t> slots_;            ///< by manifold: its block * softBlockWidth + lane
     std::vector<std::uint32_t> colouredBodies_;   ///< scratch: their moving solver bodies
     std::vector<detail::SoftState> states_;       ///< by solver body
     std::vector<std::uint64_t> colourMask_;       ///< by solver body: the colours it is in
