@@ -55,8 +55,9 @@ void sortUnique(std::vector<ContactEvent>& events) {
                  events.end());
 }
 
-void reportContacts(const std::vector<ContactManifold>& contacts, real touchDepth, std::vector<ContactEvent>& touching,
-                    std::vector<ContactEvent>& near, ContactScratch& scratch, ContactEvents& events) {
+void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<ContactManifold>& contacts,
+                    real touchDepth, std::vector<ContactEvent>& touching, std::vector<ContactEvent>& near,
+                    ContactScratch& scratch, ContactEvents& events) {
     std::vector<ContactEvent>& now = scratch.touching;
     std::vector<ContactEvent>& nearNow = scratch.near;
     now.clear();
@@ -70,12 +71,27 @@ void reportContacts(const std::vector<ContactManifold>& contacts, real touchDept
         nearNow.push_back(e);
         if (e.depth >= -touchDepth) now.push_back(e); // farther apart: speculative, not touching yet
     }
+    // A pair that touched as its bodies fell asleep is not tested while they sleep (the
+    // broad phase pairs nothing asleep with what does not move): it still touches, so it
+    // stays touching, silently (no persist events while asleep, as in Jolt), until a
+    // body wakes and the narrow phase finds it again or not (then the end event).
+    const auto still = [&](BodyId b) { return !bodies.contains(b) || !bodies[b].awake || !bodies[b].isDynamic(); };
+    const auto sleeping = [&](const ContactEvent& e) {
+        const bool asleep = (bodies.contains(e.bodyA) && bodies[e.bodyA].isDynamic() && !bodies[e.bodyA].awake) ||
+                            (bodies.contains(e.bodyB) && bodies[e.bodyB].isDynamic() && !bodies[e.bodyB].awake);
+        return asleep && still(e.bodyA) && still(e.bodyB) && colliders.contains(e.colliderA) && colliders.contains(e.colliderB) &&
+               bodies.contains(e.bodyA) && bodies.contains(e.bodyB);
+    };
+    for (const ContactEvent& e : touching)
+        if (sleeping(e)) now.push_back(e);
     sortUnique(now);
     sortUnique(nearNow);
     events.begin.clear();
     events.persist.clear();
     events.end.clear();
-    compare(touching, now, events.begin, events.end, [&](const ContactEvent& e) { events.persist.push_back(e); });
+    compare(touching, now, events.begin, events.end, [&](const ContactEvent& e) {
+        if (!sleeping(e)) events.persist.push_back(e);
+    });
     // A begin met at the speed the speculative contact of the step before saw.
     std::size_t k = 0;
     for (ContactEvent& e : events.begin) {

@@ -46,8 +46,11 @@ struct ContactScratch {
 /// `near` (also replaced) keeps every pair with a manifold, speculative ones too: a
 /// begin event's approach speed is the larger of now's and the speculative contact's
 /// of the step before (which already slowed the bodies to meet at the surface).
-void reportContacts(const std::vector<ContactManifold>& contacts, real touchDepth, std::vector<ContactEvent>& touching,
-                    std::vector<ContactEvent>& near, ContactScratch& scratch, ContactEvents& events);
+/// A pair that touched when its bodies fell asleep stays touching while they sleep,
+/// with no persist events.
+void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<ContactManifold>& contacts,
+                    real touchDepth, std::vector<ContactEvent>& touching, std::vector<ContactEvent>& near,
+                    ContactScratch& scratch, ContactEvents& events);
 
 /// Stage 9: sensor events from the last substep's overlaps (visitors asleep inside a
 /// sensor stay in) against the previous step's (events.overlaps, replaced).

@@ -36,13 +36,13 @@ ColliderId addSensorBox(World& w, const Vec3& at) {
 
 } // namespace
 
-TEST_CASE("a ball dropped on the ground: one begin at the landing speed, persists while it rests, an end when lifted",
+TEST_CASE("a ball dropped on the ground: one begin at the landing speed, persists while it rests, none asleep, an end when lifted",
           "[physics][scene]") {
     World w;
     const BodyId ground = addGround(w);
     // Bottom 1 m above the ground: it lands at sqrt(2 g 1) = 4.43 m/s.
     const BodyId ball = addBallAt(w, Vec3(0, real(1.25), 0));
-    int begins = 0, ends = 0, persists = 0;
+    int begins = 0, ends = 0, persists = 0, touchingAwake = 0, asleep = 0;
     real landing = 0;
     for (int i = 0; i < 120; ++i) {
         w.step(real(1) / 60);
@@ -55,12 +55,19 @@ TEST_CASE("a ball dropped on the ground: one begin at the landing speed, persist
         ends += static_cast<int>(e.end.size());
         persists += static_cast<int>(e.persist.size());
         if (begins == 0) CHECK(e.persist.empty());
+        if (begins == 1 && e.begin.empty()) (w.body(ball).awake ? touchingAwake : asleep) += 1;
     }
     CHECK(begins == 1);
+    // Falling asleep on the ground ends nothing: the pair still touches, silently.
     CHECK(ends == 0);
     // Discrete steps meet the ground up to one step's fall early or late: g h = 0.16 m/s.
     CHECK(std::abs(landing - std::sqrt(2 * real(9.81))) < real(0.2));
-    CHECK(persists > 60);
+    // A persist every step it rests awake, none asleep; it lands at step 28 and sleeps
+    // within the 1.5 s left.
+    CHECK(persists == touchingAwake);
+    CHECK(touchingAwake > 10);
+    CHECK(asleep > 10);
+    CHECK_FALSE(w.body(ball).awake);
     // Lifted away: the next step ends the contact, and nothing persists.
     w.setPosition(ball, Vec3(0, 5, 0));
     w.step(real(1) / 60);

@@ -15,7 +15,9 @@
 namespace jounce {
 
 /// Two colliders that touch (World::contactEvents): `begin` when they start, `persist`
-/// every step they still do, `end` when they stop (or one of them is gone). Touching
+/// every step they still do, `end` when they stop (or one of them is gone). A pair
+/// that touches as its bodies fall asleep stays touching while they sleep, with no
+/// persist events (Jolt's convention), until they wake and part. Touching
 /// means a contact point no more than half the collision margin apart; speculative
 /// contacts farther apart do not count. Plain data, Box2D v3's style: read the arrays
 /// after step(); the next step replaces them.
