@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The soft step's contacts as the lanes of a SIMD register see them (issue 28, "a
-// coloured SIMD solver"). A manifold's rows (its points' normal rows and its friction
-// patch: contact/soft_step.hpp) become one lane of a block of `softBlockWidth`
-// manifolds, every field an array over the lanes (structure of arrays), so one
-// instruction updates the same field of 2, 4 or 8 manifolds.
+// coloured SIMD solver"). A manifold (its points' normal rows and its friction patch,
+// as contact/soft_step.hpp describes them) becomes one lane of a block of
+// `softBlockWidth` manifolds, packed straight from its contacts (soft_colours.cpp),
+// every field an array over the lanes (structure of arrays), so one instruction
+// updates the same field of 2, 4 or 8 manifolds.
 //
 // Blocks are filled one graph colour at a time: no two manifolds of a colour share a
 // body that takes impulses, so the lanes of a block never write the same body and the

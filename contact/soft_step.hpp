@@ -14,6 +14,8 @@
 //   6. bounces the contacts with restitution that met this substep (bounceRow);
 // then the rows' impulses are stored for the next step.
 // Rows are the contacts' and the joints' (joints arrive as contacts: joint_contacts.cpp).
+// Islands of contacts alone skip the rows: their manifolds go straight from the contacts
+// into the coloured SIMD blocks (soft_colours.cpp), which do the same arithmetic.
 
 #include <jounce/common/tasks.hpp>
 #include <jounce/contact/contact.hpp>
