@@ -239,9 +239,16 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
     // thread, in pair order (as documented), never from a worker.
     std::vector<std::uint32_t>& tested = scratch.tested;
     tested.clear();
+    // Without joints that turn collision off or a filter, every body pair is tested
+    // (and the colliders, all over memory, need not be looked up here).
+    const bool screened = !noCollision.empty() || static_cast<bool>(filter);
     for (std::uint32_t k = 0; k < pairs.size(); ++k) {
         const ProxyPair& pair = pairs[k];
         if (pair.b >= proxyColliders.size()) continue; // a particle's pair: the particle layer's
+        if (!screened) {
+            tested.push_back(k);
+            continue;
+        }
         const ColliderId ia = proxyColliders[pair.a], ib = proxyColliders[pair.b];
         const std::uint32_t a = colliders[ia].body.index, b = colliders[ib].body.index;
         // Bodies a joint holds together (and told not to collide) skip the test.
