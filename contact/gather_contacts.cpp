@@ -69,6 +69,7 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
                 c.supports = true;
                 c.desiredDeltaVelocity = 0; // the resolver's (the soft step leaves them 0)
                 c.targetNormalVelocity = 0;
+                c.accumulatedPush = 0;
                 if (!finite(c)) {
                     anyBad.store(true, std::memory_order_relaxed);
                     continue;

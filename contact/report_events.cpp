@@ -55,8 +55,8 @@ void sortUnique(std::vector<ContactEvent>& events) {
                  events.end());
 }
 
-void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<ContactManifold>& contacts,
-                    real touchDepth, std::vector<ContactEvent>& touching, std::vector<ContactEvent>& near,
+void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<std::uint8_t>& asleep,
+                    const std::vector<ContactManifold>& contacts, real touchDepth, std::vector<ContactEvent>& touching, std::vector<ContactEvent>& near,
                     ContactScratch& scratch, ContactEvents& events) {
     std::vector<ContactEvent>& now = scratch.touching;
     std::vector<ContactEvent>& nearNow = scratch.near;
@@ -71,16 +71,22 @@ void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, con
         nearNow.push_back(e);
         if (e.depth >= -touchDepth) now.push_back(e); // farther apart: speculative, not touching yet
     }
-    // A pair that touched as its bodies fell asleep is not tested while they sleep (the
-    // broad phase pairs nothing asleep with what does not move): it still touches, so it
-    // stays touching, silently (no persist events while asleep, as in Jolt), until a
-    // body wakes and the narrow phase finds it again or not (then the end event).
-    const auto still = [&](BodyId b) { return !bodies.contains(b) || !bodies[b].awake || !bodies[b].isDynamic(); };
+    // A pair whose bodies slept while the contacts were found (`asleep`, by body slot:
+    // markFastBodies) was not tested: the broad phase pairs nothing asleep with what
+    // does not move. It still touches, so it stays touching, silently (no persist
+    // events while asleep, as in Jolt), until a body is awake for the search and the
+    // narrow phase finds it again or not (then the end event). A kinematic body is
+    // always searched.
+    const auto untested = [&](BodyId b) {
+        if (!bodies.contains(b)) return false;
+        const Body& body = bodies[b];
+        return body.type == BodyType::Static || (body.isDynamic() && b.index < asleep.size() && asleep[b.index]);
+    };
     const auto sleeping = [&](const ContactEvent& e) {
-        const bool asleep = (bodies.contains(e.bodyA) && bodies[e.bodyA].isDynamic() && !bodies[e.bodyA].awake) ||
-                            (bodies.contains(e.bodyB) && bodies[e.bodyB].isDynamic() && !bodies[e.bodyB].awake);
-        return asleep && still(e.bodyA) && still(e.bodyB) && colliders.contains(e.colliderA) && colliders.contains(e.colliderB) &&
-               bodies.contains(e.bodyA) && bodies.contains(e.bodyB);
+        const bool dynamicSide = (bodies.contains(e.bodyA) && bodies[e.bodyA].isDynamic()) ||
+                               (bodies.contains(e.bodyB) && bodies[e.bodyB].isDynamic());
+        return dynamicSide && untested(e.bodyA) && untested(e.bodyB) && colliders.contains(e.colliderA) &&
+               colliders.contains(e.colliderB);
     };
     for (const ContactEvent& e : touching)
         if (sleeping(e)) now.push_back(e);

@@ -47,9 +47,10 @@ struct ContactScratch {
 /// begin event's approach speed is the larger of now's and the speculative contact's
 /// of the step before (which already slowed the bodies to meet at the surface).
 /// A pair that touched when its bodies fell asleep stays touching while they sleep,
-/// with no persist events.
-void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<ContactManifold>& contacts,
-                    real touchDepth, std::vector<ContactEvent>& touching, std::vector<ContactEvent>& near,
+/// with no persist events (`asleep`: by body slot, the dynamic bodies that slept while
+/// the last substep's contacts were found).
+void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<std::uint8_t>& asleep,
+                    const std::vector<ContactManifold>& contacts, real touchDepth, std::vector<ContactEvent>& touching, std::vector<ContactEvent>& near,
                     ContactScratch& scratch, ContactEvents& events);
 
 /// Stage 9: sensor events from the last substep's overlaps (visitors asleep inside a

@@ -103,7 +103,7 @@ void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, 
         }
     }
     // Stage 9: what touched what, from the last substep.
-    detail::reportContacts(bodies_, colliders_, contacts_, settings_.collisionMargin / 2, touching_, near_, scratch_->contact, contactEvents_);
+    detail::reportContacts(bodies_, colliders_, scratch_->collision.asleep, contacts_, settings_.collisionMargin / 2, touching_, near_, scratch_->contact, contactEvents_);
     detail::reportSensors(bodies_, colliders_, sensorOverlaps_, scratch_->contact, sensorEvents_);
     indexQueries();
     ++stepCount_;
