@@ -240,13 +240,7 @@ void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contact
         for (std::size_t j = 0; j < 2; ++j)
             response(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
                 (i == j ? a.inverseMass + b.inverseMass : 0) + lever[i][0].dot(turn[j][0]) + lever[i][1].dot(turn[j][1]);
-    Eigen::Matrix<real, 2, 2> planarMass = Eigen::Matrix<real, 2, 2>::Zero();
-    const real det = response.determinant();
-    if (det > std::numeric_limits<real>::min() * 16 && std::isfinite(det)) {
-        planarMass = response.inverse();
-    } else { // each axis on its own when the block is singular to working precision
-        for (Eigen::Index i = 0; i < 2; ++i) planarMass(i, i) = response(i, i) > 0 ? 1 / response(i, i) : 0;
-    }
+    const Eigen::Matrix<real, 2, 2> planarMass = planarMassOf(response);
     k.planarMass[0][lane] = planarMass(0, 0);
     k.planarMass[1][lane] = planarMass(0, 1);
     k.planarMass[2][lane] = planarMass(1, 1);
@@ -277,11 +271,7 @@ void unpack(const SoftBlock& k, const SoftPointBlock* points, std::span<const So
         const SoftPointBlock& q = points[i];
         Contact& c = contacts[q.contact[lane]];
         const Vec3 ra = get3(q.anchor[0], lane), rb = get3(q.anchor[1], lane);
-        // Equal shares of the planar impulse sum to it and turn nothing about the centre
-        // (the offsets sum to zero); the ring (n x d_i) t / sum |d|^2 sums to no force
-        // and turns by t about n.
-        Vec3 f = planar;
-        if (spread > 0) f += n.cross(inPlane(ra - centre, n)) * (twist / spread);
+        const Vec3 f = frictionShare(planar, n, inPlane(ra - centre, n), twist, spread);
         c.accumulatedImpulse = Vec3(q.impulse[lane] * perStep, t.dot(f), u.dot(f));
         c.bounceImpulse = Vec3(q.bounced[lane], 0, 0);
         c.penetration = -(q.base[lane] + n.dot(moved + times(turnA, ra) - times(turnB, rb))); // after the step

@@ -67,13 +67,7 @@ void preparePatch(std::span<const Contact> contacts, std::span<SoftRow> rows, st
             k(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
                 (i == j ? a.inverseMass + b.inverseMass : 0) + p.axis[i].lever[0].dot(p.axis[j].turn[0]) +
                 p.axis[i].lever[1].dot(p.axis[j].turn[1]);
-    const real det = k.determinant();
-    if (det > std::numeric_limits<real>::min() * 16 && std::isfinite(det)) {
-        p.planarMass = k.inverse();
-    } else { // each axis on its own when the block is singular to working precision
-        p.planarMass.setZero();
-        for (Eigen::Index i = 0; i < 2; ++i) p.planarMass(i, i) = k(i, i) > 0 ? 1 / k(i, i) : 0;
-    }
+    p.planarMass = planarMassOf(k);
     const Vec3& n = head.axis[0].direction;
     p.twistTurn[0] = a.inverseMass > 0 ? Vec3(a.inverseInertia * n) : Vec3::Zero();
     p.twistTurn[1] = b.inverseMass > 0 ? Vec3(b.inverseInertia * n) : Vec3::Zero();
@@ -100,6 +94,14 @@ void preparePatch(std::span<const Contact> contacts, std::span<SoftRow> rows, st
 }
 
 } // namespace
+
+Eigen::Matrix<real, 2, 2> planarMassOf(const Eigen::Matrix<real, 2, 2>& response) {
+    const real det = response.determinant();
+    if (det > std::numeric_limits<real>::min() * 16 && std::isfinite(det)) return response.inverse();
+    Eigen::Matrix<real, 2, 2> mass = Eigen::Matrix<real, 2, 2>::Zero(); // each axis on its own
+    for (Eigen::Index i = 0; i < 2; ++i) mass(i, i) = response(i, i) > 0 ? 1 / response(i, i) : 0;
+    return mass;
+}
 
 void preparePatches(std::span<const Contact> contacts, std::span<SoftRow> rows, std::span<const SoftBody> soft,
                     std::vector<SoftPatch>& patches, TaskSystem* tasks) {
@@ -160,11 +162,7 @@ void storePatch(const SoftPatch& p, std::span<const SoftRow> rows, std::span<Con
     for (std::uint32_t k = p.first; k < p.first + p.count; ++k) spread += offsetOf(rows[k], centre).squaredNorm();
     const Vec3 planar = (p.axis[0].direction * p.planar.x() + p.axis[1].direction * p.planar.y()) / static_cast<real>(p.count);
     for (std::uint32_t k = p.first; k < p.first + p.count; ++k) {
-        // Equal shares of the planar impulse sum to it and turn nothing about the
-        // centre (the offsets sum to zero); the ring (n x d_i) t / sum |d|^2 sums to no
-        // force and turns by t about n.
-        Vec3 f = planar;
-        if (spread > 0) f += n.cross(offsetOf(rows[k], centre)) * (p.twist / spread);
+        const Vec3 f = frictionShare(planar, n, offsetOf(rows[k], centre), p.twist, spread);
         contacts[k].accumulatedImpulse.y() = rows[k].axis[1].direction.dot(f);
         contacts[k].accumulatedImpulse.z() = rows[k].axis[2].direction.dot(f);
     }

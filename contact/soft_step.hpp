@@ -329,6 +329,20 @@ void solveSoftRow(SoftRow& row, SoftBody& a, SoftBody& b, const Softness& softne
 void preparePatches(std::span<const Contact> contacts, std::span<SoftRow> rows, std::span<const SoftBody> soft,
                     std::vector<SoftPatch>& patches, TaskSystem* tasks = nullptr);
 
+/// A point's share of its patch's friction (`offset`: its in-plane offset from the
+/// centre, `spread`: the points' sum of |offset|^2): equal shares of the planar impulse
+/// sum to it and turn nothing about the centre; the ring (n x d) twist / spread sums to no
+/// force and turns by `twist` about n.
+inline Vec3 frictionShare(const Vec3& planarShare, const Vec3& n, const Vec3& offset, real twist, real spread) {
+    Vec3 f = planarShare;
+    if (spread > 0) f += n.cross(offset) * (twist / spread);
+    return f;
+}
+
+/// The planar friction mass: the inverse of the 2x2 response at a patch's centre, or
+/// each axis on its own when the block is singular to working precision.
+Eigen::Matrix<real, 2, 2> planarMassOf(const Eigen::Matrix<real, 2, 2>& response);
+
 /// Applies the patch's friction impulses again (warm start).
 void warmStartPatch(const SoftPatch& patch, SoftBody& a, SoftBody& b);
 
