@@ -178,6 +178,13 @@ ResolutionRecord ContactResolver::recordFor(ResolutionRecord::Kind kind, std::ui
     record.contact = index;
     record.island = static_cast<std::uint32_t>(island_);
     record.body = contacts_[index].body;
+    for (std::size_t side = 0; side < 2; ++side) {
+        const std::uint32_t b = record.body[side];
+        if (b == noBody) continue;
+        // Kept current while recording (each record writes its bodies back).
+        record.velocityBefore[side] = {bodies_[b].linearVelocity, bodies_[b].angularVelocity};
+    }
+    record.velocityAfter = record.velocityBefore;
     return record;
 }
 
@@ -536,6 +543,8 @@ bool ContactResolver::nextVelocity(ResolutionRecord& record) {
         const std::uint32_t b = c.body[side];
         if (b == noBody || !bodies_[b].isDynamic()) continue;
         const detail::SolverBody& now = solver_[row.body[side]];
+        record.velocityBefore[side] = {bodiesBefore[side].linearVelocity, bodiesBefore[side].angularVelocity};
+        record.velocityAfter[side] = {now.linearVelocity, now.angularVelocity};
         record.linearChange[side] = now.linearVelocity - bodiesBefore[side].linearVelocity;
         record.angularChange[side] = now.angularVelocity - bodiesBefore[side].angularVelocity;
         // The Body array kept up to date for whoever steps through.

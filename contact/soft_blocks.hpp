@@ -92,6 +92,8 @@ struct SoftStage {
     Kind kind = Kind::Kick;
     std::uint32_t first = 0, count = 0; ///< blocks, or entries of the moving bodies' list
     std::uint32_t per = 1;              ///< per item (the overflow colour: all in one item, in order)
+    std::uint32_t substep = 0;          ///< the solver substep it belongs to (for the records)
+    std::uint32_t colour = 0;           ///< passes over blocks: their colour (for the records)
     std::uint32_t items() const { return (count + per - 1) / per; }
 };
 
@@ -106,6 +108,16 @@ struct SoftKernels {
 
 /// One lane after the other (also the overflow colour's blocks, whose lanes may share bodies).
 const SoftKernels& scalarSoftKernels();
+
+/// The same visits for lane `at` of a block alone, with the scalar kernel's arithmetic:
+/// what a watched step (World::setResolverObserver) runs, one record per lane.
+struct SoftLaneVisits {
+    void (*warmStart)(SoftBlock&, SoftPointBlock*, SoftState*, int at);
+    void (*solve)(SoftBlock&, SoftPointBlock*, SoftState*, bool useBias, real invH, real maxPushOut, int at);
+    void (*noteApproach)(const SoftBlock&, SoftPointBlock*, const SoftState*, int at);
+    void (*bounce)(const SoftBlock&, SoftPointBlock*, SoftState*, real threshold, real h, int at);
+};
+const SoftLaneVisits& scalarLaneVisits();
 /// The SIMD kernels, or null where this build or processor has none.
 const SoftKernels* sse2SoftKernels();
 const SoftKernels* avx2SoftKernels();

@@ -475,18 +475,22 @@ void SoftStepSolver::planStages(int substeps, int relaxIterations, std::uint32_t
     // Items: two per worker, and at least 64 bodies or 4 blocks each, so claiming (an
     // atomic increment on a line the workers share) costs little beside the work.
     constexpr std::uint32_t bodiesPerItem = 64, blocksPerItem = 4;
-    const auto add = [&](SoftStage::Kind kind, std::uint32_t first, std::uint32_t last, std::uint32_t least) {
+    std::uint32_t substep = 0;
+    const auto add = [&](SoftStage::Kind kind, std::uint32_t first, std::uint32_t last, std::uint32_t least,
+                         std::uint32_t colour = 0) {
         if (first == last) return;
         const std::uint32_t per = std::max(least, (last - first + 2 * workers - 1) / (2 * workers));
         const bool inOrder = kind != SoftStage::Kind::Kick && kind != SoftStage::Kind::Drift && first >= overflowBlock_;
-        stages_.push_back({kind, first, last - first, inOrder ? last - first : per});
+        stages_.push_back({kind, first, last - first, inOrder ? last - first : per, substep, colour});
     };
     // A pass that writes bodies goes colour by colour; the overflow colour is one item,
     // its lanes in order (they may share bodies).
     const auto byColour = [&](SoftStage::Kind kind) {
-        for (std::size_t c = 0; c + 1 < colourStarts_.size(); ++c) add(kind, colourStarts_[c], colourStarts_[c + 1], blocksPerItem);
+        for (std::size_t c = 0; c + 1 < colourStarts_.size(); ++c)
+            add(kind, colourStarts_[c], colourStarts_[c + 1], blocksPerItem, static_cast<std::uint32_t>(c));
     };
     for (int s = 0; s < substeps; ++s) {
+        substep = static_cast<std::uint32_t>(s);
         add(SoftStage::Kind::Kick, 0, bodies, bodiesPerItem);
         if (bouncy) add(SoftStage::Kind::Note, 0, blocks, blocksPerItem); // reads bodies, writes only its blocks
         byColour(SoftStage::Kind::Warm);
@@ -559,6 +563,11 @@ void SoftStepSolver::workStages() {
 }
 
 void SoftStepSolver::runStages(TaskSystem* tasks) {
+    if (watch_.observer != nullptr) { // watched: one thread, lane by lane (soft_records.cpp)
+        for (const SoftStage& stage : stages_)
+            for (std::uint32_t item = 0; item < stage.items(); ++item) runItemWatched(stage, item);
+        return;
+    }
     if (tasks == nullptr) {
         for (const SoftStage& stage : stages_)
             for (std::uint32_t item = 0; item < stage.items(); ++item) runItem(stage, item);

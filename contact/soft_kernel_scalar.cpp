@@ -13,4 +13,10 @@ const SoftKernels& scalarSoftKernels() {
     return kernels;
 }
 
+const SoftLaneVisits& scalarLaneVisits() {
+    using K = SoftBlockKernel<ScalarLane>;
+    static constexpr SoftLaneVisits visits{&K::warmStartLanes, &K::solveLanes, &K::noteApproachLanes, &K::bounceLanes};
+    return visits;
+}
+
 } // namespace jounce::detail

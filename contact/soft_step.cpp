@@ -111,6 +111,7 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
                            std::span<const std::uint32_t> islandStarts, real h, const ResolverSettings& settings,
                            const Vec3& gravity, TaskSystem* tasks) {
     const int substeps = settings.soft.substeps;
+    watch_ = observer_ ? Watch{&observer_, contacts, bodies, islandStarts} : Watch{};
     gatherBodies(bodies, alive, contacts, h, substeps);
     const auto count = static_cast<std::uint32_t>(contacts.size());
     if (!settings.warmStart)
@@ -219,20 +220,45 @@ void SoftStepSolver::solveIsland(std::uint32_t first, std::uint32_t last, real h
             }
     const detail::Softness jointSoft = detail::makeSoft(jointHertz, soft.jointDampingRatio, sub);
     const bool direct = detail::buildJointSystem(points, bodies_, joints_, jointScratch_);
+    // What a watched step reports of each visit (soft_records.cpp).
+    using Kind = ResolutionRecord::Kind;
+    std::uint32_t substep = 0;
+    const auto rowVisit = [&](Kind kind, std::uint32_t k) {
+        return Visit{kind, substep, ResolutionRecord::noColour, 0, 0, k, 1, rows_[k].body};
+    };
+    const auto groupVisit = [&](Kind kind, const auto& group, std::uint32_t count) {
+        return Visit{kind, substep, ResolutionRecord::noColour, 0, 0, group.first, count, group.body};
+    };
     const auto solveJoints = [&](bool useBias) {
-        if (direct && joints_.factored)
-            detail::solveJointSystem(joints_, points, bodies_, jointSoft, useBias);
-        else
-            for (detail::SoftPoint& p : points) detail::solvePoint(p, bodies_[p.body[0]], bodies_[p.body[1]], jointSoft, useBias);
+        const Kind kind = useBias ? Kind::Solve : Kind::Relax;
+        if (!(direct && joints_.factored)) {
+            for (detail::SoftPoint& p : points)
+                watched(groupVisit(kind, p, 6), [&] { detail::solvePoint(p, bodies_[p.body[0]], bodies_[p.body[1]], jointSoft, useBias); });
+            return;
+        }
+        if (watch_.observer == nullptr) return detail::solveJointSystem(joints_, points, bodies_, jointSoft, useBias);
+        // One visit solves every point at once: each point's record shows that visit's
+        // change of its two bodies.
+        std::vector<std::array<BodyVelocity, 2>> before;
+        for (const detail::SoftPoint& p : points) before.push_back(velocities(p.body, false));
+        detail::solveJointSystem(joints_, points, bodies_, jointSoft, useBias);
+        for (std::size_t i = 0; i < points.size(); ++i) report(groupVisit(kind, points[i], 6), before[i], false, std::nullopt);
     };
     const auto sweep = [&](bool useBias) {
+        const Kind kind = useBias ? Kind::Solve : Kind::Relax;
         syncGhosts();
         // Joints first (Box2D's order): contacts then see the links where they hold.
         solveJoints(useBias);
-        for (SoftRow& row : rows)
-            detail::solveSoftRow(row, bodies_[row.body[0]], bodies_[row.body[1]],
-                                 softness[static_cast<std::size_t>(row.kind)], invSub, soft.maxPushOut, useBias);
-        for (detail::SoftPatch& p : patches) detail::solvePatch(p, rows_, bodies_[p.body[0]], bodies_[p.body[1]]);
+        for (std::uint32_t k = first; k < last; ++k) {
+            SoftRow& row = rows_[k];
+            if (row.kind == detail::SoftKind::Folded) continue; // a joint point's: solved with the point
+            watched(rowVisit(kind, k), [&] {
+                detail::solveSoftRow(row, bodies_[row.body[0]], bodies_[row.body[1]],
+                                     softness[static_cast<std::size_t>(row.kind)], invSub, soft.maxPushOut, useBias);
+            });
+        }
+        for (detail::SoftPatch& p : patches)
+            watched(groupVisit(kind, p, p.count), [&] { detail::solvePatch(p, rows_, bodies_[p.body[0]], bodies_[p.body[1]]); });
         // And again after the contacts where both act: a ragdoll landing on its limbs
         // pulled its joints 9 cm apart when the contacts had the last word, 1.9 cm so.
         if (!points.empty() && points.size() * 6 < rows.size()) solveJoints(useBias);
@@ -248,6 +274,7 @@ void SoftStepSolver::solveIsland(std::uint32_t first, std::uint32_t last, real h
     };
     scaleImpulses(1 / static_cast<real>(substeps));
     for (int s = 0; s < substeps; ++s) {
+        substep = static_cast<std::uint32_t>(s);
         for (const std::uint32_t i : islandBodies_) detail::kick(bodies_[i]);
         syncGhosts();
         if (direct && s > 0) detail::factorJointSystem(joints_, points, bodies_); // the anchors have turned
@@ -257,17 +284,26 @@ void SoftStepSolver::solveIsland(std::uint32_t first, std::uint32_t last, real h
         // the rest of it, and e = 1 lost 7 % of the height per bounce).
         for (SoftRow& row : rows)
             if (row.restitution > 0) detail::noteApproach(row, bodies_[row.body[0]], bodies_[row.body[1]]);
-        for (const detail::SoftPoint& p : points) detail::warmStartPoint(p, bodies_[p.body[0]], bodies_[p.body[1]]);
-        for (SoftRow& row : rows)
-            if (row.kind != detail::SoftKind::Folded) detail::warmStartRow(row, bodies_[row.body[0]], bodies_[row.body[1]]);
-        for (const detail::SoftPatch& p : patches) detail::warmStartPatch(p, bodies_[p.body[0]], bodies_[p.body[1]]);
+        for (const detail::SoftPoint& p : points)
+            watched(groupVisit(Kind::WarmStart, p, 6), [&] { detail::warmStartPoint(p, bodies_[p.body[0]], bodies_[p.body[1]]); });
+        for (std::uint32_t k = first; k < last; ++k) {
+            SoftRow& row = rows_[k];
+            if (row.kind == detail::SoftKind::Folded) continue;
+            watched(rowVisit(Kind::WarmStart, k), [&] { detail::warmStartRow(row, bodies_[row.body[0]], bodies_[row.body[1]]); });
+        }
+        for (const detail::SoftPatch& p : patches)
+            watched(groupVisit(Kind::WarmStart, p, p.count), [&] { detail::warmStartPatch(p, bodies_[p.body[0]], bodies_[p.body[1]]); });
         sweep(true);
         for (const std::uint32_t i : islandBodies_) detail::drift(bodies_[i], sub);
         for (int r = 0; r < soft.relaxIterations; ++r) sweep(false);
         syncGhosts();
-        for (SoftRow& row : rows)
-            if (row.restitution > 0)
+        for (std::uint32_t k = first; k < last; ++k) {
+            SoftRow& row = rows_[k];
+            if (row.restitution <= 0) continue;
+            watched(rowVisit(Kind::Bounce, k), [&] {
                 detail::bounceRow(row, bodies_[row.body[0]], bodies_[row.body[1]], settings.restitutionThreshold, sub);
+            });
+        }
     }
     syncGhosts(); // where the step left them, for the contacts' final separations
     scaleImpulses(static_cast<real>(substeps));

@@ -32,7 +32,9 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -207,7 +209,43 @@ public:
     const Vec3& displacement(std::uint32_t i) const { return bodies_[i + 1].moved; }
     const Quat& rotation(std::uint32_t i) const { return bodies_[i + 1].turned; }
 
+    /// Watches the step (World::setResolverObserver): every visit of a manifold or row
+    /// (warm start, biased solve, relax, bounce) then makes a ResolutionRecord for
+    /// `observer` (soft_records.cpp). A watched step runs on one thread, lane by lane
+    /// with the scalar kernel: the same arithmetic, so the same bits as a fast step.
+    void setObserver(std::function<void(const ResolutionRecord&)> observer) { observer_ = std::move(observer); }
+
 private:
+    /// One visit a record reports: which pass, where, and of what.
+    struct Visit {
+        ResolutionRecord::Kind kind = ResolutionRecord::Kind::Solve;
+        std::uint32_t substep = 0, colour = ResolutionRecord::noColour, block = 0, lane = 0;
+        std::uint32_t contact = 0, points = 1; ///< contacts [contact, contact + points)
+        std::array<std::uint32_t, 2> body{0, 0}; ///< solver bodies
+    };
+    /// What a watched step reads to fill its records (set by solve() while watched).
+    struct Watch {
+        const std::function<void(const ResolutionRecord&)>* observer = nullptr;
+        std::span<const Contact> contacts;
+        std::span<const Body> bodies;
+        std::span<const std::uint32_t> islandStarts;
+    };
+    /// The bodies' velocities now: from the coloured path's states while it runs,
+    /// from the solver bodies otherwise.
+    std::array<BodyVelocity, 2> velocities(const std::array<std::uint32_t, 2>& body, bool coloured) const;
+    /// Makes the record of `visit` (velocities before it: `before`) and calls the observer.
+    void report(const Visit& visit, const std::array<BodyVelocity, 2>& before, bool coloured,
+                std::optional<Vec3> impulseWorld) const;
+    /// Runs `pass` on the bodies of `visit` and reports it, when watched.
+    template <class Pass> void watched(const Visit& visit, Pass&& pass) {
+        if (watch_.observer == nullptr) return pass();
+        const std::array<BodyVelocity, 2> before = velocities(visit.body, false);
+        pass();
+        report(visit, before, false, std::nullopt);
+    }
+    /// runItem for a watched step: each lane alone, then its record.
+    void runItemWatched(const detail::SoftStage& stage, std::uint32_t item);
+
     void gatherBodies(std::span<const Body> bodies, std::span<const std::uint8_t> alive, std::span<const Contact> contacts,
                       real h, int substeps);
     void integrateAlone(real h, int substeps);
@@ -287,6 +325,8 @@ private:
     std::unique_ptr<StageProgress[]> stageProgress_; ///< by stage
     std::size_t stageProgressSize_ = 0;
     std::atomic<std::uint32_t> stageNow_{0};      ///< the stage open to claims
+    std::function<void(const ResolutionRecord&)> observer_;
+    Watch watch_;
 };
 
 namespace detail {

@@ -18,8 +18,10 @@ using scenes::DrawList;
 
 constexpr real kNormalLength = real(0.3);   // plus the penetration, as the contacts scene draws it
 constexpr real kCrossHalf = real(0.1);
-constexpr real kImpulseLength = real(1.5);  // drawn length of the step's largest impulse [m]
-constexpr real kMinImpulseLength = real(0.05); // a non-zero impulse stays visible
+constexpr real kVelocityScale = real(0.5); // drawn length of a velocity [m per m/s]
+constexpr real kMinArrow = real(0.03);       // a non-zero arrow stays visible [m]
+constexpr real kLetterSize = real(0.12);     // height of the A and B labels [m]
+constexpr real kLetterLift = real(0.15);     // above the body's centre [m]
 constexpr int kCircleSegments = 24;
 
 const Colour kPointColour{1.0f, 0.15f, 0.1f};
@@ -27,8 +29,38 @@ const Colour kNormalColour{1.0f, 0.9f, 0.1f};
 const Colour kImpulseColour{1.0f, 0.3f, 1.0f};
 const std::array<Colour, 2> kBodyColour{{{0.2f, 0.95f, 1.0f}, {1.0f, 0.6f, 0.15f}}};
 const std::array<Colour, 2> kBeforeColour{{{0.1f, 0.45f, 0.5f}, {0.5f, 0.3f, 0.08f}}};
+const Colour kVelocityColour{0.3f, 1.0f, 0.3f};
+const Colour kVelocityBeforeColour{0.15f, 0.45f, 0.15f};
 
 void line(DrawList& out, const Vec3& a, const Vec3& b, const Colour& colour) { out.lines.push_back({a, b, colour, true}); }
+
+// A line from `from` along `v` with a two-stroke head, at least kMinArrow long when v is not zero.
+void arrow(DrawList& out, const Vec3& from, const Vec3& v, const Colour& colour) {
+    const real length = v.norm();
+    if (!(length > 0)) return;
+    const Vec3 along = v / length;
+    const Vec3 to = from + along * std::max(length, kMinArrow);
+    const Vec3 side = along.cross(std::abs(along.y()) < real(0.9) ? Vec3::UnitY() : Vec3::UnitX()).normalized();
+    const real head = std::min(std::max(length, kMinArrow) * real(0.25), real(0.08));
+    line(out, from, to, colour);
+    line(out, to, to - along * head + side * head * real(0.5), colour);
+    line(out, to, to - along * head - side * head * real(0.5), colour);
+}
+
+// The letter A or B in strokes, in the world's x-y plane, its foot centred at `at`.
+void letter(DrawList& out, char which, const Vec3& at, const Colour& colour) {
+    const real h = kLetterSize, w = kLetterSize * real(0.6);
+    const auto p = [&](real x, real y) { return Vec3(at + Vec3((x - real(0.5)) * w, y * h, 0)); };
+    if (which == 'A') {
+        line(out, p(0, 0), p(real(0.5), 1), colour);
+        line(out, p(real(0.5), 1), p(1, 0), colour);
+        line(out, p(real(0.25), real(0.5)), p(real(0.75), real(0.5)), colour);
+        return;
+    }
+    const real B[][2] = {{0, 0}, {0, 1}, {real(0.8), 1}, {1, real(0.85)}, {1, real(0.65)}, {real(0.8), real(0.5)}, {0, real(0.5)},
+                         {real(0.8), real(0.5)}, {1, real(0.35)}, {1, real(0.15)}, {real(0.8), 0}, {0, 0}};
+    for (std::size_t k = 0; k + 1 < std::size(B); ++k) line(out, p(B[k][0], B[k][1]), p(B[k + 1][0], B[k + 1][1]), colour);
+}
 
 // A circle of radius r about `centre` in the plane spanned by unit vectors u and v.
 void circle(DrawList& out, const Transform& pose, const Vec3& centre, const Vec3& u, const Vec3& v, real r,
@@ -160,7 +192,6 @@ void ContactStepper::record(scenes::Scene& scene) {
     }
     refreshIds();
     step_ = world.stepCount();
-    for (const SteppedRecord& s : records_) largestImpulse_ = std::max(largestImpulse_, s.record.impulseWorld.norm());
     active_ = true;
     index_ = 0;
 }
@@ -171,7 +202,6 @@ void ContactStepper::leave() {
     total_ = 0;
     index_ = 0;
     step_ = 0;
-    largestImpulse_ = 0;
 }
 
 bool ContactStepper::next() {
@@ -192,26 +222,54 @@ BodyId ContactStepper::bodyId(std::uint32_t slot) const {
     return slot < slotIds_.size() ? slotIds_[slot] : BodyId{};
 }
 
+const char* kindName(ResolutionRecord::Kind kind) {
+    switch (kind) {
+    case ResolutionRecord::Kind::Position: return "Position";
+    case ResolutionRecord::Kind::Velocity: return "Velocity";
+    case ResolutionRecord::Kind::WarmStart: return "Warm start";
+    case ResolutionRecord::Kind::Solve: return "Solve";
+    case ResolutionRecord::Kind::Relax: return "Relax";
+    case ResolutionRecord::Kind::Bounce: return "Bounce";
+    }
+    return "?";
+}
+
 std::vector<std::string> describeRecord(const SteppedRecord& s) {
     const ResolutionRecord& r = s.record;
     const bool position = r.kind == ResolutionRecord::Kind::Position;
+    const bool soft = !position && r.kind != ResolutionRecord::Kind::Velocity;
     std::vector<std::string> lines;
-    lines.push_back(format("%-9s contact %u of %zu, island %u", position ? "Position" : "Velocity", r.contact,
-                           s.contactCount, r.island));
+    if (r.points > 1)
+        lines.push_back(format("%-9s contacts %u-%u of %zu, island %u", kindName(r.kind), r.contact, r.contact + r.points - 1,
+                               s.contactCount, r.island));
+    else
+        lines.push_back(format("%-9s contact %u of %zu, island %u", kindName(r.kind), r.contact, s.contactCount, r.island));
+    if (soft) {
+        if (r.colour == ResolutionRecord::noColour)
+            lines.push_back(format("substep %u, row by row (an island with joints or a held body)", r.substep));
+        else
+            lines.push_back(format("substep %u, colour %u, block %u, lane %u", r.substep, r.colour, r.block, r.lane));
+    }
     lines.push_back("bodies    " + bodyName(r.body[0]) + " (A), " + bodyName(r.body[1]) + " (B)");
     if (position)
         lines.push_back(format("depth     %.4f -> %.4f mm", d(r.before) * 1000, d(r.after) * 1000));
     else
         lines.push_back(format("v normal  %.4f -> %.4f m/s", d(r.before), d(r.after)));
-    const char* linearUnit = position ? "mm" : "mm/s";
-    const char* angularUnit = position ? "mrad" : "mrad/s";
     for (std::size_t i = 0; i < 2; ++i) {
         if (r.body[i] == noBody) continue;
-        const Vec3 v = r.linearChange[i] * 1000, w = r.angularChange[i] * 1000;
-        lines.push_back(format("%s lin    (%.4f, %.4f, %.4f) %s", i == 0 ? "A" : "B", d(v.x()), d(v.y()), d(v.z()),
-                               linearUnit));
-        lines.push_back(format("%s ang    (%.4f, %.4f, %.4f) %s", i == 0 ? "A" : "B", d(w.x()), d(w.y()), d(w.z()),
-                               angularUnit));
+        const char* side = i == 0 ? "A" : "B";
+        if (position) {
+            const Vec3 v = r.linearChange[i] * 1000, w = r.angularChange[i] * 1000;
+            lines.push_back(format("%s moved  (%.4f, %.4f, %.4f) mm", side, d(v.x()), d(v.y()), d(v.z())));
+            lines.push_back(format("%s turned (%.4f, %.4f, %.4f) mrad", side, d(w.x()), d(w.y()), d(w.z())));
+            continue;
+        }
+        const BodyVelocity& a = r.velocityBefore[i];
+        const BodyVelocity& b = r.velocityAfter[i];
+        lines.push_back(format("%s v  (%.4f, %.4f, %.4f) -> (%.4f, %.4f, %.4f) m/s", side, d(a.linear.x()), d(a.linear.y()),
+                               d(a.linear.z()), d(b.linear.x()), d(b.linear.y()), d(b.linear.z())));
+        lines.push_back(format("%s w  (%.4f, %.4f, %.4f) -> (%.4f, %.4f, %.4f) rad/s", side, d(a.angular.x()),
+                               d(a.angular.y()), d(a.angular.z()), d(b.angular.x()), d(b.angular.y()), d(b.angular.z())));
     }
     if (!position) {
         const Vec3& c = r.impulseContact;
@@ -222,31 +280,46 @@ std::vector<std::string> describeRecord(const SteppedRecord& s) {
     return lines;
 }
 
+std::vector<LegendItem> recordLegend() {
+    return {{"A after", kBodyColour[0]},          {"B after", kBodyColour[1]},
+            {"A, B before (moves)", kBeforeColour[0]}, {"point", kPointColour},
+            {"normal (B toward A)", kNormalColour},   {"impulse on A (B if A is static) as its dv", kImpulseColour},
+            {"velocity after", kVelocityColour},      {"velocity before", kVelocityBeforeColour}};
+}
+
 void drawRecord(const World& world, const ContactStepper& stepper, scenes::DrawList& out) {
     const SteppedRecord* s = stepper.current();
     if (s == nullptr) return;
     const ResolutionRecord& r = s->record;
+    const bool position = r.kind == ResolutionRecord::Kind::Position;
+    std::array<real, 2> mass{0, 0}; // the impulse is drawn as the velocity change it gives a body
     for (std::size_t i = 0; i < 2; ++i) {
         const BodyId id = stepper.bodyId(r.body[i]);
         if (id.isNull() || !world.contains(id) || !world.body(id).isDynamic()) continue;
         const Transform& after = s->pose[i];
         outlineBody(out, world, id, after, kBodyColour[i]);
-        if (r.kind == ResolutionRecord::Kind::Position) {
+        letter(out, i == 0 ? 'A' : 'B', after.position + Vec3(0, kLetterLift, 0), kBodyColour[i]);
+        mass[i] = world.body(id).mass;
+        if (position) {
             // The pose before the record: the change undone (the turn to first order).
             Transform before{after.position - r.linearChange[i], after.orientation};
             const Vec3& turn = r.angularChange[i];
             if (turn.norm() > 0) before.orientation = Quat(Eigen::AngleAxis<real>(-turn.norm(), turn.normalized())) * after.orientation;
             outlineBody(out, world, id, before, kBeforeColour[i]);
+            continue;
         }
+        // The velocities before and after, from the centre, at a fixed scale.
+        arrow(out, after.position, r.velocityBefore[i].linear * kVelocityScale, kVelocityBeforeColour);
+        arrow(out, after.position, r.velocityAfter[i].linear * kVelocityScale, kVelocityColour);
     }
     for (int axis = 0; axis < 3; ++axis)
         line(out, s->point - Vec3::Unit(axis) * kCrossHalf, s->point + Vec3::Unit(axis) * kCrossHalf, kPointColour);
     line(out, s->point, s->point + s->normal * (kNormalLength + std::max(s->penetration, real(0))), kNormalColour);
-    const real impulse = r.impulseWorld.norm();
-    if (impulse > 0 && stepper.largestImpulse() > 0) {
-        const real length = std::max(kImpulseLength * impulse / stepper.largestImpulse(), kMinImpulseLength);
-        line(out, s->point, s->point + r.impulseWorld / impulse * length, kImpulseColour);
-    }
+    if (position) return;
+    if (mass[0] > 0)
+        arrow(out, s->point, r.impulseWorld / mass[0] * kVelocityScale, kImpulseColour);
+    else if (mass[1] > 0)
+        arrow(out, s->point, -r.impulseWorld / mass[1] * kVelocityScale, kImpulseColour);
 }
 
 } // namespace jounce::demo

@@ -70,8 +70,6 @@ public:
     const SteppedRecord* current() const;
     /// Number of the recorded step (World::stepCount() after it).
     std::uint64_t step() const { return step_; }
-    /// Largest |impulseWorld| among the kept records [N s]: the drawing's scale.
-    real largestImpulse() const { return largestImpulse_; }
     /// The handle of body slot `slot` when the step ran, or the null handle.
     BodyId bodyId(std::uint32_t slot) const;
 
@@ -81,19 +79,28 @@ private:
     std::size_t total_ = 0;
     std::size_t index_ = 0;
     std::uint64_t step_ = 0;
-    real largestImpulse_ = 0;
     std::vector<BodyId> slotIds_; ///< slot index -> handle (null for dead slots)
 };
 
-/// The panel's lines for one record: kind, contact, island, bodies, before / after,
-/// each body's linear and angular change, the impulse.
+/// The panel's lines for one record: kind, contacts, island; for a soft-step visit its
+/// substep, colour, block and lane; bodies, before / after; for a position record each
+/// body's move and turn, for the others each body's velocities before -> after and the
+/// impulse.
 std::vector<std::string> describeRecord(const SteppedRecord& r);
 
+/// The drawing's legend, in the colours drawRecord uses (the panel shows it).
+struct LegendItem {
+    const char* text;
+    scenes::Colour colour;
+};
+std::vector<LegendItem> recordLegend();
+
 /// Appends the drawing of the shown record to `out`: the contact point (a cross) and
-/// normal, the impulse on body 0 as a line (1.5 m = the step's largest impulse), and
-/// outlines of the record's dynamic bodies at their pose right after it (body 0 cyan,
-/// body 1 orange); for a position record also, dimmer, the pose just before it.
-/// Everything is drawn as overlay lines.
+/// normal; outlines of the record's dynamic bodies at their pose right after it (A
+/// cyan, B orange), labelled with stroke letters A and B; for a position record also,
+/// dimmer, the pose just before it; for the others each body's velocity before (dim
+/// green) and after (green) from its centre, and the impulse on A as the velocity
+/// change it gives A, all at 0.5 m per m/s. Everything is drawn as overlay lines.
 void drawRecord(const World& world, const ContactStepper& stepper, scenes::DrawList& out);
 
 } // namespace jounce::demo

@@ -99,14 +99,20 @@ void contactStep(Simulation& sim) {
         if (ImGui::SliderInt("Record", &number, 1, static_cast<int>(records.size())))
             stepper.show(static_cast<std::size_t>(std::max(number, 1) - 1));
     }
+    // The legend first, in the drawing's own colours, so a short panel never cuts it off.
+    const std::vector<LegendItem> legend = recordLegend();
+    for (std::size_t k = 0; k < legend.size(); ++k) {
+        const scenes::Colour& c = legend[k].colour;
+        if (k % 2 == 1) ImGui::SameLine(ImGui::GetContentRegionAvail().x * 0.5f);
+        ImGui::TextColored(ImVec4(c[0], c[1], c[2], 1.0f), "%s", legend[k].text);
+    }
     if (const SteppedRecord* record = stepper.current()) {
         for (const std::string& line : describeRecord(*record)) ImGui::TextUnformatted(line.c_str());
     } else {
         ImGui::TextUnformatted("No records: this step resolved no contact (none touches an awake dynamic body).");
     }
     ImGui::TextDisabled("World is not copyable: the step already ran, the scene is drawn at its end and F steps "
-                        "no more. Outlines: A cyan, B orange after the record (dim: before). Yellow normal, "
-                        "magenta impulse on A.");
+                        "no more. Velocities and the impulse are drawn at 0.5 m per m/s.");
     ImGui::PopTextWrapPos();
 }
 

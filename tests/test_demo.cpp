@@ -288,7 +288,7 @@ TEST_CASE("the panel's record lines and body counts", "[demo]") {
     CHECK(lines[0] == "Position  contact 3 of 7, island 1");
     CHECK(lines[1] == "bodies    #2 (A), world (B)");
     CHECK(lines[2] == "depth     10.0000 -> 2.0000 mm");
-    CHECK(lines[3] == "A lin    (0.0000, 8.0000, 0.0000) mm");
+    CHECK(lines[3] == "A moved  (0.0000, 8.0000, 0.0000) mm");
 
     SteppedRecord velocity = position;
     velocity.record.kind = jounce::ResolutionRecord::Kind::Velocity;
@@ -296,11 +296,28 @@ TEST_CASE("the panel's record lines and body counts", "[demo]") {
     velocity.record.before = jounce::real(-0.5);
     velocity.record.after = 0;
     velocity.record.impulseWorld = jounce::Vec3(0, 40, 0);
+    velocity.record.velocityBefore[0].linear = jounce::Vec3(0, jounce::real(-0.5), 0);
     const auto vlines = jounce::demo::describeRecord(velocity);
-    REQUIRE(vlines.size() == 9); // and body B's changes, the impulse in both frames
+    REQUIRE(vlines.size() == 9); // both bodies' velocities before -> after, the impulse in both frames
     CHECK(vlines[0] == "Velocity  contact 3 of 7, island 1");
     CHECK(vlines[2] == "v normal  -0.5000 -> 0.0000 m/s");
+    CHECK(vlines[3] == "A v  (0.0000, -0.5000, 0.0000) -> (0.0000, 0.0000, 0.0000) m/s");
     CHECK(vlines[8] == "J world   (0.000, 40.000, 0.000) N s");
+
+    // A soft-step visit: a manifold's contacts, and where it sits in the coloured solver.
+    SteppedRecord solve = velocity;
+    solve.record.kind = jounce::ResolutionRecord::Kind::Relax;
+    solve.record.points = 4;
+    solve.record.substep = 2;
+    solve.record.colour = 5;
+    solve.record.block = 17;
+    solve.record.lane = 3;
+    const auto slines = jounce::demo::describeRecord(solve);
+    REQUIRE(slines.size() == 10);
+    CHECK(slines[0] == "Relax     contacts 3-6 of 7, island 1");
+    CHECK(slines[1] == "substep 2, colour 5, block 17, lane 3");
+    solve.record.colour = jounce::ResolutionRecord::noColour;
+    CHECK(jounce::demo::describeRecord(solve)[1] == "substep 2, row by row (an island with joints or a held body)");
 
     Simulation sim("column");
     auto counts = jounce::demo::countBodies(sim.scene().world());

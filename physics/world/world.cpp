@@ -124,6 +124,7 @@ World::World(const WorldSettings& settings, ErrorHandler onError) : World() {
 const ResolverStats& World::resolverStats() const { return resolver_->stats(); }
 
 void World::setResolverObserver(std::function<void(const ResolutionRecord&)> observer) {
+    scratch_->soft.setObserver(observer);
     resolver_->setObserver(std::move(observer));
 }
 

@@ -127,18 +127,47 @@ struct ResolverSettings {
     int shockIterations = 8;
 };
 
-/// What one resolution step did, in plain numbers.
+/// A body's velocities, as a record sees them before and after its visit.
+struct BodyVelocity {
+    Vec3 linear = Vec3::Zero();  ///< [m/s]
+    Vec3 angular = Vec3::Zero(); ///< [rad/s], world
+};
+
+/// What one resolution step did, in plain numbers: one contact of the resolver (a
+/// position or a velocity update), or one visit of the soft step (docs/debugging.md).
 struct ResolutionRecord {
-    enum class Kind : std::uint8_t { Position, Velocity };
+    enum class Kind : std::uint8_t {
+        Position, ///< resolver: one contact's projection
+        Velocity, ///< resolver: one contact's impulse
+        WarmStart, ///< soft step: last step's impulses applied again at a substep's start
+        Solve,    ///< soft step: the biased (soft, pushing out) visit
+        Relax,    ///< soft step: the relaxing visit (rigid, no push-out), with friction
+        Bounce,   ///< soft step: restitution at a substep's end
+    };
+    static constexpr std::uint32_t noColour = 0xffffffffu;
     Kind kind = Kind::Position;
-    std::uint32_t contact = 0;                   ///< index into the contact array
+    /// Index into the contact array (World::resolvedContacts); a soft visit solves
+    /// contacts [contact, contact + points): a manifold's points, or one row.
+    std::uint32_t contact = 0;
+    std::uint32_t points = 1;
     std::uint32_t island = 0;
-    std::array<std::uint32_t, 2> body{noBody, noBody};
-    real before = 0;  ///< penetration [m], or normal closing velocity [m/s] (< 0 closing), before
-    real after = 0;   ///< the same after
+    std::array<std::uint32_t, 2> body{noBody, noBody}; ///< body slots (noBody: the world)
+    /// Soft step: the solver substep, and where the visit sits in the coloured solver:
+    /// its colour (a batch of lanes sharing no body), block and lane; noColour for an
+    /// island solved row by row (joints, or a light body held under a heavy one).
+    std::uint32_t substep = 0;
+    std::uint32_t colour = noColour;
+    std::uint32_t block = 0;
+    std::uint32_t lane = 0;
+    /// Position: penetration [m]; the others: normal closing velocity at the first
+    /// contact [m/s] (< 0 closing). Before and after the visit.
+    real before = 0;
+    real after = 0;
+    std::array<BodyVelocity, 2> velocityBefore{}; ///< the bodies' velocities before the visit
+    std::array<BodyVelocity, 2> velocityAfter{};  ///< and after
     std::array<Vec3, 2> linearChange{Vec3::Zero(), Vec3::Zero()};  ///< [m] or [m/s]
     std::array<Vec3, 2> angularChange{Vec3::Zero(), Vec3::Zero()}; ///< [rad] or [rad/s], world
-    Vec3 impulseContact = Vec3::Zero(); ///< velocity steps: impulse in the contact frame [N s]
+    Vec3 impulseContact = Vec3::Zero(); ///< velocity visits: impulse in the first contact's frame [N s]
     Vec3 impulseWorld = Vec3::Zero();   ///< the same in world coordinates, on body 0
 };
 
