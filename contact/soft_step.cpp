@@ -91,25 +91,77 @@ void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const 
             if (i != noBody && !owned_[i]) bodies_[i + 1] = detail::makeSoftBody(bodies[i], sub);
 }
 
-void SoftStepSolver::integrateAlone(real h, int substeps) {
+namespace {
+
+/// w = R I_body^-1 R^T L: the angular velocity of momentum L at orientation q.
+Vec3 spinOf(const Body& body, const Quat& q, const Vec3& momentum) {
+    const Mat3 r = q.toRotationMatrix();
+    return r * (body.inverseInertiaBody * (r.transpose() * momentum));
+}
+
+/// L = R I_body R^T w.
+Vec3 momentumOf(const Body& body, const Quat& q, const Vec3& w) {
+    const Mat3 r = q.toRotationMatrix();
+    return r * (body.inertiaBody * (r.transpose() * w));
+}
+
+} // namespace
+
+void SoftStepSolver::integrateAlone(std::span<const Body> bodies, real h, int substeps, GyroscopicMode gyroscopic) {
     // Bodies in no island: the same substeps with nothing to solve.
     const real sub = h / static_cast<real>(substeps);
     for (std::uint32_t i = 0; i < owned_.size(); ++i) {
         if (!owned_[i] || stamp_[i + 1] != 0) continue;
         SoftBody& b = bodies_[i + 1];
+        const Body& body = bodies[i];
         b.moved = Vec3::Zero();
         b.turned = Quat::Identity();
         b.turn = Mat3::Identity();
+        if (gyroscopic == GyroscopicMode::None) {
+            for (int s = 0; s < substeps; ++s) {
+                detail::kick(b);
+                detail::drift(b, sub);
+            }
+            continue;
+        }
+        // Turning with its inertia (integrate.cpp's forms, per substep).
+        Quat q = body.orientation;
         for (int s = 0; s < substeps; ++s) {
             detail::kick(b);
-            detail::drift(b, sub);
+            Vec3& w = b.angularVelocity;
+            if (gyroscopic == GyroscopicMode::Explicit) // w' = w - h I^-1 (w x I w)
+                w -= sub * spinOf(body, q, w.cross(momentumOf(body, q, w)));
+            detail::limitSpeed(b.linearVelocity);
+            detail::limitSpeed(w);
+            b.moved += sub * b.linearVelocity;
+            if (gyroscopic == GyroscopicMode::ConserveMomentum) { // midpoint turn, L kept
+                const Vec3 momentum = momentumOf(body, q, w);
+                const Quat half = integrateOrientation(q, spinOf(body, q, momentum), sub / 2);
+                q = integrateOrientation(q, spinOf(body, half, momentum), sub);
+                w = spinOf(body, q, momentum);
+            } else {
+                q = integrateOrientation(q, w, sub);
+            }
         }
+        b.turned = (q * body.orientation.conjugate()).normalized();
+        b.turn = b.turned.toRotationMatrix();
+    }
+}
+
+void SoftStepSolver::keepAngularMomentum(std::span<const Body> bodies) {
+    for (std::uint32_t i = 0; i < owned_.size(); ++i) {
+        // Alone: integrateAlone kept it; joined: its joints' velocity stands.
+        if (!owned_[i] || stamp_[i + 1] == 0 || stamp_[i + 1] == jointedMark) continue;
+        SoftBody& b = bodies_[i + 1];
+        const Body& body = bodies[i];
+        const Vec3 momentum = momentumOf(body, body.orientation, b.angularVelocity);
+        b.angularVelocity = spinOf(body, (b.turned * body.orientation).normalized(), momentum);
     }
 }
 
 void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t> alive, std::span<Contact> contacts,
                            std::span<const std::uint32_t> islandStarts, real h, const ResolverSettings& settings,
-                           const Vec3& gravity, TaskSystem* tasks) {
+                           const Vec3& gravity, GyroscopicMode gyroscopic, TaskSystem* tasks) {
     const int substeps = settings.soft.substeps;
     watch_ = observer_ ? Watch{&observer_, contacts, bodies, islandStarts} : Watch{};
     gatherBodies(bodies, alive, contacts, h, substeps);
@@ -138,7 +190,8 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
         const auto [first, last] = detail::islandRange(islandStarts, k, count);
         if (!coloured_[k]) solveIsland(first, last, h, settings);
     }
-    integrateAlone(h, substeps);
+    integrateAlone(bodies, h, substeps, gyroscopic);
+    if (gyroscopic == GyroscopicMode::ConserveMomentum) keepAngularMomentum(bodies);
     detail::parallelFor(tasks, count, 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
             const SoftRow& row = rows_[k];
@@ -306,6 +359,14 @@ void SoftStepSolver::solveIsland(std::uint32_t first, std::uint32_t last, real h
         }
     }
     syncGhosts(); // where the step left them, for the contacts' final separations
+    // Joined bodies keep the angular velocity their joints left (keepAngularMomentum
+    // would pull a ragdoll's joints apart: its limbs' spins taken again from their
+    // momenta no longer agree at the joints; Jolt and Box2D turn no joined body so).
+    const bool jointed = std::any_of(rows.begin(), rows.end(), [](const SoftRow& row) {
+        return row.kind == detail::SoftKind::Joint || row.kind == detail::SoftKind::Folded;
+    });
+    if (jointed)
+        for (const std::uint32_t i : islandBodies_) stamp_[i] = jointedMark;
     scaleImpulses(static_cast<real>(substeps));
 }
 

@@ -21,6 +21,7 @@
 #include <jounce/contact/contact.hpp>
 #include <jounce/contact/resolver.hpp>
 #include <jounce/dynamics/body.hpp>
+#include <jounce/dynamics/step_context.hpp>
 
 #include "contact/contact_resolver.hpp"
 #include "contact/resolver_stages.hpp"
@@ -198,9 +199,15 @@ public:
     /// The contacts' accumulatedImpulse is read as the warm start and left as this step's
     /// total impulse. `gravity` says which way a heavy body rests on a light one
     /// (soft_hold.cpp).
+    /// `gyroscopic`: ConserveMomentum keeps each body's world angular momentum over the
+    /// step (a body alone turns by the midpoint rule substep by substep, as the
+    /// resolver's integrator does; a body in an island without joints, whose inertia
+    /// the rows hold fixed over the step, has its angular velocity taken from its
+    /// momentum again once turned; a jointed body keeps its own); Explicit adds the explicit w x I w torque to bodies alone; None
+    /// keeps the angular velocity.
     void solve(std::span<Body> bodies, std::span<const std::uint8_t> alive, std::span<Contact> contacts,
                std::span<const std::uint32_t> islandStarts, real h, const ResolverSettings& settings,
-               const Vec3& gravity, TaskSystem* tasks = nullptr);
+               const Vec3& gravity, GyroscopicMode gyroscopic, TaskSystem* tasks = nullptr);
 
     /// By body: 1 if solve() integrated its velocity and motion (it then must not be
     /// integrated again).
@@ -248,7 +255,10 @@ private:
 
     void gatherBodies(std::span<const Body> bodies, std::span<const std::uint8_t> alive, std::span<const Contact> contacts,
                       real h, int substeps);
-    void integrateAlone(real h, int substeps);
+    void integrateAlone(std::span<const Body> bodies, real h, int substeps, GyroscopicMode gyroscopic);
+    /// Island bodies under ConserveMomentum: the angular velocity from the momentum the
+    /// step left, with the inertia turned as the body turned.
+    void keepAngularMomentum(std::span<const Body> bodies);
     void solveIsland(std::uint32_t first, std::uint32_t last, real h, const ResolverSettings& settings);
     /// Appends the moving bodies of rows [first, last) not yet stamped `mark` to `out`,
     /// stamped, their motion reset and their kicks set for substeps of `sub`.
@@ -300,6 +310,7 @@ private:
     std::vector<std::uint32_t> ghostIndex_;   ///< scratch: by solver body, its ghost (0: none)
     std::vector<std::uint32_t> islandGhosts_; ///< scratch: the ghosts an island's rows use
     std::vector<std::uint32_t> stamp_;        ///< scratch: last island that listed each solver body
+    static constexpr std::uint32_t jointedMark = 0xffffffffu; ///< stamp_ of a body an island's joints hold
     // The coloured path (soft_colours.cpp).
     std::vector<std::uint8_t> coloured_;          ///< by island: 1 when the coloured path solves it
     std::vector<detail::SoftManifold> manifolds_; ///< scratch: the manifolds it solves

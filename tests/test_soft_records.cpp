@@ -115,7 +115,9 @@ TEST_CASE("soft step watched: the records step the same bits as a fast step on t
 TEST_CASE("soft step watched: each record starts from the velocities its bodies' last record left", "[contact][scene]") {
     for (const Path path : {Path::Coloured, Path::Jointed}) {
         INFO(nameOf(path));
-        World w(softSettings());
+        WorldSettings s = softSettings();
+        s.gyroscopic = GyroscopicMode::None; // the step's end turns no angular velocity after the records
+        World w(s);
         build(w, path);
         for (int i = 0; i < 30; ++i) w.step(real(1) / 60); // settled: no body fast enough for its speed to be capped
         std::vector<ResolutionRecord> records;

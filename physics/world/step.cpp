@@ -158,7 +158,7 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     if (soft) {
         scratch_->soft.solve(bodies_.slots(), bodies_.aliveFlags(), resolverContacts_, islandStarts_, ctx.h, settings_.resolver,
-                             ctx.gravity, tasks());
+                             ctx.gravity, ctx.gyroscopic, tasks());
         const auto ti = Clock::now();
         detail::integrateVelocities(bodies_, ctx, scratch_->soft.owned());
         profile_.integrate += millisecondsSince(ti);
@@ -244,7 +244,12 @@ void World::placeSolvedBodies(const StepContext& ctx) {
         place[i] = 1;
         if (i < coupled.size() && coupled[i]) continue;
         const real share = i < fraction.size() ? fraction[i] : real(1);
-        detail::placeBody(bodies_.atSlot(i), scratch_->soft.displacement(i), scratch_->soft.rotation(i), share);
+        Body& b = bodies_.atSlot(i);
+        detail::placeBody(b, scratch_->soft.displacement(i), scratch_->soft.rotation(i), share);
+        // Stopped at a share of its move, a body has had that share of the step's
+        // acceleration: kept whole, a ball falling 20 m onto the floor gained the fall it
+        // did not make, g (1 - share) |D| per kilogram (0.4 % of its energy a bounce).
+        if (share < 1) b.linearVelocity -= (1 - share) * ctx.h * (b.forceAccum * b.inverseMass);
     }
     for (std::size_t i = 0; i < coupled.size() && i < place.size(); ++i) place[i] |= coupled[i];
     detail::integratePositions(bodies_, ctx, place, fraction);
