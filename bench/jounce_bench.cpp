@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -42,6 +43,7 @@ struct Options {
     bool noSleep = false;
     bool compare = false;
     bool observe = false; ///< install a resolver observer (docs/debugging.md)
+    long observeStep = 0; ///< --observe-step N: watch step N alone (1 = the first; 0: every step)
     int runs = 3;
     std::uint32_t threads = 1; ///< World::setThreads
     std::string simd;          ///< cap on the SIMD width (empty: the processor's widest)
@@ -127,7 +129,7 @@ int usage(const char* problem) {
     if (problem) std::cerr << "jounce-bench: " << problem << "\n";
     std::cerr << "usage: jounce-bench --scene NAME [--steps N] [--json] [--no-sleep]\n"
                  "                    [--solver sequential|worst-first] [--set NAME=VALUE ...]\n"
-                 "                    [--observe] [--threads N] [--simd scalar|sse2|avx2]\n"
+                 "                    [--observe | --observe-step N] [--threads N] [--simd scalar|sse2|avx2]\n"
                  "       jounce-bench --scene-file PATH.json [the options above]\n"
                  "       jounce-bench --export-scene NAME > PATH.json\n"
                  "       jounce-bench --compare --scene NAME [--runs N] [--steps N] [--json] [--no-sleep]\n"
@@ -136,10 +138,14 @@ int usage(const char* problem) {
                  "        in Jounce, Bullet and ODE interleaved, --runs times (default 3, at least 1);\n"
                  "        --set and --threads change Jounce alone (the others run at their defaults, one thread);\n"
                  "        cloth64 and softcube in Jounce and Bullet's soft bodies (sleeping off)\n"
+                 "  --solver picks the resolver's velocity solver (with --set solver=0: the default solver\n"
+                 "        is the soft step)\n"
                  "  --threads N shares each step among N workers (World::setThreads; the same bits for any N)\n"
                  "  --simd caps the soft step's SIMD width (jounce::limitSimd; the same bits at any width)\n"
-                 "  --observe watches the resolver (World::setResolverObserver): every contact update\n"
-                 "        then makes a ResolutionRecord and calls ContactResolver::notify, where a\n"
+                 "  --observe-step N watches step N alone (as --observe; a breakpoint in the observer then\n"
+                 "        stops only in that step)\n"
+                 "  --observe watches the solver (World::setResolverObserver): every visit of a contact\n"
+                 "        then makes a ResolutionRecord (SoftStepSolver::report; the resolver: ContactResolver::notify), where a\n"
                  "        debugger can stop (docs/debugging.md); it prints how many there were\n"
                  "  --set changes a resolver setting: restitutionThreshold, maxProjectionAngle, penetrationTolerance,\n"
                  "        velocityTolerance, positionIterationsPerContact, velocityIterationsPerContact,\n"
@@ -221,7 +227,7 @@ void sample(const jounce::World& world, const std::vector<jounce::BodyId>& dynam
 }
 
 Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* layout, long steps,
-            const std::string& name) {
+            const std::string& name, long observeStep, const std::function<void(const jounce::ResolutionRecord&)>& observer) {
     Figures f;
     jounce::World& world = scene.world();
     const std::vector<jounce::BodyId> dynamic = layout ? layout->dynamic : dynamicBodies(world);
@@ -232,6 +238,9 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
     std::map<std::string, std::vector<double>> phases;
     long lastNotAllAsleep = 0;
     for (long i = 0; i < steps; ++i) {
+        // --observe-step: the observer is set for that step alone.
+        if (observeStep == i + 1) world.setResolverObserver(observer);
+        if (observeStep > 0 && observeStep == i) world.setResolverObserver({});
         const auto start = std::chrono::steady_clock::now();
         try {
             scene.step();
@@ -379,6 +388,11 @@ int main(int argc, char** argv) {
             o.compare = true;
         } else if (arg == "--observe") {
             o.observe = true;
+        } else if (arg == "--observe-step") {
+            if (i + 1 >= argc) return usage("--observe-step needs a step number");
+            o.observeStep = std::atol(argv[++i]);
+            if (o.observeStep < 1) return usage("--observe-step counts steps from 1");
+            o.observe = true;
         } else if (arg == "--threads") {
             const char* v = value();
             char* end = nullptr;
@@ -477,8 +491,9 @@ int main(int argc, char** argv) {
     // Without an observer the resolver makes no records and never calls notify (its
     // sweeps run in one tight loop); with one, the same updates go one by one.
     long records = 0;
-    if (o.observe) scene->world().setResolverObserver([&records](const jounce::ResolutionRecord&) { ++records; });
-    Figures f = run(*scene, layout, o.steps, o.scene);
+    const auto count = [&records](const jounce::ResolutionRecord&) { ++records; };
+    if (o.observe && o.observeStep == 0) scene->world().setResolverObserver(count);
+    Figures f = run(*scene, layout, o.steps, o.scene, o.observeStep, count);
     if (o.observe) f.resolutionRecords = records;
     print(o, f);
     // Non-zero only for a non-finite state or an error: a fast body is a figure

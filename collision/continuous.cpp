@@ -109,7 +109,9 @@ void limitCentreCrossing(const Body& body, const Shape& own, const Transform& ow
     const real length = travel.norm();
     ShapeRayHit hit;
     if (!(length > 0) || !rayCast(surface, pose, body.position, body.position + travel, hit)) return;
-    limitShare(fraction, slots, slot, std::max(real(0), hit.fraction - margin / length));
+    // hit.fraction <= 1: a travel shorter than the margin stops at once (and margin /
+    // length, for a travel of a denormal's length, would overflow).
+    limitShare(fraction, slots, slot, length > margin ? std::max(real(0), hit.fraction - margin / length) : real(0));
 }
 
 } // namespace

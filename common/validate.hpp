@@ -7,6 +7,7 @@
 #include <jounce/common/math.hpp>
 #include <jounce/common/handle.hpp>
 
+#include <limits>
 #include <string>
 
 namespace jounce::detail {
@@ -26,7 +27,8 @@ inline void limitSpeed(Vec3& v) {
     if (!(largest > maxSpeed / 2)) return;
     const Vec3 direction = v / largest;
     const real speed = largest * direction.norm();
-    if (speed > maxSpeed) v = direction * (maxSpeed / direction.norm());
+    // A hair under the bound, so the scaled vector's norm cannot round above it (in float).
+    if (speed > maxSpeed) v = direction * (maxSpeed * (1 - 4 * std::numeric_limits<real>::epsilon()) / direction.norm());
 }
 inline constexpr real maxLoad = real(1e15);
 /// Gravity: at most 1e6 m/s^2 a component (1e5 g; millimetre units need 9810).

@@ -113,6 +113,7 @@ template <class L> struct SoftBlockKernel {
             SoftPointBlock& p = points[i];
             const L j = get(p.impulse, at);
             put(p.pushed, at, get(p.pushed, at) + j);
+            put(p.applied, at, get(p.applied, at) + j);
             push(a, b, m.normal * j, get3(p.anchor[0], at), get3(p.anchor[1], at), m.invMassA, m.invMassB, m.invIA, m.invIB);
         }
         const V3<L> planar = get3(k.tangent, at) * get(k.planar[0], at) + get3(k.bitangent, at) * get(k.planar[1], at);
@@ -151,6 +152,7 @@ template <class L> struct SoftBlockKernel {
             const L d = after - before;
             put(p.impulse, at, after);
             put(p.pushed, at, get(p.pushed, at) + d);
+            put(p.applied, at, get(p.applied, at) + d);
             push(a, b, m.normal * d, ra, rb, m.invMassA, m.invMassB, m.invIA, m.invIB);
             total = total + after;
         }

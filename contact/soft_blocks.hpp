@@ -80,6 +80,7 @@ struct SoftPointBlock {
     real normalMass[W] = {};          ///< 0 in empty lanes: no impulse
     real impulse[W] = {};             ///< normal impulse this substep [N s]
     real pushed[W] = {};              ///< normal impulse applied this substep (restitution's test)
+    real applied[W] = {};             ///< normal impulse applied this step, warm starts and visits [N s]
     real bounced[W] = {};             ///< restitution's impulse this step [N s]
     real approach[W] = {};            ///< normal velocity before this substep's solve [m/s]
     real gap[W] = {};                 ///< separation when this substep began [m]

@@ -205,6 +205,7 @@ void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contact
         q.base[lane] = -c.penetration - n.dot(ra - rb);
         q.normalMass[lane] = normalMassAt(n, ra, rb, a, b);
         q.impulse[lane] = c.accumulatedImpulse.x() * perSubstep;
+        q.applied[lane] = 0;
         const Vec3 relative = a.linearVelocity + a.angularVelocity.cross(ra) - b.linearVelocity - b.angularVelocity.cross(rb);
         const real approach = n.dot(relative);
         q.approach[lane] = approach;
@@ -273,7 +274,9 @@ void unpack(const SoftBlock& k, const SoftPointBlock* points, std::span<const So
         const Vec3 ra = get3(q.anchor[0], lane), rb = get3(q.anchor[1], lane);
         const Vec3 f = frictionShare(planar, n, inPlane(ra - centre, n), twist, spread);
         c.accumulatedImpulse = Vec3(q.impulse[lane] * perStep, t.dot(f), u.dot(f));
-        c.bounceImpulse = Vec3(q.bounced[lane], 0, 0);
+        // The step's whole normal impulse, less the kept one (soft_step.hpp: an impact's,
+        // taken in one substep, would warm start the next step with an impact).
+        c.bounceImpulse = Vec3(q.applied[lane] + q.bounced[lane] - c.accumulatedImpulse.x(), 0, 0);
         c.penetration = -(q.base[lane] + n.dot(moved + times(turnA, ra) - times(turnB, rb))); // after the step
     }
 }

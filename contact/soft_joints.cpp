@@ -13,6 +13,7 @@
 #include "common/disjoint_sets.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <type_traits>
 
@@ -51,8 +52,14 @@ JOUNCE_HOT_INLINE void applyAt(SoftBody& a, SoftBody& b, const Vec3& ra, const V
 Mat3 blockMass(const SoftBody& a, const SoftBody& b, const Vec3& ra, const Vec3& rb) {
     const Mat3 ca = skew(ra), cb = skew(rb);
     const Mat3 k = (a.inverseMass + b.inverseMass) * Mat3::Identity() - ca * a.inverseInertia * ca - cb * b.inverseInertia * cb;
-    const real det = k.determinant();
-    return det > 0 && std::isfinite(det) ? Mat3(k.inverse()) : Mat3::Zero();
+    // Inverted in double: in float a determinant of responses near 1e15 (an absurd but
+    // accepted mass or inertia, restored from a forged snapshot) overflows.
+    const Eigen::Matrix3d kd = k.cast<double>();
+    const double det = kd.determinant();
+    if (!(det > 0) || !std::isfinite(det)) return Mat3::Zero();
+    const Eigen::Matrix3d inverse = kd.inverse();
+    const double largest = inverse.cwiseAbs().maxCoeff();
+    return largest < static_cast<double>(std::numeric_limits<real>::max()) ? Mat3(inverse.cast<real>()) : Mat3::Zero();
 }
 
 /// a's point - b's, now: -gap at the start, moved by the bodies since.
@@ -90,7 +97,8 @@ void preparePoints(std::span<const Contact> contacts, std::span<SoftRow> rows, s
     }
 }
 
-void warmStartPoint(const SoftPoint& p, SoftBody& a, SoftBody& b) {
+void warmStartPoint(SoftPoint& p, SoftBody& a, SoftBody& b) {
+    p.applied += p.impulse;
     applyAt(a, b, a.turn * p.anchor[0], b.turn * p.anchor[1], p.impulse);
 }
 
@@ -110,14 +118,18 @@ void solvePoint(SoftPoint& p, SoftBody& a, SoftBody& b, const Softness& soft, bo
         impulse = -(mass * velocity);
     }
     p.impulse += impulse;
+    p.applied += impulse;
     applyAt(a, b, ra, rb, impulse);
 }
 
 void storePoint(const SoftPoint& p, std::span<Contact> contacts) {
     for (Eigen::Index axis = 0; axis < 3; ++axis) {
-        const real j = p.impulse(axis);
+        const real j = p.impulse(axis), whole = p.applied(axis);
         contacts[p.first + 2 * axis].accumulatedImpulse = Vec3(std::max(j, real(0)), 0, 0);
         contacts[p.first + 2 * axis + 1].accumulatedImpulse = Vec3(std::max(-j, real(0)), 0, 0);
+        // The step's whole impulse less the kept one, as the rows report it.
+        contacts[p.first + 2 * axis].bounceImpulse = Vec3(std::max(whole, real(0)) - std::max(j, real(0)), 0, 0);
+        contacts[p.first + 2 * axis + 1].bounceImpulse = Vec3(std::max(-whole, real(0)) - std::max(-j, real(0)), 0, 0);
     }
 }
 
@@ -231,6 +243,7 @@ void solveJointSystem(SoftJointSystem& system, std::span<SoftPoint> points, std:
         Vec3 impulse = system.solution.segment<3>(3 * j);
         if (useBias) impulse -= softness.impulseScale * p.impulse;
         p.impulse += impulse;
+        p.applied += impulse;
         applyAt(a, b, system.anchors[j][0], system.anchors[j][1], impulse);
     }
 }

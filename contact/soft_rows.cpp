@@ -61,6 +61,7 @@ void prepareSoftRow(Contact& c, std::span<const Body> bodies, std::span<const So
     c.velocity = Vec3(row.approachSpeed, basis.col(1).dot(relative), basis.col(2).dot(relative));
     c.penetrationAtStart = c.penetration;
     row.pushed = 0;
+    row.applied = 0;
     row.bounced = 0;
     // The warm start: the impulse of the step before (for the step; solveIsland shares
     // it among the island's substeps).
@@ -89,6 +90,7 @@ real currentSeparation(const SoftRow& row, const SoftBody& a, const SoftBody& b)
 
 void warmStartRow(SoftRow& row, SoftBody& a, SoftBody& b) {
     row.pushed += row.impulse.x();
+    row.applied += row.impulse.x();
     axisPush(row.axis[0], a, b, row.impulse.x());
     if (row.friction <= 0) return; // a friction patch carries this row's friction
     axisPush(row.axis[1], a, b, row.impulse.y());
@@ -115,6 +117,7 @@ void solveSoftRow(SoftRow& row, SoftBody& a, SoftBody& b, const Softness& softne
     const real normal = std::max(before - row.normalMass * (massScale * vn + bias) - impulseScale * before, real(0));
     row.impulse.x() = normal;
     row.pushed += normal - before;
+    row.applied += normal - before;
     axisPush(row.axis[0], a, b, normal - before);
     if (row.friction <= 0) return;
     // Friction: each planar axis stopped on its own, then the pair held inside

@@ -199,18 +199,30 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
             Contact& c = contacts[k];
             c.penetration = -detail::currentSeparation(row, bodies_[row.body[0]], bodies_[row.body[1]]); // after the step
             c.accumulatedImpulse = row.impulse; // the step's, as the resolver keeps it
-            c.bounceImpulse = Vec3(row.bounced, 0, 0);
+            // The step's whole normal impulse less the kept one (World::resolvedContacts).
+            c.bounceImpulse = Vec3(row.applied + row.bounced - row.impulse.x(), 0, 0);
         }
     });
     detail::parallelFor(tasks, static_cast<std::uint32_t>(patches_.size()), 512, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) detail::storePatch(patches_[k], rows_, contacts);
     });
     for (const detail::SoftPoint& p : points_) detail::storePoint(p, contacts);
+    stats_ = ResolverStats{};
+    stats_.velocityIterations = substeps * (1 + settings.soft.relaxIterations);
+    for (const Contact& c : contacts) {
+        if (!c.supports) continue; // a joint's rows: their drift is no overlap
+        stats_.maxPenetrationBefore = std::max(stats_.maxPenetrationBefore, c.penetrationAtStart);
+        stats_.maxPenetrationAfter = std::max(stats_.maxPenetrationAfter, c.penetration);
+    }
     for (std::uint32_t i = 0; i < bodies.size(); ++i) {
         if (!owned_[i]) continue;
         Body& b = bodies[i];
         b.linearVelocity = bodies_[i + 1].linearVelocity;
         b.angularVelocity = bodies_[i + 1].angularVelocity;
+        // The visits after the last drift may have pushed a body past the bound (a world
+        // restored with an absurd but accepted value: docs/reliability.md).
+        detail::limitSpeed(b.linearVelocity);
+        detail::limitSpeed(b.angularVelocity);
         b.lastFrameAcceleration = b.forceAccum * b.inverseMass + b.impulseAccum * (b.inverseMass / h);
     }
 }
@@ -337,7 +349,7 @@ void SoftStepSolver::solveIsland(std::uint32_t first, std::uint32_t last, real h
         // the rest of it, and e = 1 lost 7 % of the height per bounce).
         for (SoftRow& row : rows)
             if (row.restitution > 0) detail::noteApproach(row, bodies_[row.body[0]], bodies_[row.body[1]]);
-        for (const detail::SoftPoint& p : points)
+        for (detail::SoftPoint& p : points)
             watched(groupVisit(Kind::WarmStart, p, 6), [&] { detail::warmStartPoint(p, bodies_[p.body[0]], bodies_[p.body[1]]); });
         for (std::uint32_t k = first; k < last; ++k) {
             SoftRow& row = rows_[k];

@@ -102,6 +102,7 @@ struct SoftRow {
     real approachSpeed = 0;  ///< normal velocity before this substep's solve (< 0 closing) [m/s]
     real pushed = 0;         ///< normal impulse applied this substep (restitution's test: it touched)
     real bounced = 0;        ///< restitution's impulse this step [N s]
+    real applied = 0;        ///< normal impulse applied this step, warm starts and visits [N s]
     real gapAtStart = 0;     ///< separation when this substep began [m]
     real kickAlong = 0;      ///< the substep's velocity change from forces along the normal [m/s]
     Vec3 impulse = Vec3::Zero(); ///< accumulated this substep: normal, tangent, bitangent [N s]
@@ -162,6 +163,7 @@ struct SoftPoint {
     std::array<Vec3, 2> anchor{Vec3::Zero(), Vec3::Zero()}; ///< the point - centres of mass, world, at the step's start
     Vec3 gap = Vec3::Zero();                 ///< b's point - a's at the step's start [m]
     Vec3 impulse = Vec3::Zero();             ///< on a, accumulated this substep [N s]
+    Vec3 applied = Vec3::Zero();             ///< on a, applied this step: warm starts and visits [N s]
 };
 
 /// An island's joint points solved all at once (when the joints make no loop): the
@@ -221,6 +223,10 @@ public:
     /// `observer` (soft_records.cpp). A watched step runs on one thread, lane by lane
     /// with the scalar kernel: the same arithmetic, so the same bits as a fast step.
     void setObserver(std::function<void(const ResolutionRecord&)> observer) { observer_ = std::move(observer); }
+
+    /// The last solve's figures (World::resolverStats): its sweeps per world substep as
+    /// velocity iterations, and the deepest contact overlap before and after it.
+    const ResolverStats& stats() const { return stats_; }
 
 private:
     /// One visit a record reports: which pass, where, and of what.
@@ -338,6 +344,7 @@ private:
     std::atomic<std::uint32_t> stageNow_{0};      ///< the stage open to claims
     std::function<void(const ResolutionRecord&)> observer_;
     Watch watch_;
+    ResolverStats stats_;
 };
 
 namespace detail {
@@ -411,7 +418,7 @@ void storePatch(const SoftPatch& patch, std::span<const SoftRow> rows, std::span
 void preparePoints(std::span<const Contact> contacts, std::span<SoftRow> rows, std::vector<SoftPoint>& points);
 
 /// Applies the point's impulse again (warm start).
-void warmStartPoint(const SoftPoint& point, SoftBody& a, SoftBody& b);
+void warmStartPoint(SoftPoint& point, SoftBody& a, SoftBody& b);
 
 /// One visit: the soft block impulse toward no drift (`useBias`; relaxing: the rigid
 /// impulse that stops the point's relative velocity). Soft as a whole block, its

@@ -75,6 +75,16 @@ void statistics(const Simulation& sim) {
 void contactStep(Simulation& sim) {
     if (!ImGui::CollapsingHeader("Step contact (C, F)", ImGuiTreeNodeFlags_DefaultOpen)) return;
     ContactStepper& stepper = sim.contactStepper();
+    // Which solver the records come from: the soft step (the default) or Millington's
+    // resolver, the one a learner steps through first (docs/debugging.md).
+    World& world = sim.scene().world();
+    int solver = world.settings().resolver.solver == ContactSolver::SoftStep ? 0 : 1;
+    if (ImGui::Combo("Solver", &solver, "Soft step\0Resolver (Millington)\0")) {
+        WorldSettings s = world.settings();
+        s.resolver.solver = solver == 0 ? ContactSolver::SoftStep : ContactSolver::Resolver;
+        sim.finishContactStep(); // its records are the other solver's
+        world.setSettings(s);
+    }
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24);
     if (!stepper.active()) {
         if (ImGui::Button("Record next step (C)")) sim.stepContact();

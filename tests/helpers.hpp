@@ -91,6 +91,14 @@ inline jounce::BodyDesc boxDesc(const jounce::Vec3& halfExtents, real density, c
     return d;
 }
 
+/// Switches a world to Millington's resolver (the default is the soft step): for tests of
+/// the resolver's own behaviour and of the book's once-per-step integration.
+inline void useResolver(jounce::World& w) {
+    jounce::WorldSettings s = w.settings();
+    s.resolver.solver = jounce::ContactSolver::Resolver;
+    w.setSettings(s);
+}
+
 inline jounce::World worldWithoutGravity() {
     jounce::WorldSettings s;
     s.gravity.setZero();

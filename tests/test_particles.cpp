@@ -585,7 +585,9 @@ TEST_CASE("friction between a particle and a dynamic body: a grain on a sliding 
     CHECK(real(0.5) * grain + 10 * box == Approx(10).epsilon(0.02)); // momentum kept
     slide(0, grain, box, height);
     INFO("without: grain " << grain << ", box " << box << " m/s");
-    CHECK(std::abs(grain) < real(0.01)); // left behind (it falls off the box's end)
+    // Left behind: it falls off the box's end (whose edge, sliding out from under it,
+    // gives it a few cm/s backwards).
+    CHECK(std::abs(grain) < real(0.03));
     CHECK(box == Approx(1).epsilon(0.01));
 }
 

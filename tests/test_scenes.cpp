@@ -72,6 +72,7 @@ TEST_CASE("scenes are deterministic: two runs hash equal at every step", "[physi
 
 TEST_CASE("ballistic rounds fly with the book's accelerations", "[physics][scene]") {
     auto scene = makeScene("ballistic");
+    testing::useResolver(scene->world()); // the book's once-per-step integration
     scene->act(4); // auto fire off
     scene->act(1); // artillery: (0, 30, 40) m/s, -20 m/s^2, damping 0.99
     const BodyId round = scene->visuals().back().body;

@@ -199,6 +199,7 @@ TEST_CASE("soft step watched: the records' impulses are the resting bodies' weig
 
 TEST_CASE("resolver records carry their bodies' velocities before and after", "[contact][scene]") {
     World w;
+    testing::useResolver(w);
     build(w, Path::Coloured);
     std::vector<ResolutionRecord> records;
     w.setResolverObserver([&](const ResolutionRecord& r) { records.push_back(r); });

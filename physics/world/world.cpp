@@ -121,7 +121,9 @@ World::World(const WorldSettings& settings, ErrorHandler onError) : World() {
     setSettings(settings);
 }
 
-const ResolverStats& World::resolverStats() const { return resolver_->stats(); }
+const ResolverStats& World::resolverStats() const {
+    return settings_.resolver.solver == ContactSolver::SoftStep ? scratch_->soft.stats() : resolver_->stats();
+}
 
 void World::setResolverObserver(std::function<void(const ResolutionRecord&)> observer) {
     scratch_->soft.setObserver(observer);

@@ -60,8 +60,11 @@ struct Contact {
 
     // Persistent: impulse applied by the sequential-impulse pass, contact frame [N s].
     Vec3 accumulatedImpulse = Vec3::Zero();
-    /// This step only: impulse of the bounce pass (sequential impulses; contact frame,
-    /// N s). The contact's whole impulse this step is accumulatedImpulse + bounceImpulse.
+    /// This step only, beyond accumulatedImpulse (contact frame, N s): the resolver's
+    /// bounce pass; the soft step's bounces and its substeps' normal impulses beyond the
+    /// kept one (which is the last substep's, for the warm start: an impact's impulse,
+    /// taken in one substep, is reported here). The contact's whole normal impulse this
+    /// step is accumulatedImpulse.x() + bounceImpulse.x().
     Vec3 bounceImpulse = Vec3::Zero();
 };
 

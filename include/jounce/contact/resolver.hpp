@@ -83,7 +83,7 @@ enum class PositionSolver : std::uint8_t {
 /// it does, his name beside it.
 struct ResolverSettings {
     /// The solver: Millington's resolver, or the soft step.
-    ContactSolver solver = ContactSolver::Resolver;
+    ContactSolver solver = ContactSolver::SoftStep;
     SoftStepSettings soft; ///< ContactSolver::SoftStep's
     /// Contacts closing slower than this do not bounce (restitution 0) [m/s]: resting
     /// contacts stay put. Millington's velocityLimit (ch. 15.1).
