@@ -27,8 +27,10 @@ constexpr int kCircleSegments = 24;
 const Colour kPointColour{1.0f, 0.15f, 0.1f};
 const Colour kNormalColour{1.0f, 0.9f, 0.1f};
 const Colour kImpulseColour{1.0f, 0.3f, 1.0f};
-const std::array<Colour, 2> kBodyColour{{{0.2f, 0.95f, 1.0f}, {1.0f, 0.6f, 0.15f}}};
-const std::array<Colour, 2> kBeforeColour{{{0.1f, 0.45f, 0.5f}, {0.5f, 0.3f, 0.08f}}};
+// A cyan, B white: neither is a scene's fill colour (two-boxes fills its lower box orange,
+// which an orange outline for B made read as B).
+const std::array<Colour, 2> kBodyColour{{{0.2f, 0.95f, 1.0f}, {1.0f, 1.0f, 1.0f}}};
+const std::array<Colour, 2> kBeforeColour{{{0.1f, 0.45f, 0.5f}, {0.5f, 0.5f, 0.5f}}};
 const Colour kVelocityColour{0.3f, 1.0f, 0.3f};
 const Colour kVelocityBeforeColour{0.15f, 0.45f, 0.15f};
 
@@ -266,9 +268,9 @@ std::vector<std::string> describeRecord(const SteppedRecord& s) {
         }
         const BodyVelocity& a = r.velocityBefore[i];
         const BodyVelocity& b = r.velocityAfter[i];
-        lines.push_back(format("%s v  (%.4f, %.4f, %.4f) -> (%.4f, %.4f, %.4f) m/s", side, d(a.linear.x()), d(a.linear.y()),
+        lines.push_back(format("%s v  (%.3f, %.3f, %.3f) -> (%.3f, %.3f, %.3f) m/s", side, d(a.linear.x()), d(a.linear.y()),
                                d(a.linear.z()), d(b.linear.x()), d(b.linear.y()), d(b.linear.z())));
-        lines.push_back(format("%s w  (%.4f, %.4f, %.4f) -> (%.4f, %.4f, %.4f) rad/s", side, d(a.angular.x()),
+        lines.push_back(format("%s w  (%.3f, %.3f, %.3f) -> (%.3f, %.3f, %.3f) rad/s", side, d(a.angular.x()),
                                d(a.angular.y()), d(a.angular.z()), d(b.angular.x()), d(b.angular.y()), d(b.angular.z())));
     }
     if (!position) {
@@ -282,7 +284,7 @@ std::vector<std::string> describeRecord(const SteppedRecord& s) {
 
 std::vector<LegendItem> recordLegend() {
     return {{"A after", kBodyColour[0]},          {"B after", kBodyColour[1]},
-            {"A, B before (moves)", kBeforeColour[0]}, {"point", kPointColour},
+            {"A, B before (moves)", kBeforeColour[1]}, {"point", kPointColour},
             {"normal (B toward A)", kNormalColour},   {"impulse on A (B if A is static) as its dv", kImpulseColour},
             {"velocity after", kVelocityColour},      {"velocity before", kVelocityBeforeColour}};
 }

@@ -97,7 +97,7 @@ std::vector<LegendItem> recordLegend();
 
 /// Appends the drawing of the shown record to `out`: the contact point (a cross) and
 /// normal; outlines of the record's dynamic bodies at their pose right after it (A
-/// cyan, B orange), labelled with stroke letters A and B; for a position record also,
+/// cyan, B white), labelled with stroke letters A and B; for a position record also,
 /// dimmer, the pose just before it; for the others each body's velocity before (dim
 /// green) and after (green) from its centre, and the impulse on A as the velocity
 /// change it gives A, all at 0.5 m per m/s. Everything is drawn as overlay lines.

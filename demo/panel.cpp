@@ -141,7 +141,9 @@ void profile(const Simulation& sim) {
         {"sleep", &Profile::sleep},
         {"total", &Profile::total},
     }};
-    if (!ImGui::CollapsingHeader("Last step [ms]", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    // Folded while contacts are stepped: the record's lines need the room.
+    ImGui::SetNextItemOpen(!sim.contactStepper().active(), ImGuiCond_Always);
+    if (!ImGui::CollapsingHeader("Last step [ms]")) return;
     const Profile& p = sim.scene().world().profile();
     // Two stages per line, to keep the panel short.
     for (std::size_t i = 0; i < kStages.size(); i += 2) {

@@ -307,7 +307,7 @@ TEST_CASE("the panel's record lines and body counts", "[demo]") {
     REQUIRE(vlines.size() == 9); // both bodies' velocities before -> after, the impulse in both frames
     CHECK(vlines[0] == "Velocity  contact 3 of 7, island 1");
     CHECK(vlines[2] == "v normal  -0.5000 -> 0.0000 m/s");
-    CHECK(vlines[3] == "A v  (0.0000, -0.5000, 0.0000) -> (0.0000, 0.0000, 0.0000) m/s");
+    CHECK(vlines[3] == "A v  (0.000, -0.500, 0.000) -> (0.000, 0.000, 0.000) m/s");
     CHECK(vlines[8] == "J world   (0.000, 40.000, 0.000) N s");
 
     // A soft-step visit: a manifold's contacts, and where it sits in the coloured solver.
