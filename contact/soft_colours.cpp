@@ -313,7 +313,17 @@ void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts,
                                                     bodies_[detail::solverIndex(c.body[1])], massRatio, gravity) < 0;
         }
         coloured_[k] = blocks ? 1 : 0;
-        const detail::SoftKind kind = blocks ? detail::SoftKind::InBlock : detail::SoftKind::Contact; // prepareSoftRow sets the rest
+    }
+    // Rows (~480 bytes a contact) only when some island needs them: a pile or a pyramid
+    // solved in blocks alone builds none.
+    if (std::all_of(coloured_.begin(), coloured_.end(), [](std::uint8_t c) { return c != 0; })) {
+        rows_.clear();
+        return;
+    }
+    rows_.resize(count);
+    for (std::size_t k = 0; k < coloured_.size(); ++k) {
+        const auto [first, last] = detail::islandRange(islandStarts, k, count);
+        const detail::SoftKind kind = coloured_[k] ? detail::SoftKind::InBlock : detail::SoftKind::Contact; // prepareSoftRow sets the rest
         for (std::uint32_t i = first; i < last; ++i) rows_[i].kind = kind;
     }
 }

@@ -171,9 +171,9 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
     // Islands of contacts alone go to the coloured blocks, straight from their contacts;
     // islands with joints, or with a light body held under a heavy one, are solved here
     // one by one through their rows (their joint systems and ghosts are per island).
-    rows_.resize(count);
-    chooseColoured(islandStarts, contacts, settings.soft.holdMassRatio, gravity);
-    detail::parallelFor(tasks, count, 1024, [&](std::uint32_t begin, std::uint32_t end) {
+    chooseColoured(islandStarts, contacts, settings.soft.holdMassRatio, gravity); // sizes rows_: empty when every island is coloured
+    const auto rowCount = static_cast<std::uint32_t>(rows_.size());
+    detail::parallelFor(tasks, rowCount, 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k)
             if (rows_[k].kind != detail::SoftKind::InBlock) detail::prepareSoftRow(contacts[k], bodies, bodies_, rows_[k]);
     });
@@ -192,7 +192,7 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
     }
     integrateAlone(bodies, h, substeps, gyroscopic);
     if (gyroscopic == GyroscopicMode::ConserveMomentum) keepAngularMomentum(bodies);
-    detail::parallelFor(tasks, count, 1024, [&](std::uint32_t begin, std::uint32_t end) {
+    detail::parallelFor(tasks, rowCount, 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
             const SoftRow& row = rows_[k];
             if (row.kind == detail::SoftKind::InBlock) continue; // storeBlocks wrote it

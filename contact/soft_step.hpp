@@ -301,7 +301,7 @@ private:
     void storeBlocks(std::span<Contact> contacts, int substeps, TaskSystem* tasks);
 
     std::vector<detail::SoftBody> bodies_;    ///< index body + 1
-    std::vector<detail::SoftRow> rows_;       ///< by contact
+    std::vector<detail::SoftRow> rows_;       ///< by contact; empty when every island is solved in blocks
     std::vector<detail::SoftPatch> patches_;  ///< friction, by manifold, in contact order
     std::vector<detail::SoftPoint> points_;   ///< joint points, in contact order
     detail::SoftJointSystem joints_;          ///< the island being solved's joint system
