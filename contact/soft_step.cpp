@@ -117,14 +117,7 @@ void SoftStepSolver::integrateAlone(std::span<const Body> bodies, real h, int su
         b.moved = Vec3::Zero();
         b.turned = Quat::Identity();
         b.turn = Mat3::Identity();
-        if (gyroscopic == GyroscopicMode::None) {
-            for (int s = 0; s < substeps; ++s) {
-                detail::kick(b);
-                detail::drift(b, sub);
-            }
-            continue;
-        }
-        // Turning with its inertia (integrate.cpp's forms, per substep).
+        // Turning with its inertia as GyroscopicMode says (integrate.cpp's forms, per substep).
         Quat q = body.orientation;
         for (int s = 0; s < substeps; ++s) {
             detail::kick(b);

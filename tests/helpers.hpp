@@ -91,6 +91,15 @@ inline jounce::BodyDesc boxDesc(const jounce::Vec3& halfExtents, real density, c
     return d;
 }
 
+/// Settings for the soft step (the default solver, named: these tests are about it), with
+/// sleep on or off.
+inline jounce::WorldSettings softSettings(bool sleep = true) {
+    jounce::WorldSettings s;
+    s.resolver.solver = jounce::ContactSolver::SoftStep;
+    s.sleep.enabled = sleep;
+    return s;
+}
+
 /// Switches a world to Millington's resolver (the default is the soft step): for tests of
 /// the resolver's own behaviour and of the book's once-per-step integration.
 inline void useResolver(jounce::World& w) {

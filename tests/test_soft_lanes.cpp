@@ -18,13 +18,6 @@ using namespace jounce;
 
 namespace {
 
-WorldSettings softSettings() {
-    WorldSettings s;
-    s.resolver.solver = ContactSolver::SoftStep;
-    s.sleep.enabled = false;
-    return s;
-}
-
 BodyId addBody(World& w, const Vec3& at, const Shape& shape, real friction, real restitution,
                const Quat& q = Quat::Identity()) {
     BodyDesc d;
@@ -75,7 +68,7 @@ void buildHeap(World& w) {
 }
 
 std::uint64_t stepWith(std::uint32_t threads, int steps) {
-    World w(softSettings());
+    World w(testing::softSettings(false));
     w.setThreads(threads);
     buildHeap(w);
     for (int i = 0; i < steps; ++i) w.step(real(1) / 60);
@@ -86,7 +79,7 @@ std::uint64_t stepWith(std::uint32_t threads, int steps) {
 
 std::uint64_t stepAt(SimdLevel level, int steps) {
     limitSimd(level);
-    World w(softSettings());
+    World w(testing::softSettings(false));
     build(w);
     for (int i = 0; i < steps; ++i) w.step(real(1) / 60);
     limitSimd(SimdLevel::Avx2);
@@ -113,7 +106,7 @@ TEST_CASE("soft step: every SIMD width steps the same bits as the scalar kernels
 TEST_CASE("soft step: boxes on a slab with more manifolds than colours rest on it", "[contact][scene]") {
     // The slab's 50 manifolds: 32 colours, the rest solved one after the other in the
     // overflow colour. All must hold: no box sinks into the slab or slides off.
-    World w(softSettings());
+    World w(testing::softSettings(false));
     const std::vector<BodyId> small = build(w);
     for (int i = 0; i < 120; ++i) w.step(real(1) / 60);
     for (const BodyId b : small) {
@@ -134,7 +127,7 @@ TEST_CASE("soft step: 1, 2, 3, 4 and 8 threads step the same bits", "[contact][s
 }
 
 TEST_CASE("thread counts are validated", "[physics]") {
-    World w(softSettings());
+    World w(testing::softSettings(false));
     const BodyId ball = addBody(w, Vec3(0, 1, 0), Sphere{real(0.2)}, real(0.5), 0);
     for (const std::uint32_t bad : {0u, 257u, 100000u}) {
         INFO("threads " << bad);

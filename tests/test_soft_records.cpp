@@ -21,13 +21,6 @@ using namespace jounce;
 
 namespace {
 
-WorldSettings softSettings() {
-    WorldSettings s;
-    s.resolver.solver = ContactSolver::SoftStep;
-    s.sleep.enabled = false;
-    return s;
-}
-
 BodyId box(World& w, const Vec3& at, real half, real mass) {
     BodyDesc d;
     d.position = at;
@@ -81,7 +74,7 @@ const char* nameOf(Path p) {
 TEST_CASE("soft step watched: the records step the same bits as a fast step on two threads", "[contact][scene]") {
     for (const Path path : {Path::Coloured, Path::Held, Path::Jointed}) {
         INFO(nameOf(path));
-        World fast(softSettings()), watched(softSettings());
+        World fast(testing::softSettings(false)), watched(testing::softSettings(false));
         fast.setThreads(2);
         build(fast, path);
         build(watched, path);
@@ -115,7 +108,7 @@ TEST_CASE("soft step watched: the records step the same bits as a fast step on t
 TEST_CASE("soft step watched: each record starts from the velocities its bodies' last record left", "[contact][scene]") {
     for (const Path path : {Path::Coloured, Path::Jointed}) {
         INFO(nameOf(path));
-        WorldSettings s = softSettings();
+        WorldSettings s = testing::softSettings(false);
         s.gyroscopic = GyroscopicMode::None; // the step's end turns no angular velocity after the records
         World w(s);
         build(w, path);
@@ -164,7 +157,7 @@ TEST_CASE("soft step watched: the records' impulses are the resting bodies' weig
     // sum m (v1 - v0) - sum m g dt, and at rest that is the floor's: their weight times dt.
     for (const Path path : {Path::Coloured, Path::Jointed}) {
         INFO(nameOf(path));
-        World w(softSettings());
+        World w(testing::softSettings(false));
         const real dt = real(1) / 60;
         build(w, path);
         for (int i = 0; i < 60; ++i) w.step(dt);

@@ -25,11 +25,6 @@ using testing::eps;
 
 namespace {
 
-WorldSettings softSettings() {
-    WorldSettings s;
-    s.resolver.solver = ContactSolver::SoftStep;
-    return s;
-}
 
 BodyId softBall(World& w, const Vec3& at, real radius, real restitution = 0) {
     BodyDesc d;
@@ -51,7 +46,7 @@ real parabolaApex(const BodyState& b, real g, real h) {
 
 /// Apex heights of a ball's bottom over the floor, bounce after bounce.
 std::vector<real> softApexes(real restitution, int count) {
-    const WorldSettings s = softSettings();
+    const WorldSettings s = testing::softSettings();
     World w(s);
     testing::addGround(w); // a pair bounces with the larger restitution: the ball's
     const real radius = real(0.1), dt = real(1) / 60, g = s.gravity.norm();
@@ -73,7 +68,7 @@ std::vector<real> softApexes(real restitution, int count) {
 TEST_CASE("soft step: a body in free flight follows symplectic Euler over the substeps", "[contact]") {
     // Every awake body is integrated in the solver's substeps: after N substeps of h,
     // v = v0 + N h g and y = y0 + N h v0 + h^2 g N (N + 1) / 2 exactly.
-    World w(softSettings());
+    World w(testing::softSettings());
     BodyDesc d;
     d.position = Vec3(0, 100, 0);
     d.linearVelocity = Vec3(2, 5, 0);
@@ -95,7 +90,7 @@ TEST_CASE("soft step: a resting ball sinks to the soft contact's equilibrium dep
     // visit changes nothing: 0 = -m massScale biasRate s - impulseScale m g h, so the
     // ball rests at s = -g h impulseScale / (massScale biasRate), with the softness of
     // a contact with a static body (twice contactHertz).
-    const WorldSettings settings = softSettings();
+    const WorldSettings settings = testing::softSettings();
     World w(settings);
     testing::addGround(w);
     const real radius = real(0.25);
@@ -133,7 +128,7 @@ TEST_CASE("soft step: a ball-jointed pendulum swings with the period 2 pi sqrt(L
     // (times 1 + theta^2 / 16 for the amplitude, and the ball's own inertia,
     // sqrt(1 + 2 r^2 / (5 L^2))) to 0.5 %. Sleep off: Millington's threshold (0.3 m^2/s^2)
     // puts so slow a pendulum to sleep at the end of its first swing.
-    WorldSettings settings = softSettings();
+    WorldSettings settings = testing::softSettings();
     settings.sleep.enabled = false;
     World w(settings);
     const real length = 1, radius = real(0.05), angle = real(5) * std::numbers::pi_v<real> / 180;
@@ -162,7 +157,7 @@ TEST_CASE("soft step: a ball-jointed pendulum swings with the period 2 pi sqrt(L
 
 TEST_CASE("soft step settings are validated", "[contact]") {
     const auto rejected = [](const std::string& field, const std::function<void(SoftStepSettings&)>& edit) {
-        World w(softSettings());
+        World w(testing::softSettings());
         testing::addGround(w);
         const std::vector<std::uint8_t> before = w.saveState();
         WorldSettings s = w.settings();
@@ -192,7 +187,7 @@ TEST_CASE("soft step settings are validated", "[contact]") {
 }
 
 TEST_CASE("soft step: a snapshot keeps the solver and steps in lockstep", "[contact][scene]") {
-    WorldSettings settings = softSettings();
+    WorldSettings settings = testing::softSettings();
     settings.resolver.soft.substeps = 6;
     World w(settings);
     testing::addGround(w);
@@ -269,7 +264,7 @@ TEST_CASE("soft step: a chain of light links holds a load 100 times heavier, han
     // than 1 cm hanging, 5 cm swung from 30 degrees.
     const int steps = 600 / testing::sanitizedStepDivisor;
     {
-        World w(softSettings());
+        World w(testing::softSettings());
         const BodyId load = softChain(w, 100, 0);
         for (int i = 0; i < steps; ++i) w.step(real(1) / 60);
         const real rest = real(0.2) * 20 + real(0.2);
@@ -277,7 +272,7 @@ TEST_CASE("soft step: a chain of light links holds a load 100 times heavier, han
         CHECK(softWorstGap(w) < real(0.001));
     }
     {
-        World w(softSettings());
+        World w(testing::softSettings());
         softChain(w, 100, 30);
         real worst = 0;
         for (int i = 0; i < steps; ++i) {
@@ -289,7 +284,7 @@ TEST_CASE("soft step: a chain of light links holds a load 100 times heavier, han
     {
         // The control: the same swing with the joints' substeps cut to the contacts' 4,
         // where a light link's spin over a substep grows and the chain comes apart.
-        WorldSettings settings = softSettings();
+        WorldSettings settings = testing::softSettings();
         settings.resolver.soft.jointSubsteps = 4;
         World w(settings);
         softChain(w, 100, 30);
@@ -320,7 +315,7 @@ TEST_CASE("soft step: a ragdoll dropped on the floor puts no limb 2 cm into it a
     // Its ball joints make a tree (one system), solved again after the contacts in each
     // sweep: with the contacts last, landing pulled the joints 9 cm apart.
     SoftRoom room;
-    room.world().setSettings(softSettings());
+    room.world().setSettings(testing::softSettings());
     testing::addGround(room.world());
     scenes::buildRagdoll(room, Vec3(0, real(1.2), 0));
     real deepest = 0, worstGap = 0;
@@ -353,7 +348,7 @@ struct HeavyOnLight {
 
 /// Issue 28's case: a 1 m box of 1000 kg dropped 0.5 m onto a 1 kg box (0.2 m or 1 m).
 HeavyOnLight dropHeavyOnLight(real lightHalf, real holdMassRatio) {
-    WorldSettings s = softSettings();
+    WorldSettings s = testing::softSettings();
     s.resolver.soft.holdMassRatio = holdMassRatio;
     s.sleep.enabled = false;
     World w(s);
@@ -392,7 +387,7 @@ TEST_CASE("soft step: a 1000 kg box rests on a 1 kg box as on the ground (holdMa
 
 TEST_CASE("soft step: a 1 / 1000 / 1 kg sandwich stays level", "[contact][scene]") {
     for (const real ratio : {real(10), real(0)}) {
-        WorldSettings s = softSettings();
+        WorldSettings s = testing::softSettings();
         s.resolver.soft.holdMassRatio = ratio;
         World w(s);
         testing::addGround(w);
@@ -424,7 +419,7 @@ TEST_CASE("soft step: a heap of 200 boxes of 1 to 1000 kg comes to rest on the f
     // decades, dropped in a column: heavy boxes land on light ones, light ones are
     // wedged under heavy ones. Nothing may be pushed into the floor or thrown, and all
     // of it must fall asleep.
-    WorldSettings s = softSettings();
+    WorldSettings s = testing::softSettings();
     World w(s);
     BodyDesc floor;
     floor.type = BodyType::Static;
@@ -486,7 +481,7 @@ TEST_CASE("soft step: a destroyed body's slot is left alone", "[contact]") {
     // solver was given the slots' alive flags). With nothing alive that moves, ten more
     // steps change only the step count (and the header's checksum).
     const auto after = [](int steps) {
-        World w(softSettings());
+        World w(testing::softSettings());
         testing::addGround(w);
         BodyDesc d = testing::boxDesc(Vec3::Constant(real(0.2)), 500, Vec3(0, 3, 0));
         d.linearVelocity = Vec3(1, -2, 0);
