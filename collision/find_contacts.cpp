@@ -18,10 +18,11 @@ namespace jounce::detail {
 
 void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const CollisionSettings& settings,
                      std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
-                     std::vector<Transform>& poses, real h) {
+                     CollisionScratch& scratch, real h) {
     proxies.clear();
     proxyColliders.clear();
-    poses.clear();
+    scratch.poses.clear();
+    scratch.boxes.clear();
     for (std::size_t i = 0; i < colliders.slotCount(); ++i) {
         if (!colliders.isAlive(i)) continue;
         Collider& c = colliders.atSlot(i);
@@ -29,7 +30,8 @@ void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const Co
         const Transform pose = b.origin() * c.local;
         // The box covers where the shape is now and where its velocity takes it this
         // step, so a fast body meets what lies in its path (see narrowPhase).
-        Aabb swept = computeAabb(c.shape, pose);
+        const Aabb tight = computeAabb(c.shape, pose);
+        Aabb swept = tight;
         if (b.type != BodyType::Static && settings.continuous) {
             const Vec3 move = b.linearVelocity * h;
             swept.min = swept.min.cwiseMin(swept.min + move);
@@ -46,7 +48,8 @@ void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const Co
         p.sensor = c.sensor;
         proxies.push_back(p);
         proxyColliders.push_back(colliders.idOf(i));
-        poses.push_back(pose);
+        scratch.poses.push_back(pose);
+        scratch.boxes.push_back(tight);
     }
 }
 
@@ -96,6 +99,13 @@ void checkSpeculative(const Shape& a, const Sweep& sa, const Shape& b, const Swe
 real approachSpeed(const Body& a, const Body& b, const Manifold& m) {
     const Vec3& p = m.deepest().point;
     return -(a.velocityAt(p) - b.velocityAt(p)).dot(m.normal);
+}
+
+/// Whether two boxes lie more than `gap` apart along some world axis: then so do the
+/// shapes inside them, by at least that much (a gap along any direction bounds the
+/// distance from below).
+bool apart(const Aabb& a, const Aabb& b, real gap) {
+    return (a.min.array() > b.max.array() + gap).any() || (b.min.array() > a.max.array() + gap).any();
 }
 
 bool isFast(const std::vector<std::uint8_t>& fast, std::uint32_t a, std::uint32_t b) {
@@ -158,10 +168,12 @@ void collidePair(const PairInputs& in, std::uint32_t tested, CollisionScratch::P
     const Transform& pb = in.scratch.poses[pair.b];
     std::vector<Manifold>& manifolds = work.manifolds;
     manifolds.clear();
+    const Aabb& boxA = in.scratch.boxes[pair.a];
+    const Aabb& boxB = in.scratch.boxes[pair.b];
     if (ca.sensor || cb.sensor) {
         // A sensor only reports what overlaps it (touching counts), and two sensors do
         // not sense each other.
-        if (ca.sensor && cb.sensor) return;
+        if ((ca.sensor && cb.sensor) || apart(boxA, boxB, 0)) return;
         if (collideAll(ca.shape, pa, cb.shape, pb, 0, manifolds) > 0)
             sensors.push_back(ca.sensor ? SensorEvent{ia, ib, ca.body, cb.body} : SensorEvent{ib, ia, cb.body, ca.body});
         return;
@@ -170,6 +182,11 @@ void collidePair(const PairInputs& in, std::uint32_t tested, CollisionScratch::P
     // (with the gap as negative depth), so the resolver stops a fast body at the
     // surface instead of finding it deep inside, or past, a thin one.
     const real approach = settings.continuous ? in.h * (ba.linearVelocity.norm() + bb.linearVelocity.norm()) : 0;
+    // The broad phase pairs fat boxes (grown by aabbMargin, so pairs change seldom): most
+    // of its pairs in a pile are neighbours whose shapes lie farther apart than that,
+    // and their tight boxes say so for the cost of six comparisons (pile1000: 80 % of
+    // the pairs, each a separating-axis test of fifteen axes otherwise).
+    if (apart(boxA, boxB, settings.collisionMargin + approach)) return;
     // A pair that barely moved since its points were found keeps them, if the two move
     // slowly relative to each other: a refresh skips the search ahead along the motion
     // (for a fast body, the sweep below). Relative: two boxes of a stack share the step's

@@ -43,6 +43,7 @@ struct ManifoldRange {
 /// settled step allocates nothing).
 struct CollisionScratch {
     std::vector<Transform> poses;            ///< colliderProxies: each collider proxy's world pose
+    std::vector<Aabb> boxes;                 ///< colliderProxies: each collider proxy's tight box at that pose
     /// narrowPhase: one worker's buffers for the pair it is testing.
     struct PairWork {
         std::vector<Manifold> manifolds;     ///< the pair's manifolds
@@ -65,11 +66,12 @@ struct CollisionScratch {
 };
 
 /// Stage 3: refresh every collider's fat box (covering the step's sweep) into
-/// `proxies`, which is cleared first; proxyColliders[i] names proxy i's collider and
-/// poses[i] its world pose at the start of the step (the narrow phase's, computed once).
+/// `proxies`, which is cleared first; proxyColliders[i] names proxy i's collider,
+/// scratch.poses[i] its world pose at the start of the step and scratch.boxes[i] its
+/// tight box there (the narrow phase's, computed once).
 void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const CollisionSettings& settings,
                      std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
-                     std::vector<Transform>& poses, real h);
+                     CollisionScratch& scratch, real h);
 
 /// Stage 3: the overlapping pairs of every proxy, colliders' and particles' alike.
 void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs);

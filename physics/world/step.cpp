@@ -127,7 +127,7 @@ void World::substep(const StepContext& ctx) {
 
     t = Clock::now();
     const detail::CollisionSettings collision = detail::collisionSettings(settings_);
-    detail::colliderProxies(bodies_, colliders_, collision, proxies_, proxyColliders_, scratch_->collision.poses, ctx.h);
+    detail::colliderProxies(bodies_, colliders_, collision, proxies_, proxyColliders_, scratch_->collision, ctx.h);
     detail::addParticleProxies(particles_, settings_, proxies_, particleCandidates_, ctx.h);
     detail::addDeformableProxies(deformables_, settings_, proxies_, *deformableCandidates_, ctx.h);
     detail::findPairs(broadPhase_, proxies_, pairs_);
