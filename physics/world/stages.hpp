@@ -23,6 +23,9 @@ struct StepScratch {
     std::vector<std::uint8_t> place; ///< soft step: by body, 1 where its motion is placed as solved
     std::vector<std::pair<Vec3, Vec3>> keptVelocity; ///< soft step: velocities kept while continuous collision sweeps
     std::vector<ContactManifold> lastManifolds; ///< narrow phase: last substep's manifolds, which this one's continue
+    /// The manifolds as the step found them (World::contacts_ set aside by a swap): the
+    /// first substep's to continue, and what a failed step puts back.
+    std::vector<ContactManifold> stepStartManifolds;
 };
 
 /// What collision reads of the world's settings.

@@ -48,6 +48,9 @@ void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, 
 
     const auto start = Clock::now();
     backup_->save(*this); // all or nothing: restored if the step overflows
+    // The manifolds are rebuilt from the last ones (Step::rebuilds): set aside whole, they
+    // are the first substep's to continue and the backup at once.
+    contacts_.swap(scratch_->stepStartManifolds);
     jointEvents_.broken.clear();
     profile_ = Profile{};
     StepContext ctx;
@@ -135,10 +138,11 @@ void World::substep(const StepContext& ctx) {
 
     t = Clock::now();
     detail::markFastBodies(bodies_, colliders_, collision, ctx.h, scratch_->collision);
-    // Last substep's manifolds are what this one's continue (persistent contacts).
-    std::swap(contacts_, scratch_->lastManifolds);
-    detail::narrowPhase(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, scratch_->lastManifolds,
-                        contacts_, ctx.h, scratch_->collision, contactFilter_, sensorOverlaps_, tasks());
+    // Last substep's manifolds are what this one's continue (persistent contacts); the
+    // first substep's are the step's start, which stay as they were (World::step).
+    if (ctx.substep > 0) contacts_.swap(scratch_->lastManifolds);
+    const std::vector<ContactManifold>& previous = ctx.substep > 0 ? scratch_->lastManifolds : scratch_->stepStartManifolds;
+    detail::narrowPhase(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, previous, contacts_, ctx.h, scratch_->collision, contactFilter_, sensorOverlaps_, tasks());
     detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs_, particleCandidates_);
     detail::findSurfaceCandidates(particles_, proxies_, pairs_, settings_, ctx.h, particleCandidates_);
     detail::findDeformableCandidates(proxies_, proxyColliders_, pairs_, *deformableCandidates_);
@@ -268,6 +272,7 @@ void World::restoreBackup() {
     queriesScanAll_ = true; // the trees hold the failed step's boxes
     const bool jointsBroke = !jointEvents_.broken.empty(); // this failed step's, before they are put back
     backup_->restore(*this);
+    contacts_.swap(scratch_->stepStartManifolds); // Step::rebuilds: as the step found them
     if (jointsBroke) detail::jointLinks(joints_, jointLinks_, noCollision_); // derived from the joints
 }
 

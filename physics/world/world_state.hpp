@@ -74,8 +74,8 @@ template <> struct Saved<SlotArray<Collider, ColliderTag>> {
 
 /// The step's backup (the all-or-nothing rule: a failed step leaves the state bit for bit
 /// as it was): a Saved<T> for each member the declaration marks Step::changes, in
-/// declaration order. Members marked Step::keeps are not copied: that is what keeps
-/// the backup as cheap as the state a step touches.
+/// declaration order. Members marked otherwise are not copied (Step says how each is
+/// put back): that is what keeps the backup as cheap as the state a step touches.
 class StepBackup {
 public:
     template <class State> void save(const State& state) {

@@ -48,9 +48,15 @@ struct StepScratch;
 class StepBackup;
 struct StateAccess;
 
-/// Whether a step changes a member of the world's state (World::visitState): the step
-/// backs up those it changes, so that a failed step can put them back.
-enum class Step : bool { keeps, changes };
+/// What a step does to a member of the world's state (World::visitState), and so how a
+/// failed step puts it back as it was:
+/// - keeps: never changes it;
+/// - changes: changes it in place, so the step copies it first (StepBackup);
+/// - rebuilds: builds it anew from the old one, which the step sets aside whole at its
+///   start (a swap, not a copy: World::step) and swaps back if it fails;
+/// - reports: writes it only in its last stage (the events), once it can no longer
+///   fail: nothing to put back.
+enum class Step : std::uint8_t { keeps, changes, rebuilds, reports };
 }
 
 /// Persistent contacts' refresh (docs/contact.md, "Persistent contacts"; Jolt's body
@@ -433,13 +439,13 @@ private:
         v("colliders", w.colliders_, changes); // only their fat boxes (detail::Saved)
         v("forceGenerators", w.generators_, keeps);
         v("joints", w.joints_, changes);       // forces; breaking removes some
-        v("contacts", w.contacts_, changes);
+        v("contacts", w.contacts_, rebuilds);  // set aside whole, 0.7 kB a manifold (World::step)
         v("warmStartCache", w.previousContacts_, changes);
         v("sleepingLinks", w.sleepingLinks_, changes);
-        v("touching", w.touching_, changes);
-        v("near", w.near_, changes);
-        v("contactEvents", w.contactEvents_, changes);
-        v("sensorEvents", w.sensorEvents_, changes);
+        v("touching", w.touching_, reports);
+        v("near", w.near_, reports);
+        v("contactEvents", w.contactEvents_, reports);
+        v("sensorEvents", w.sensorEvents_, reports);
         v("jointEvents", w.jointEvents_, changes);
         v("particles", w.particles_, changes);
         v("deformables", w.deformables_, changes);
