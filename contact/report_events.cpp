@@ -7,19 +7,17 @@
 #include "contact/stages.hpp"
 
 #include <algorithm>
-#include <tuple>
+#include <utility>
 
 namespace jounce::detail {
 namespace {
 
-/// Handles in a total order: index, then generation (a reused slot is a new collider).
-auto key(ColliderId id) { return std::pair(id.index, id.generation); }
-bool before(const ContactEvent& x, const ContactEvent& y) {
-    return std::tuple(key(x.colliderA), key(x.colliderB)) < std::tuple(key(y.colliderA), key(y.colliderB));
-}
-bool before(const SensorEvent& x, const SensorEvent& y) {
-    return std::tuple(key(x.sensor), key(x.visitor)) < std::tuple(key(y.sensor), key(y.visitor));
-}
+/// Handles in a total order: index, then generation (a reused slot is a new collider),
+/// as one integer, so a pair of handles compares in two integer comparisons.
+std::uint64_t key(ColliderId id) { return std::uint64_t{id.index} << 32 | id.generation; }
+std::pair<std::uint64_t, std::uint64_t> keys(const ContactEvent& e) { return {key(e.colliderA), key(e.colliderB)}; }
+std::pair<std::uint64_t, std::uint64_t> keys(const SensorEvent& e) { return {key(e.sensor), key(e.visitor)}; }
+template <class Event> bool before(const Event& x, const Event& y) { return keys(x) < keys(y); }
 
 /// Walks two sorted lists: `now` only -> begin, both -> persist (now's record),
 /// `was` only -> end (was's record).
@@ -43,15 +41,15 @@ void compare(const std::vector<Event>& was, const std::vector<Event>& now, std::
 /// deepest. Sorted by handle.
 void sortUnique(std::vector<ContactEvent>& events) {
     const auto order = [](const ContactEvent& x, const ContactEvent& y) {
-        if (before(x, y) || before(y, x)) return before(x, y);
-        return x.depth > y.depth;
+        const auto kx = keys(x), ky = keys(y);
+        return kx != ky ? kx < ky : x.depth > y.depth;
     };
     // The narrow phase walks the broad phase's pairs in collider order, so the list
     // usually arrives sorted: checking is one pass, sorting n log n comparisons of
     // four handles each.
     if (!std::is_sorted(events.begin(), events.end(), order)) std::sort(events.begin(), events.end(), order);
     events.erase(std::unique(events.begin(), events.end(),
-                             [](const ContactEvent& x, const ContactEvent& y) { return !before(x, y) && !before(y, x); }),
+                             [](const ContactEvent& x, const ContactEvent& y) { return keys(x) == keys(y); }),
                  events.end());
 }
 
@@ -119,8 +117,7 @@ void reportSensors(const BodyArray& bodies, const ColliderArray& colliders, cons
             !bodies[e.visitorBody].awake)
             now.push_back(e);
     std::sort(now.begin(), now.end(), [](const SensorEvent& x, const SensorEvent& y) { return before(x, y); });
-    now.erase(std::unique(now.begin(), now.end(),
-                          [](const SensorEvent& x, const SensorEvent& y) { return !before(x, y) && !before(y, x); }),
+    now.erase(std::unique(now.begin(), now.end(), [](const SensorEvent& x, const SensorEvent& y) { return keys(x) == keys(y); }),
               now.end());
     events.begin.clear();
     events.end.clear();

@@ -59,8 +59,9 @@ void setSubstep(SoftBody& b, real h) {
     if (!b.integrates) return;
     b.linearKick = h * b.linearAcceleration;
     b.angularKick = h * b.angularAcceleration;
-    b.linearKeep = std::exp(-b.linearDamping * h);
-    b.angularKeep = std::exp(-b.angularDamping * h);
+    // exp(-0 h) is exactly 1: no call for the undamped bodies most scenes are made of.
+    b.linearKeep = b.linearDamping > 0 ? std::exp(-b.linearDamping * h) : 1;
+    b.angularKeep = b.angularDamping > 0 ? std::exp(-b.angularDamping * h) : 1;
 }
 
 } // namespace detail
@@ -69,22 +70,23 @@ using detail::SoftBody;
 using detail::SoftRow;
 
 void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const std::uint8_t> alive,
-                                  std::span<const Contact> contacts, real h, int substeps) {
+                                  std::span<const Contact> contacts, real h, int substeps, TaskSystem* tasks) {
     bodies_.resize(bodies.size() + 1);
     bodies_[0] = SoftBody{};
-    owned_.assign(bodies.size(), 0);
+    owned_.resize(bodies.size());
     const real sub = h / static_cast<real>(substeps);
     // Every awake dynamic body is integrated here, in contact or not: a body that
     // switched between the step's integration and the substeps' as it met and left a
     // contact would lose the difference of their half-steps of gravity each time
     // (symplectic Euler's velocity lags the position by half a step: a ball with e = 1
     // lost 7 % of its height per bounce).
-    for (std::uint32_t i = 0; i < bodies.size(); ++i) {
-        const Body& b = bodies[i];
-        if (i >= alive.size() || !alive[i] || !b.isDynamic() || !b.awake) continue; // a destroyed body's slot keeps its data
-        bodies_[i + 1] = detail::makeSoftBody(b, sub);
-        owned_[i] = 1;
-    }
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(bodies.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const Body& b = bodies[i];
+            owned_[i] = i < alive.size() && alive[i] && b.isDynamic() && b.awake; // a destroyed body's slot keeps its data
+            if (owned_[i]) bodies_[i + 1] = detail::makeSoftBody(b, sub);
+        }
+    });
     // The other bodies contacts touch: kinematic ones (which move), static and sleeping ones.
     for (const Contact& c : contacts)
         for (const std::uint32_t i : c.body)
@@ -107,49 +109,54 @@ Vec3 momentumOf(const Body& body, const Quat& q, const Vec3& w) {
 
 } // namespace
 
-void SoftStepSolver::integrateAlone(std::span<const Body> bodies, real h, int substeps, GyroscopicMode gyroscopic) {
+void SoftStepSolver::integrateAlone(std::span<const Body> bodies, real h, int substeps, GyroscopicMode gyroscopic,
+                                    TaskSystem* tasks) {
     // Bodies in no island: the same substeps with nothing to solve.
-    const real sub = h / static_cast<real>(substeps);
-    for (std::uint32_t i = 0; i < owned_.size(); ++i) {
-        if (!owned_[i] || stamp_[i + 1] != 0) continue;
-        SoftBody& b = bodies_[i + 1];
-        const Body& body = bodies[i];
-        b.moved = Vec3::Zero();
-        b.turned = Quat::Identity();
-        b.turn = Mat3::Identity();
-        // Turning with its inertia as GyroscopicMode says (integrate.cpp's forms, per substep).
-        Quat q = body.orientation;
-        for (int s = 0; s < substeps; ++s) {
-            detail::kick(b);
-            Vec3& w = b.angularVelocity;
-            if (gyroscopic == GyroscopicMode::Explicit) // w' = w - h I^-1 (w x I w)
-                w -= sub * spinOf(body, q, w.cross(momentumOf(body, q, w)));
-            detail::limitSpeed(b.linearVelocity);
-            detail::limitSpeed(w);
-            b.moved += sub * b.linearVelocity;
-            if (gyroscopic == GyroscopicMode::ConserveMomentum) { // midpoint turn, L kept
-                const Vec3 momentum = momentumOf(body, q, w);
-                const Quat half = integrateOrientation(q, spinOf(body, q, momentum), sub / 2);
-                q = integrateOrientation(q, spinOf(body, half, momentum), sub);
-                w = spinOf(body, q, momentum);
-            } else {
-                q = integrateOrientation(q, w, sub);
-            }
-        }
-        b.turned = (q * body.orientation.conjugate()).normalized();
-        b.turn = b.turned.toRotationMatrix();
-    }
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(owned_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t i = begin; i < end; ++i)
+            if (owned_[i] && stamp_[i + 1] == 0) integrateOneAlone(bodies[i], bodies_[i + 1], h, substeps, gyroscopic);
+    });
 }
 
-void SoftStepSolver::keepAngularMomentum(std::span<const Body> bodies) {
-    for (std::uint32_t i = 0; i < owned_.size(); ++i) {
-        // Alone: integrateAlone kept it; joined: its joints' velocity stands.
-        if (!owned_[i] || stamp_[i + 1] == 0 || stamp_[i + 1] == jointedMark) continue;
-        SoftBody& b = bodies_[i + 1];
-        const Body& body = bodies[i];
-        const Vec3 momentum = momentumOf(body, body.orientation, b.angularVelocity);
-        b.angularVelocity = spinOf(body, (b.turned * body.orientation).normalized(), momentum);
+void SoftStepSolver::integrateOneAlone(const Body& body, SoftBody& b, real h, int substeps, GyroscopicMode gyroscopic) {
+    const real sub = h / static_cast<real>(substeps);
+    b.moved = Vec3::Zero();
+    b.turned = Quat::Identity();
+    b.turn = Mat3::Identity();
+    // Turning with its inertia as GyroscopicMode says (integrate.cpp's forms, per substep).
+    Quat q = body.orientation;
+    for (int s = 0; s < substeps; ++s) {
+        detail::kick(b);
+        Vec3& w = b.angularVelocity;
+        if (gyroscopic == GyroscopicMode::Explicit) // w' = w - h I^-1 (w x I w)
+            w -= sub * spinOf(body, q, w.cross(momentumOf(body, q, w)));
+        detail::limitSpeed(b.linearVelocity);
+        detail::limitSpeed(w);
+        b.moved += sub * b.linearVelocity;
+        if (gyroscopic == GyroscopicMode::ConserveMomentum) { // midpoint turn, L kept
+            const Vec3 momentum = momentumOf(body, q, w);
+            const Quat half = integrateOrientation(q, spinOf(body, q, momentum), sub / 2);
+            q = integrateOrientation(q, spinOf(body, half, momentum), sub);
+            w = spinOf(body, q, momentum);
+        } else {
+            q = integrateOrientation(q, w, sub);
+        }
     }
+    b.turned = (q * body.orientation.conjugate()).normalized();
+    b.turn = b.turned.toRotationMatrix();
+}
+
+void SoftStepSolver::keepAngularMomentum(std::span<const Body> bodies, TaskSystem* tasks) {
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(owned_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t i = begin; i < end; ++i) {
+            // Alone: integrateAlone kept it; joined: its joints' velocity stands.
+            if (!owned_[i] || stamp_[i + 1] == 0 || stamp_[i + 1] == jointedMark) continue;
+            SoftBody& b = bodies_[i + 1];
+            const Body& body = bodies[i];
+            const Vec3 momentum = momentumOf(body, body.orientation, b.angularVelocity);
+            b.angularVelocity = spinOf(body, (b.turned * body.orientation).normalized(), momentum);
+        }
+    });
 }
 
 void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t> alive, std::span<Contact> contacts,
@@ -157,7 +164,7 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
                            const Vec3& gravity, GyroscopicMode gyroscopic, TaskSystem* tasks) {
     const int substeps = settings.soft.substeps;
     watch_ = observer_ ? Watch{&observer_, contacts, bodies, islandStarts} : Watch{};
-    gatherBodies(bodies, alive, contacts, h, substeps);
+    gatherBodies(bodies, alive, contacts, h, substeps, tasks);
     const auto count = static_cast<std::uint32_t>(contacts.size());
     if (!settings.warmStart)
         for (Contact& c : contacts) c.accumulatedImpulse = Vec3::Zero();
@@ -183,8 +190,8 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
         const auto [first, last] = detail::islandRange(islandStarts, k, count);
         if (!coloured_[k]) solveIsland(first, last, h, settings);
     }
-    integrateAlone(bodies, h, substeps, gyroscopic);
-    if (gyroscopic == GyroscopicMode::ConserveMomentum) keepAngularMomentum(bodies);
+    integrateAlone(bodies, h, substeps, gyroscopic, tasks);
+    if (gyroscopic == GyroscopicMode::ConserveMomentum) keepAngularMomentum(bodies, tasks);
     detail::parallelFor(tasks, rowCount, 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
             const SoftRow& row = rows_[k];
@@ -207,17 +214,19 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
         stats_.maxPenetrationBefore = std::max(stats_.maxPenetrationBefore, c.penetrationAtStart);
         stats_.maxPenetrationAfter = std::max(stats_.maxPenetrationAfter, c.penetration);
     }
-    for (std::uint32_t i = 0; i < bodies.size(); ++i) {
-        if (!owned_[i]) continue;
-        Body& b = bodies[i];
-        b.linearVelocity = bodies_[i + 1].linearVelocity;
-        b.angularVelocity = bodies_[i + 1].angularVelocity;
-        // The visits after the last drift may have pushed a body past the bound (a world
-        // restored with an absurd but accepted value: docs/reliability.md).
-        detail::limitSpeed(b.linearVelocity);
-        detail::limitSpeed(b.angularVelocity);
-        b.lastFrameAcceleration = b.forceAccum * b.inverseMass + b.impulseAccum * (b.inverseMass / h);
-    }
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(bodies.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t i = begin; i < end; ++i) {
+            if (!owned_[i]) continue;
+            Body& b = bodies[i];
+            b.linearVelocity = bodies_[i + 1].linearVelocity;
+            b.angularVelocity = bodies_[i + 1].angularVelocity;
+            // The visits after the last drift may have pushed a body past the bound (a world
+            // restored with an absurd but accepted value: docs/reliability.md).
+            detail::limitSpeed(b.linearVelocity);
+            detail::limitSpeed(b.angularVelocity);
+            b.lastFrameAcceleration = b.forceAccum * b.inverseMass + b.impulseAccum * (b.inverseMass / h);
+        }
+    });
 }
 
 void SoftStepSolver::addMoving(std::uint32_t i, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out) {

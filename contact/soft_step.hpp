@@ -260,11 +260,13 @@ private:
     void runItemWatched(const detail::SoftStage& stage, std::uint32_t item);
 
     void gatherBodies(std::span<const Body> bodies, std::span<const std::uint8_t> alive, std::span<const Contact> contacts,
-                      real h, int substeps);
-    void integrateAlone(std::span<const Body> bodies, real h, int substeps, GyroscopicMode gyroscopic);
+                      real h, int substeps, TaskSystem* tasks);
+    void integrateAlone(std::span<const Body> bodies, real h, int substeps, GyroscopicMode gyroscopic, TaskSystem* tasks);
+    /// One body's substeps (its motion from the step's start: moved, turned).
+    static void integrateOneAlone(const Body& body, detail::SoftBody& b, real h, int substeps, GyroscopicMode gyroscopic);
     /// Island bodies under ConserveMomentum: the angular velocity from the momentum the
     /// step left, with the inertia turned as the body turned.
-    void keepAngularMomentum(std::span<const Body> bodies);
+    void keepAngularMomentum(std::span<const Body> bodies, TaskSystem* tasks);
     void solveIsland(std::uint32_t first, std::uint32_t last, real h, const ResolverSettings& settings);
     /// Appends the moving bodies of rows [first, last) not yet stamped `mark` to `out`,
     /// stamped, their motion reset and their kicks set for substeps of `sub`.
@@ -293,7 +295,7 @@ private:
     /// relax and bounce, the passes that write bodies one stage per colour.
     void planStages(int substeps, int relaxIterations, std::uint32_t workers);
     void runStages(TaskSystem* tasks);
-    void workStages();
+    void workStages(std::uint32_t worker, std::uint32_t workers);
     void runItem(const detail::SoftStage& stage, std::uint32_t item);
     void colourManifolds(std::span<Contact> contacts, std::span<const Body> bodies, int substeps, const ResolverSettings& settings, real sub,
                          TaskSystem* tasks);
@@ -336,11 +338,18 @@ private:
     struct Pass {
         real invSub = 0, maxPushOut = 0, threshold = 0, sub = 0;
     } pass_;
-    struct alignas(64) StageProgress { ///< a cache line per stage: workers claim from it all at once
-        std::atomic<std::uint32_t> claimed{0}, finished{0};
+    struct alignas(64) StageProgress { ///< a cache line per stage: its items finished
+        std::atomic<std::uint32_t> finished{0};
+    };
+    struct alignas(64) ItemClaim { ///< a cache line per item: the run that claimed it
+        std::atomic<std::uint32_t> run{0};
     };
     std::unique_ptr<StageProgress[]> stageProgress_; ///< by stage
     std::size_t stageProgressSize_ = 0;
+    std::unique_ptr<ItemClaim[]> itemClaims_;     ///< every stage's items, stage after stage
+    std::size_t itemClaimsSize_ = 0;
+    std::vector<std::uint32_t> stageItems_;       ///< each stage's first item in itemClaims_
+    std::uint32_t run_ = 0;                       ///< runStages' calls (an item claimed in this run holds it)
     std::atomic<std::uint32_t> stageNow_{0};      ///< the stage open to claims
     std::function<void(const ResolutionRecord&)> observer_;
     Watch watch_;
