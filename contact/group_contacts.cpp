@@ -39,7 +39,7 @@ void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const Slee
         if (scratch.movedByKinematic[k]) wakeIsland(bodies.slots(), islands, k, sleep.sleepThreshold);
     wakeTouchedIslands(bodies.slots(), islands, sleep.sleepThreshold);
     // Contacts in island order; islands that sleep as a whole are left out. Which goes
-    // where is listed first (plain indices), then the contacts (~400 bytes each) are
+    // where is listed first (plain indices), then the contacts (~300 bytes each) are
     // copied on the workers.
     std::vector<std::uint32_t>& source = scratch.orderSource;
     source.clear();
@@ -51,6 +51,10 @@ void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const Slee
         for (std::uint32_t i = first; i < last; ++i) source.push_back(islands.contactOrder[i]);
         islandStarts.push_back(static_cast<std::uint32_t>(source.size()));
     }
+    // One island of every contact (a pile, a heap) is already in order: nothing to copy.
+    bool inOrder = source.size() == contacts.size();
+    for (std::uint32_t i = 0; i < source.size() && inOrder; ++i) inOrder = source[i] == i;
+    if (inOrder) return;
     std::vector<Contact>& ordered = scratch.ordered;
     ordered.resize(source.size());
     parallelFor(tasks, static_cast<std::uint32_t>(source.size()), 2048, [&](std::uint32_t begin, std::uint32_t end) {
