@@ -175,3 +175,41 @@ TEST_CASE("persistent contacts: a settled pyramid refreshes its pairs, and with 
         }
     }
 }
+
+TEST_CASE("persistent contacts: spheres on a plane are tested afresh every step, boxes refreshed", "[collision][scene]") {
+    // A sphere's test against a plane (or a sphere, a capsule) is a few products in
+    // closed form, cheaper than placing kept points again: such pairs are never
+    // refreshed, and carry their impulses by feature all the same.
+    WorldSettings settings;
+    settings.sleep.enabled = false;
+    World w(settings);
+    BodyDesc ground;
+    ground.type = BodyType::Static;
+    ground.colliders.push_back(makeCollider(HalfSpace{Vec3::UnitY(), 0}, 1000));
+    w.createBody(ground);
+    BodyDesc ball;
+    ball.position = Vec3(0, real(0.5), 0);
+    ball.colliders.push_back(makeCollider(Sphere{real(0.5)}, 1000));
+    ball.massFromColliders = true;
+    const BodyId ballId = w.createBody(ball);
+    BodyDesc box;
+    box.position = Vec3(3, real(0.5), 0);
+    box.colliders.push_back(testing::boxCollider(Vec3::Constant(real(0.5))));
+    box.massFromColliders = true;
+    w.createBody(box);
+    const real h = real(1) / 60;
+    int ballRefreshed = 0, boxRefreshed = 0;
+    real ballLoad = 0;
+    for (int i = 0; i < 120; ++i) {
+        w.step(h);
+        for (const ContactManifold& m : w.contacts()) {
+            const bool isBall = m.bodyA == ballId || m.bodyB == ballId;
+            if (m.origin == ContactManifold::Origin::Refreshed) ++(isBall ? ballRefreshed : boxRefreshed);
+            if (isBall) ballLoad = m.normalImpulse[0];
+        }
+    }
+    CHECK(ballRefreshed == 0);
+    CHECK(boxRefreshed > 100);
+    // The ball's single point still carries its weight times the step to the next.
+    CHECK(ballLoad == Approx(real(9.81) * h / w.body(ballId).inverseMass).epsilon(0.01));
+}
