@@ -16,13 +16,13 @@ namespace jounce::detail {
 namespace {
 
 /// A contact's identity across steps: the two colliders (slot and generation) in the
-/// high 32 bits, the touching features in the low 32. Contacts of one collider pair
-/// share the high half, so they sit together when sorted by key.
-std::uint64_t contactKey(const ContactManifold& m, std::uint32_t feature) {
+/// high 32 bits (pairKey), the touching features in the low 32. Contacts of one collider
+/// pair share the high half, so they sit together when sorted by key.
+std::uint64_t pairKey(const ContactManifold& m) {
     std::uint32_t h = 2166136261u;
     for (const std::uint32_t part : {m.colliderA.index, m.colliderA.generation, m.colliderB.index, m.colliderB.generation})
         h = (h ^ part) * 16777619u;
-    return std::uint64_t(h) << 32 | feature;
+    return std::uint64_t(h) << 32;
 }
 
 bool finite(const Contact& c) {
@@ -53,6 +53,12 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
     parallelFor(tasks, static_cast<std::uint32_t>(manifolds.size()), 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
             const ContactManifold& m = manifolds[k];
+            if (firsts[k] == firsts[k + 1]) continue;
+            // Shared by the manifold's points: one pair, one normal (its basis made at
+            // the first point that passes the check).
+            const std::uint64_t key = pairKey(m);
+            Mat3 basis = Mat3::Identity();
+            bool haveBasis = false;
             for (std::uint32_t i = firsts[k]; i < firsts[k + 1]; ++i) {
                 const std::size_t point = i - firsts[k];
                 const ContactPoint& p = m.manifold.points[point];
@@ -63,7 +69,7 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
                 c.penetration = p.depth;
                 c.friction = m.friction;
                 c.restitution = m.restitution;
-                c.key = contactKey(m, p.feature);
+                c.key = key | p.feature;
                 c.source = k * Manifold::maxPoints + static_cast<std::uint32_t>(point);
                 c.carries = true;
                 c.supports = true;
@@ -80,7 +86,9 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
                 // by rounding one way or the other contactBasis picks another helper
                 // axis, turning them a quarter turn: docs/contact.md, warm starting).
                 // The basis stays in the contact: the solvers' preparation reads it.
-                c.contactToWorld = contactBasis(c.normal);
+                if (!haveBasis) basis = contactBasis(c.normal);
+                haveBasis = true;
+                c.contactToWorld = basis;
                 const Vec3& friction = m.frictionImpulse[point];
                 c.accumulatedImpulse = Vec3(m.normalImpulse[point], c.contactToWorld.col(1).dot(friction),
                                             c.contactToWorld.col(2).dot(friction));

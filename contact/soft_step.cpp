@@ -95,17 +95,15 @@ void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const 
 
 namespace {
 
-/// w = R I_body^-1 R^T L: the angular velocity of momentum L at orientation q.
-Vec3 spinOf(const Body& body, const Quat& q, const Vec3& momentum) {
-    const Mat3 r = q.toRotationMatrix();
+/// w = R I_body^-1 R^T L: the angular velocity of momentum L at orientation R.
+Vec3 spinOf(const Body& body, const Mat3& r, const Vec3& momentum) {
     return r * (body.inverseInertiaBody * (r.transpose() * momentum));
 }
+Vec3 spinOf(const Body& body, const Quat& q, const Vec3& momentum) { return spinOf(body, q.toRotationMatrix(), momentum); }
 
 /// L = R I_body R^T w.
-Vec3 momentumOf(const Body& body, const Quat& q, const Vec3& w) {
-    const Mat3 r = q.toRotationMatrix();
-    return r * (body.inertiaBody * (r.transpose() * w));
-}
+Vec3 momentumOf(const Body& body, const Mat3& r, const Vec3& w) { return r * (body.inertiaBody * (r.transpose() * w)); }
+Vec3 momentumOf(const Body& body, const Quat& q, const Vec3& w) { return momentumOf(body, q.toRotationMatrix(), w); }
 
 } // namespace
 
@@ -125,6 +123,7 @@ void SoftStepSolver::integrateOneAlone(const Body& body, SoftBody& b, real h, in
     b.turn = Mat3::Identity();
     // Turning with its inertia as GyroscopicMode says (integrate.cpp's forms, per substep).
     Quat q = body.orientation;
+    Mat3 r = q.toRotationMatrix(); // q's (ConserveMomentum's): made once a substep, read twice
     for (int s = 0; s < substeps; ++s) {
         detail::kick(b);
         Vec3& w = b.angularVelocity;
@@ -134,10 +133,11 @@ void SoftStepSolver::integrateOneAlone(const Body& body, SoftBody& b, real h, in
         detail::limitSpeed(w);
         b.moved += sub * b.linearVelocity;
         if (gyroscopic == GyroscopicMode::ConserveMomentum) { // midpoint turn, L kept
-            const Vec3 momentum = momentumOf(body, q, w);
-            const Quat half = integrateOrientation(q, spinOf(body, q, momentum), sub / 2);
+            const Vec3 momentum = momentumOf(body, r, w);
+            const Quat half = integrateOrientation(q, spinOf(body, r, momentum), sub / 2);
             q = integrateOrientation(q, spinOf(body, half, momentum), sub);
-            w = spinOf(body, q, momentum);
+            r = q.toRotationMatrix();
+            w = spinOf(body, r, momentum);
         } else {
             q = integrateOrientation(q, w, sub);
         }
