@@ -108,9 +108,12 @@ BroadPhase::~BroadPhase() = default;
 BroadPhase::BroadPhase(BroadPhase&&) noexcept = default;
 BroadPhase& BroadPhase::operator=(BroadPhase&&) noexcept = default;
 
-bool fattenAabb(Aabb& fat, const Aabb& tight, real margin) {
+bool fattenAabb(Aabb& fat, const Aabb& tight, real margin, const Vec3& ahead) {
     if (fat.contains(tight)) return false;
-    fat = tight.fattened(margin);
+    Aabb stretched = tight;
+    stretched.min = stretched.min.cwiseMin(tight.min + ahead);
+    stretched.max = stretched.max.cwiseMax(tight.max + ahead);
+    fat = stretched.fattened(margin);
     return true;
 }
 

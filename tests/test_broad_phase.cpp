@@ -166,6 +166,13 @@ TEST_CASE("broad phase: fat boxes change only when the tight box leaves them", "
     CHECK_FALSE(fattenAabb(fat, Aabb{Vec3::Constant(real(0.05)), Vec3::Constant(real(1.05))}, real(0.1)));
     CHECK(fattenAabb(fat, Aabb{Vec3::Constant(real(0.2)), Vec3::Constant(real(1.2))}, real(0.1)));
     CHECK(fat.min.isApprox(Vec3::Constant(real(0.1))));
+    // A moving body's new box also reaches its motion ahead (0.3 m down): it still holds
+    // the body two steps of 0.1 m later, where one without would have been replaced.
+    const Vec3 ahead(0, real(-0.3), 0);
+    CHECK(fattenAabb(fat, Aabb{Vec3(0, -1, 0), Vec3(1, 0, 1)}, real(0.1), ahead));
+    CHECK(fat.min.isApprox(Vec3(real(-0.1), real(-1.4), real(-0.1))));
+    CHECK(fat.max.isApprox(Vec3(real(1.1), real(0.1), real(1.1))));
+    CHECK_FALSE(fattenAabb(fat, Aabb{Vec3(0, real(-1.2), 0), Vec3(1, real(-0.2), 1)}, real(0.1), ahead));
 }
 
 TEST_CASE("broad phase over successive calls equals brute force as boxes move, sleep and come and go", "[collision]") {

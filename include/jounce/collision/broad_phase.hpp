@@ -48,8 +48,11 @@ struct ProxyPair {
 };
 
 /// Replaces `fat` by `tight` grown by `margin` when `tight` has left it; returns
-/// whether it did. Fat boxes keep pairs stable while bodies jiggle in place.
-bool fattenAabb(Aabb& fat, const Aabb& tight, real margin);
+/// whether it did. Fat boxes keep pairs stable while bodies jiggle in place. `ahead`
+/// (a moving body's motion over the next steps) stretches a new box along it too
+/// (Bullet's predictive boxes), so a body moving steadily needs a new one only every
+/// few steps.
+bool fattenAabb(Aabb& fat, const Aabb& tight, real margin, const Vec3& ahead = Vec3::Zero());
 
 class BroadPhase {
 public:
