@@ -28,8 +28,8 @@ namespace jounce::detail {
 template <class L> struct SoftBlockKernel {
     static constexpr int W = softBlockWidth;
     static constexpr int n = L::width;
-    static constexpr int stateReals = sizeof(SoftState) / sizeof(real);
-    static_assert(sizeof(SoftState) == 16 * sizeof(real), "SoftState is 16 reals, v w dp dq in this order");
+    static constexpr int stateReals = sizeof(SoftState) / sizeof(lane_real);
+    static_assert(sizeof(SoftState) == 16 * sizeof(lane_real), "SoftState is 16 lane reals, v w dp dq in this order");
 
     struct Body {
         V3<L> v, w, dp, u; ///< velocity, angular velocity, displacement, rotation's vector part
@@ -37,17 +37,17 @@ template <class L> struct SoftBlockKernel {
     };
 
     // ---- lanes [at, at + n) of a block's arrays ------------------------------------
-    static L get(const real (&a)[W], int at) { return L::load(a + at); }
-    static void put(real (&a)[W], int at, L x) { x.store(a + at); }
-    static V3<L> get3(const real (&a)[3][W], int at) { return {get(a[0], at), get(a[1], at), get(a[2], at)}; }
-    static Sym3<L> getSym(const real (&a)[6][W], int at) {
+    static L get(const lane_real (&a)[W], int at) { return L::load(a + at); }
+    static void put(lane_real (&a)[W], int at, L x) { x.store(a + at); }
+    static V3<L> get3(const lane_real (&a)[3][W], int at) { return {get(a[0], at), get(a[1], at), get(a[2], at)}; }
+    static Sym3<L> getSym(const lane_real (&a)[6][W], int at) {
         return {get(a[0], at), get(a[1], at), get(a[2], at), get(a[3], at), get(a[4], at), get(a[5], at)};
     }
 
     /// Lane l's field `field` of state index[l] (the lane type loads the lanes
     /// straight into a register: no store and reload through memory).
     static L field(const SoftState* states, const std::uint32_t* index, int field) {
-        return L::gather(reinterpret_cast<const real*>(states) + field, index, stateReals);
+        return L::gather(reinterpret_cast<const lane_real*>(states) + field, index, stateReals);
     }
     static Body gather(const SoftState* states, const std::uint32_t* index) {
         const auto at = [&](int k) { return field(states, index, k); };
@@ -56,7 +56,7 @@ template <class L> struct SoftBlockKernel {
 
     /// Writes the velocities back, only where the side takes impulses.
     static void scatter(SoftState* states, const std::uint32_t* index, const std::uint8_t* writes, const Body& b) {
-        alignas(64) real t[6][n];
+        alignas(64) lane_real t[6][n];
         b.v.x.store(t[0]);
         b.v.y.store(t[1]);
         b.v.z.store(t[2]);
@@ -125,8 +125,8 @@ template <class L> struct SoftBlockKernel {
         scatter(states, k.body[1] + at, k.writes[1] + at, b);
     }
 
-    static void solveLanes(SoftBlock& k, SoftPointBlock* points, SoftState* states, bool useBias, real invH,
-                           real maxPushOut, int at) {
+    static void solveLanes(SoftBlock& k, SoftPointBlock* points, SoftState* states, bool useBias, lane_real invH,
+                           lane_real maxPushOut, int at) {
         Body a = gather(states, k.body[0] + at), b = gather(states, k.body[1] + at);
         const Manifold m = manifold(k, at);
         const L zero = L::splat(0), one = L::splat(1);
@@ -208,11 +208,11 @@ template <class L> struct SoftBlockKernel {
 
     /// Restitution (soft_rows.cpp, bounceRow, derives it): the impulse that starts the
     /// flight out with e^2 of the discrete flight's energy I = v^2 - 2 (k / h) s + k v.
-    static void bounceLanes(const SoftBlock& k, SoftPointBlock* points, SoftState* states, real threshold, real h,
+    static void bounceLanes(const SoftBlock& k, SoftPointBlock* points, SoftState* states, lane_real threshold, lane_real h,
                             int at) {
         Body a = gather(states, k.body[0] + at), b = gather(states, k.body[1] + at);
         const Manifold m = manifold(k, at);
-        const L zero = L::splat(0), two = L::splat(2), half = L::splat(real(0.5));
+        const L zero = L::splat(0), two = L::splat(2), half = L::splat(lane_real(0.5));
         const L e = get(k.restitution, at);
         const L kick = get(k.kickAlong, at);
         const L pull = kick / L::splat(h); // k / h: the normal acceleration [m/s^2]
@@ -237,19 +237,19 @@ template <class L> struct SoftBlockKernel {
         scatter(states, k.body[1] + at, k.writes[1] + at, b);
     }
 
-    static constexpr real tiny = real(1e-30);
+    static constexpr lane_real tiny = lane_real(1e-30);
 
     // ---- whole blocks ------------------------------------------------------------------
     static void warmStart(SoftBlock& k, SoftPointBlock* points, SoftState* states) {
         for (int at = 0; at < W; at += n) warmStartLanes(k, points, states, at);
     }
-    static void solve(SoftBlock& k, SoftPointBlock* points, SoftState* states, bool useBias, real invH, real maxPushOut) {
+    static void solve(SoftBlock& k, SoftPointBlock* points, SoftState* states, bool useBias, lane_real invH, lane_real maxPushOut) {
         for (int at = 0; at < W; at += n) solveLanes(k, points, states, useBias, invH, maxPushOut, at);
     }
     static void noteApproach(const SoftBlock& k, SoftPointBlock* points, const SoftState* states) {
         for (int at = 0; at < W; at += n) noteApproachLanes(k, points, states, at);
     }
-    static void bounce(const SoftBlock& k, SoftPointBlock* points, SoftState* states, real threshold, real h) {
+    static void bounce(const SoftBlock& k, SoftPointBlock* points, SoftState* states, lane_real threshold, lane_real h) {
         for (int at = 0; at < W; at += n) bounceLanes(k, points, states, threshold, h, at);
     }
 };

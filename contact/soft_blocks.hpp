@@ -23,21 +23,32 @@
 
 namespace jounce::detail {
 
-/// Manifolds per block: the widest lanes built (AVX2: 4 doubles, 8 floats).
-#if defined(JOUNCE_USE_FLOAT)
-inline constexpr int softBlockWidth = 8;
+/// The precision of the coloured solver's lanes: float in both builds (issue 28, "precision
+/// chosen per quantity"; Jolt's large-world mode and Box2D do the same). The lanes hold
+/// velocities, the motion since the step began and anchors relative to centres of mass:
+/// quantities of metres and metres a second, where float's 7 digits are 0.1 um on a 1 m
+/// anchor, well below the 5 mm contact margin. Positions stay in `real` (a body's place is
+/// its double position plus the step's float displacement). Float doubles the lanes per
+/// register (AVX2: 8) and halves the bytes each visit moves. JOUNCE_DOUBLE_LANES (a
+/// compile definition, for measuring the difference) makes them `real` again.
+#if defined(JOUNCE_DOUBLE_LANES) && !defined(JOUNCE_USE_FLOAT)
+using lane_real = double;
 #else
-inline constexpr int softBlockWidth = 4;
+using lane_real = float;
+#define JOUNCE_FLOAT_LANES 1
 #endif
 
-/// A body's state in the substeps, 16 reals (two cache lines in double): velocities,
+/// Manifolds per block: the widest lanes built (AVX2: 4 doubles, 8 floats).
+inline constexpr int softBlockWidth = 32 / static_cast<int>(sizeof(lane_real));
+
+/// A body's state in the substeps, 16 lane reals (one cache line): velocities,
 /// and its motion since the step began (displacement, rotation as a quaternion x y z w).
 struct SoftState {
-    real v[3] = {0, 0, 0};
-    real w[3] = {0, 0, 0};
-    real dp[3] = {0, 0, 0};
-    real dq[4] = {0, 0, 0, 1};
-    real pad[3] = {0, 0, 0};
+    lane_real v[3] = {0, 0, 0};
+    lane_real w[3] = {0, 0, 0};
+    lane_real dp[3] = {0, 0, 0};
+    lane_real dq[4] = {0, 0, 0, 1};
+    lane_real pad[3] = {0, 0, 0};
 };
 
 /// `softBlockWidth` manifolds (lanes) of one colour with the same number of points.
@@ -52,38 +63,38 @@ struct SoftBlock {
     std::uint32_t points = 0;         ///< points per lane (1..4)
     std::uint32_t used = 0;           ///< lanes holding a manifold
     bool bouncy = false;              ///< some lane has restitution
-    real invMass[2][W] = {};
-    real invInertia[2][6][W] = {};    ///< world, symmetric: xx yy zz xy xz yz
-    real normal[3][W] = {};
-    real tangent[3][W] = {};
-    real bitangent[3][W] = {};
-    real centre[2][3][W] = {};        ///< the points' centre - each centre of mass [m]
-    real planarMass[3][W] = {};       ///< inverse of the 2x2 planar response at the centre: 00 01 11
-    real twistMass[W] = {};
-    real twistReach[W] = {};
-    real friction[W] = {};
-    real restitution[W] = {};
-    real massScale[W] = {};           ///< softness (contact/soft_constraint.hpp)
-    real biasRate[W] = {};
-    real impulseScale[W] = {};
-    real kickAlong[W] = {};           ///< a substep's velocity change from forces along the normal [m/s]
-    real planar[2][W] = {};           ///< friction impulse this substep [N s]
-    real twist[W] = {};               ///< twist impulse this substep [N m s]
+    lane_real invMass[2][W] = {};
+    lane_real invInertia[2][6][W] = {};    ///< world, symmetric: xx yy zz xy xz yz
+    lane_real normal[3][W] = {};
+    lane_real tangent[3][W] = {};
+    lane_real bitangent[3][W] = {};
+    lane_real centre[2][3][W] = {};        ///< the points' centre - each centre of mass [m]
+    lane_real planarMass[3][W] = {};       ///< inverse of the 2x2 planar response at the centre: 00 01 11
+    lane_real twistMass[W] = {};
+    lane_real twistReach[W] = {};
+    lane_real friction[W] = {};
+    lane_real restitution[W] = {};
+    lane_real massScale[W] = {};           ///< softness (contact/soft_constraint.hpp)
+    lane_real biasRate[W] = {};
+    lane_real impulseScale[W] = {};
+    lane_real kickAlong[W] = {};           ///< a substep's velocity change from forces along the normal [m/s]
+    lane_real planar[2][W] = {};           ///< friction impulse this substep [N s]
+    lane_real twist[W] = {};               ///< twist impulse this substep [N m s]
 };
 
 /// One point of each of a block's lanes.
 struct SoftPointBlock {
     static constexpr int W = softBlockWidth;
     std::uint32_t contact[W] = {};    ///< the point's contact
-    real anchor[2][3][W] = {};        ///< point - centre of mass, world, at the step's start [m]
-    real base[W] = {};                ///< separation less the anchors' offset along the normal [m]
-    real normalMass[W] = {};          ///< 0 in empty lanes: no impulse
-    real impulse[W] = {};             ///< normal impulse this substep [N s]
-    real pushed[W] = {};              ///< normal impulse applied this substep (restitution's test)
-    real applied[W] = {};             ///< normal impulse applied this step, warm starts and visits [N s]
-    real bounced[W] = {};             ///< restitution's impulse this step [N s]
-    real approach[W] = {};            ///< normal velocity before this substep's solve [m/s]
-    real gap[W] = {};                 ///< separation when this substep began [m]
+    lane_real anchor[2][3][W] = {};        ///< point - centre of mass, world, at the step's start [m]
+    lane_real base[W] = {};                ///< separation less the anchors' offset along the normal [m]
+    lane_real normalMass[W] = {};          ///< 0 in empty lanes: no impulse
+    lane_real impulse[W] = {};             ///< normal impulse this substep [N s]
+    lane_real pushed[W] = {};              ///< normal impulse applied this substep (restitution's test)
+    lane_real applied[W] = {};             ///< normal impulse applied this step, warm starts and visits [N s]
+    lane_real bounced[W] = {};             ///< restitution's impulse this step [N s]
+    lane_real approach[W] = {};            ///< normal velocity before this substep's solve [m/s]
+    lane_real gap[W] = {};                 ///< separation when this substep began [m]
 };
 
 /// One pass over a range of blocks (or of the moving bodies, for kick and drift), cut
@@ -102,9 +113,9 @@ struct SoftStage {
 struct SoftKernels {
     const char* name;
     void (*warmStart)(SoftBlock&, SoftPointBlock*, SoftState*);
-    void (*solve)(SoftBlock&, SoftPointBlock*, SoftState*, bool useBias, real invH, real maxPushOut);
+    void (*solve)(SoftBlock&, SoftPointBlock*, SoftState*, bool useBias, lane_real invH, lane_real maxPushOut);
     void (*noteApproach)(const SoftBlock&, SoftPointBlock*, const SoftState*);
-    void (*bounce)(const SoftBlock&, SoftPointBlock*, SoftState*, real threshold, real h);
+    void (*bounce)(const SoftBlock&, SoftPointBlock*, SoftState*, lane_real threshold, lane_real h);
 };
 
 /// One lane after the other (also the overflow colour's blocks, whose lanes may share bodies).
@@ -114,9 +125,9 @@ const SoftKernels& scalarSoftKernels();
 /// what a watched step (World::setResolverObserver) runs, one record per lane.
 struct SoftLaneVisits {
     void (*warmStart)(SoftBlock&, SoftPointBlock*, SoftState*, int at);
-    void (*solve)(SoftBlock&, SoftPointBlock*, SoftState*, bool useBias, real invH, real maxPushOut, int at);
+    void (*solve)(SoftBlock&, SoftPointBlock*, SoftState*, bool useBias, lane_real invH, lane_real maxPushOut, int at);
     void (*noteApproach)(const SoftBlock&, SoftPointBlock*, const SoftState*, int at);
-    void (*bounce)(const SoftBlock&, SoftPointBlock*, SoftState*, real threshold, real h, int at);
+    void (*bounce)(const SoftBlock&, SoftPointBlock*, SoftState*, lane_real threshold, lane_real h, int at);
 };
 const SoftLaneVisits& scalarLaneVisits();
 /// The SIMD kernels, or null where this build or processor has none.

@@ -74,11 +74,14 @@ constexpr std::uint32_t keysPerColour = 5; ///< by points per manifold, 1..4
 namespace detail {
 namespace {
 
+/// A real in a lane (float: contact/soft_blocks.hpp, lane_real).
+lane_real narrow(real x) { return static_cast<lane_real>(x); }
+
 SoftState stateOf(const SoftBody& b) {
     SoftState s;
     for (int k = 0; k < 3; ++k) {
-        s.v[k] = b.linearVelocity[k];
-        s.w[k] = b.angularVelocity[k];
+        s.v[k] = narrow(b.linearVelocity[k]);
+        s.w[k] = narrow(b.angularVelocity[k]);
     }
     return s; // no motion yet: dp = 0, dq = identity
 }
@@ -86,8 +89,8 @@ SoftState stateOf(const SoftBody& b) {
 void kickState(SoftState& s, const SoftBody& b) {
     if (!b.integrates) return;
     for (int k = 0; k < 3; ++k) {
-        s.v[k] = (s.v[k] + b.linearKick[k]) * b.linearKeep;
-        s.w[k] = (s.w[k] + b.angularKick[k]) * b.angularKeep;
+        s.v[k] = narrow((s.v[k] + b.linearKick[k]) * b.linearKeep);
+        s.w[k] = narrow((s.w[k] + b.angularKick[k]) * b.angularKeep);
     }
 }
 
@@ -98,30 +101,30 @@ void driftState(SoftState& s, const SoftBody& b, real h) {
         limitSpeed(w);
     }
     for (int k = 0; k < 3; ++k) {
-        s.v[k] = v[k];
-        s.w[k] = w[k];
-        s.dp[k] += h * s.v[k];
+        s.v[k] = narrow(v[k]);
+        s.w[k] = narrow(w[k]);
+        s.dp[k] = narrow(s.dp[k] + h * s.v[k]);
     }
     const Quat q = integrateOrientation(Quat(s.dq[3], s.dq[0], s.dq[1], s.dq[2]), w, h);
-    s.dq[0] = q.x();
-    s.dq[1] = q.y();
-    s.dq[2] = q.z();
-    s.dq[3] = q.w();
+    s.dq[0] = narrow(q.x());
+    s.dq[1] = narrow(q.y());
+    s.dq[2] = narrow(q.z());
+    s.dq[3] = narrow(q.w());
 }
 
 void storeState(const SoftState& s, SoftBody& b) {
     b.linearVelocity = Vec3(s.v[0], s.v[1], s.v[2]);
     b.angularVelocity = Vec3(s.w[0], s.w[1], s.w[2]);
     b.moved = Vec3(s.dp[0], s.dp[1], s.dp[2]);
-    b.turned = Quat(s.dq[3], s.dq[0], s.dq[1], s.dq[2]);
+    b.turned = Quat(s.dq[3], s.dq[0], s.dq[1], s.dq[2]); // unit to float precision (placeBody normalises)
     b.turn = b.turned.toRotationMatrix();
 }
 
-void put3(real (&to)[3][softBlockWidth], int lane, const Vec3& v) {
-    for (int k = 0; k < 3; ++k) to[k][lane] = v[k];
+void put3(lane_real (&to)[3][softBlockWidth], int lane, const Vec3& v) {
+    for (int k = 0; k < 3; ++k) to[k][lane] = static_cast<lane_real>(v[k]);
 }
 
-Vec3 get3(const real (&from)[3][softBlockWidth], int lane) { return Vec3(from[0][lane], from[1][lane], from[2][lane]); }
+Vec3 get3(const lane_real (&from)[3][softBlockWidth], int lane) { return Vec3(from[0][lane], from[1][lane], from[2][lane]); }
 
 /// m v written out (GCC at -O2 called Eigen's 3x3 product out of line here: 3 % of a
 /// pyramid's step).

@@ -15,7 +15,7 @@
 namespace jounce::detail {
 namespace {
 
-#if defined(JOUNCE_USE_FLOAT)
+#if defined(JOUNCE_FLOAT_LANES)
 struct Avx2Lane {
     static constexpr int width = 8;
     struct Mask {
@@ -23,13 +23,13 @@ struct Avx2Lane {
         friend Mask both(Mask a, Mask b) { return {_mm256_and_ps(a.m, b.m)}; }
     };
     __m256 v;
-    static Avx2Lane load(const real* p) { return {_mm256_loadu_ps(p)}; }
-    static Avx2Lane splat(real x) { return {_mm256_set1_ps(x)}; }
-    static Avx2Lane gather(const real* base, const std::uint32_t* index, int stride) {
+    static Avx2Lane load(const lane_real* p) { return {_mm256_loadu_ps(p)}; }
+    static Avx2Lane splat(lane_real x) { return {_mm256_set1_ps(x)}; }
+    static Avx2Lane gather(const lane_real* base, const std::uint32_t* index, int stride) {
         return {_mm256_set_ps(base[index[7] * stride], base[index[6] * stride], base[index[5] * stride], base[index[4] * stride],
                               base[index[3] * stride], base[index[2] * stride], base[index[1] * stride], base[index[0] * stride])};
     }
-    void store(real* p) const { _mm256_storeu_ps(p, v); }
+    void store(lane_real* p) const { _mm256_storeu_ps(p, v); }
     friend Avx2Lane operator+(Avx2Lane a, Avx2Lane b) { return {_mm256_add_ps(a.v, b.v)}; }
     friend Avx2Lane operator-(Avx2Lane a, Avx2Lane b) { return {_mm256_sub_ps(a.v, b.v)}; }
     friend Avx2Lane operator*(Avx2Lane a, Avx2Lane b) { return {_mm256_mul_ps(a.v, b.v)}; }
@@ -50,12 +50,12 @@ struct Avx2Lane {
         friend Mask both(Mask a, Mask b) { return {_mm256_and_pd(a.m, b.m)}; }
     };
     __m256d v;
-    static Avx2Lane load(const real* p) { return {_mm256_loadu_pd(p)}; }
-    static Avx2Lane splat(real x) { return {_mm256_set1_pd(x)}; }
-    static Avx2Lane gather(const real* base, const std::uint32_t* index, int stride) {
+    static Avx2Lane load(const lane_real* p) { return {_mm256_loadu_pd(p)}; }
+    static Avx2Lane splat(lane_real x) { return {_mm256_set1_pd(x)}; }
+    static Avx2Lane gather(const lane_real* base, const std::uint32_t* index, int stride) {
         return {_mm256_set_pd(base[index[3] * stride], base[index[2] * stride], base[index[1] * stride], base[index[0] * stride])};
     }
-    void store(real* p) const { _mm256_storeu_pd(p, v); }
+    void store(lane_real* p) const { _mm256_storeu_pd(p, v); }
     friend Avx2Lane operator+(Avx2Lane a, Avx2Lane b) { return {_mm256_add_pd(a.v, b.v)}; }
     friend Avx2Lane operator-(Avx2Lane a, Avx2Lane b) { return {_mm256_sub_pd(a.v, b.v)}; }
     friend Avx2Lane operator*(Avx2Lane a, Avx2Lane b) { return {_mm256_mul_pd(a.v, b.v)}; }

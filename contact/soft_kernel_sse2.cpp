@@ -13,7 +13,7 @@
 namespace jounce::detail {
 namespace {
 
-#if defined(JOUNCE_USE_FLOAT)
+#if defined(JOUNCE_FLOAT_LANES)
 struct Sse2Lane {
     static constexpr int width = 4;
     struct Mask {
@@ -21,12 +21,12 @@ struct Sse2Lane {
         friend Mask both(Mask a, Mask b) { return {_mm_and_ps(a.m, b.m)}; }
     };
     __m128 v;
-    static Sse2Lane load(const real* p) { return {_mm_loadu_ps(p)}; }
-    static Sse2Lane splat(real x) { return {_mm_set1_ps(x)}; }
-    static Sse2Lane gather(const real* base, const std::uint32_t* index, int stride) {
+    static Sse2Lane load(const lane_real* p) { return {_mm_loadu_ps(p)}; }
+    static Sse2Lane splat(lane_real x) { return {_mm_set1_ps(x)}; }
+    static Sse2Lane gather(const lane_real* base, const std::uint32_t* index, int stride) {
         return {_mm_set_ps(base[index[3] * stride], base[index[2] * stride], base[index[1] * stride], base[index[0] * stride])};
     }
-    void store(real* p) const { _mm_storeu_ps(p, v); }
+    void store(lane_real* p) const { _mm_storeu_ps(p, v); }
     friend Sse2Lane operator+(Sse2Lane a, Sse2Lane b) { return {_mm_add_ps(a.v, b.v)}; }
     friend Sse2Lane operator-(Sse2Lane a, Sse2Lane b) { return {_mm_sub_ps(a.v, b.v)}; }
     friend Sse2Lane operator*(Sse2Lane a, Sse2Lane b) { return {_mm_mul_ps(a.v, b.v)}; }
@@ -47,12 +47,12 @@ struct Sse2Lane {
         friend Mask both(Mask a, Mask b) { return {_mm_and_pd(a.m, b.m)}; }
     };
     __m128d v;
-    static Sse2Lane load(const real* p) { return {_mm_loadu_pd(p)}; }
-    static Sse2Lane splat(real x) { return {_mm_set1_pd(x)}; }
-    static Sse2Lane gather(const real* base, const std::uint32_t* index, int stride) {
+    static Sse2Lane load(const lane_real* p) { return {_mm_loadu_pd(p)}; }
+    static Sse2Lane splat(lane_real x) { return {_mm_set1_pd(x)}; }
+    static Sse2Lane gather(const lane_real* base, const std::uint32_t* index, int stride) {
         return {_mm_set_pd(base[index[1] * stride], base[index[0] * stride])};
     }
-    void store(real* p) const { _mm_storeu_pd(p, v); }
+    void store(lane_real* p) const { _mm_storeu_pd(p, v); }
     friend Sse2Lane operator+(Sse2Lane a, Sse2Lane b) { return {_mm_add_pd(a.v, b.v)}; }
     friend Sse2Lane operator-(Sse2Lane a, Sse2Lane b) { return {_mm_sub_pd(a.v, b.v)}; }
     friend Sse2Lane operator*(Sse2Lane a, Sse2Lane b) { return {_mm_mul_pd(a.v, b.v)}; }

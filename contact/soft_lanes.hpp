@@ -6,23 +6,23 @@
 // SIMD instructions define them, max(a, b) = a > b ? a : b, so every width computes
 // the same bits.
 
-#include <jounce/config.hpp>
+#include "contact/soft_blocks.hpp"
 
 #include <cmath>
 #include <cstdint>
 
 namespace jounce::detail {
 
-/// One real: the kernels' scalar twin.
+/// One lane real: the kernels' scalar twin.
 struct ScalarLane {
     static constexpr int width = 1;
     using Mask = bool;
-    real v;
-    static ScalarLane load(const real* p) { return {*p}; }
-    static ScalarLane splat(real x) { return {x}; }
+    lane_real v;
+    static ScalarLane load(const lane_real* p) { return {*p}; }
+    static ScalarLane splat(lane_real x) { return {x}; }
     /// base[index[l] * stride] for each lane l.
-    static ScalarLane gather(const real* base, const std::uint32_t* index, int stride) { return {base[index[0] * stride]}; }
-    void store(real* p) const { *p = v; }
+    static ScalarLane gather(const lane_real* base, const std::uint32_t* index, int stride) { return {base[index[0] * stride]}; }
+    void store(lane_real* p) const { *p = v; }
     friend ScalarLane operator+(ScalarLane a, ScalarLane b) { return {a.v + b.v}; }
     friend ScalarLane operator-(ScalarLane a, ScalarLane b) { return {a.v - b.v}; }
     friend ScalarLane operator*(ScalarLane a, ScalarLane b) { return {a.v * b.v}; }
