@@ -16,6 +16,7 @@
 #include "contact/soft_lanes.hpp"
 
 #include <cstdint>
+#include <limits>
 
 #if defined(__GNUC__)
 #define JOUNCE_KERNEL_INLINE __attribute__((always_inline)) inline
@@ -239,7 +240,57 @@ template <class L> struct SoftBlockKernel {
 
     static constexpr lane_real tiny = lane_real(1e-30);
 
+    /// 1 / x where x > 0, else 0 (no lane divides by zero: the traps are on in the tests).
+    JOUNCE_KERNEL_INLINE static L inverseOrZero(L x) {
+        const L zero = L::splat(0), one = L::splat(1);
+        const typename L::Mask positive = x > zero;
+        return select(positive, one / select(positive, x, one), zero);
+    }
+
+    /// The lanes' effective masses from what pack put in them (the arithmetic of
+    /// soft_rows.cpp and soft_friction.cpp, preparePatch, 8 manifolds an instruction):
+    /// each point's normal mass, the friction patch's 2x2 planar mass at the centre and
+    /// its twist mass about the normal, and the points' mean reach from the centre in the
+    /// contact plane (the twist's Coulomb bound per unit normal impulse).
+    static void prepareLanes(SoftBlock& k, SoftPointBlock* points, int at) {
+        const Manifold m = manifold(k, at);
+        const L zero = L::splat(0);
+        const L linear = m.invMassA + m.invMassB;
+        const V3<L> ca = get3(k.centre[0], at), cb = get3(k.centre[1], at);
+        L reach = zero;
+        for (std::uint32_t i = 0; i < k.points; ++i) {
+            SoftPointBlock& p = points[i];
+            const V3<L> ra = get3(p.anchor[0], at), rb = get3(p.anchor[1], at);
+            const V3<L> la = cross(ra, m.normal), lb = cross(rb, m.normal);
+            put(p.normalMass, at, inverseOrZero(linear + dot(la, m.invIA * la) + dot(lb, m.invIB * lb)));
+            const V3<L> d = ra - ca;
+            const V3<L> planar = d - m.normal * dot(m.normal, d);
+            reach = reach + sqrt(dot(planar, planar));
+        }
+        put(k.twistReach, at, reach / L::splat(static_cast<lane_real>(k.points)));
+        // The planar response at the centre, R_ij = delta_ij (1/m_a + 1/m_b) + sum over the
+        // sides of (c x e_i) . I^-1 (c x e_j) (symmetric), and its inverse; an axis that
+        // cannot be inverted with the other (det ~ 0) is inverted on its own.
+        const V3<L> t = get3(k.tangent, at), u = get3(k.bitangent, at);
+        const V3<L> la0 = cross(ca, t), la1 = cross(ca, u), lb0 = cross(cb, t), lb1 = cross(cb, u);
+        const V3<L> ta0 = m.invIA * la0, ta1 = m.invIA * la1, tb0 = m.invIB * lb0, tb1 = m.invIB * lb1;
+        const L r00 = linear + dot(la0, ta0) + dot(lb0, tb0);
+        const L r01 = dot(la0, ta1) + dot(lb0, tb1);
+        const L r11 = linear + dot(la1, ta1) + dot(lb1, tb1);
+        const L det = r00 * r11 - r01 * r01;
+        const typename L::Mask invertible = both(det > L::splat(std::numeric_limits<lane_real>::min() * 16),
+                                                 det <= L::splat(std::numeric_limits<lane_real>::max()));
+        const L invDet = inverseOrZero(select(invertible, det, zero));
+        put(k.planarMass[0], at, select(invertible, r11 * invDet, inverseOrZero(r00)));
+        put(k.planarMass[1], at, select(invertible, zero - r01 * invDet, zero));
+        put(k.planarMass[2], at, select(invertible, r00 * invDet, inverseOrZero(r11)));
+        put(k.twistMass, at, inverseOrZero(dot(m.normal, m.invIA * m.normal) + dot(m.normal, m.invIB * m.normal)));
+    }
+
     // ---- whole blocks ------------------------------------------------------------------
+    static void prepare(SoftBlock& k, SoftPointBlock* points) {
+        for (int at = 0; at < W; at += n) prepareLanes(k, points, at);
+    }
     static void warmStart(SoftBlock& k, SoftPointBlock* points, SoftState* states) {
         for (int at = 0; at < W; at += n) warmStartLanes(k, points, states, at);
     }

@@ -109,9 +109,11 @@ struct SoftStage {
     std::uint32_t items() const { return (count + per - 1) / per; }
 };
 
-/// The four visits a block gets, at one SIMD width.
+/// The visits a block gets, at one SIMD width: prepared once a step, then the four
+/// passes of the substeps.
 struct SoftKernels {
     const char* name;
+    void (*prepare)(SoftBlock&, SoftPointBlock*);
     void (*warmStart)(SoftBlock&, SoftPointBlock*, SoftState*);
     void (*solve)(SoftBlock&, SoftPointBlock*, SoftState*, bool useBias, lane_real invH, lane_real maxPushOut);
     void (*noteApproach)(const SoftBlock&, SoftPointBlock*, const SoftState*);

@@ -133,20 +133,14 @@ JOUNCE_HOT_INLINE Vec3 times(const Mat3& m, const Vec3& v) {
                 m(2, 0) * v.x() + m(2, 1) * v.y() + m(2, 2) * v.z());
 }
 
-/// 1 / (velocity change per unit impulse along n at anchors ra, rb), or 0 when nothing moves.
-JOUNCE_HOT_INLINE real normalMassAt(const Vec3& n, const Vec3& ra, const Vec3& rb, const SoftBody& a, const SoftBody& b) {
-    const Vec3 la = ra.cross(n), lb = rb.cross(n);
-    const real d = a.inverseMass + b.inverseMass + la.dot(times(a.inverseInertia, la)) + lb.dot(times(b.inverseInertia, lb));
-    return d > 0 ? 1 / d : 0;
-}
-
 /// A point's offset from the manifold's centre in the contact plane.
 JOUNCE_HOT_INLINE Vec3 inPlane(const Vec3& d, const Vec3& n) { return d - n * n.dot(d); }
 
 /// Lane `lane` of block `k` (and its point blocks) from manifold `m`, straight from its
-/// contacts: the arithmetic of prepareSoftRow (the normal rows) and preparePatch (the
-/// friction patch at the points' centre), without the rows in between. Leaves in each
-/// contact what the resolver's preparation does (its frame, anchors and velocity).
+/// contacts: anchors, frame, masses and softness, and the warm start (the impulses the
+/// points carried); the effective masses are computed afterwards in the block's lanes
+/// (SoftKernels::prepare). Leaves in each contact what the resolver's preparation does
+/// (its frame, anchors and velocity).
 void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contacts, std::span<const Body> bodies,
           std::span<const SoftBody> soft, const std::array<Softness, 2>& softness, real perSubstep, SoftBlock& k,
           SoftPointBlock* points, int lane) {
@@ -195,7 +189,7 @@ void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contact
     // The normal rows, and the friction the points carried read back as the planar and
     // twist impulses storeBlocks shared out (their tangent axes are the manifold's: one
     // normal, one basis).
-    real planarT = 0, planarU = 0, twist = 0, reach = 0;
+    real planarT = 0, planarU = 0, twist = 0;
     for (std::uint32_t i = 0; i < m.count; ++i) {
         Contact& c = contacts[m.first + i];
         const Vec3& ra = anchor[i][0];
@@ -206,7 +200,6 @@ void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contact
         put3(q.anchor[1], lane, rb);
         // s = base + n . (moved_a + turned_a r_a - moved_b - turned_b r_b): -penetration at the start.
         q.base[lane] = -c.penetration - n.dot(ra - rb);
-        q.normalMass[lane] = normalMassAt(n, ra, rb, a, b);
         q.impulse[lane] = c.accumulatedImpulse.x() * perSubstep;
         q.applied[lane] = 0;
         const Vec3 relative = a.linearVelocity + a.angularVelocity.cross(ra) - b.linearVelocity - b.angularVelocity.cross(rb);
@@ -217,7 +210,6 @@ void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contact
         planarU += c.accumulatedImpulse.z();
         const Vec3 d = inPlane(ra - centre[0], n);
         twist += n.dot(d.cross(f));
-        reach += d.norm() * share;
         // What the resolver's preparation leaves in the contact (World::resolvedContacts).
         c.contactToWorld = basis;
         c.relative = {ra, rb};
@@ -227,30 +219,7 @@ void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contact
     k.planar[0][lane] = planarT * perSubstep;
     k.planar[1][lane] = planarU * perSubstep;
     k.twist[lane] = twist * perSubstep;
-    k.twistReach[lane] = reach;
 
-    // The friction patch's masses (soft_friction.cpp, preparePatch): the 2x2 planar
-    // response at the centre, inverted, and the twist's about n.
-    std::array<std::array<Vec3, 2>, 2> lever, turn; // [axis][side]
-    for (std::size_t i = 0; i < 2; ++i) {
-        const Vec3& axis = i == 0 ? t : u;
-        lever[i][0] = centre[0].cross(axis);
-        lever[i][1] = centre[1].cross(axis);
-        turn[i][0] = a.inverseMass > 0 ? times(a.inverseInertia, lever[i][0]) : Vec3::Zero();
-        turn[i][1] = b.inverseMass > 0 ? times(b.inverseInertia, lever[i][1]) : Vec3::Zero();
-    }
-    Eigen::Matrix<real, 2, 2> response;
-    for (std::size_t i = 0; i < 2; ++i)
-        for (std::size_t j = 0; j < 2; ++j)
-            response(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
-                (i == j ? a.inverseMass + b.inverseMass : 0) + lever[i][0].dot(turn[j][0]) + lever[i][1].dot(turn[j][1]);
-    const Eigen::Matrix<real, 2, 2> planarMass = planarMassOf(response);
-    k.planarMass[0][lane] = planarMass(0, 0);
-    k.planarMass[1][lane] = planarMass(0, 1);
-    k.planarMass[2][lane] = planarMass(1, 1);
-    const real twistResponse =
-        (a.inverseMass > 0 ? n.dot(times(a.inverseInertia, n)) : 0) + (b.inverseMass > 0 ? n.dot(times(b.inverseInertia, n)) : 0);
-    k.twistMass[lane] = twistResponse > 0 ? 1 / twistResponse : 0;
 }
 
 /// The rotation of a body's state as a matrix (q = dq, x y z w).
@@ -468,9 +437,12 @@ void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<cons
                          static_cast<int>(slots_[m] % detail::softBlockWidth));
         }
     });
+    // The effective masses, a block at a time in its lanes (soft_block_kernel.hpp, prepare).
+    const detail::SoftKernels& kernels = kernelsFor(simdLevel());
     detail::parallelFor(tasks, blocks, 128, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
             SoftBlock& b = blocks_[k];
+            kernels.prepare(b, pointBlocks_.data() + b.firstPoint);
             for (std::uint32_t lane = 0; lane < b.used; ++lane) b.bouncy = b.bouncy || b.restitution[lane] > 0;
         }
     });
