@@ -288,6 +288,16 @@ template <class L> struct SoftBlockKernel {
     }
 
     // ---- whole blocks ------------------------------------------------------------------
+    /// Each point's separation once the substeps are done (what the contact reports as
+    /// its penetration after the step, negated).
+    static void finishLanes(const SoftBlock& k, SoftPointBlock* points, const SoftState* states, int at) {
+        const Body a = gather(states, k.body[0] + at), b = gather(states, k.body[1] + at);
+        const V3<L> normal = get3(k.normal, at);
+        for (std::uint32_t i = 0; i < k.points; ++i) put(points[i].after, at, separation(points[i], at, normal, a, b));
+    }
+    static void finish(const SoftBlock& k, SoftPointBlock* points, const SoftState* states) {
+        for (int at = 0; at < W; at += n) finishLanes(k, points, states, at);
+    }
     static void prepare(SoftBlock& k, SoftPointBlock* points) {
         for (int at = 0; at < W; at += n) prepareLanes(k, points, at);
     }

@@ -95,6 +95,7 @@ struct SoftPointBlock {
     lane_real bounced[W] = {};             ///< restitution's impulse this step [N s]
     lane_real approach[W] = {};            ///< normal velocity before this substep's solve [m/s]
     lane_real gap[W] = {};                 ///< separation when this substep began [m]
+    lane_real after[W] = {};               ///< separation after the step [m] (SoftKernels::finish)
 };
 
 /// One pass over a range of blocks (or of the moving bodies, for kick and drift), cut
@@ -109,11 +110,12 @@ struct SoftStage {
     std::uint32_t items() const { return (count + per - 1) / per; }
 };
 
-/// The visits a block gets, at one SIMD width: prepared once a step, then the four
-/// passes of the substeps.
+/// The visits a block gets, at one SIMD width: prepared once a step, the four passes
+/// of the substeps, and finished once (each point's separation after the step).
 struct SoftKernels {
     const char* name;
     void (*prepare)(SoftBlock&, SoftPointBlock*);
+    void (*finish)(const SoftBlock&, SoftPointBlock*, const SoftState*);
     void (*warmStart)(SoftBlock&, SoftPointBlock*, SoftState*);
     void (*solve)(SoftBlock&, SoftPointBlock*, SoftState*, bool useBias, lane_real invH, lane_real maxPushOut);
     void (*noteApproach)(const SoftBlock&, SoftPointBlock*, const SoftState*);

@@ -222,20 +222,12 @@ void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contact
 
 }
 
-/// The rotation of a body's state as a matrix (q = dq, x y z w).
-Mat3 turnOf(const SoftState& s) { return Quat(s.dq[3], s.dq[0], s.dq[1], s.dq[2]).toRotationMatrix(); }
-
 /// Lane `lane`'s impulses back into its contacts (the step's: `perStep` substeps'
 /// worth), the friction shared out as storePatch does, and each point's separation
 /// after the step.
-void unpack(const SoftBlock& k, const SoftPointBlock* points, std::span<const SoftState> states, real perStep,
-            std::span<Contact> contacts, int lane) {
+void unpack(const SoftBlock& k, const SoftPointBlock* points, real perStep, std::span<Contact> contacts, int lane) {
     const Vec3 n = get3(k.normal, lane), t = get3(k.tangent, lane), u = get3(k.bitangent, lane);
     const Vec3 centre = get3(k.centre[0], lane);
-    const SoftState& a = states[k.body[0][lane]];
-    const SoftState& b = states[k.body[1][lane]];
-    const Mat3 turnA = turnOf(a), turnB = turnOf(b);
-    const Vec3 moved = Vec3(a.dp[0], a.dp[1], a.dp[2]) - Vec3(b.dp[0], b.dp[1], b.dp[2]);
     real spread = 0; // sum of |d_i|^2
     for (std::uint32_t i = 0; i < k.points; ++i) spread += inPlane(get3(points[i].anchor[0], lane) - centre, n).squaredNorm();
     const real twist = k.twist[lane] * perStep;
@@ -243,13 +235,12 @@ void unpack(const SoftBlock& k, const SoftPointBlock* points, std::span<const So
     for (std::uint32_t i = 0; i < k.points; ++i) {
         const SoftPointBlock& q = points[i];
         Contact& c = contacts[q.contact[lane]];
-        const Vec3 ra = get3(q.anchor[0], lane), rb = get3(q.anchor[1], lane);
-        const Vec3 f = frictionShare(planar, n, inPlane(ra - centre, n), twist, spread);
+        const Vec3 f = frictionShare(planar, n, inPlane(get3(q.anchor[0], lane) - centre, n), twist, spread);
         c.accumulatedImpulse = Vec3(q.impulse[lane] * perStep, t.dot(f), u.dot(f));
         // The step's whole normal impulse, less the kept one (soft_step.hpp: an impact's,
         // taken in one substep, would warm start the next step with an impact).
         c.bounceImpulse = Vec3(q.applied[lane] + q.bounced[lane] - c.accumulatedImpulse.x(), 0, 0);
-        c.penetration = -(q.base[lane] + n.dot(moved + times(turnA, ra) - times(turnB, rb))); // after the step
+        c.penetration = -q.after[lane]; // after the step (SoftKernels::finish)
     }
 }
 
@@ -346,10 +337,13 @@ void SoftStepSolver::solveColoured(std::span<const std::uint32_t> islandStarts, 
 
 void SoftStepSolver::storeBlocks(std::span<Contact> contacts, int substeps, TaskSystem* tasks) {
     const real perStep = static_cast<real>(substeps);
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(blocks_.size()), 128, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t k = begin; k < end; ++k) kernels_->finish(blocks_[k], pointBlocks_.data() + blocks_[k].firstPoint, states_.data());
+    });
     detail::parallelFor(tasks, static_cast<std::uint32_t>(manifolds_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t m = begin; m < end; ++m) { // in contact order, as packed
             const SoftBlock& b = blocks_[slots_[m] / detail::softBlockWidth];
-            detail::unpack(b, pointBlocks_.data() + b.firstPoint, states_, perStep, contacts,
+            detail::unpack(b, pointBlocks_.data() + b.firstPoint, perStep, contacts,
                            static_cast<int>(slots_[m] % detail::softBlockWidth));
         }
     });

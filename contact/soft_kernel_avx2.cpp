@@ -74,7 +74,7 @@ struct Avx2Lane {
 
 const SoftKernels* avx2SoftKernels() {
     using K = SoftBlockKernel<Avx2Lane>;
-    static constexpr SoftKernels kernels{"avx2", &K::prepare, &K::warmStart, &K::solve, &K::noteApproach, &K::bounce};
+    static constexpr SoftKernels kernels{"avx2", &K::prepare, &K::finish, &K::warmStart, &K::solve, &K::noteApproach, &K::bounce};
     return &kernels;
 }
 

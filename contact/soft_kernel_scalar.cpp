@@ -9,7 +9,7 @@ namespace jounce::detail {
 
 const SoftKernels& scalarSoftKernels() {
     using K = SoftBlockKernel<ScalarLane>;
-    static constexpr SoftKernels kernels{"scalar", &K::prepare, &K::warmStart, &K::solve, &K::noteApproach, &K::bounce};
+    static constexpr SoftKernels kernels{"scalar", &K::prepare, &K::finish, &K::warmStart, &K::solve, &K::noteApproach, &K::bounce};
     return kernels;
 }
 

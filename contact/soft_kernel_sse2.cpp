@@ -71,7 +71,7 @@ struct Sse2Lane {
 
 const SoftKernels* sse2SoftKernels() {
     using K = SoftBlockKernel<Sse2Lane>;
-    static constexpr SoftKernels kernels{"sse2", &K::prepare, &K::warmStart, &K::solve, &K::noteApproach, &K::bounce};
+    static constexpr SoftKernels kernels{"sse2", &K::prepare, &K::finish, &K::warmStart, &K::solve, &K::noteApproach, &K::bounce};
     return &kernels;
 }
 
