@@ -28,6 +28,8 @@ void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const Co
     proxyColliders.clear();
     scratch.poses.clear();
     scratch.boxes.clear();
+    scratch.velocities.clear();
+    scratch.sensors.clear();
     for (std::size_t i = 0; i < colliders.slotCount(); ++i) {
         if (!colliders.isAlive(i)) continue;
         Collider& c = colliders.atSlot(i);
@@ -58,6 +60,8 @@ void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const Co
         proxyColliders.push_back(colliders.idOf(i));
         scratch.poses.push_back(pose);
         scratch.boxes.push_back(tight);
+        scratch.velocities.push_back(b.linearVelocity);
+        scratch.sensors.push_back(c.sensor ? 1 : 0);
     }
 }
 
@@ -165,21 +169,35 @@ void describeInto(ContactManifold& m, const Collider& ca, const Collider& cb, Co
 void collidePair(const PairInputs& in, std::uint32_t tested, CollisionScratch::PairWork& work,
                  std::vector<ContactManifold>& contacts, std::vector<SensorEvent>& sensors) {
     const ProxyPair& pair = in.pairs[in.scratch.tested[tested]];
+    const Aabb& boxA = in.scratch.boxes[pair.a];
+    const Aabb& boxB = in.scratch.boxes[pair.b];
+    const CollisionSettings& settings = in.settings;
+    // Speculative margin: shapes closer than they can approach this step get a contact
+    // (with the gap as negative depth), so the resolver stops a fast body at the
+    // surface instead of finding it deep inside, or past, a thin one. They approach
+    // at most at their relative speed: boxes falling side by side, a whole pile of
+    // them, make no contacts (with |v_a| + |v_b| each pair's sweep was tested: 5 ms a
+    // step while pile1000 fell).
+    const bool sensing = in.scratch.sensors[pair.a] || in.scratch.sensors[pair.b];
+    const real closing = in.h * (in.scratch.velocities[pair.a] - in.scratch.velocities[pair.b]).norm(); // at most, this step
+    const real approach = settings.continuous ? closing : 0;
+    // The broad phase pairs fat boxes (grown by aabbMargin, so pairs change seldom): most
+    // of its pairs in a pile are neighbours whose shapes lie farther apart than that,
+    // and their tight boxes say so for the cost of six comparisons (pile1000: 83 % of
+    // the pairs, each a separating-axis test of fifteen axes otherwise).
+    if (!sensing && apart(boxA, boxB, settings.collisionMargin + approach)) return;
     const ColliderId ia = in.proxyColliders[pair.a], ib = in.proxyColliders[pair.b];
     const Collider& ca = in.colliders[ia];
     const Collider& cb = in.colliders[ib];
     const Body& ba = in.bodies[ca.body];
     const Body& bb = in.bodies[cb.body];
-    const CollisionSettings& settings = in.settings;
     // The colliders' poses, composed once per step by colliderProxies (nothing moves
     // between the two stages), not once per pair.
     const Transform& pa = in.scratch.poses[pair.a];
     const Transform& pb = in.scratch.poses[pair.b];
     std::vector<Manifold>& manifolds = work.manifolds;
     manifolds.clear();
-    const Aabb& boxA = in.scratch.boxes[pair.a];
-    const Aabb& boxB = in.scratch.boxes[pair.b];
-    if (ca.sensor || cb.sensor) {
+    if (sensing) {
         // A sensor only reports what overlaps it (touching counts), and two sensors do
         // not sense each other.
         if ((ca.sensor && cb.sensor) || apart(boxA, boxB, 0)) return;
@@ -187,19 +205,6 @@ void collidePair(const PairInputs& in, std::uint32_t tested, CollisionScratch::P
             sensors.push_back(ca.sensor ? SensorEvent{ia, ib, ca.body, cb.body} : SensorEvent{ib, ia, cb.body, ca.body});
         return;
     }
-    // Speculative margin: shapes closer than they can approach this step get a contact
-    // (with the gap as negative depth), so the resolver stops a fast body at the
-    // surface instead of finding it deep inside, or past, a thin one. They approach
-    // at most at their relative speed: boxes falling side by side, a whole pile of
-    // them, make no contacts (with |v_a| + |v_b| each pair's sweep was tested: 5 ms a
-    // step while pile1000 fell).
-    const real closing = in.h * (ba.linearVelocity - bb.linearVelocity).norm(); // at most, this step
-    const real approach = settings.continuous ? closing : 0;
-    // The broad phase pairs fat boxes (grown by aabbMargin, so pairs change seldom): most
-    // of its pairs in a pile are neighbours whose shapes lie farther apart than that,
-    // and their tight boxes say so for the cost of six comparisons (pile1000: 83 % of
-    // the pairs, each a separating-axis test of fifteen axes otherwise).
-    if (apart(boxA, boxB, settings.collisionMargin + approach)) return;
     // A pair that barely moved since its points were found keeps them, if the two move
     // slowly relative to each other: a refresh skips the search ahead along the motion
     // (for a fast body, the sweep below). Relative: two boxes of a stack share the step's

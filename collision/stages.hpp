@@ -44,6 +44,11 @@ struct ManifoldRange {
 struct CollisionScratch {
     std::vector<Transform> poses;            ///< colliderProxies: each collider proxy's world pose
     std::vector<Aabb> boxes;                 ///< colliderProxies: each collider proxy's tight box at that pose
+    /// colliderProxies: each collider proxy's body's linear velocity and whether it is a
+    /// sensor, beside its box, so the narrow phase drops most pairs without reading the
+    /// colliders and bodies (pile1000: 83 % of the pairs; a Body is 0.6 kB).
+    std::vector<Vec3> velocities;
+    std::vector<std::uint8_t> sensors;
     /// narrowPhase: one worker's buffers for the pair it is testing.
     struct PairWork {
         std::vector<Manifold> manifolds;     ///< the pair's manifolds
