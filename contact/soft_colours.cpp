@@ -126,13 +126,6 @@ void put3(lane_real (&to)[3][softBlockWidth], int lane, const Vec3& v) {
 
 Vec3 get3(const lane_real (&from)[3][softBlockWidth], int lane) { return Vec3(from[0][lane], from[1][lane], from[2][lane]); }
 
-/// m v written out (GCC at -O2 called Eigen's 3x3 product out of line here: 3 % of a
-/// pyramid's step).
-JOUNCE_HOT_INLINE Vec3 times(const Mat3& m, const Vec3& v) {
-    return Vec3(m(0, 0) * v.x() + m(0, 1) * v.y() + m(0, 2) * v.z(), m(1, 0) * v.x() + m(1, 1) * v.y() + m(1, 2) * v.z(),
-                m(2, 0) * v.x() + m(2, 1) * v.y() + m(2, 2) * v.z());
-}
-
 /// A point's offset from the manifold's centre in the contact plane.
 JOUNCE_HOT_INLINE Vec3 inPlane(const Vec3& d, const Vec3& n) { return d - n * n.dot(d); }
 
