@@ -287,7 +287,6 @@ template <class L> struct SoftBlockKernel {
         put(k.twistMass, at, inverseOrZero(dot(m.normal, m.invIA * m.normal) + dot(m.normal, m.invIB * m.normal)));
     }
 
-    // ---- whole blocks ------------------------------------------------------------------
     /// Each point's separation once the substeps are done (what the contact reports as
     /// its penetration after the step, negated).
     static void finishLanes(const SoftBlock& k, SoftPointBlock* points, const SoftState* states, int at) {
@@ -295,6 +294,8 @@ template <class L> struct SoftBlockKernel {
         const V3<L> normal = get3(k.normal, at);
         for (std::uint32_t i = 0; i < k.points; ++i) put(points[i].after, at, separation(points[i], at, normal, a, b));
     }
+
+    // ---- whole blocks ------------------------------------------------------------------
     static void finish(const SoftBlock& k, SoftPointBlock* points, const SoftState* states) {
         for (int at = 0; at < W; at += n) finishLanes(k, points, states, at);
     }
