@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace jounce::detail {
 namespace {
@@ -21,7 +22,47 @@ constexpr real coincident = real(1e-9);
 
 Vec3 toWorld(const Body* b, const Vec3& p) { return b ? b->origin().toWorld(p) : p; } // points: body-origin frame
 
+bool isDefault(const JointMotion& m) {
+    const JointMotion d;
+    return m.limited == d.limited && m.lower == d.lower && m.upper == d.upper && m.motor == d.motor &&
+           m.motorSpeed == d.motorSpeed && m.maxMotorTorque == d.maxMotorTorque && m.springHertz == d.springHertz &&
+           m.springDampingRatio == d.springDampingRatio && m.springAngle == d.springAngle && m.friction == d.friction;
+}
+
+/// A unit vector at right angles to unit `axis` (the world axis least along it, made square).
+Vec3 perpendicular(const Vec3& axis) {
+    Eigen::Index least = 0;
+    axis.cwiseAbs().minCoeff(&least);
+    return (Vec3::Unit(least) - axis * axis(least)).normalized();
+}
+
+/// A hinge's zero-angle vector `v` across unit `axis`, made square to it and unit; zero
+/// when `v` is zero and `otherZero` (the pose decides), else an error naming `field`.
+Vec3 across(const Vec3& v, const Vec3& axis, const std::string& field, bool otherZero) {
+    requireWithin(v, maxCoordinate, "maxCoordinate", field.c_str());
+    if (v.isZero() && otherZero) return Vec3::Zero();
+    const Vec3 square = v - axis * axis.dot(v);
+    if (!(square.norm() > real(1e-6) * std::max(v.norm(), real(1))))
+        throw Error(field, toText(v), "must be across the hinge axis (not zero or along it; both zero: from the pose)");
+    return square.normalized();
+}
+
 } // namespace
+
+void validateMotion(const JointMotion& m, const std::string& field) {
+    const real pi = std::numbers::pi_v<real>;
+    const auto angle = [&](real x, const char* name) { requireInRange(x, -pi, pi, (field + "." + name).c_str()); };
+    angle(m.lower, "lower");
+    angle(m.upper, "upper");
+    if (m.limited && m.lower > m.upper)
+        throw Error(field + ".lower", toText(m.lower), "must not exceed upper (" + toText(m.upper) + ")");
+    requireInRange(m.motorSpeed, -maxSpeed, maxSpeed, (field + ".motorSpeed").c_str());
+    requireInRange(m.maxMotorTorque, 0, maxLoad, (field + ".maxMotorTorque").c_str());
+    requireInRange(m.springHertz, 0, maxRate, (field + ".springHertz").c_str());
+    requireInRange(m.springDampingRatio, 0, maxRate, (field + ".springDampingRatio").c_str());
+    angle(m.springAngle, "springAngle");
+    requireInRange(m.friction, 0, maxLoad, (field + ".friction").c_str());
+}
 
 std::uint64_t jointKey(std::uint32_t index, std::uint32_t generation, int k) {
     // The high half is a hash that marks the key as a joint's, apart from the collider
@@ -49,6 +90,12 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         throw Error(field + ".breakForce", toText(d.breakForce), "must be > 0 (infinity: never breaks)");
     if (!a.isDynamic() && !(b && b->isDynamic()))
         throw Error(field + ".a.body", "static or kinematic", "at least one end must be a dynamic body");
+    if (d.type == JointType::Hinge) validateMotion(d.motion, field + ".motion");
+    else if (!isDefault(d.motion))
+        throw Error(field + ".motion", "set", "only a hinge turns as its motion says (leave it as made)");
+    else if (!d.normalA.isZero() || !d.normalB.isZero())
+        throw Error(field + (d.normalA.isZero() ? ".normalB" : ".normalA"), toText(d.normalA.isZero() ? d.normalB : d.normalA),
+                    "only a hinge has an angle's zero (leave it zero)");
     Joint j;
     j.desc = d;
     switch (d.type) {
@@ -69,6 +116,14 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         j.pointCount = 2;
         j.pointsA = {d.a.point + ua, d.a.point - ua, Vec3::Zero()};
         j.pointsB = {d.b.point + ub, d.b.point - ub, Vec3::Zero()};
+        j.desc.normalA = across(d.normalA, d.axisA.normalized(), field + ".normalA", d.normalB.isZero());
+        j.desc.normalB = across(d.normalB, d.axisB.normalized(), field + ".normalB", d.normalA.isZero());
+        if (d.normalA.isZero() && d.normalB.isZero()) {
+            // The angle's zero: a vector across A's axis, and where it points in B's frame now.
+            j.desc.normalA = perpendicular(d.axisA.normalized());
+            const Vec3 world = a.orientation * j.desc.normalA;
+            j.desc.normalB = b ? Vec3(b->orientation.conjugate() * world) : world;
+        }
         break;
     }
     case JointType::Fixed: {

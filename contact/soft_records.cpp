@@ -64,15 +64,15 @@ std::array<BodyVelocity, 2> SoftStepSolver::velocities(const std::array<std::uin
     return v;
 }
 
-void SoftStepSolver::report(const Visit& visit, const std::array<BodyVelocity, 2>& before, bool coloured,
-                            std::optional<Vec3> impulseWorld) const {
-    const Contact& c = watch_.contacts[visit.contact];
+ResolutionRecord SoftStepSolver::recordOf(const Visit& visit, const std::array<std::uint32_t, 2>& slots,
+                                          const std::array<BodyVelocity, 2>& before, bool coloured) const {
     ResolutionRecord r;
     r.kind = visit.kind;
     r.contact = visit.contact;
     r.points = visit.points;
     r.island = islandOf(watch_.islandStarts, visit.contact);
-    r.body = c.body;
+    r.joint = visit.joint;
+    r.body = slots;
     r.substep = visit.substep;
     r.colour = visit.colour;
     r.block = visit.block;
@@ -83,6 +83,13 @@ void SoftStepSolver::report(const Visit& visit, const std::array<BodyVelocity, 2
         r.linearChange[side] = r.velocityAfter[side].linear - before[side].linear;
         r.angularChange[side] = r.velocityAfter[side].angular - before[side].angular;
     }
+    return r;
+}
+
+void SoftStepSolver::report(const Visit& visit, const std::array<BodyVelocity, 2>& before, bool coloured,
+                            std::optional<Vec3> impulseWorld) const {
+    const Contact& c = watch_.contacts[visit.contact];
+    ResolutionRecord r = recordOf(visit, c.body, before, coloured);
     // The normal speed at the first contact, its anchors where the step began (as the
     // solver's rows hold them).
     const auto normalSpeed = [&](const std::array<BodyVelocity, 2>& v) {
@@ -106,6 +113,22 @@ void SoftStepSolver::report(const Visit& visit, const std::array<BodyVelocity, 2
     r.impulseWorld = *impulseWorld;
     const Mat3 basis = c.contactToWorld.col(0) == c.normal ? c.contactToWorld : contactBasis(c.normal);
     r.impulseContact = basis.transpose() * r.impulseWorld;
+    (*watch_.observer)(r);
+}
+
+real SoftStepSolver::angleImpulse(const detail::SoftAngle& angle) {
+    const std::array<real, 4>& p = angle.impulse;
+    return p[detail::lowerImpulse] - p[detail::upperImpulse] + p[detail::motorImpulse] + p[detail::springImpulse];
+}
+
+void SoftStepSolver::reportAngle(const Visit& visit, const detail::SoftAngle& angle,
+                                 const std::array<BodyVelocity, 2>& before, real impulse) const {
+    ResolutionRecord r = recordOf(visit, watch_.motions[angle.row].body, before, false);
+    // About the axis as B has turned it so far this step (as the rows measure it).
+    const Vec3 n = bodies_[visit.body[1]].turn * angle.axis;
+    r.before = n.dot(before[0].angular - before[1].angular);
+    r.after = n.dot(r.velocityAfter[0].angular - r.velocityAfter[1].angular);
+    r.angularImpulseWorld = impulse * n; // the rows push A by +impulse n, B by its opposite
     (*watch_.observer)(r);
 }
 

@@ -24,6 +24,7 @@
 #include <jounce/dynamics/step_context.hpp>
 
 #include "contact/contact_resolver.hpp"
+#include "contact/joint_motion.hpp"
 #include "contact/resolver_stages.hpp"
 #include "contact/soft_blocks.hpp"
 #include "contact/soft_constraint.hpp"
@@ -166,6 +167,24 @@ struct SoftPoint {
     Vec3 applied = Vec3::Zero();             ///< on a, applied this step: warm starts and visits [N s]
 };
 
+/// A hinge's motion rows (contact/soft_angles.cpp; Box2D v3's revolute joint carried to
+/// 3D): about B's axis n, the angle of A's zero-angle vector from B's, right-handed,
+///     theta = atan2((u_b x u_a) . n, u_b . u_a),
+/// with its rate n . (w_a - w_b). Each row is one angular impulse L along n, +L on A and
+/// -L on B, of effective mass 1 / (n . (I_a^-1 + I_b^-1) n): a spring toward its
+/// angle (soft as the spring's frequency and damping say), a motor or friction (toward a
+/// relative speed, bounded by its torque over the substep), and the two limits
+/// (one-sided, speculative while apart, soft as joints are once crossed).
+struct SoftAngle {
+    std::uint32_t row = 0;                   ///< its JointMotionRow
+    std::uint32_t island = 0;
+    std::array<std::uint32_t, 2> body{0, 0}; ///< solver bodies
+    Vec3 axis = Vec3::UnitZ();               ///< B's axis, world, at the step's start (turns with B)
+    std::array<Vec3, 2> reference{Vec3::UnitX(), Vec3::UnitX()}; ///< zero-angle vectors, world, at the step's start
+    JointMotion motion;
+    std::array<real, 4> impulse{0, 0, 0, 0}; ///< accumulated this substep (MotionImpulse order) [N m s]
+};
+
 /// An island's joint points solved all at once (when the joints make no loop): the
 /// system A P = -(dC/dt + bias) with A = J M^-1 J^T, 3x3 blocks, one per point on the
 /// diagonal and one per pair of points sharing a body. Gauss-Seidel over the points
@@ -207,9 +226,12 @@ public:
     /// the rows hold fixed over the step, has its angular velocity taken from its
     /// momentum again once turned; a jointed body keeps its own); Explicit adds the explicit w x I w torque to bodies alone; None
     /// keeps the angular velocity.
+    /// `motions`: the hinges' motion rows (joint_motions.cpp), solved in the islands of
+    /// their joints' points, their impulses written back.
     void solve(std::span<Body> bodies, std::span<const std::uint8_t> alive, std::span<Contact> contacts,
-               std::span<const std::uint32_t> islandStarts, real h, const ResolverSettings& settings,
-               const Vec3& gravity, GyroscopicMode gyroscopic, TaskSystem* tasks = nullptr);
+               std::span<const std::uint32_t> islandStarts, std::span<detail::JointMotionRow> motions, real h,
+               const ResolverSettings& settings, const Vec3& gravity, GyroscopicMode gyroscopic,
+               TaskSystem* tasks = nullptr);
 
     /// By body: 1 if solve() integrated its velocity and motion (it then must not be
     /// integrated again).
@@ -235,6 +257,7 @@ private:
         std::uint32_t substep = 0, colour = ResolutionRecord::noColour, block = 0, lane = 0;
         std::uint32_t contact = 0, points = 1; ///< contacts [contact, contact + points)
         std::array<std::uint32_t, 2> body{0, 0}; ///< solver bodies
+        std::uint32_t joint = ResolutionRecord::noJoint; ///< a hinge's motion rows: the joint's slot
     };
     /// What a watched step reads to fill its records (set by solve() while watched).
     struct Watch {
@@ -242,10 +265,15 @@ private:
         std::span<const Contact> contacts;
         std::span<const Body> bodies;
         std::span<const std::uint32_t> islandStarts;
+        std::span<const detail::JointMotionRow> motions;
     };
     /// The bodies' velocities now: from the coloured path's states while it runs,
     /// from the solver bodies otherwise.
     std::array<BodyVelocity, 2> velocities(const std::array<std::uint32_t, 2>& body, bool coloured) const;
+    /// The fields every record of `visit` has (its bodies' slots `slots`, velocities
+    /// before it `before`, after it read now).
+    ResolutionRecord recordOf(const Visit& visit, const std::array<std::uint32_t, 2>& slots,
+                              const std::array<BodyVelocity, 2>& before, bool coloured) const;
     /// Makes the record of `visit` (velocities before it: `before`) and calls the observer.
     void report(const Visit& visit, const std::array<BodyVelocity, 2>& before, bool coloured,
                 std::optional<Vec3> impulseWorld) const;
@@ -256,6 +284,18 @@ private:
         pass();
         report(visit, before, false, std::nullopt);
     }
+    /// Runs `pass` on a hinge's motion rows and reports it, when watched.
+    template <class Pass> void watchedAngle(const Visit& visit, const detail::SoftAngle& angle, Pass&& pass) {
+        if (watch_.observer == nullptr) return pass();
+        const std::array<BodyVelocity, 2> before = velocities(visit.body, false);
+        const real was = angleImpulse(angle);
+        pass();
+        reportAngle(visit, angle, before, angleImpulse(angle) - (visit.kind == ResolutionRecord::Kind::WarmStart ? 0 : was));
+    }
+    /// The hinge rows' impulse on B about the axis (warm start: what it re-applies).
+    static real angleImpulse(const detail::SoftAngle& angle);
+    void reportAngle(const Visit& visit, const detail::SoftAngle& angle, const std::array<BodyVelocity, 2>& before,
+                     real impulse) const;
     /// runItem for a watched step: each lane alone, then its record.
     void runItemWatched(const detail::SoftStage& stage, std::uint32_t item);
 
@@ -267,7 +307,10 @@ private:
     /// Island bodies under ConserveMomentum: the angular velocity from the momentum the
     /// step left, with the inertia turned as the body turned.
     void keepAngularMomentum(std::span<const Body> bodies, TaskSystem* tasks);
-    void solveIsland(std::uint32_t first, std::uint32_t last, real h, const ResolverSettings& settings);
+    void solveIsland(std::size_t island, std::uint32_t first, std::uint32_t last, real h, const ResolverSettings& settings);
+    /// The motion rows as SoftAngles (angles_), by island (angleStarts_), each in the
+    /// island of the contacts of the body it turns.
+    void prepareAngles(std::span<const detail::JointMotionRow> motions, std::span<const std::uint32_t> islandStarts);
     /// Appends the moving bodies of rows [first, last) not yet stamped `mark` to `out`,
     /// stamped, their motion reset and their kicks set for substeps of `sub`.
     void listMoving(std::uint32_t first, std::uint32_t last, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out);
@@ -306,6 +349,9 @@ private:
     std::vector<detail::SoftRow> rows_;       ///< by contact; empty when every island is solved in blocks
     std::vector<detail::SoftPatch> patches_;  ///< friction, by manifold, in contact order
     std::vector<detail::SoftPoint> points_;   ///< joint points, in contact order
+    std::vector<detail::SoftAngle> angles_;   ///< hinge motion rows, by island
+    std::vector<std::uint32_t> angleStarts_;  ///< each island's first angle, and one past the last
+    std::vector<std::uint32_t> islandOf_;     ///< scratch: by solver body, the island of its rows
     detail::SoftJointSystem joints_;          ///< the island being solved's joint system
     std::vector<std::uint32_t> jointScratch_; ///< acyclicity test
     std::vector<std::uint32_t> islandPatches_; ///< each island's first patch (by island, and one past the last)
@@ -453,6 +499,15 @@ void factorJointSystem(SoftJointSystem& system, std::span<const SoftPoint> point
 /// as solvePoint; rigid and without bias when relaxing).
 void solveJointSystem(SoftJointSystem& system, std::span<SoftPoint> points, std::span<SoftBody> soft,
                       const Softness& softness, bool useBias);
+
+/// The hinge angle now, from the bodies' turns since the step began [rad].
+real angleNow(const SoftAngle& angle, const SoftBody& a, const SoftBody& b);
+/// Applies the rows' impulses again (warm start).
+void warmStartAngle(const SoftAngle& angle, SoftBody& a, SoftBody& b);
+/// One visit of a hinge's rows: spring, motor or friction, then the limits (soft toward
+/// the limit with `useBias` and `joint`'s softness; relaxing: rigid, no push back).
+/// `sub`: the substep [s].
+void solveAngle(SoftAngle& angle, SoftBody& a, SoftBody& b, const Softness& joint, real sub, bool useBias);
 
 /// Restitution, at the end of a substep: the normal impulse that sends the contact apart
 /// at e times the speed it approached with this substep, for a row with restitution

@@ -15,6 +15,8 @@
 #include <jounce/dynamics/body.hpp>
 #include <jounce/dynamics/collider.hpp>
 
+#include "contact/joint_motion.hpp"
+
 #include <cstdint>
 #include <span>
 #include <string>
@@ -93,6 +95,17 @@ void measureJointForces(JointArray& joints, const std::vector<KeptContact>& reso
 /// with previous's keys).
 void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<KeptContact>& previous,
                            std::vector<std::uint64_t>& keys, std::vector<Contact>& out);
+
+/// Throws jounce::Error naming the field (`field`.lower, ...) for a hinge motion out of range.
+void validateMotion(const JointMotion& motion, const std::string& field);
+
+/// Stage 5b (the joints' own rows): a JointMotionRow for each awake hinge whose motion
+/// asks for rows (`out` replaced), in slot order, warm-started from Joint::motionImpulse.
+void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std::vector<JointMotionRow>& out);
+
+/// After the solve: each row's impulses back into its joint, and the torque they carried
+/// over the substep `h` (Joint::torque).
+void storeJointMotions(JointArray& joints, const std::vector<JointMotionRow>& rows, real h);
 
 /// Pairs of body slots joints join (for islands) and, sorted, those that must not
 /// collide (for the narrow phase).

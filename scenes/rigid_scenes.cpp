@@ -483,4 +483,108 @@ private:
 
 std::unique_ptr<Scene> makeBridge() { return std::make_unique<BridgeScene>(); }
 
+namespace {
+
+/// A hinge joining `body` at `local` (its origin frame) to the world at `world`, about
+/// `axis` (world; the body starts unturned), with `motion`.
+JointId hingeToWorld(Scene& scene, BodyId body, const Vec3& local, const Vec3& world, const Vec3& axis, const JointMotion& motion) {
+    JointDesc j;
+    j.type = JointType::Hinge;
+    j.a = {body, local};
+    j.b = {BodyId{}, world};
+    j.axisA = j.axisB = axis;
+    j.span = real(0.3);
+    j.motion = motion;
+    return scene.world().createJoint(j);
+}
+
+/// A hinge's motion, its motor set to `speed` (0: off).
+JointMotion withMotor(JointMotion m, real speed, real torque) {
+    m.motor = speed != 0;
+    m.motorSpeed = speed;
+    m.maxMotorTorque = torque;
+    return m;
+}
+
+class HingesScene final : public Scene {
+public:
+    HingesScene() {
+        addGroundSlab(*this, real(0.6));
+        constexpr real pi = std::numbers::pi_v<real>;
+        // A door 1 m wide and 2 m tall, hinged at its left edge in a frame at x = -4:
+        // it opens to 100 degrees either way, and friction keeps it where it is pushed.
+        door_ = addBox(*this, Vec3(real(-3.5), real(1.02), 0), Quat::Identity(), Vec3(real(0.5), 1, real(0.03)), 500, real(0.4),
+                       {0.55f, 0.35f, 0.2f});
+        doorMotion_.limited = true;
+        doorMotion_.lower = -100 * pi / 180;
+        doorMotion_.upper = 100 * pi / 180;
+        doorMotion_.friction = 4;
+        doorHinge_ = hingeToWorld(*this, door_, Vec3(real(-0.5), 0, 0), Vec3(-4, real(1.02), 0), Vec3::UnitY(), doorMotion_);
+        // A drawbridge 3 m long, hinged at its bank end about z, between 0 (down) and
+        // 80 degrees (up); a motor raises and lowers it.
+        bridge_ = addBox(*this, Vec3(real(1.5), real(0.6), 0), Quat::Identity(), Vec3(real(1.5), real(0.08), real(1.2)), 400,
+                         real(0.8), {0.45f, 0.3f, 0.15f});
+        bridgeMotion_.limited = true;
+        bridgeMotion_.lower = 0;
+        bridgeMotion_.upper = 80 * pi / 180;
+        bridgeHinge_ = hingeToWorld(*this, bridge_, Vec3(real(-1.5), 0, 0), Vec3(0, real(0.6), 0), Vec3::UnitZ(), bridgeMotion_);
+        // A tail of ten links hanging from a beam, each hinge kept within 25 degrees and
+        // sprung back to straight: it swings as one springy whole.
+        BodyId above{};
+        for (int i = 0; i < 10; ++i) {
+            const real y = real(4.8) - real(0.3) * static_cast<real>(i);
+            const BodyId link = addBox(*this, Vec3(5, y, 0), Quat::Identity(), Vec3(real(0.06), real(0.14), real(0.1)), 800,
+                                       real(0.5), {0.3f, 0.5f, 0.7f});
+            JointMotion m;
+            m.limited = true;
+            m.lower = -25 * pi / 180;
+            m.upper = 25 * pi / 180;
+            m.springHertz = 2;
+            m.springDampingRatio = real(0.2);
+            JointDesc j;
+            j.type = JointType::Hinge;
+            j.a = {link, Vec3(0, real(0.15), 0)};
+            j.b = above.isNull() ? Attachment{BodyId{}, Vec3(5, y + real(0.15), 0)} : Attachment{above, Vec3(0, real(-0.15), 0)};
+            j.axisA = j.axisB = Vec3::UnitZ();
+            j.span = real(0.08);
+            j.motion = m;
+            world().createJoint(j);
+            above = link;
+        }
+        tailEnd_ = above;
+        world().setLinearVelocity(tailEnd_, Vec3(3, 0, 0));
+    }
+    const char* name() const override { return "hinges"; }
+    const char* description() const override {
+        return "Hinges with limits, motors, springs and friction: a door, a drawbridge, a springy tail.";
+    }
+    Vec3 cameraTarget() const override { return Vec3(0, 2, 0); }
+    real cameraDistance() const override { return 13; }
+    std::vector<std::string> actions() const override {
+        return {"Swing the door open / shut", "Raise / lower the drawbridge", "Flick the tail"};
+    }
+    void act(std::size_t action) override {
+        if (action == 0) {
+            // The motor pushes the door toward the other side, then lets friction hold it.
+            doorOpen_ = !doorOpen_;
+            world().setJointMotion(doorHinge_, withMotor(doorMotion_, doorOpen_ ? real(1.5) : real(-1.5), 60));
+        } else if (action == 1) {
+            bridgeUp_ = !bridgeUp_;
+            world().setJointMotion(bridgeHinge_, withMotor(bridgeMotion_, bridgeUp_ ? real(0.4) : real(-0.4), 40000));
+        } else if (action == 2) {
+            world().setLinearVelocity(tailEnd_, Vec3(0, 0, 4));
+        }
+    }
+
+private:
+    BodyId door_, bridge_, tailEnd_;
+    JointId doorHinge_, bridgeHinge_;
+    JointMotion doorMotion_, bridgeMotion_;
+    bool doorOpen_ = false, bridgeUp_ = false;
+};
+
+} // namespace
+
+std::unique_ptr<Scene> makeHinges() { return std::make_unique<HingesScene>(); }
+
 } // namespace jounce::scenes

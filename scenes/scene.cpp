@@ -269,6 +269,7 @@ constexpr Entry registry[] = {
     {"bigballistic", makeBigBallistic},
     {"fracture", makeFracture},
     {"bridge", makeBridge},
+    {"hinges", makeHinges},
     {"rope", makeRope},
     {"cloth", makeHangingCloth},
     {"cloth64", makeCloth64},

@@ -31,10 +31,11 @@ BodyId box(World& w, const Vec3& at, real half, real mass) {
     return w.createBody(d);
 }
 
-/// Three scenes, one per path of the soft step: a pyramid of boxes (coloured blocks), a
-/// 1 / 1000 / 1 kg sandwich (rows, the light box held still under the heavy one) and
-/// two boxes joined by a ball joint lying on the floor (rows and a joint point).
-enum class Path { Coloured, Held, Jointed };
+/// Four scenes, one per path of the soft step: a pyramid of boxes (coloured blocks), a
+/// 1 / 1000 / 1 kg sandwich (rows, the light box held still under the heavy one), two
+/// boxes joined by a ball joint lying on the floor (rows and a joint point) and a box
+/// on the floor with a lid on a hinge with a limit, a motor and a spring (a hinge's rows).
+enum class Path { Coloured, Held, Jointed, Hinged };
 
 void build(World& w, Path path) {
     testing::addGround(w);
@@ -62,17 +63,34 @@ void build(World& w, Path path) {
         w.createJoint(j);
         break;
     }
+    case Path::Hinged: {
+        const BodyId a = box(w, Vec3(0, real(0.25), 0), real(0.25), 4);
+        const BodyId b = box(w, Vec3(0, real(0.8), 0), real(0.25), 1);
+        JointDesc j;
+        j.type = JointType::Hinge;
+        j.a = {b, Vec3(real(-0.25), real(-0.3), 0)};
+        j.b = {a, Vec3(real(-0.25), real(0.25), 0)};
+        j.motion.limited = true;
+        j.motion.lower = real(-0.5);
+        j.motion.upper = real(0.5);
+        j.motion.motor = true;
+        j.motion.motorSpeed = 2;
+        j.motion.maxMotorTorque = 3;
+        j.motion.springHertz = 1;
+        w.createJoint(j);
+        break;
+    }
     }
 }
 
 const char* nameOf(Path p) {
-    return p == Path::Coloured ? "coloured" : p == Path::Held ? "held" : "jointed";
+    return p == Path::Coloured ? "coloured" : p == Path::Held ? "held" : p == Path::Jointed ? "jointed" : "hinged";
 }
 
 } // namespace
 
 TEST_CASE("soft step watched: the records step the same bits as a fast step on two threads", "[contact][scene]") {
-    for (const Path path : {Path::Coloured, Path::Held, Path::Jointed}) {
+    for (const Path path : {Path::Coloured, Path::Held, Path::Jointed, Path::Hinged}) {
         INFO(nameOf(path));
         World fast(testing::softSettings(false)), watched(testing::softSettings(false));
         fast.setThreads(2);
@@ -81,7 +99,7 @@ TEST_CASE("soft step watched: the records step the same bits as a fast step on t
         std::vector<ResolutionRecord> records;
         watched.setResolverObserver([&](const ResolutionRecord& r) { records.push_back(r); });
         std::set<ResolutionRecord::Kind> kinds;
-        int rows = 0;
+        int rows = 0, hingeRows = 0;
         for (int i = 0; i < 90; ++i) {
             fast.step(real(1) / 60);
             watched.step(real(1) / 60);
@@ -94,8 +112,11 @@ TEST_CASE("soft step watched: the records step the same bits as a fast step on t
             // The coloured path names its colour, block and lane; rows have no colour.
             if (path != Path::Held) CHECK((r.colour != ResolutionRecord::noColour) == (path == Path::Coloured));
             rows += r.colour == ResolutionRecord::noColour ? 1 : 0;
-            CHECK(r.points >= 1);
+            // A hinge's own rows name their joint and no contact point.
+            CHECK(r.points == (r.joint == ResolutionRecord::noJoint ? std::max<std::uint32_t>(r.points, 1) : 0));
+            hingeRows += r.joint != ResolutionRecord::noJoint ? 1 : 0;
         }
+        CHECK((hingeRows > 0) == (path == Path::Hinged));
         // The sandwich falls together coloured, then is solved as rows once the heavy box rests.
         if (path == Path::Held) CHECK(rows > 0);
         CHECK(kinds.count(ResolutionRecord::Kind::WarmStart) == 1);
@@ -106,7 +127,7 @@ TEST_CASE("soft step watched: the records step the same bits as a fast step on t
 }
 
 TEST_CASE("soft step watched: each record starts from the velocities its bodies' last record left", "[contact][scene]") {
-    for (const Path path : {Path::Coloured, Path::Jointed}) {
+    for (const Path path : {Path::Coloured, Path::Jointed, Path::Hinged}) {
         INFO(nameOf(path));
         WorldSettings s = testing::softSettings(false);
         s.gyroscopic = GyroscopicMode::None; // the step's end turns no angular velocity after the records

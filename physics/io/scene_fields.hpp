@@ -252,6 +252,19 @@ template <typename Io> void fields(Io& io, FakeSpring& f) {
 inline constexpr std::array<const char*, std::variant_size_v<ForceGenerator>> generatorTypeNames{
     "gravity", "spring", "bungee", "buoyancy", "aero", "drag", "fakeSpring"};
 
+template <typename Io> void fields(Io& io, JointMotion& m) {
+    io("limited", m.limited);
+    io("lower", m.lower);
+    io("upper", m.upper);
+    io("motor", m.motor);
+    io("motorSpeed", m.motorSpeed);
+    io("maxMotorTorque", m.maxMotorTorque);
+    io("springHertz", m.springHertz);
+    io("springDampingRatio", m.springDampingRatio);
+    io("springAngle", m.springAngle);
+    io("friction", m.friction);
+}
+
 template <typename Io> void fields(Io& io, JointDesc& j) {
     io.enumeration("type", j.type, names(jointTypeNames));
     io.requireKey("a");
@@ -265,6 +278,9 @@ template <typename Io> void fields(Io& io, JointDesc& j) {
     io("restitution", j.restitution);
     io("collide", j.collide);
     io("breakForce", j.breakForce); // infinity, the default, is never written
+    io("normalA", j.normalA);
+    io("normalB", j.normalB);
+    io.object("motion", j.motion);
 }
 
 // ---- Particles ----------------------------------------------------------------------

@@ -249,7 +249,8 @@ void checkBody(const Body& b, const std::string& what) {
 void checkJoint(const Joint& j, const Body& a, const Body* b, const std::string& what) {
     if (j.desc.a.body == j.desc.b.body) inconsistent(what, "joins a body to itself");
     const Joint made = detail::makeJoint(j.desc, a, b, what + ".desc");
-    bool ok = j.pointCount == made.pointCount && std::isfinite(j.force) && j.force >= 0;
+    bool ok = j.pointCount == made.pointCount && std::isfinite(j.force) && j.force >= 0 && std::abs(j.torque) <= detail::maxLoad;
+    for (const real impulse : j.motionImpulse) ok = ok && std::abs(impulse) <= detail::maxLoad; // NaN fails too
     for (int k = 0; ok && k < j.pointCount; ++k) {
         const auto i = static_cast<std::size_t>(k);
         ok = j.pointsA[i] == made.pointsA[i] &&

@@ -20,6 +20,7 @@ struct StepScratch {
     CollisionScratch collision;
     ContactScratch contact;
     SoftStepSolver soft;             ///< ContactSolver::SoftStep, and its scratch
+    std::vector<JointMotionRow> motions; ///< soft step: the hinges' motion rows this substep
     std::vector<std::uint8_t> place; ///< soft step: by body, 1 where its motion is placed as solved
     std::vector<std::pair<Vec3, Vec3>> keptVelocity; ///< soft step: velocities kept while continuous collision sweeps
     std::vector<ContactManifold> lastManifolds; ///< narrow phase: last substep's manifolds, which this one's continue

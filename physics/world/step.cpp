@@ -161,8 +161,10 @@ void World::substep(const StepContext& ctx) {
 
     t = Clock::now();
     if (soft) {
-        scratch_->soft.solve(bodies_.slots(), bodies_.aliveFlags(), resolverContacts_, islandStarts_, ctx.h, settings_.resolver,
-                             ctx.gravity, ctx.gyroscopic, tasks());
+        detail::generateJointMotions(bodies_, joints_, scratch_->motions);
+        scratch_->soft.solve(bodies_.slots(), bodies_.aliveFlags(), resolverContacts_, islandStarts_, scratch_->motions, ctx.h,
+                             settings_.resolver, ctx.gravity, ctx.gyroscopic, tasks());
+        detail::storeJointMotions(joints_, scratch_->motions, ctx.h);
         const auto ti = Clock::now();
         detail::integrateVelocities(bodies_, ctx, scratch_->soft.owned());
         profile_.integrate += millisecondsSince(ti);

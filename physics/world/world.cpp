@@ -680,6 +680,26 @@ void World::destroyJoint(JointId id) { return detail::guarded(errorHandler_, [&]
     detail::jointLinks(joints_, jointLinks_, noCollision_);
 }); }
 
+void World::setJointMotion(JointId id, const JointMotion& motion) { return detail::guarded(errorHandler_, [&] {
+    Joint& j = requireLive(joints_, id, "setJointMotion.id", "joint");
+    if (j.desc.type != JointType::Hinge)
+        throw Error("setJointMotion.id", handleText(id.index, id.generation), "only a hinge turns as its motion says");
+    detail::validateMotion(motion, "setJointMotion.motion");
+    j.desc.motion = motion;
+    for (const BodyId end : {j.desc.a.body, j.desc.b.body})
+        if (!end.isNull() && bodies_[end].isDynamic()) setAwake(end, true);
+}); }
+
+real World::jointAngle(JointId id) const { return detail::guarded(errorHandler_, [&] {
+    const Joint& j = requireLive(joints_, id, "jointAngle.id", "joint");
+    if (j.desc.type != JointType::Hinge)
+        throw Error("jointAngle.id", handleText(id.index, id.generation), "only a hinge has an angle");
+    const Quat qb = j.desc.b.body.isNull() ? Quat::Identity() : bodies_[j.desc.b.body].orientation;
+    const Vec3 n = qb * j.desc.axisB.normalized();
+    const Vec3 ua = bodies_[j.desc.a.body].orientation * j.desc.normalA, ub = qb * j.desc.normalB;
+    return std::atan2(ub.cross(ua).dot(n), ub.dot(ua));
+}); }
+
 void World::breakJoints(const std::vector<JointId>& broken) {
     for (const JointId id : broken) {
         const Joint& j = joints_[id];

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// Stage 5b, the joints' own rows: each awake hinge whose motion asks for limits, a
+// motor, a spring or friction hands the soft step its axis and zero-angle vectors in
+// world coordinates, with last substep's impulses as the warm start; after the solve
+// the impulses come back to the joint (its warm start and its torque).
+
+#include "contact/stages.hpp"
+
+namespace jounce::detail {
+
+void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std::vector<JointMotionRow>& out) {
+    out.clear();
+    for (std::size_t i = 0; i < joints.slotCount(); ++i) {
+        if (!joints.isAlive(i)) continue;
+        const Joint& j = joints.atSlot(i);
+        if (j.desc.type != JointType::Hinge || !hasRows(j.desc.motion)) continue;
+        const Body& a = bodies[j.desc.a.body];
+        const Body* b = j.desc.b.body.isNull() ? nullptr : &bodies[j.desc.b.body];
+        if (!a.awake && !(b && b->isDynamic() && b->awake)) continue; // asleep, as its points are
+        JointMotionRow row;
+        row.joint = static_cast<std::uint32_t>(i);
+        row.body = {j.desc.a.body.index, b ? j.desc.b.body.index : noBody};
+        row.axis = b ? Vec3(b->orientation * j.desc.axisB.normalized()) : Vec3(j.desc.axisB.normalized());
+        row.reference = {a.orientation * j.desc.normalA, b ? Vec3(b->orientation * j.desc.normalB) : j.desc.normalB};
+        row.motion = j.desc.motion;
+        for (std::size_t k = 0; k < 4; ++k) row.impulse[k] = j.motionImpulse[k];
+        out.push_back(row);
+    }
+}
+
+void storeJointMotions(JointArray& joints, const std::vector<JointMotionRow>& rows, real h) {
+    for (const JointMotionRow& row : rows) {
+        Joint& j = joints.atSlot(row.joint);
+        j.motionImpulse = row.impulse;
+        const std::array<real, 4>& p = row.impulse;
+        j.torque = (p[lowerImpulse] - p[upperImpulse] + p[motorImpulse] + p[springImpulse]) / h;
+    }
+}
+
+} // namespace jounce::detail

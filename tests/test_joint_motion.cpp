@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: MIT
+// A hinge's motion (JointMotion: limits, motor, spring, friction), rows of the soft
+// step (contact/soft_angles.cpp). Figures: the limit held within a degree under a load
+// swung into it, a motor's speed and its stall at the torque balance, a spring's period
+// 1 / f and no overshoot at critical damping, friction's holding torque; bad input.
+
+#include "expect_error.hpp"
+#include "helpers.hpp"
+
+#include "scenes/scene.hpp"
+
+#include <jounce/io/scene_file.hpp>
+#include <jounce/world/world.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+using namespace jounce;
+using testing::expectError;
+
+namespace {
+
+constexpr real pi = std::numbers::pi_v<real>;
+constexpr real degree = pi / 180;
+constexpr real h = real(1) / 60;
+
+/// A 1 m arm along +x from a pivot at (0, 2, 0): a light rod (1 kg) with a 10 kg weight
+/// at its far end, its mass and inertia given (no colliders: nothing to hit). Its centre
+/// of mass lies 0.955 m out.
+BodyId armAt(World& w, real weight = 10, real damping = 0) {
+    BodyDesc d;
+    const real rod = 1;
+    const real mass = rod + weight;
+    const real out = (rod * real(0.5) + weight * 1) / mass; // centre of mass from the pivot
+    d.position = Vec3(out, 2, 0);
+    d.mass = mass;
+    // About the centre: the rod's m L^2 / 12 and both parts' offsets (parallel axes);
+    // the weight a 0.1 m ball (2/5 m r^2).
+    const real about = rod / 12 + rod * (out - real(0.5)) * (out - real(0.5)) + weight * (1 - out) * (1 - out) +
+                       weight * real(0.004);
+    d.inertia = Vec3(weight * real(0.004) + real(0.001), about, about).asDiagonal();
+    d.massFromColliders = false;
+    d.canSleep = false;
+    d.linearDamping = d.angularDamping = damping;
+    return w.createBody(d);
+}
+
+/// A hinge about z through the pivot (0, 2, 0), joining `arm` (its centre `out` from
+/// the pivot) to the world.
+JointId hingeArm(World& w, BodyId arm, const JointMotion& motion) {
+    JointDesc j;
+    j.type = JointType::Hinge;
+    const real out = w.body(arm).position.x();
+    j.a = {arm, Vec3(-out, 0, 0)};
+    j.b = {BodyId{}, Vec3(0, 2, 0)};
+    j.axisA = j.axisB = Vec3::UnitZ();
+    j.span = real(0.1);
+    j.motion = motion;
+    return w.createJoint(j);
+}
+
+} // namespace
+
+TEST_CASE("a hinge limit at +-45 degrees holds a 10 kg arm within a degree, falling and flung into it", "[physics][contact]") {
+    // Flung at 5 rad/s (the weight at 5 m/s); at 10 rad/s it goes 1.4 degrees past
+    // (docs/joints.md).
+    JointMotion limits;
+    limits.limited = true;
+    limits.lower = -45 * degree;
+    limits.upper = 45 * degree;
+    // Falling from level under gravity onto the lower limit; flung up into the upper.
+    for (const real spin : {real(0), real(5)}) {
+        World w;
+        const BodyId arm = armAt(w);
+        const JointId hinge = hingeArm(w, arm, limits);
+        if (spin != 0) {
+            const real out = w.body(arm).position.x();
+            w.setAngularVelocity(arm, Vec3(0, 0, spin));
+            w.setLinearVelocity(arm, Vec3(0, out * spin, 0));
+        }
+        real lowest = 0, highest = 0;
+        for (int i = 0; i < 180; ++i) {
+            w.step(h);
+            lowest = std::min(lowest, w.jointAngle(hinge));
+            highest = std::max(highest, w.jointAngle(hinge));
+        }
+        const real end = w.jointAngle(hinge);
+        INFO("spin " << spin << " rad/s: angle in [" << lowest / degree << ", " << highest / degree << "] degrees, ends at "
+                     << end / degree << ", torque " << w.jointTorque(hinge) << " N m");
+        CHECK(lowest > -46 * degree);
+        CHECK(highest < 46 * degree);
+        // Both come to rest on the lower limit, the limit carrying the weight: m g d.
+        CHECK(end == Approx(-45 * degree).margin(degree));
+        const real lever = w.body(arm).position.x();
+        CHECK(w.jointTorque(hinge) == Approx(11 * real(9.81) * lever).epsilon(0.02));
+        if (spin != 0) CHECK(highest > 44 * degree); // it did reach the upper limit
+    }
+}
+
+TEST_CASE("a hinge motor reaches its speed with torque to spare and stalls at the torque balance without", "[physics][contact]") {
+    SECTION("2 rad/s about a vertical axis reached within 2 %") {
+        WorldSettings s;
+        s.gravity.setZero();
+        World w(s);
+        const BodyId arm = armAt(w);
+        JointMotion m;
+        m.motor = true;
+        m.motorSpeed = 2;
+        m.maxMotorTorque = 500;
+        hingeArm(w, arm, m);
+        real worst = 0;
+        for (int i = 0; i < 120; ++i) {
+            w.step(h);
+            if (i >= 30) worst = std::max(worst, std::abs(w.body(arm).angularVelocity.z() - 2));
+        }
+        INFO("spin after 0.5 s off 2 rad/s by up to " << worst << " rad/s");
+        CHECK(worst < real(0.04));
+    }
+    SECTION("lifting the arm with less torque than m g d holds it where m g x = the torque") {
+        // An undriven arm would hang straight down; the motor, asking 2 rad/s up with
+        // 60 N m (less than the level arm's 103 N m), pushes its full torque and holds
+        // the arm where gravity's lever x from the pivot balances it: m g x = 60 N m.
+        World w;
+        const BodyId arm = armAt(w, 10, 3); // damping settles the swing about the balance
+        JointMotion m;
+        m.motor = true;
+        m.motorSpeed = 2;
+        m.maxMotorTorque = 60;
+        const JointId hinge = hingeArm(w, arm, m);
+        for (int i = 0; i < 60 * 8; ++i) w.step(h);
+        const real lever = w.body(arm).position.x();
+        const real expected = 60 / (11 * real(9.81));
+        INFO("centre of mass " << lever << " m out (expected " << expected << " m), angle " << w.jointAngle(hinge) / degree
+                               << " degrees, motor torque " << w.jointTorque(hinge) << " N m");
+        CHECK(lever == Approx(expected).epsilon(0.02));
+        CHECK(w.jointTorque(hinge) == Approx(60).epsilon(0.01));
+        CHECK(std::abs(w.body(arm).angularVelocity.z()) < real(0.01)); // stalled
+    }
+}
+
+TEST_CASE("a hinge spring swings with period 1 / f, and critically damped it does not overshoot", "[physics][contact]") {
+    // A bar turning about a vertical axis through its centre of mass, no gravity: the
+    // spring's stiffness is I (2 pi f)^2 for the bar's inertia I about the axis.
+    const auto run = [](real dampingRatio, std::vector<real>& angles) {
+        WorldSettings s;
+        s.gravity.setZero();
+        World w(s);
+        BodyDesc d;
+        d.position = Vec3(0, 2, 0);
+        d.mass = 2;
+        d.inertia = Vec3(real(0.01), real(0.2), real(0.2)).asDiagonal();
+        d.massFromColliders = false;
+        d.canSleep = false;
+        d.orientation = Quat(Eigen::AngleAxis<real>(real(0.5), Vec3::UnitZ())); // 0.5 rad from the spring's angle
+        const BodyId bar = w.createBody(d);
+        JointDesc j;
+        j.type = JointType::Hinge;
+        j.a = {bar, Vec3::Zero()};
+        j.b = {BodyId{}, Vec3(0, 2, 0)};
+        j.normalA = Vec3::UnitX();
+        j.normalB = Vec3::UnitX(); // the angle's zero is the world's pose: the bar starts at 0.5 rad
+        j.span = real(0.1);
+        j.motion.springHertz = 1;
+        j.motion.springDampingRatio = dampingRatio;
+        const JointId hinge = w.createJoint(j);
+        REQUIRE(w.jointAngle(hinge) == Approx(0.5).margin(1e-6));
+        angles.clear();
+        for (int i = 0; i < 60 * 4; ++i) {
+            w.step(h);
+            angles.push_back(w.jointAngle(hinge));
+        }
+    };
+    std::vector<real> angles;
+    run(0, angles);
+    // Downward zero crossings, interpolated: one per period.
+    std::vector<real> crossings;
+    for (std::size_t i = 1; i < angles.size(); ++i)
+        if (angles[i - 1] > 0 && angles[i] <= 0)
+            crossings.push_back(h * (static_cast<real>(i) + angles[i - 1] / (angles[i - 1] - angles[i])));
+    REQUIRE(crossings.size() >= 3);
+    const real period = (crossings.back() - crossings.front()) / static_cast<real>(crossings.size() - 1);
+    INFO("period " << period << " s (1 s expected)");
+    CHECK(period == Approx(1).epsilon(0.02));
+    run(1, angles);
+    const real lowest = *std::min_element(angles.begin(), angles.end());
+    INFO("critically damped: lowest angle " << lowest << " rad, last " << angles.back() << " rad");
+    CHECK(lowest > -real(0.005)); // no overshoot past the spring's angle
+    CHECK(angles.back() < real(0.01)); // and it got there
+}
+
+TEST_CASE("hinge friction holds an arm it can hold and slows one it cannot", "[physics][contact]") {
+    // The level arm needs m g d = 11 kg * 9.81 * 0.955 m = 103 N m.
+    for (const real friction : {real(150), real(50)}) {
+        World w;
+        const BodyId arm = armAt(w);
+        JointMotion m;
+        m.friction = friction;
+        const JointId hinge = hingeArm(w, arm, m);
+        for (int i = 0; i < 60; ++i) w.step(h);
+        const real angle = w.jointAngle(hinge);
+        INFO("friction " << friction << " N m: angle after 1 s " << angle / degree << " degrees");
+        if (friction > 103) CHECK(std::abs(angle) < real(0.2) * degree);
+        else CHECK(angle < -20 * degree);
+    }
+}
+
+TEST_CASE("setJointMotion turns a motor on and wakes the arm, and bad motions are rejected with nothing changed", "[physics][contact]") {
+    World w;
+    const BodyId arm = armAt(w);
+    const JointId hinge = hingeArm(w, arm, {});
+    BodyDesc ballDesc;
+    ballDesc.position = Vec3(5, 2, 0);
+    const BodyId ball = w.createBody(ballDesc);
+    JointDesc ballJoint;
+    ballJoint.a = {ball, Vec3::Zero()};
+    ballJoint.b = {BodyId{}, Vec3(5, 3, 0)};
+    const JointId other = w.createJoint(ballJoint);
+    const std::uint64_t before = testing::stateHash(w);
+    const auto rejects = [&](const std::string& field, auto change) {
+        JointMotion m;
+        change(m);
+        expectError([&] { w.setJointMotion(hinge, m); }, field);
+        // createJoint checks the same, with its own name.
+        JointDesc d;
+        d.type = JointType::Hinge;
+        d.a = {arm, Vec3::Zero()};
+        d.motion = m;
+        expectError([&] { w.createJoint(d); }, "createJoint" + field.substr(std::string("setJointMotion").size()));
+        CHECK(testing::stateHash(w) == before);
+    };
+    const real nan = std::numeric_limits<real>::quiet_NaN(), inf = std::numeric_limits<real>::infinity();
+    rejects("setJointMotion.motion.lower", [](JointMotion& m) { m.limited = true; m.lower = 1; m.upper = -1; });
+    rejects("setJointMotion.motion.upper", [&](JointMotion& m) { m.upper = nan; });
+    rejects("setJointMotion.motion.lower", [](JointMotion& m) { m.lower = -4; });
+    rejects("setJointMotion.motion.springHertz", [&](JointMotion& m) { m.springHertz = nan; });
+    rejects("setJointMotion.motion.springDampingRatio", [](JointMotion& m) { m.springDampingRatio = -1; });
+    rejects("setJointMotion.motion.maxMotorTorque", [](JointMotion& m) { m.maxMotorTorque = -5; });
+    rejects("setJointMotion.motion.maxMotorTorque", [&](JointMotion& m) { m.maxMotorTorque = inf; });
+    rejects("setJointMotion.motion.motorSpeed", [&](JointMotion& m) { m.motorSpeed = inf; });
+    rejects("setJointMotion.motion.friction", [&](JointMotion& m) { m.friction = nan; });
+    rejects("setJointMotion.motion.springAngle", [](JointMotion& m) { m.springAngle = 7; });
+    JointMotion motor;
+    motor.motor = true;
+    expectError([&] { w.setJointMotion(other, motor); }, "setJointMotion.id");
+    JointDesc ballWithMotion = ballJoint;
+    ballWithMotion.motion = motor;
+    expectError([&] { w.createJoint(ballWithMotion); }, "createJoint.motion");
+    JointDesc along;
+    along.type = JointType::Hinge;
+    along.a = {arm, Vec3::Zero()};
+    along.normalA = Vec3::UnitZ(); // along the axis: no angle to measure from
+    along.normalB = Vec3::UnitX();
+    expectError([&] { w.createJoint(along); }, "createJoint.normalA");
+    along.normalA = Vec3::UnitX();
+    along.normalB = Vec3::Zero(); // one given, not the other
+    expectError([&] { w.createJoint(along); }, "createJoint.normalB");
+    CHECK(testing::stateHash(w) == before);
+    w.destroyJoint(other);
+    expectError([&] { w.setJointMotion(other, motor); }, "setJointMotion.id");
+    // A good motion takes effect and wakes the arm.
+    w.setAwake(arm, false);
+    motor.motorSpeed = 1;
+    motor.maxMotorTorque = 1000;
+    w.setJointMotion(hinge, motor);
+    CHECK(w.body(arm).awake);
+    CHECK(w.joint(hinge).desc.motion.motorSpeed == 1);
+    for (int i = 0; i < 30; ++i) w.step(h);
+    CHECK(w.body(arm).angularVelocity.z() == Approx(1).margin(0.05));
+}
+
+TEST_CASE("a hinge's motion and angle zero survive a snapshot and a scene file, stepping bit-identically", "[physics][contact][scene]") {
+    World w;
+    const BodyId arm = armAt(w);
+    JointMotion m;
+    m.limited = true;
+    m.lower = -30 * degree;
+    m.upper = 60 * degree;
+    m.motor = true;
+    m.motorSpeed = -1;
+    m.maxMotorTorque = 40;
+    m.springHertz = real(0.5);
+    m.springDampingRatio = real(0.3);
+    m.friction = 2;
+    const JointId hinge = hingeArm(w, arm, m);
+    for (int i = 0; i < 20; ++i) w.step(h);
+    World copy;
+    copy.restoreState(w.saveState());
+    for (int i = 0; i < 60; ++i) {
+        w.step(h);
+        copy.step(h);
+    }
+    CHECK(testing::stateHash(copy) == testing::stateHash(w));
+    // A scene file keeps the motion and where the angle is 0 (the normals createJoint took).
+    LoadedScene loaded = loadScene(exportScene(w));
+    REQUIRE(loaded.objects.joints.size() == 1);
+    const Joint& j = loaded.world.joint(loaded.objects.joints[0]);
+    CHECK(j.desc.motion.upper == m.upper);
+    CHECK(j.desc.motion.springHertz == m.springHertz);
+    CHECK(loaded.world.jointAngle(loaded.objects.joints[0]) == Approx(w.jointAngle(hinge)).margin(1e-6));
+}
+
+TEST_CASE("the hinges scene: the door swings to its limit, the drawbridge rises to 80 degrees, the tail stays in its limits", "[physics][contact][scene]") {
+    const std::unique_ptr<scenes::Scene> scene = scenes::makeScene("hinges");
+    World& w = scene->world();
+    std::vector<JointId> hinges = w.jointIds();
+    REQUIRE(hinges.size() == 12);
+    const JointId door = hinges[0], bridge = hinges[1];
+    for (int i = 0; i < 60; ++i) scene->step();
+    // Resting: the drawbridge on its lower limit (0), the door closed.
+    CHECK(std::abs(w.jointAngle(bridge)) < degree);
+    CHECK(std::abs(w.jointAngle(door)) < degree);
+    scene->act(0);
+    scene->act(1);
+    real doorMost = 0, bridgeMost = 0, tailMost = 0;
+    for (int i = 0; i < 60 * 6; ++i) {
+        scene->step();
+        doorMost = std::max(doorMost, w.jointAngle(door));
+        bridgeMost = std::max(bridgeMost, w.jointAngle(bridge));
+        for (std::size_t k = 2; k < hinges.size(); ++k) tailMost = std::max(tailMost, std::abs(w.jointAngle(hinges[k])));
+    }
+    INFO("door " << w.jointAngle(door) / degree << " degrees (most " << doorMost / degree << "), drawbridge "
+                 << w.jointAngle(bridge) / degree << " (most " << bridgeMost / degree << "), tail most " << tailMost / degree);
+    CHECK(w.jointAngle(door) == Approx(100 * degree).margin(degree));
+    CHECK(doorMost < 101 * degree);
+    CHECK(w.jointAngle(bridge) == Approx(80 * degree).margin(degree));
+    CHECK(bridgeMost < 81 * degree);
+    CHECK(tailMost < 26 * degree);
+}
