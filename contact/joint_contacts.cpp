@@ -25,8 +25,8 @@ Vec3 toWorld(const Body* b, const Vec3& p) { return b ? b->origin().toWorld(p) :
 bool isDefault(const JointMotion& m) {
     const JointMotion d;
     return m.limited == d.limited && m.lower == d.lower && m.upper == d.upper && m.motor == d.motor &&
-           m.motorSpeed == d.motorSpeed && m.maxMotorTorque == d.maxMotorTorque && m.springHertz == d.springHertz &&
-           m.springDampingRatio == d.springDampingRatio && m.springAngle == d.springAngle && m.friction == d.friction;
+           m.motorSpeed == d.motorSpeed && m.maxMotorForce == d.maxMotorForce && m.springHertz == d.springHertz &&
+           m.springDampingRatio == d.springDampingRatio && m.springTarget == d.springTarget && m.friction == d.friction;
 }
 
 /// A unit vector at right angles to unit `axis` (the world axis least along it, made square).
@@ -47,20 +47,38 @@ Vec3 across(const Vec3& v, const Vec3& axis, const std::string& field, bool othe
     return square.normalized();
 }
 
+/// A hinge's or slider's axes checked, and its normals (taken from the pose when both
+/// are zero) written into the joint's desc.
+void axesAndNormals(const JointDesc& d, const Body& a, const Body* b, const std::string& field, Joint& j) {
+    requireWithin(d.axisA, maxCoordinate, "maxCoordinate", (field + ".axisA").c_str());
+    requireWithin(d.axisB, maxCoordinate, "maxCoordinate", (field + ".axisB").c_str());
+    if (!(d.axisA.norm() > coincident)) throw Error(field + ".axisA", toText(d.axisA), "must not be zero");
+    if (!(d.axisB.norm() > coincident)) throw Error(field + ".axisB", toText(d.axisB), "must not be zero");
+    j.desc.normalA = across(d.normalA, d.axisA.normalized(), field + ".normalA", d.normalB.isZero());
+    j.desc.normalB = across(d.normalB, d.axisB.normalized(), field + ".normalB", d.normalA.isZero());
+    if (d.normalA.isZero() && d.normalB.isZero()) {
+        // The zero: a vector across A's axis, and where it points in B's frame now.
+        j.desc.normalA = perpendicular(d.axisA.normalized());
+        const Vec3 world = a.orientation * j.desc.normalA;
+        j.desc.normalB = b ? Vec3(b->orientation.conjugate() * world) : world;
+    }
+}
+
 } // namespace
 
-void validateMotion(const JointMotion& m, const std::string& field) {
-    const real pi = std::numbers::pi_v<real>;
-    const auto angle = [&](real x, const char* name) { requireInRange(x, -pi, pi, (field + "." + name).c_str()); };
+void validateMotion(const JointMotion& m, JointType type, const std::string& field) {
+    // A hinge's coordinate is an angle in [-pi, pi]; a slider's an offset, a coordinate.
+    const real most = type == JointType::Slider ? maxCoordinate : std::numbers::pi_v<real>;
+    const auto angle = [&](real x, const char* name) { requireInRange(x, -most, most, (field + "." + name).c_str()); };
     angle(m.lower, "lower");
     angle(m.upper, "upper");
     if (m.limited && m.lower > m.upper)
         throw Error(field + ".lower", toText(m.lower), "must not exceed upper (" + toText(m.upper) + ")");
     requireInRange(m.motorSpeed, -maxSpeed, maxSpeed, (field + ".motorSpeed").c_str());
-    requireInRange(m.maxMotorTorque, 0, maxLoad, (field + ".maxMotorTorque").c_str());
+    requireInRange(m.maxMotorForce, 0, maxLoad, (field + ".maxMotorForce").c_str());
     requireInRange(m.springHertz, 0, maxRate, (field + ".springHertz").c_str());
     requireInRange(m.springDampingRatio, 0, maxRate, (field + ".springDampingRatio").c_str());
-    angle(m.springAngle, "springAngle");
+    angle(m.springTarget, "springTarget");
     requireInRange(m.friction, 0, maxLoad, (field + ".friction").c_str());
 }
 
@@ -76,6 +94,8 @@ std::uint64_t jointKey(std::uint32_t index, std::uint32_t generation, int k) {
 int jointPointOf(const Joint& joint, std::uint32_t k) {
     // Links give one contact per pair; points that must stay put give six (each way
     // along each axis), numbered k * 6 + axis * 2 + side below.
+    // A slider's four contacts (across its axis) are its one pair's.
+    if (joint.desc.type == JointType::Slider) return 0;
     const bool link = joint.desc.type == JointType::Cable || joint.desc.type == JointType::Rod;
     return static_cast<int>(link ? k : k / 6);
 }
@@ -90,12 +110,13 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         throw Error(field + ".breakForce", toText(d.breakForce), "must be > 0 (infinity: never breaks)");
     if (!a.isDynamic() && !(b && b->isDynamic()))
         throw Error(field + ".a.body", "static or kinematic", "at least one end must be a dynamic body");
-    if (d.type == JointType::Hinge) validateMotion(d.motion, field + ".motion");
+    const bool axial = d.type == JointType::Hinge || d.type == JointType::Slider;
+    if (axial) validateMotion(d.motion, d.type, field + ".motion");
     else if (!isDefault(d.motion))
-        throw Error(field + ".motion", "set", "only a hinge turns as its motion says (leave it as made)");
+        throw Error(field + ".motion", "set", "only a hinge or slider moves as its motion says (leave it as made)");
     else if (!d.normalA.isZero() || !d.normalB.isZero())
         throw Error(field + (d.normalA.isZero() ? ".normalB" : ".normalA"), toText(d.normalA.isZero() ? d.normalB : d.normalA),
-                    "only a hinge has an angle's zero (leave it zero)");
+                    "only a hinge or slider has normals (leave them zero)");
     Joint j;
     j.desc = d;
     switch (d.type) {
@@ -108,24 +129,21 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         // The span places contact points that far from the anchors: a lever arm, bounded
         // like any coordinate (at 1e30 the resolver's 2x2 friction block cancels to 0).
         requireSize(d.span, (field + ".span").c_str());
-        requireWithin(d.axisA, maxCoordinate, "maxCoordinate", (field + ".axisA").c_str());
-        requireWithin(d.axisB, maxCoordinate, "maxCoordinate", (field + ".axisB").c_str());
-        if (!(d.axisA.norm() > coincident)) throw Error(field + ".axisA", toText(d.axisA), "must not be zero");
-        if (!(d.axisB.norm() > coincident)) throw Error(field + ".axisB", toText(d.axisB), "must not be zero");
+        axesAndNormals(d, a, b, field, j);
         const Vec3 ua = d.axisA.normalized() * d.span, ub = d.axisB.normalized() * d.span;
         j.pointCount = 2;
         j.pointsA = {d.a.point + ua, d.a.point - ua, Vec3::Zero()};
         j.pointsB = {d.b.point + ub, d.b.point - ub, Vec3::Zero()};
-        j.desc.normalA = across(d.normalA, d.axisA.normalized(), field + ".normalA", d.normalB.isZero());
-        j.desc.normalB = across(d.normalB, d.axisB.normalized(), field + ".normalB", d.normalA.isZero());
-        if (d.normalA.isZero() && d.normalB.isZero()) {
-            // The angle's zero: a vector across A's axis, and where it points in B's frame now.
-            j.desc.normalA = perpendicular(d.axisA.normalized());
-            const Vec3 world = a.orientation * j.desc.normalA;
-            j.desc.normalB = b ? Vec3(b->orientation.conjugate() * world) : world;
-        }
         break;
     }
+    case JointType::Slider:
+        // One anchor pair, held together across B's axis by contacts (below); its
+        // orientation and the motion along the axis are the soft step's rows.
+        axesAndNormals(d, a, b, field, j);
+        j.pointCount = 1;
+        j.pointsA[0] = d.a.point;
+        j.pointsB[0] = d.b.point;
+        break;
     case JointType::Fixed: {
         requireSize(d.span, (field + ".span").c_str());
         // A's anchor and two points off it along A's axes; B's matching points are
@@ -188,6 +206,22 @@ void generateJointContacts(const BodyArray& bodies, const JointArray& joints, co
                 c.key = jointKey(id.index, id.generation, k);
                 warmStart(previous, previousKeys, c);
                 out.push_back(c);
+                continue;
+            }
+            if (j.desc.type == JointType::Slider) {
+                // Held across B's axis only: one contact each way along two directions at
+                // right angles to it (B's normal and axis x normal), free along it.
+                const Vec3 axis = b ? Vec3(b->orientation * j.desc.axisB.normalized()) : Vec3(j.desc.axisB.normalized());
+                const Vec3 u = b ? Vec3(b->orientation * j.desc.normalB) : j.desc.normalB;
+                const std::array<Vec3, 2> across{u, axis.cross(u)};
+                for (int side = 0; side < 4; ++side) {
+                    c.normal = across[static_cast<std::size_t>(side / 2)] * (side % 2 == 0 ? real(1) : real(-1));
+                    c.penetration = d.dot(c.normal) - j.desc.tolerance;
+                    c.key = jointKey(id.index, id.generation, side);
+                    c.accumulatedImpulse = Vec3::Zero();
+                    warmStart(previous, previousKeys, c);
+                    out.push_back(c);
+                }
                 continue;
             }
             // A point that must stay put: one contact each way along each world axis,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// A hinge's motion rows as the soft step takes them (joint_motions.cpp makes them from
-// the world's joints each substep; contact/soft_angles.cpp solves them).
+// A hinge's or slider's own rows as the soft step takes them (joint_motions.cpp makes
+// them from the world's joints each substep; contact/soft_joint_axes.cpp solves them).
 
 #include <jounce/contact/joint.hpp>
 #include <jounce/contact/contact.hpp>
@@ -11,23 +11,29 @@
 
 namespace jounce::detail {
 
-/// One hinge's limits, motor, spring and friction about its axis, plain data.
+/// One hinge's or slider's rows about or along its axis (and a slider's orientation
+/// lock), plain data, world coordinates at the substep's start.
 struct JointMotionRow {
     std::uint32_t joint = 0;                       ///< the joint's slot
+    bool slider = false;                           ///< a slider (else a hinge)
     std::array<std::uint32_t, 2> body{noBody, noBody}; ///< body slots (noBody: the world)
-    Vec3 axis = Vec3::UnitZ();                     ///< B's hinge axis, world, unit, at the substep's start
-    std::array<Vec3, 2> reference{Vec3::UnitX(), Vec3::UnitX()}; ///< each side's zero-angle vector, world
+    Vec3 axis = Vec3::UnitZ();                     ///< B's axis, unit
+    Vec3 axisA = Vec3::UnitZ();                    ///< A's axis, unit (a slider's lock)
+    std::array<Vec3, 2> reference{Vec3::UnitX(), Vec3::UnitX()}; ///< each side's normal (zero-angle vector)
+    std::array<Vec3, 2> arm{Vec3::Zero(), Vec3::Zero()}; ///< slider: each anchor - its body's centre of mass
+    Vec3 gap = Vec3::Zero();                       ///< slider: A's anchor - B's
     JointMotion motion;
-    /// In: last substep's impulses (the warm start); out: this substep's [N m s]. Lower
-    /// limit, upper limit, motor or friction, spring; on A about the axis (the upper
+    /// In: last substep's impulses (the warm start); out: this substep's. Lower limit,
+    /// upper limit, motor or friction, spring; on A about or along the axis (the upper
     /// limit's the other way; B takes the opposite).
     std::array<real, 4> impulse{0, 0, 0, 0};
+    Vec3 lock = Vec3::Zero();                      ///< slider: the orientation lock's angular impulse on A
 };
 
 /// Which of a JointMotionRow's impulses is which.
 enum MotionImpulse : std::size_t { lowerImpulse = 0, upperImpulse = 1, motorImpulse = 2, springImpulse = 3 };
 
-/// Whether a hinge's motion asks for any row.
+/// Whether a hinge's motion asks for any row (a slider always has rows: its lock).
 inline bool hasRows(const JointMotion& m) {
     return m.limited || m.motor || m.springHertz > 0 || m.friction > 0;
 }

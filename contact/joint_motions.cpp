@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Stage 5b, the joints' own rows: each awake hinge whose motion asks for limits, a
-// motor, a spring or friction hands the soft step its axis and zero-angle vectors in
-// world coordinates, with last substep's impulses as the warm start; after the solve
-// the impulses come back to the joint (its warm start and its torque).
+// motor, a spring or friction, and each awake slider, hands the soft step its axis,
+// normals and (a slider) anchors in world coordinates, with last substep's impulses as
+// the warm start; after the solve the impulses come back to the joint (its warm start
+// and its torque or force).
 
 #include "contact/stages.hpp"
 
@@ -13,15 +14,24 @@ void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std
     for (std::size_t i = 0; i < joints.slotCount(); ++i) {
         if (!joints.isAlive(i)) continue;
         const Joint& j = joints.atSlot(i);
-        if (j.desc.type != JointType::Hinge || !hasRows(j.desc.motion)) continue;
+        const bool slider = j.desc.type == JointType::Slider;
+        if (!slider && (j.desc.type != JointType::Hinge || !hasRows(j.desc.motion))) continue;
         const Body& a = bodies[j.desc.a.body];
         const Body* b = j.desc.b.body.isNull() ? nullptr : &bodies[j.desc.b.body];
         if (!a.awake && !(b && b->isDynamic() && b->awake)) continue; // asleep, as its points are
         JointMotionRow row;
         row.joint = static_cast<std::uint32_t>(i);
+        row.slider = slider;
         row.body = {j.desc.a.body.index, b ? j.desc.b.body.index : noBody};
         row.axis = b ? Vec3(b->orientation * j.desc.axisB.normalized()) : Vec3(j.desc.axisB.normalized());
+        row.axisA = a.orientation * j.desc.axisA.normalized();
         row.reference = {a.orientation * j.desc.normalA, b ? Vec3(b->orientation * j.desc.normalB) : j.desc.normalB};
+        if (slider) {
+            row.arm = {a.orientation * (j.desc.a.point - a.localCentroid),
+                       b ? Vec3(b->orientation * (j.desc.b.point - b->localCentroid)) : Vec3::Zero()};
+            row.gap = a.origin().toWorld(j.desc.a.point) - (b ? b->origin().toWorld(j.desc.b.point) : j.desc.b.point);
+            row.lock = j.lockImpulse;
+        }
         row.motion = j.desc.motion;
         for (std::size_t k = 0; k < 4; ++k) row.impulse[k] = j.motionImpulse[k];
         out.push_back(row);
@@ -32,6 +42,7 @@ void storeJointMotions(JointArray& joints, const std::vector<JointMotionRow>& ro
     for (const JointMotionRow& row : rows) {
         Joint& j = joints.atSlot(row.joint);
         j.motionImpulse = row.impulse;
+        j.lockImpulse = row.lock;
         const std::array<real, 4>& p = row.impulse;
         j.torque = (p[lowerImpulse] - p[upperImpulse] + p[motorImpulse] + p[springImpulse]) / h;
     }

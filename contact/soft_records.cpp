@@ -116,19 +116,29 @@ void SoftStepSolver::report(const Visit& visit, const std::array<BodyVelocity, 2
     (*watch_.observer)(r);
 }
 
-real SoftStepSolver::angleImpulse(const detail::SoftAngle& angle) {
+real SoftStepSolver::axisImpulse(const detail::SoftJointAxis& angle) {
     const std::array<real, 4>& p = angle.impulse;
     return p[detail::lowerImpulse] - p[detail::upperImpulse] + p[detail::motorImpulse] + p[detail::springImpulse];
 }
 
-void SoftStepSolver::reportAngle(const Visit& visit, const detail::SoftAngle& angle,
+void SoftStepSolver::reportAxis(const Visit& visit, const detail::SoftJointAxis& axis,
                                  const std::array<BodyVelocity, 2>& before, real impulse) const {
-    ResolutionRecord r = recordOf(visit, watch_.motions[angle.row].body, before, false);
-    // About the axis as B has turned it so far this step (as the rows measure it).
-    const Vec3 n = bodies_[visit.body[1]].turn * angle.axis;
-    r.before = n.dot(before[0].angular - before[1].angular);
-    r.after = n.dot(r.velocityAfter[0].angular - r.velocityAfter[1].angular);
-    r.angularImpulseWorld = impulse * n; // the rows push A by +impulse n, B by its opposite
+    ResolutionRecord r = recordOf(visit, watch_.motions[axis.row].body, before, false);
+    // The coordinate's rate as the rows measure it, from the velocities before and after.
+    const auto rateWith = [&](const std::array<BodyVelocity, 2>& v) {
+        detail::SoftBody a = bodies_[visit.body[0]], b = bodies_[visit.body[1]];
+        a.linearVelocity = v[0].linear;
+        a.angularVelocity = v[0].angular;
+        b.linearVelocity = v[1].linear;
+        b.angularVelocity = v[1].angular;
+        return detail::coordinateRate(axis, a, b);
+    };
+    r.before = rateWith(before);
+    r.after = rateWith(r.velocityAfter);
+    // The rows push A by +impulse along B's axis (about it, for a hinge), B by its opposite.
+    const Vec3 n = bodies_[visit.body[1]].turn * axis.axis;
+    if (axis.slider) r.impulseWorld = impulse * n;
+    else r.angularImpulseWorld = impulse * n;
     (*watch_.observer)(r);
 }
 

@@ -159,14 +159,14 @@ void SoftStepSolver::keepAngularMomentum(std::span<const Body> bodies, TaskSyste
     });
 }
 
-void SoftStepSolver::prepareAngles(std::span<const detail::JointMotionRow> motions, std::span<const std::uint32_t> islandStarts) {
-    angles_.clear();
-    angleStarts_.assign(detail::islandCount(islandStarts) + 1, 0);
+void SoftStepSolver::prepareJointAxes(std::span<const detail::JointMotionRow> motions, std::span<const std::uint32_t> islandStarts) {
+    jointAxes_.clear();
+    jointAxisStarts_.assign(detail::islandCount(islandStarts) + 1, 0);
     if (motions.empty() || rows_.empty()) return; // no rows: every island is contacts alone, no hinge awake
     // Each moving body's island, from the rows (a hinge's points always have rows in it).
     const auto count = static_cast<std::uint32_t>(rows_.size());
     islandOf_.assign(bodies_.size(), 0xffffffffu);
-    for (std::uint32_t k = 0; k + 1 < angleStarts_.size(); ++k) {
+    for (std::uint32_t k = 0; k + 1 < jointAxisStarts_.size(); ++k) {
         const auto [first, last] = detail::islandRange(islandStarts, k, count);
         for (std::uint32_t i = first; i < last; ++i)
             for (const std::uint32_t b : rows_[i].body)
@@ -174,22 +174,27 @@ void SoftStepSolver::prepareAngles(std::span<const detail::JointMotionRow> motio
     }
     for (std::uint32_t r = 0; r < motions.size(); ++r) {
         const detail::JointMotionRow& m = motions[r];
-        detail::SoftAngle a;
+        detail::SoftJointAxis a;
         a.row = r;
         a.body = {detail::solverIndex(m.body[0]), detail::solverIndex(m.body[1])};
         const std::uint32_t side = bodies_[a.body[0]].integrates ? a.body[0] : a.body[1];
         a.island = side < islandOf_.size() ? islandOf_[side] : 0xffffffffu;
         if (a.island == 0xffffffffu) continue; // no rows of its points this step: nothing to turn
         a.axis = m.axis;
+        a.slider = m.slider;
+        a.axisA = m.axisA;
         a.reference = m.reference;
+        a.arm = m.arm;
+        a.gap = m.gap;
+        a.lock = m.lock;
         a.motion = m.motion;
         a.impulse = m.impulse;
-        angles_.push_back(a);
+        jointAxes_.push_back(a);
     }
     // By island, in row order within each (stable: the same order for any thread count).
-    std::stable_sort(angles_.begin(), angles_.end(), [](const detail::SoftAngle& x, const detail::SoftAngle& y) { return x.island < y.island; });
-    for (const detail::SoftAngle& a : angles_) ++angleStarts_[a.island + 1];
-    for (std::size_t k = 1; k < angleStarts_.size(); ++k) angleStarts_[k] += angleStarts_[k - 1];
+    std::stable_sort(jointAxes_.begin(), jointAxes_.end(), [](const detail::SoftJointAxis& x, const detail::SoftJointAxis& y) { return x.island < y.island; });
+    for (const detail::SoftJointAxis& a : jointAxes_) ++jointAxisStarts_[a.island + 1];
+    for (std::size_t k = 1; k < jointAxisStarts_.size(); ++k) jointAxisStarts_[k] += jointAxisStarts_[k - 1];
 }
 
 void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t> alive, std::span<Contact> contacts,
@@ -211,7 +216,7 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
         for (std::uint32_t k = begin; k < end; ++k)
             if (rows_[k].kind != detail::SoftKind::InBlock) detail::prepareSoftRow(contacts[k], bodies, bodies_, rows_[k]);
     });
-    prepareAngles(motions, islandStarts);
+    prepareJointAxes(motions, islandStarts);
     // Heavy on light: rows that hold the light body still (before the patches, which then
     // hold it for friction too).
     holdLightBodies(islandStarts, contacts, settings.soft.holdMassRatio, gravity);
@@ -225,7 +230,10 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
         const auto [first, last] = detail::islandRange(islandStarts, k, count);
         if (!coloured_[k]) solveIsland(k, first, last, h, settings);
     }
-    for (const detail::SoftAngle& a : angles_) motions[a.row].impulse = a.impulse;
+    for (const detail::SoftJointAxis& a : jointAxes_) {
+        motions[a.row].impulse = a.impulse;
+        motions[a.row].lock = a.lock;
+    }
     integrateAlone(bodies, h, substeps, gyroscopic, tasks);
     if (gyroscopic == GyroscopicMode::ConserveMomentum) keepAngularMomentum(bodies, tasks);
     detail::parallelFor(tasks, rowCount, 1024, [&](std::uint32_t begin, std::uint32_t end) {
@@ -296,9 +304,9 @@ void SoftStepSolver::solveIsland(std::size_t island, std::uint32_t first, std::u
     };
     const std::span<detail::SoftPoint> points = within(points_);
     const std::span<detail::SoftPatch> patches = within(patches_);
-    const std::span<detail::SoftAngle> angles(angles_.data() + angleStarts_[island],
-                                              angleStarts_[island + 1] - angleStarts_[island]);
-    const int substeps = points.empty() && angles.empty() ? soft.substeps : std::max(soft.substeps, soft.jointSubsteps);
+    const std::span<detail::SoftJointAxis> axes(jointAxes_.data() + jointAxisStarts_[island],
+                                              jointAxisStarts_[island + 1] - jointAxisStarts_[island]);
+    const int substeps = points.empty() && axes.empty() ? soft.substeps : std::max(soft.substeps, soft.jointSubsteps);
     const real sub = h / static_cast<real>(substeps);
     const real invSub = 1 / sub;
     // Contacts as springs held to an eighth of the substep rate (stiffer would ring
@@ -335,7 +343,7 @@ void SoftStepSolver::solveIsland(std::size_t island, std::uint32_t first, std::u
     const auto groupVisit = [&](Kind kind, const auto& group, std::uint32_t count) {
         return Visit{kind, substep, ResolutionRecord::noColour, 0, 0, group.first, count, group.body};
     };
-    const auto angleVisit = [&](Kind kind, const detail::SoftAngle& a) {
+    const auto axisVisit = [&](Kind kind, const detail::SoftJointAxis& a) {
         return Visit{kind, substep, ResolutionRecord::noColour, 0, 0, first, 0, a.body,
                      watch_.motions.empty() ? ResolutionRecord::noJoint : watch_.motions[a.row].joint};
     };
@@ -354,10 +362,10 @@ void SoftStepSolver::solveIsland(std::size_t island, std::uint32_t first, std::u
         detail::solveJointSystem(joints_, points, bodies_, jointSoft, useBias);
         for (std::size_t i = 0; i < points.size(); ++i) report(groupVisit(kind, points[i], 6), before[i], false, std::nullopt);
     };
-    const auto solveAngles = [&](bool useBias) {
+    const auto solveJointAxes = [&](bool useBias) {
         const Kind kind = useBias ? Kind::Solve : Kind::Relax;
-        for (detail::SoftAngle& a : angles)
-            watchedAngle(angleVisit(kind, a), a, [&] { detail::solveAngle(a, bodies_[a.body[0]], bodies_[a.body[1]], jointSoft, sub, useBias); });
+        for (detail::SoftJointAxis& a : axes)
+            watchedAxis(axisVisit(kind, a), a, [&] { detail::solveJointAxis(a, bodies_[a.body[0]], bodies_[a.body[1]], jointSoft, sub, useBias); });
     };
     const auto solveJoints = [&](bool useBias) {
         // The hinges' motion rows before the points (Box2D's order): the points, stiffer,
@@ -366,8 +374,8 @@ void SoftStepSolver::solveIsland(std::size_t island, std::uint32_t first, std::u
         // times the inertia for a 10 kg weight 1 m out, so one round stops a quarter as
         // much (flung into a limit at 10 rad/s: 1.84 degrees past in one round, 1.41 in
         // two, 1.28 in three; falling onto it, 0.79 and 0.64).
-        for (int r = 0; r < (angles.empty() ? 1 : 2); ++r) {
-            solveAngles(useBias);
+        for (int r = 0; r < (axes.empty() ? 1 : 2); ++r) {
+            solveJointAxes(useBias);
             solvePoints(useBias);
         }
     };
@@ -394,8 +402,10 @@ void SoftStepSolver::solveIsland(std::size_t island, std::uint32_t first, std::u
     const auto scaleImpulses = [&](real k) {
         for (SoftRow& row : rows) row.impulse *= k;
         for (detail::SoftPoint& p : points) p.impulse *= k;
-        for (detail::SoftAngle& a : angles)
+        for (detail::SoftJointAxis& a : axes) {
             for (real& j : a.impulse) j *= k;
+            a.lock *= k;
+        }
         for (detail::SoftPatch& p : patches) {
             p.planar *= k;
             p.twist *= k;
@@ -413,8 +423,8 @@ void SoftStepSolver::solveIsland(std::size_t island, std::uint32_t first, std::u
         // the rest of it, and e = 1 lost 7 % of the height per bounce).
         for (SoftRow& row : rows)
             if (row.restitution > 0) detail::noteApproach(row, bodies_[row.body[0]], bodies_[row.body[1]]);
-        for (const detail::SoftAngle& a : angles)
-            watchedAngle(angleVisit(Kind::WarmStart, a), a, [&] { detail::warmStartAngle(a, bodies_[a.body[0]], bodies_[a.body[1]]); });
+        for (const detail::SoftJointAxis& a : axes)
+            watchedAxis(axisVisit(Kind::WarmStart, a), a, [&] { detail::warmStartJointAxis(a, bodies_[a.body[0]], bodies_[a.body[1]]); });
         for (detail::SoftPoint& p : points)
             watched(groupVisit(Kind::WarmStart, p, 6), [&] { detail::warmStartPoint(p, bodies_[p.body[0]], bodies_[p.body[1]]); });
         for (std::uint32_t k = first; k < last; ++k) {

@@ -167,22 +167,30 @@ struct SoftPoint {
     Vec3 applied = Vec3::Zero();             ///< on a, applied this step: warm starts and visits [N s]
 };
 
-/// A hinge's motion rows (contact/soft_angles.cpp; Box2D v3's revolute joint carried to
-/// 3D): about B's axis n, the angle of A's zero-angle vector from B's, right-handed,
-///     theta = atan2((u_b x u_a) . n, u_b . u_a),
-/// with its rate n . (w_a - w_b). Each row is one angular impulse L along n, +L on A and
-/// -L on B, of effective mass 1 / (n . (I_a^-1 + I_b^-1) n): a spring toward its
-/// angle (soft as the spring's frequency and damping say), a motor or friction (toward a
-/// relative speed, bounded by its torque over the substep), and the two limits
-/// (one-sided, speculative while apart, soft as joints are once crossed).
-struct SoftAngle {
+/// A hinge's or slider's rows about or along its axis (contact/soft_joint_axes.cpp;
+/// Box2D v3's revolute and prismatic joints carried to 3D). The coordinate: a hinge's
+/// angle about B's axis n, of A's zero-angle vector u_a from B's u_b, right-handed,
+///     theta = atan2((u_b x u_a) . n, u_b . u_a),   rate n . (w_a - w_b);
+/// a slider's offset of A's anchor from B's along n, s = n . (p_a - p_b), rate the
+/// anchors' relative velocity along n. Each row is one impulse along that coordinate
+/// (+ on A, - on B) of the coordinate's effective mass: a spring toward its target (soft
+/// as the spring's frequency and damping say), a motor or friction (toward a relative
+/// speed, bounded by its force over the substep), and the two limits (one-sided,
+/// speculative while apart, soft as joints are once crossed). A slider also locks the
+/// bodies' relative orientation: a 3x3 block of angular rows (soft as joints are).
+struct SoftJointAxis {
     std::uint32_t row = 0;                   ///< its JointMotionRow
     std::uint32_t island = 0;
+    bool slider = false;
     std::array<std::uint32_t, 2> body{0, 0}; ///< solver bodies
     Vec3 axis = Vec3::UnitZ();               ///< B's axis, world, at the step's start (turns with B)
-    std::array<Vec3, 2> reference{Vec3::UnitX(), Vec3::UnitX()}; ///< zero-angle vectors, world, at the step's start
+    Vec3 axisA = Vec3::UnitZ();              ///< A's axis, world, at the step's start (turns with A)
+    std::array<Vec3, 2> reference{Vec3::UnitX(), Vec3::UnitX()}; ///< normals (zero-angle vectors), world, at the step's start
+    std::array<Vec3, 2> arm{Vec3::Zero(), Vec3::Zero()}; ///< slider: anchor - centre of mass, world, at the step's start
+    Vec3 gap = Vec3::Zero();                 ///< slider: A's anchor - B's at the step's start [m]
     JointMotion motion;
-    std::array<real, 4> impulse{0, 0, 0, 0}; ///< accumulated this substep (MotionImpulse order) [N m s]
+    std::array<real, 4> impulse{0, 0, 0, 0}; ///< accumulated this substep (MotionImpulse order)
+    Vec3 lock = Vec3::Zero();                ///< slider: the orientation lock's angular impulse on A, this substep
 };
 
 /// An island's joint points solved all at once (when the joints make no loop): the
@@ -285,16 +293,16 @@ private:
         report(visit, before, false, std::nullopt);
     }
     /// Runs `pass` on a hinge's motion rows and reports it, when watched.
-    template <class Pass> void watchedAngle(const Visit& visit, const detail::SoftAngle& angle, Pass&& pass) {
+    template <class Pass> void watchedAxis(const Visit& visit, const detail::SoftJointAxis& angle, Pass&& pass) {
         if (watch_.observer == nullptr) return pass();
         const std::array<BodyVelocity, 2> before = velocities(visit.body, false);
-        const real was = angleImpulse(angle);
+        const real was = axisImpulse(angle);
         pass();
-        reportAngle(visit, angle, before, angleImpulse(angle) - (visit.kind == ResolutionRecord::Kind::WarmStart ? 0 : was));
+        reportAxis(visit, angle, before, axisImpulse(angle) - (visit.kind == ResolutionRecord::Kind::WarmStart ? 0 : was));
     }
     /// The hinge rows' impulse on B about the axis (warm start: what it re-applies).
-    static real angleImpulse(const detail::SoftAngle& angle);
-    void reportAngle(const Visit& visit, const detail::SoftAngle& angle, const std::array<BodyVelocity, 2>& before,
+    static real axisImpulse(const detail::SoftJointAxis& angle);
+    void reportAxis(const Visit& visit, const detail::SoftJointAxis& angle, const std::array<BodyVelocity, 2>& before,
                      real impulse) const;
     /// runItem for a watched step: each lane alone, then its record.
     void runItemWatched(const detail::SoftStage& stage, std::uint32_t item);
@@ -308,9 +316,9 @@ private:
     /// step left, with the inertia turned as the body turned.
     void keepAngularMomentum(std::span<const Body> bodies, TaskSystem* tasks);
     void solveIsland(std::size_t island, std::uint32_t first, std::uint32_t last, real h, const ResolverSettings& settings);
-    /// The motion rows as SoftAngles (angles_), by island (angleStarts_), each in the
+    /// The motion rows as SoftJointAxiss (jointAxes_), by island (jointAxisStarts_), each in the
     /// island of the contacts of the body it turns.
-    void prepareAngles(std::span<const detail::JointMotionRow> motions, std::span<const std::uint32_t> islandStarts);
+    void prepareJointAxes(std::span<const detail::JointMotionRow> motions, std::span<const std::uint32_t> islandStarts);
     /// Appends the moving bodies of rows [first, last) not yet stamped `mark` to `out`,
     /// stamped, their motion reset and their kicks set for substeps of `sub`.
     void listMoving(std::uint32_t first, std::uint32_t last, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out);
@@ -349,8 +357,8 @@ private:
     std::vector<detail::SoftRow> rows_;       ///< by contact; empty when every island is solved in blocks
     std::vector<detail::SoftPatch> patches_;  ///< friction, by manifold, in contact order
     std::vector<detail::SoftPoint> points_;   ///< joint points, in contact order
-    std::vector<detail::SoftAngle> angles_;   ///< hinge motion rows, by island
-    std::vector<std::uint32_t> angleStarts_;  ///< each island's first angle, and one past the last
+    std::vector<detail::SoftJointAxis> jointAxes_;   ///< hinge motion rows, by island
+    std::vector<std::uint32_t> jointAxisStarts_;  ///< each island's first angle, and one past the last
     std::vector<std::uint32_t> islandOf_;     ///< scratch: by solver body, the island of its rows
     detail::SoftJointSystem joints_;          ///< the island being solved's joint system
     std::vector<std::uint32_t> jointScratch_; ///< acyclicity test
@@ -500,14 +508,17 @@ void factorJointSystem(SoftJointSystem& system, std::span<const SoftPoint> point
 void solveJointSystem(SoftJointSystem& system, std::span<SoftPoint> points, std::span<SoftBody> soft,
                       const Softness& softness, bool useBias);
 
-/// The hinge angle now, from the bodies' turns since the step began [rad].
-real angleNow(const SoftAngle& angle, const SoftBody& a, const SoftBody& b);
+/// The coordinate now (a hinge's angle [rad], a slider's offset [m]), from the bodies'
+/// motion since the step began.
+real coordinateNow(const SoftJointAxis& axis, const SoftBody& a, const SoftBody& b);
+/// The coordinate's rate now: A's speed relative to B's about or along the axis.
+real coordinateRate(const SoftJointAxis& axis, const SoftBody& a, const SoftBody& b);
 /// Applies the rows' impulses again (warm start).
-void warmStartAngle(const SoftAngle& angle, SoftBody& a, SoftBody& b);
+void warmStartJointAxis(const SoftJointAxis& angle, SoftBody& a, SoftBody& b);
 /// One visit of a hinge's rows: spring, motor or friction, then the limits (soft toward
 /// the limit with `useBias` and `joint`'s softness; relaxing: rigid, no push back).
 /// `sub`: the substep [s].
-void solveAngle(SoftAngle& angle, SoftBody& a, SoftBody& b, const Softness& joint, real sub, bool useBias);
+void solveJointAxis(SoftJointAxis& angle, SoftBody& a, SoftBody& b, const Softness& joint, real sub, bool useBias);
 
 /// Restitution, at the end of a substep: the normal impulse that sends the contact apart
 /// at e times the speed it approached with this substep, for a row with restitution

@@ -96,8 +96,9 @@ void measureJointForces(JointArray& joints, const std::vector<KeptContact>& reso
 void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<KeptContact>& previous,
                            std::vector<std::uint64_t>& keys, std::vector<Contact>& out);
 
-/// Throws jounce::Error naming the field (`field`.lower, ...) for a hinge motion out of range.
-void validateMotion(const JointMotion& motion, const std::string& field);
+/// Throws jounce::Error naming the field (`field`.lower, ...) for a hinge's or slider's
+/// (`type`) motion out of range.
+void validateMotion(const JointMotion& motion, JointType type, const std::string& field);
 
 /// Stage 5b (the joints' own rows): a JointMotionRow for each awake hinge whose motion
 /// asks for rows (`out` replaced), in slot order, warm-started from Joint::motionImpulse.

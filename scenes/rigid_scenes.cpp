@@ -502,7 +502,7 @@ JointId hingeToWorld(Scene& scene, BodyId body, const Vec3& local, const Vec3& w
 JointMotion withMotor(JointMotion m, real speed, real torque) {
     m.motor = speed != 0;
     m.motorSpeed = speed;
-    m.maxMotorTorque = torque;
+    m.maxMotorForce = torque;
     return m;
 }
 

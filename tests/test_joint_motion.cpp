@@ -62,6 +62,16 @@ JointId hingeArm(World& w, BodyId arm, const JointMotion& motion) {
     return w.createJoint(j);
 }
 
+/// The period of an oscillation sampled every step (h), from its downward zero
+/// crossings, interpolated (0 when there are fewer than two).
+real periodOf(const std::vector<real>& x) {
+    std::vector<real> crossings;
+    for (std::size_t i = 1; i < x.size(); ++i)
+        if (x[i - 1] > 0 && x[i] <= 0) crossings.push_back(h * (static_cast<real>(i) + x[i - 1] / (x[i - 1] - x[i])));
+    if (crossings.size() < 2) return 0;
+    return (crossings.back() - crossings.front()) / static_cast<real>(crossings.size() - 1);
+}
+
 } // namespace
 
 TEST_CASE("a hinge limit at +-45 degrees holds a 10 kg arm within a degree, falling and flung into it", "[physics][contact]") {
@@ -109,7 +119,7 @@ TEST_CASE("a hinge motor reaches its speed with torque to spare and stalls at th
         JointMotion m;
         m.motor = true;
         m.motorSpeed = 2;
-        m.maxMotorTorque = 500;
+        m.maxMotorForce = 500;
         hingeArm(w, arm, m);
         real worst = 0;
         for (int i = 0; i < 120; ++i) {
@@ -128,7 +138,7 @@ TEST_CASE("a hinge motor reaches its speed with torque to spare and stalls at th
         JointMotion m;
         m.motor = true;
         m.motorSpeed = 2;
-        m.maxMotorTorque = 60;
+        m.maxMotorForce = 60;
         const JointId hinge = hingeArm(w, arm, m);
         for (int i = 0; i < 60 * 8; ++i) w.step(h);
         const real lever = w.body(arm).position.x();
@@ -175,13 +185,7 @@ TEST_CASE("a hinge spring swings with period 1 / f, and critically damped it doe
     };
     std::vector<real> angles;
     run(0, angles);
-    // Downward zero crossings, interpolated: one per period.
-    std::vector<real> crossings;
-    for (std::size_t i = 1; i < angles.size(); ++i)
-        if (angles[i - 1] > 0 && angles[i] <= 0)
-            crossings.push_back(h * (static_cast<real>(i) + angles[i - 1] / (angles[i - 1] - angles[i])));
-    REQUIRE(crossings.size() >= 3);
-    const real period = (crossings.back() - crossings.front()) / static_cast<real>(crossings.size() - 1);
+    const real period = periodOf(angles);
     INFO("period " << period << " s (1 s expected)");
     CHECK(period == Approx(1).epsilon(0.02));
     run(1, angles);
@@ -237,11 +241,11 @@ TEST_CASE("setJointMotion turns a motor on and wakes the arm, and bad motions ar
     rejects("setJointMotion.motion.lower", [](JointMotion& m) { m.lower = -4; });
     rejects("setJointMotion.motion.springHertz", [&](JointMotion& m) { m.springHertz = nan; });
     rejects("setJointMotion.motion.springDampingRatio", [](JointMotion& m) { m.springDampingRatio = -1; });
-    rejects("setJointMotion.motion.maxMotorTorque", [](JointMotion& m) { m.maxMotorTorque = -5; });
-    rejects("setJointMotion.motion.maxMotorTorque", [&](JointMotion& m) { m.maxMotorTorque = inf; });
+    rejects("setJointMotion.motion.maxMotorForce", [](JointMotion& m) { m.maxMotorForce = -5; });
+    rejects("setJointMotion.motion.maxMotorForce", [&](JointMotion& m) { m.maxMotorForce = inf; });
     rejects("setJointMotion.motion.motorSpeed", [&](JointMotion& m) { m.motorSpeed = inf; });
     rejects("setJointMotion.motion.friction", [&](JointMotion& m) { m.friction = nan; });
-    rejects("setJointMotion.motion.springAngle", [](JointMotion& m) { m.springAngle = 7; });
+    rejects("setJointMotion.motion.springTarget", [](JointMotion& m) { m.springTarget = 7; });
     JointMotion motor;
     motor.motor = true;
     expectError([&] { w.setJointMotion(other, motor); }, "setJointMotion.id");
@@ -263,7 +267,7 @@ TEST_CASE("setJointMotion turns a motor on and wakes the arm, and bad motions ar
     // A good motion takes effect and wakes the arm.
     w.setAwake(arm, false);
     motor.motorSpeed = 1;
-    motor.maxMotorTorque = 1000;
+    motor.maxMotorForce = 1000;
     w.setJointMotion(hinge, motor);
     CHECK(w.body(arm).awake);
     CHECK(w.joint(hinge).desc.motion.motorSpeed == 1);
@@ -280,7 +284,7 @@ TEST_CASE("a hinge's motion and angle zero survive a snapshot and a scene file, 
     m.upper = 60 * degree;
     m.motor = true;
     m.motorSpeed = -1;
-    m.maxMotorTorque = 40;
+    m.maxMotorForce = 40;
     m.springHertz = real(0.5);
     m.springDampingRatio = real(0.3);
     m.friction = 2;
@@ -328,4 +332,110 @@ TEST_CASE("the hinges scene: the door swings to its limit, the drawbridge rises 
     CHECK(w.jointAngle(bridge) == Approx(80 * degree).margin(degree));
     CHECK(bridgeMost < 81 * degree);
     CHECK(tailMost < 26 * degree);
+}
+
+namespace {
+
+/// A 1 kg box (0.2 m) on a slider along x through the world point (0, 2, 0): its
+/// anchor `anchor` (body frame) rides the axis. Gravity as `s` says.
+struct SliderRig {
+    World w;
+    BodyId box;
+    JointId slider;
+    SliderRig(const WorldSettings& s, const JointMotion& motion, real start, const Vec3& anchor = Vec3::Zero())
+        : w(s) {
+        BodyDesc d;
+        d.position = Vec3(start, 2, 0) - anchor;
+        d.mass = 1;
+        d.inertia = Mat3::Identity() * (real(0.2) * real(0.2) / 6);
+        d.massFromColliders = false;
+        d.canSleep = false;
+        box = w.createBody(d);
+        JointDesc j;
+        j.type = JointType::Slider;
+        j.a = {box, anchor};
+        j.b = {BodyId{}, Vec3(0, 2, 0)};
+        j.axisA = j.axisB = Vec3::UnitX();
+        j.motion = motion;
+        slider = w.createJoint(j);
+    }
+};
+
+real turnOf(const Quat& q) { return 2 * std::acos(std::min(real(1), std::abs(q.w()))); }
+
+} // namespace
+
+TEST_CASE("a slider's spring: 1 kg on 10 N/m swings with period 2 pi sqrt(m/k), critically damped without overshoot", "[physics][contact]") {
+    // k = m (2 pi f)^2: 10 N/m on 1 kg is f = sqrt(10) / (2 pi) Hz.
+    const real k = 10, m = 1;
+    const auto run = [&](real dampingRatio, std::vector<real>& offsets) {
+        JointMotion spring;
+        spring.springHertz = std::sqrt(k / m) / (2 * pi);
+        spring.springDampingRatio = dampingRatio;
+        SliderRig rig(WorldSettings{}, spring, real(0.2)); // gravity across the axis: the contacts carry it
+        REQUIRE(rig.w.jointTranslation(rig.slider) == Approx(0.2).margin(1e-9));
+        offsets.clear();
+        real worstAcross = 0, worstTurn = 0;
+        for (int i = 0; i < 60 * 6; ++i) {
+            rig.w.step(h);
+            offsets.push_back(rig.w.jointTranslation(rig.slider));
+            const BodyState b = rig.w.body(rig.box);
+            worstAcross = std::max(worstAcross, std::hypot(b.position.y() - 2, b.position.z()));
+            worstTurn = std::max(worstTurn, turnOf(b.orientation));
+        }
+        INFO("off the axis by up to " << worstAcross << " m, turned up to " << worstTurn << " rad");
+        CHECK(worstAcross < real(0.005));
+        CHECK(worstTurn < real(0.002));
+    };
+    std::vector<real> offsets;
+    run(0, offsets);
+    const real period = periodOf(offsets);
+    const real expected = 2 * pi * std::sqrt(m / k);
+    INFO("period " << period << " s, expected " << expected << " s");
+    CHECK(period == Approx(expected).epsilon(0.02));
+    run(1, offsets);
+    const real lowest = *std::min_element(offsets.begin(), offsets.end());
+    INFO("critically damped: lowest " << lowest << " m, last " << offsets.back() << " m");
+    CHECK(lowest > -real(0.001));
+    CHECK(std::abs(offsets.back()) < real(0.002));
+}
+
+TEST_CASE("a slider's motor drives it at its speed into its limit, which holds, and its lock holds a load off the axis", "[physics][contact]") {
+    JointMotion m;
+    m.limited = true;
+    m.lower = real(-0.3);
+    m.upper = real(0.5);
+    m.motor = true;
+    m.motorSpeed = 1;
+    m.maxMotorForce = 50;
+    // The anchor 0.3 m off the box's centre across the axis: its weight turns it about x
+    // unless the orientation lock holds it.
+    SliderRig rig(WorldSettings{}, m, 0, Vec3(0, 0, real(0.3)));
+    real most = 0, worstTurn = 0, speedAt = 0;
+    for (int i = 0; i < 90; ++i) {
+        rig.w.step(h);
+        if (i == 20) speedAt = rig.w.body(rig.box).linearVelocity.x();
+        most = std::max(most, rig.w.jointTranslation(rig.slider));
+        worstTurn = std::max(worstTurn, turnOf(rig.w.body(rig.box).orientation));
+    }
+    INFO("speed " << speedAt << " m/s, furthest " << most << " m, ends at " << rig.w.jointTranslation(rig.slider)
+                  << " m, turned up to " << worstTurn << " rad, force " << rig.w.jointTorque(rig.slider) << " N");
+    CHECK(speedAt == Approx(1).epsilon(0.02));
+    CHECK(most < real(0.51));
+    CHECK(rig.w.jointTranslation(rig.slider) == Approx(0.5).margin(0.01));
+    // The lock is soft as joints are (60 Hz on the box's own inertia): 0.67 degrees
+    // under the 2.9 N m its weight puts about the anchor.
+    CHECK(worstTurn < real(0.015));
+    // At rest on the limit the motor pushes with all it has and the limit takes it: 0 net.
+    CHECK(std::abs(rig.w.jointTorque(rig.slider)) < 1);
+    // Bad input: a slider's limits are lengths (within maxCoordinate), not angles.
+    JointMotion far = m;
+    far.upper = real(2e6);
+    expectError([&] { rig.w.setJointMotion(rig.slider, far); }, "setJointMotion.motion.upper");
+    expectError([&] { static_cast<void>(rig.w.jointAngle(rig.slider)); }, "jointAngle.id");
+    // A scene file keeps it a slider, with its motion.
+    LoadedScene loaded = loadScene(exportScene(rig.w));
+    REQUIRE(loaded.objects.joints.size() == 1);
+    CHECK(loaded.world.joint(loaded.objects.joints[0]).desc.type == JointType::Slider);
+    CHECK(loaded.world.jointTranslation(loaded.objects.joints[0]) == Approx(rig.w.jointTranslation(rig.slider)).margin(1e-6));
 }

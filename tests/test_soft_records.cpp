@@ -75,7 +75,7 @@ void build(World& w, Path path) {
         j.motion.upper = real(0.5);
         j.motion.motor = true;
         j.motion.motorSpeed = 2;
-        j.motion.maxMotorTorque = 3;
+        j.motion.maxMotorForce = 3;
         j.motion.springHertz = 1;
         w.createJoint(j);
         break;

@@ -33,11 +33,12 @@ inline constexpr NameTable<PositionSolver, 2> positionSolverNames{
 inline constexpr NameTable<ParticleSolver, 2> particleSolverNames{{{ParticleSolver::XPBD, "xpbd"}, {ParticleSolver::PBD, "pbd"}}};
 inline constexpr NameTable<ParticleIntegrator, 2> integratorNames{
     {{ParticleIntegrator::Euler, "euler"}, {ParticleIntegrator::BDF2, "bdf2"}}};
-inline constexpr NameTable<JointType, 5> jointTypeNames{{{JointType::Ball, "ball"},
+inline constexpr NameTable<JointType, 6> jointTypeNames{{{JointType::Ball, "ball"},
                                                          {JointType::Hinge, "hinge"},
                                                          {JointType::Fixed, "fixed"},
                                                          {JointType::Cable, "cable"},
-                                                         {JointType::Rod, "rod"}}};
+                                                         {JointType::Rod, "rod"},
+                                                         {JointType::Slider, "slider"}}};
 inline constexpr NameTable<ParticleConstraintKind, 4> constraintKindNames{
     {{ParticleConstraintKind::Bending, "bending"},
      {ParticleConstraintKind::IsometricBending, "isometricBending"},
@@ -258,10 +259,10 @@ template <typename Io> void fields(Io& io, JointMotion& m) {
     io("upper", m.upper);
     io("motor", m.motor);
     io("motorSpeed", m.motorSpeed);
-    io("maxMotorTorque", m.maxMotorTorque);
+    io("maxMotorForce", m.maxMotorForce);
     io("springHertz", m.springHertz);
     io("springDampingRatio", m.springDampingRatio);
-    io("springAngle", m.springAngle);
+    io("springTarget", m.springTarget);
     io("friction", m.friction);
 }
 

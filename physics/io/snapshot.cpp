@@ -204,15 +204,15 @@ template <typename Ar> void io(Ar& ar, FakeSpring& f) {
     ioEach(ar, f.body, f.anchor, f.stiffness, f.damping);
 }
 template <typename Ar> void io(Ar& ar, JointMotion& m) {
-    ioEach(ar, m.limited, m.lower, m.upper, m.motor, m.motorSpeed, m.maxMotorTorque, m.springHertz, m.springDampingRatio,
-           m.springAngle, m.friction);
+    ioEach(ar, m.limited, m.lower, m.upper, m.motor, m.motorSpeed, m.maxMotorForce, m.springHertz, m.springDampingRatio,
+           m.springTarget, m.friction);
 }
 template <typename Ar> void io(Ar& ar, JointDesc& d) {
     ioEach(ar, d.type, d.a, d.b, d.axisA, d.axisB, d.span, d.tolerance, d.length, d.restitution, d.collide);
     ioEach(ar, d.breakForce, d.normalA, d.normalB, d.motion);
 }
 template <typename Ar> void io(Ar& ar, Joint& j) {
-    ioEach(ar, j.desc, j.pointCount, j.pointsA, j.pointsB, j.force, j.motionImpulse, j.torque);
+    ioEach(ar, j.desc, j.pointCount, j.pointsA, j.pointsB, j.force, j.motionImpulse, j.lockImpulse, j.torque);
 }
 template <typename Ar> void io(Ar& ar, JointBreakEvent& e) { ioEach(ar, e.joint, e.desc, e.force); }
 

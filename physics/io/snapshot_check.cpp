@@ -251,6 +251,7 @@ void checkJoint(const Joint& j, const Body& a, const Body* b, const std::string&
     const Joint made = detail::makeJoint(j.desc, a, b, what + ".desc");
     bool ok = j.pointCount == made.pointCount && std::isfinite(j.force) && j.force >= 0 && std::abs(j.torque) <= detail::maxLoad;
     for (const real impulse : j.motionImpulse) ok = ok && std::abs(impulse) <= detail::maxLoad; // NaN fails too
+    ok = ok && isFinite(j.lockImpulse) && j.lockImpulse.cwiseAbs().maxCoeff() <= detail::maxLoad;
     for (int k = 0; ok && k < j.pointCount; ++k) {
         const auto i = static_cast<std::size_t>(k);
         ok = j.pointsA[i] == made.pointsA[i] &&

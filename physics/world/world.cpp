@@ -682,9 +682,9 @@ void World::destroyJoint(JointId id) { return detail::guarded(errorHandler_, [&]
 
 void World::setJointMotion(JointId id, const JointMotion& motion) { return detail::guarded(errorHandler_, [&] {
     Joint& j = requireLive(joints_, id, "setJointMotion.id", "joint");
-    if (j.desc.type != JointType::Hinge)
-        throw Error("setJointMotion.id", handleText(id.index, id.generation), "only a hinge turns as its motion says");
-    detail::validateMotion(motion, "setJointMotion.motion");
+    if (j.desc.type != JointType::Hinge && j.desc.type != JointType::Slider)
+        throw Error("setJointMotion.id", handleText(id.index, id.generation), "only a hinge or slider moves as its motion says");
+    detail::validateMotion(motion, j.desc.type, "setJointMotion.motion");
     j.desc.motion = motion;
     for (const BodyId end : {j.desc.a.body, j.desc.b.body})
         if (!end.isNull() && bodies_[end].isDynamic()) setAwake(end, true);
@@ -698,6 +698,17 @@ real World::jointAngle(JointId id) const { return detail::guarded(errorHandler_,
     const Vec3 n = qb * j.desc.axisB.normalized();
     const Vec3 ua = bodies_[j.desc.a.body].orientation * j.desc.normalA, ub = qb * j.desc.normalB;
     return std::atan2(ub.cross(ua).dot(n), ub.dot(ua));
+}); }
+
+real World::jointTranslation(JointId id) const { return detail::guarded(errorHandler_, [&] {
+    const Joint& j = requireLive(joints_, id, "jointTranslation.id", "joint");
+    if (j.desc.type != JointType::Slider)
+        throw Error("jointTranslation.id", handleText(id.index, id.generation), "only a slider has a translation");
+    const bool world = j.desc.b.body.isNull();
+    const Vec3 n = world ? j.desc.axisB.normalized() : Vec3(bodies_[j.desc.b.body].orientation * j.desc.axisB.normalized());
+    const Vec3 pa = bodies_[j.desc.a.body].origin().toWorld(j.desc.a.point);
+    const Vec3 pb = world ? j.desc.b.point : bodies_[j.desc.b.body].origin().toWorld(j.desc.b.point);
+    return n.dot(pa - pb);
 }); }
 
 void World::breakJoints(const std::vector<JointId>& broken) {

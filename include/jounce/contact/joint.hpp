@@ -14,11 +14,14 @@
 ///          relative pose when the joint is made): no relative motion.
 ///   Cable  the anchors at most `length` apart (slack below), with `restitution`.
 ///   Rod    the anchors exactly `length` apart: pulls when longer, pushes when shorter.
+///   Slider A's anchor slides along B's axis through B's anchor (one contact each way
+///          across the axis) and the bodies keep their relative orientation.
 ///
-/// A hinge also turns about its axis as `JointDesc::motion` says: limits on the angle,
-/// a motor, a spring and friction, each an angular row of the soft step's solver
-/// (contact/soft_angles.cpp; Box2D v3's revolute joint carried to 3D). The worst-first
-/// resolver, the learner's path, holds the joint's points alone.
+/// A hinge turns about its axis, and a slider slides along it, as `JointDesc::motion`
+/// says: limits, a motor, a spring and friction, each a row of the soft step's solver
+/// (contact/soft_joint_axes.cpp; Box2D v3's revolute and prismatic joints carried to 3D),
+/// which also holds a slider's orientation. The worst-first resolver, the learner's
+/// path, holds the joints' points (and a slider's contacts across its axis) alone.
 ///
 /// Any of them can break: when one of its point pairs carries more than `breakForce`
 /// in a substep (its contacts' impulses over the substep), the joint is removed after
@@ -33,25 +36,27 @@
 
 namespace jounce {
 
-enum class JointType : std::uint8_t { Ball, Hinge, Fixed, Cable, Rod };
+enum class JointType : std::uint8_t { Ball, Hinge, Fixed, Cable, Rod, Slider };
 
-/// How a hinge turns about its axis. The angle is A's turn relative to B about B's axis,
-/// right-handed (for a hinge to the world: the body's own turn), from normalB to normalA
-/// (JointDesc; 0 in the pose the joint was made in unless the desc says otherwise) [rad].
+/// How a hinge turns about its axis, or a slider slides along it. The coordinate is a
+/// hinge's angle, A's turn relative to B about B's axis, right-handed (for a hinge to
+/// the world: the body's own turn), from normalB to normalA (JointDesc; 0 in the pose
+/// the joint was made in unless the desc says otherwise) [rad]; or a slider's offset,
+/// A's anchor from B's along B's axis [m]. Speeds are [rad/s] or [m/s], forces [N m] or [N].
 struct JointMotion {
-    bool limited = false;  ///< the angle stays within [lower, upper]
-    real lower = 0;        ///< [rad], in [-pi, upper]
-    real upper = 0;        ///< [rad], in [lower, pi]
+    bool limited = false;  ///< the coordinate stays within [lower, upper]
+    real lower = 0;        ///< hinge: in [-pi, upper]; slider: within maxCoordinate
+    real upper = 0;        ///< hinge: in [lower, pi]
     bool motor = false;    ///< drives the relative speed toward motorSpeed
-    real motorSpeed = 0;   ///< target of A's spin relative to B's about the axis [rad/s]
-    real maxMotorTorque = 0; ///< the most the motor exerts [N m] (>= 0)
-    /// A spring toward springAngle: frequency in Hz (0: no spring) and damping ratio
+    real motorSpeed = 0;   ///< target of A's speed relative to B's about or along the axis
+    real maxMotorForce = 0; ///< the most the motor exerts (>= 0)
+    /// A spring toward springTarget: frequency in Hz (0: no spring) and damping ratio
     /// (1: critical), Box2D's and Jolt's convention; the stiffness follows from the
-    /// bodies' inertia about the axis, k = I (2 pi f)^2.
+    /// bodies' inertia about the axis (or mass along it), k = I (2 pi f)^2.
     real springHertz = 0;
     real springDampingRatio = 0;
-    real springAngle = 0;  ///< [rad], in [-pi, pi]
-    /// Friction in the joint: the largest torque with which it resists turning [N m]
+    real springTarget = 0;  ///< hinge: in [-pi, pi]
+    /// Friction in the joint: the largest torque (force) with which it resists moving
     /// (>= 0; a motor, when on, takes its place).
     real friction = 0;
 };
@@ -61,13 +66,14 @@ struct JointDesc {
     /// The two ends: a point on a body (the body-origin frame, where its colliders are placed [m]) or, with a
     /// null body on `b`, a point fixed in the world. `a` must name a body.
     Attachment a, b;
-    Vec3 axisA = Vec3::UnitZ();    ///< Hinge: the axis in A's frame (any length > 0)
-    Vec3 axisB = Vec3::UnitZ();    ///< Hinge: the axis in B's frame (world frame if b is the world)
-    /// Hinge: where its angle is 0, a vector across the axis in each body's frame (B's in
-    /// the world frame if b is the world); the angle is the turn from B's to A's about B's
-    /// axis (Jolt's normal axes). Both zero, the default: the pose the joint is made in,
-    /// and createJoint writes the vectors it took into the joint's desc (so a scene file
-    /// or snapshot keeps the same zero). Given: at right angles to the axes, made unit.
+    Vec3 axisA = Vec3::UnitZ();    ///< Hinge, Slider: the axis in A's frame (any length > 0)
+    Vec3 axisB = Vec3::UnitZ();    ///< Hinge, Slider: the axis in B's frame (world frame if b is the world)
+    /// Hinge, Slider: a vector across the axis in each body's frame (B's in the world
+    /// frame if b is the world), Jolt's normal axes: a hinge's angle is the turn from B's
+    /// to A's about B's axis; a slider keeps them together (with the axes, the bodies'
+    /// relative orientation). Both zero, the default: the pose the joint is made in, and
+    /// createJoint writes the vectors it took into the joint's desc (so a scene file or
+    /// snapshot keeps the same zero). Given: at right angles to the axes, made unit.
     Vec3 normalA = Vec3::Zero();
     Vec3 normalB = Vec3::Zero();
     real span = real(0.25);        ///< Hinge and Fixed: distance of the extra points from the anchor [m]
@@ -80,7 +86,8 @@ struct JointDesc {
     /// The joint breaks when one of its point pairs carries more than this [N]
     /// (> 0; infinity, the default: never).
     real breakForce = std::numeric_limits<real>::infinity();
-    /// Hinge: limits, motor, spring and friction about the axis (others: must stay as made).
+    /// Hinge, Slider: limits, motor, spring and friction about or along the axis (others:
+    /// must stay as made).
     JointMotion motion;
 };
 
@@ -94,11 +101,14 @@ struct Joint {
     /// The largest force one of its point pairs carried in the last substep [N]
     /// (World::jointForce): the resolver's impulses on its contacts over the substep.
     real force = 0;
-    /// Hinge motion rows' impulses over the last substep [N m s], their warm start:
-    /// lower limit, upper limit, motor (or friction), spring.
+    /// Hinge and slider motion rows' impulses over the last substep [N m s or N s], their
+    /// warm start: lower limit, upper limit, motor (or friction), spring.
     std::array<real, 4> motionImpulse{0, 0, 0, 0};
-    /// The torque the motion rows carried in the last substep about the axis [N m]
-    /// (World::jointTorque): on A, positive turning it the right-handed way about B's axis.
+    /// A slider's orientation lock: its angular impulse on A over the last substep, world [N m s].
+    Vec3 lockImpulse = Vec3::Zero();
+    /// What the motion rows carried in the last substep about or along the axis on A
+    /// (World::jointTorque): a hinge's torque [N m], positive turning A the right-handed
+    /// way about B's axis; a slider's force [N], positive pushing A along it.
     real torque = 0;
 };
 

@@ -152,10 +152,12 @@ struct ResolutionRecord {
     std::uint32_t contact = 0;
     std::uint32_t points = 1;
     std::uint32_t island = 0;
-    /// Soft step: a hinge's own rows (limits, motor, spring, friction: JointMotion) visited
-    /// together: the joint's slot (noJoint for contacts and joint points). `contact` is
-    /// then its island's first contact, `points` 0, `before` and `after` A's spin
-    /// relative to B's about the hinge axis [rad/s], and the impulse angular.
+    /// Soft step: a hinge's or slider's own rows (limits, motor, spring, friction:
+    /// JointMotion; a slider's orientation lock) visited together: the joint's slot
+    /// (noJoint for contacts and joint points). `contact` is then its island's first
+    /// contact, `points` 0, `before` and `after` A's speed relative to B's about or along
+    /// the axis [rad/s or m/s], and the impulse on A along the axis: `impulseWorld` for a
+    /// slider, `angularImpulseWorld` for a hinge.
     std::uint32_t joint = noJoint;
     std::array<std::uint32_t, 2> body{noBody, noBody}; ///< body slots (noBody: the world)
     /// Soft step: the solver substep, and where the visit sits in the coloured solver:
@@ -175,7 +177,7 @@ struct ResolutionRecord {
     std::array<Vec3, 2> angularChange{Vec3::Zero(), Vec3::Zero()}; ///< [rad] or [rad/s], world
     Vec3 impulseContact = Vec3::Zero(); ///< velocity visits: impulse in the first contact's frame [N s]
     Vec3 impulseWorld = Vec3::Zero();   ///< the same in world coordinates, on body 0
-    Vec3 angularImpulseWorld = Vec3::Zero(); ///< a joint's own rows: the angular impulse on body 0 [N m s]
+    Vec3 angularImpulseWorld = Vec3::Zero(); ///< a hinge's own rows: the angular impulse on body 0 [N m s]
 };
 
 struct ResolverStats {

@@ -276,17 +276,20 @@ public:
     /// The largest force one of its point pairs carried in the last substep [N] (what
     /// breakForce is compared with): a hanging 2 kg box pulls 19.6 N.
     real jointForce(JointId id) const { return joint(id).force; }
-    /// A hinge's limits, motor, spring and friction (JointMotion), changed: a door's
-    /// motor turned on, a wheel's speed set. The bodies wake; the rows keep their warm
-    /// start. Throws jounce::Error naming the field (setJointMotion.motion.lower, ...)
-    /// for a joint that is no hinge or a motion out of range, and changes nothing.
+    /// A hinge's or slider's limits, motor, spring and friction (JointMotion), changed: a
+    /// door's motor turned on, a wheel's speed set. The bodies wake; the rows keep their
+    /// warm start. Throws jounce::Error naming the field (setJointMotion.motion.lower, ...)
+    /// for a joint that is neither or a motion out of range, and changes nothing.
     void setJointMotion(JointId id, const JointMotion& motion);
     /// A hinge's angle now: A's turn relative to B about B's axis from where the angle
     /// is 0 (JointDesc::normalA, normalB: by default the pose it was made in), in
     /// (-pi, pi] [rad].
     real jointAngle(JointId id) const;
-    /// The torque a hinge's motion rows (limits, motor, spring, friction) carried in the
-    /// last substep about its axis, on A [N m] (0 for other joints).
+    /// A slider's translation now: A's anchor's offset from B's along B's axis [m].
+    real jointTranslation(JointId id) const;
+    /// What a hinge's or slider's motion rows (limits, motor, spring, friction) carried
+    /// in the last substep about or along its axis, on A: torque [N m] or force [N] (0
+    /// for other joints).
     real jointTorque(JointId id) const { return joint(id).torque; }
     /// Joints that broke in the last step.
     const JointEvents& jointEvents() const { return jointEvents_; }

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+// The soft step's rows of a hinge or slider about or along its axis (contact/
+// soft_step.hpp, SoftJointAxis): a spring, a motor or friction, and two limits, in Box2D
+// v3's revolute and prismatic joints' order and form (spring and motor first, then the
+// limits, so the limits have the last word over what drives the joint); a slider first
+// locks the bodies' relative orientation.
+//
+// Each row is an impulse L along one coordinate with Jacobian J = (j_la, j_aa, -j_lb, -j_ab)
+// on (v_a, w_a, v_b, w_b): a hinge's j_aa = j_ab = n (an angular impulse about B's axis
+// n, +L n on A, -L n on B), a slider's j_la = j_lb = n, j_aa = l_a x n, j_ab = r_b x n (a
+// force along n at B's anchor, l_a reaching it from A's centre, r_b from B's). Its
+// effective mass is m = 1 / (J M^-1 J^T): for a hinge 1 / (n . (I_a^-1 + I_b^-1) n), the
+// bodies' own inertia as Box2D and Jolt take it (the hinge's points, solved next, turn an
+// arm about its pivot).
+
+#include "contact/soft_step.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace jounce::detail {
+namespace {
+
+/// One coordinate's row: its Jacobian and what a unit impulse does to each body.
+struct Dof {
+    Vec3 linearA = Vec3::Zero(), angularA = Vec3::Zero(); ///< j_la, j_aa
+    Vec3 linearB = Vec3::Zero(), angularB = Vec3::Zero(); ///< j_lb, j_ab
+    Vec3 turnA = Vec3::Zero(), turnB = Vec3::Zero();      ///< I^-1 j_a, I^-1 j_b
+    real moveA = 0, moveB = 0;                            ///< each body's 1 / m (0: takes no impulse)
+    real mass = 0;                                        ///< 1 / (J M^-1 J^T), 0 if nothing moves
+};
+
+Dof makeDof(const SoftBody& a, const SoftBody& b, const Vec3& la, const Vec3& aa, const Vec3& lb, const Vec3& ab) {
+    Dof d{la, aa, lb, ab};
+    if (a.inverseMass > 0) {
+        d.moveA = a.inverseMass;
+        d.turnA = a.inverseInertia * aa;
+    }
+    if (b.inverseMass > 0) {
+        d.moveB = b.inverseMass;
+        d.turnB = b.inverseInertia * ab;
+    }
+    const real k = d.moveA * la.squaredNorm() + aa.dot(d.turnA) + d.moveB * lb.squaredNorm() + ab.dot(d.turnB);
+    d.mass = k > 0 ? 1 / k : 0;
+    return d;
+}
+
+/// Where an anchor is now: its arm at the step's start, turned as its body turned.
+struct Anchors {
+    Vec3 ra = Vec3::Zero(), rb = Vec3::Zero(); ///< anchor - centre of mass, now
+    Vec3 gap = Vec3::Zero();                   ///< A's anchor - B's, now
+};
+Anchors anchorsNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
+    Anchors n;
+    n.ra = a.turn * x.arm[0];
+    n.rb = b.turn * x.arm[1];
+    n.gap = x.gap + a.moved + (n.ra - x.arm[0]) - b.moved - (n.rb - x.arm[1]);
+    return n;
+}
+
+/// The coordinate's row, as the bodies have moved so far this step.
+Dof dofNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
+    const Vec3 n = b.turn * x.axis;
+    if (!x.slider) return makeDof(a, b, Vec3::Zero(), n, Vec3::Zero(), n);
+    const Anchors at = anchorsNow(x, a, b);
+    // The force acts at B's anchor: A reaches it from its centre by r_a - gap.
+    return makeDof(a, b, n, (at.ra - at.gap).cross(n), n, at.rb.cross(n));
+}
+
+/// A's speed relative to B's along the coordinate.
+real rate(const Dof& d, const SoftBody& a, const SoftBody& b) {
+    return d.linearA.dot(a.linearVelocity) + d.angularA.dot(a.angularVelocity) - d.linearB.dot(b.linearVelocity) -
+           d.angularB.dot(b.angularVelocity);
+}
+
+void push(const Dof& d, SoftBody& a, SoftBody& b, real impulse) {
+    a.linearVelocity += d.linearA * (d.moveA * impulse);
+    a.angularVelocity += d.turnA * impulse;
+    b.linearVelocity -= d.linearB * (d.moveB * impulse);
+    b.angularVelocity -= d.turnB * impulse;
+}
+
+/// x in (-pi, pi]: an angle difference taken the short way round.
+real wrap(real x) {
+    const real pi = std::numbers::pi_v<real>;
+    while (x > pi) x -= 2 * pi;
+    while (x <= -pi) x += 2 * pi;
+    return x;
+}
+
+/// One limit row: `room` >= 0 is what is left (coordinate - lower, or upper -
+/// coordinate); `sign` +1 for the lower limit (pushes the coordinate up), -1 for the upper.
+void solveLimit(real room, const Dof& d, SoftBody& a, SoftBody& b, real& accumulated, real sign, const Softness& joint,
+                real sub, bool useBias) {
+    real bias = 0, massScale = 1, impulseScale = 0;
+    if (room > 0) {
+        bias = room / sub; // still apart: it may close this much within the substep, no more
+    } else if (useBias) {
+        bias = joint.biasRate * room;
+        massScale = joint.massScale;
+        impulseScale = joint.impulseScale;
+    }
+    const real impulse = -d.mass * massScale * (sign * rate(d, a, b) + bias) - impulseScale * accumulated;
+    const real total = std::max(accumulated + impulse, real(0));
+    push(d, a, b, sign * (total - accumulated));
+    accumulated = total;
+}
+
+/// A slider's orientation lock: the frames (axis, normal, axis x normal) of A and B as
+/// turned so far, their mismatch e = 1/2 sum_i f_b,i x f_a,i (the small turn taking B's
+/// frame to A's), and the 3x3 block impulse L = -K^-1 (w_a - w_b + bias e), K = I_a^-1 + I_b^-1.
+void solveLock(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& joint, bool useBias) {
+    const Mat3 ia = a.inverseMass > 0 ? a.inverseInertia : Mat3::Zero();
+    const Mat3 ib = b.inverseMass > 0 ? b.inverseInertia : Mat3::Zero();
+    const Eigen::Matrix3d k = (ia + ib).cast<double>();
+    const double det = k.determinant();
+    if (!(det > 0) || !std::isfinite(det)) return; // nothing turns (or only about an axis): no lock to solve
+    const Mat3 mass = k.inverse().cast<real>();
+    const Vec3 fa[3] = {a.turn * x.axisA, a.turn * x.reference[0], a.turn * x.axisA.cross(x.reference[0])};
+    const Vec3 fb[3] = {b.turn * x.axis, b.turn * x.reference[1], b.turn * x.axis.cross(x.reference[1])};
+    Vec3 error = Vec3::Zero();
+    for (int i = 0; i < 3; ++i) error += fb[i].cross(fa[i]) / 2;
+    const Vec3 spin = a.angularVelocity - b.angularVelocity;
+    Vec3 impulse;
+    if (useBias) impulse = -(mass * (spin + joint.biasRate * error)) * joint.massScale - joint.impulseScale * x.lock;
+    else impulse = -(mass * spin);
+    x.lock += impulse;
+    a.angularVelocity += ia * impulse;
+    b.angularVelocity -= ib * impulse;
+}
+
+} // namespace
+
+real coordinateNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
+    const Vec3 n = b.turn * x.axis;
+    if (x.slider) return n.dot(anchorsNow(x, a, b).gap);
+    const Vec3 ua = a.turn * x.reference[0], ub = b.turn * x.reference[1];
+    return std::atan2(ub.cross(ua).dot(n), ub.dot(ua));
+}
+
+real coordinateRate(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) { return rate(dofNow(x, a, b), a, b); }
+
+void warmStartJointAxis(const SoftJointAxis& x, SoftBody& a, SoftBody& b) {
+    if (x.slider) {
+        if (a.inverseMass > 0) a.angularVelocity += a.inverseInertia * x.lock;
+        if (b.inverseMass > 0) b.angularVelocity -= b.inverseInertia * x.lock;
+    }
+    const std::array<real, 4>& p = x.impulse;
+    push(dofNow(x, a, b), a, b, p[lowerImpulse] - p[upperImpulse] + p[motorImpulse] + p[springImpulse]);
+}
+
+void solveJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& joint, real sub, bool useBias) {
+    if (x.slider) solveLock(x, a, b, joint, useBias);
+    const Dof d = dofNow(x, a, b);
+    if (d.mass == 0) return; // nothing on either side can move along it
+    const JointMotion& m = x.motion;
+    std::array<real, 4>& p = x.impulse;
+    const real at = coordinateNow(x, a, b);
+    if (m.springHertz > 0) {
+        // A physical spring, not a correction: it acts in the relaxing visits too.
+        const Softness spring = makeSoft(m.springHertz, m.springDampingRatio, sub);
+        const real stretch = x.slider ? at - m.springTarget : wrap(at - m.springTarget);
+        const real impulse = softImpulse(spring, d.mass, rate(d, a, b), stretch, p[springImpulse]);
+        p[springImpulse] += impulse;
+        push(d, a, b, impulse);
+    }
+    if (m.motor || m.friction > 0) {
+        // Toward the motor's speed (friction: toward no relative motion), bounded by the
+        // force over the substep.
+        const real target = m.motor ? m.motorSpeed : real(0);
+        const real most = (m.motor ? m.maxMotorForce : m.friction) * sub;
+        const real impulse = -d.mass * (rate(d, a, b) - target);
+        const real total = std::clamp(p[motorImpulse] + impulse, -most, most);
+        push(d, a, b, total - p[motorImpulse]);
+        p[motorImpulse] = total;
+    }
+    if (m.limited) {
+        solveLimit(at - m.lower, d, a, b, p[lowerImpulse], 1, joint, sub, useBias);
+        solveLimit(m.upper - at, d, a, b, p[upperImpulse], -1, joint, sub, useBias);
+    }
+}
+
+} // namespace jounce::detail
