@@ -170,7 +170,7 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
 }
 
 void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<KeptContact>& previous,
-                           std::vector<std::uint64_t>& previousKeys, std::vector<Contact>& out) {
+                           std::vector<std::uint64_t>& previousKeys, std::vector<Contact>& out, bool hingeRows) {
     previousKeys.clear();
     for (const KeptContact& p : previous) previousKeys.push_back(p.key); // sorted, as previous is
     for (std::size_t i = 0; i < joints.slotCount(); ++i) {
@@ -180,9 +180,13 @@ void generateJointContacts(const BodyArray& bodies, const JointArray& joints, co
         const Body& a = bodies[j.desc.a.body];
         const Body* b = j.desc.b.body.isNull() ? nullptr : &bodies[j.desc.b.body];
         if (!a.awake && !(b && b->isDynamic() && b->awake)) continue; // a sleeping joint pulls nothing
-        for (int k = 0; k < j.pointCount; ++k) {
-            const Vec3 pa = toWorld(&a, j.pointsA[static_cast<std::size_t>(k)]);
-            const Vec3 pb = toWorld(b, j.pointsB[static_cast<std::size_t>(k)]);
+        // With hinge rows (the soft step) a hinge is its anchor alone: the rows keep its
+        // axis (contact/soft_joint_axes.cpp). Two points on the axis hold the bodies
+        // together along it twice, so a chain of hinges cannot be solved as one system.
+        const bool anchorOnly = hingeRows && j.desc.type == JointType::Hinge;
+        for (int k = 0; k < (anchorOnly ? 1 : j.pointCount); ++k) {
+            const Vec3 pa = toWorld(&a, anchorOnly ? j.desc.a.point : j.pointsA[static_cast<std::size_t>(k)]);
+            const Vec3 pb = toWorld(b, anchorOnly ? j.desc.b.point : j.pointsB[static_cast<std::size_t>(k)]);
             Contact c;
             c.body = {j.desc.a.body.index, b ? j.desc.b.body.index : noBody};
             c.point = (pa + pb) / 2;

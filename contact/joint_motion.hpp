@@ -11,8 +11,9 @@
 
 namespace jounce::detail {
 
-/// One hinge's or slider's rows about or along its axis (and a slider's orientation
-/// lock), plain data, world coordinates at the substep's start.
+/// One hinge's or slider's rows: its lock (a hinge's axis kept, a slider's orientation)
+/// and its motion about or along the axis; plain data, world coordinates at the
+/// substep's start.
 struct JointMotionRow {
     std::uint32_t joint = 0;                       ///< the joint's slot
     bool slider = false;                           ///< a slider (else a hinge)
@@ -27,15 +28,10 @@ struct JointMotionRow {
     /// upper limit, motor or friction, spring; on A about or along the axis (the upper
     /// limit's the other way; B takes the opposite).
     std::array<real, 4> impulse{0, 0, 0, 0};
-    Vec3 lock = Vec3::Zero();                      ///< slider: the orientation lock's angular impulse on A
+    Vec3 lock = Vec3::Zero();                      ///< the lock's angular impulse on A (a hinge's axis, a slider's orientation)
 };
 
 /// Which of a JointMotionRow's impulses is which.
 enum MotionImpulse : std::size_t { lowerImpulse = 0, upperImpulse = 1, motorImpulse = 2, springImpulse = 3 };
-
-/// Whether a hinge's motion asks for any row (a slider always has rows: its lock).
-inline bool hasRows(const JointMotion& m) {
-    return m.limited || m.motor || m.springHertz > 0 || m.friction > 0;
-}
 
 } // namespace jounce::detail

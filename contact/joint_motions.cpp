@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Stage 5b, the joints' own rows: each awake hinge whose motion asks for limits, a
-// motor, a spring or friction, and each awake slider, hands the soft step its axis,
-// normals and (a slider) anchors in world coordinates, with last substep's impulses as
+// Stage 5b, the joints' own rows: each awake hinge and slider hands the soft step its
+// axis, normals and (a slider) anchors in world coordinates, with last substep's impulses as
 // the warm start; after the solve the impulses come back to the joint (its warm start
 // and its torque or force).
 
@@ -15,7 +14,7 @@ void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std
         if (!joints.isAlive(i)) continue;
         const Joint& j = joints.atSlot(i);
         const bool slider = j.desc.type == JointType::Slider;
-        if (!slider && (j.desc.type != JointType::Hinge || !hasRows(j.desc.motion))) continue;
+        if (!slider && j.desc.type != JointType::Hinge) continue; // every hinge: its rows keep its axis
         const Body& a = bodies[j.desc.a.body];
         const Body* b = j.desc.b.body.isNull() ? nullptr : &bodies[j.desc.b.body];
         if (!a.awake && !(b && b->isDynamic() && b->awake)) continue; // asleep, as its points are
@@ -30,8 +29,8 @@ void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std
             row.arm = {a.orientation * (j.desc.a.point - a.localCentroid),
                        b ? Vec3(b->orientation * (j.desc.b.point - b->localCentroid)) : Vec3::Zero()};
             row.gap = a.origin().toWorld(j.desc.a.point) - (b ? b->origin().toWorld(j.desc.b.point) : j.desc.b.point);
-            row.lock = j.lockImpulse;
         }
+        row.lock = j.lockImpulse;
         row.motion = j.desc.motion;
         for (std::size_t k = 0; k < 4; ++k) row.impulse[k] = j.motionImpulse[k];
         out.push_back(row);

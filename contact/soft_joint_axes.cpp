@@ -2,8 +2,9 @@
 // The soft step's rows of a hinge or slider about or along its axis (contact/
 // soft_step.hpp, SoftJointAxis): a spring, a motor or friction, and two limits, in Box2D
 // v3's revolute and prismatic joints' order and form (spring and motor first, then the
-// limits, so the limits have the last word over what drives the joint); a slider first
-// locks the bodies' relative orientation.
+// limits, so the limits have the last word over what drives the joint), after the lock:
+// a hinge's axis kept (two angular rows across it: its points are its anchor alone) or a
+// slider's whole relative orientation (three).
 //
 // Each row is an impulse L along one coordinate with Jacobian J = (j_la, j_aa, -j_lb, -j_ab)
 // on (v_a, w_a, v_b, w_b): a hinge's j_aa = j_ab = n (an angular impulse about B's axis
@@ -110,7 +111,7 @@ void solveLimit(real room, const Dof& d, SoftBody& a, SoftBody& b, real& accumul
 /// A slider's orientation lock: the frames (axis, normal, axis x normal) of A and B as
 /// turned so far, their mismatch e = 1/2 sum_i f_b,i x f_a,i (the small turn taking B's
 /// frame to A's), and the 3x3 block impulse L = -K^-1 (w_a - w_b + bias e), K = I_a^-1 + I_b^-1.
-void solveLock(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& joint, bool useBias) {
+void solveSliderLock(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& joint, bool useBias) {
     const Mat3 ia = a.inverseMass > 0 ? a.inverseInertia : Mat3::Zero();
     const Mat3 ib = b.inverseMass > 0 ? b.inverseInertia : Mat3::Zero();
     const Eigen::Matrix3d k = (ia + ib).cast<double>();
@@ -130,6 +131,35 @@ void solveLock(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& joint
     b.angularVelocity -= ib * impulse;
 }
 
+/// A hinge's axis lock: B's axis n_b and A's n_a as turned so far, the turn between them
+/// e = n_b x n_a (across n_b), held at 0 by two angular rows along u and v = n_b x u
+/// across the axis, solved as a 2x2 block: L = -K^-1 (J w + bias J e) with
+/// K = J (I_a^-1 + I_b^-1) J^T, J = (u, v). Free about the axis.
+void solveHingeLock(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& joint, bool useBias) {
+    const Mat3 inverse = (a.inverseMass > 0 ? a.inverseInertia : Mat3::Zero()) + (b.inverseMass > 0 ? b.inverseInertia : Mat3::Zero());
+    const Vec3 nb = b.turn * x.axis, na = a.turn * x.axisA;
+    const Vec3 u = b.turn * x.reference[1], v = nb.cross(u);
+    Eigen::Matrix<real, 2, 2> k;
+    k << u.dot(inverse * u), u.dot(inverse * v), v.dot(inverse * u), v.dot(inverse * v);
+    const real det = k.determinant();
+    if (!(det > 0) || !std::isfinite(det)) return; // nothing turns across the axis
+    const Eigen::Matrix<real, 2, 2> mass = k.inverse();
+    const Vec3 spin = a.angularVelocity - b.angularVelocity;
+    const Vec3 error = nb.cross(na);
+    const Eigen::Matrix<real, 2, 1> rate(u.dot(spin), v.dot(spin));
+    Eigen::Matrix<real, 2, 1> impulse;
+    if (useBias) {
+        const Eigen::Matrix<real, 2, 1> kept(u.dot(x.lock), v.dot(x.lock)), drift(u.dot(error), v.dot(error));
+        impulse = -(mass * (rate + joint.biasRate * drift)) * joint.massScale - joint.impulseScale * kept;
+    } else {
+        impulse = -(mass * rate);
+    }
+    const Vec3 angular = u * impulse(0) + v * impulse(1);
+    x.lock += angular;
+    if (a.inverseMass > 0) a.angularVelocity += a.inverseInertia * angular;
+    if (b.inverseMass > 0) b.angularVelocity -= b.inverseInertia * angular;
+}
+
 } // namespace
 
 real coordinateNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
@@ -141,17 +171,22 @@ real coordinateNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b)
 
 real coordinateRate(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) { return rate(dofNow(x, a, b), a, b); }
 
-void warmStartJointAxis(const SoftJointAxis& x, SoftBody& a, SoftBody& b) {
-    if (x.slider) {
-        if (a.inverseMass > 0) a.angularVelocity += a.inverseInertia * x.lock;
-        if (b.inverseMass > 0) b.angularVelocity -= b.inverseInertia * x.lock;
+void warmStartJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b) {
+    if (!x.slider) {
+        // Kept in world coordinates while the bodies turned: only its part across the
+        // axis as it is now is the lock's (along it, it would drive the free turn).
+        const Vec3 nb = b.turn * x.axis;
+        x.lock -= nb * nb.dot(x.lock);
     }
+    if (a.inverseMass > 0) a.angularVelocity += a.inverseInertia * x.lock;
+    if (b.inverseMass > 0) b.angularVelocity -= b.inverseInertia * x.lock;
     const std::array<real, 4>& p = x.impulse;
     push(dofNow(x, a, b), a, b, p[lowerImpulse] - p[upperImpulse] + p[motorImpulse] + p[springImpulse]);
 }
 
 void solveJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& joint, real sub, bool useBias) {
-    if (x.slider) solveLock(x, a, b, joint, useBias);
+    if (x.slider) solveSliderLock(x, a, b, joint, useBias);
+    else solveHingeLock(x, a, b, joint, useBias);
     const Dof d = dofNow(x, a, b);
     if (d.mass == 0) return; // nothing on either side can move along it
     const JointMotion& m = x.motion;

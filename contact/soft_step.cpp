@@ -423,7 +423,7 @@ void SoftStepSolver::solveIsland(std::size_t island, std::uint32_t first, std::u
         // the rest of it, and e = 1 lost 7 % of the height per bounce).
         for (SoftRow& row : rows)
             if (row.restitution > 0) detail::noteApproach(row, bodies_[row.body[0]], bodies_[row.body[1]]);
-        for (const detail::SoftJointAxis& a : axes)
+        for (detail::SoftJointAxis& a : axes)
             watchedAxis(axisVisit(Kind::WarmStart, a), a, [&] { detail::warmStartJointAxis(a, bodies_[a.body[0]], bodies_[a.body[1]]); });
         for (detail::SoftPoint& p : points)
             watched(groupVisit(Kind::WarmStart, p, 6), [&] { detail::warmStartPoint(p, bodies_[p.body[0]], bodies_[p.body[1]]); });

@@ -513,8 +513,8 @@ void solveJointSystem(SoftJointSystem& system, std::span<SoftPoint> points, std:
 real coordinateNow(const SoftJointAxis& axis, const SoftBody& a, const SoftBody& b);
 /// The coordinate's rate now: A's speed relative to B's about or along the axis.
 real coordinateRate(const SoftJointAxis& axis, const SoftBody& a, const SoftBody& b);
-/// Applies the rows' impulses again (warm start).
-void warmStartJointAxis(const SoftJointAxis& angle, SoftBody& a, SoftBody& b);
+/// Applies the rows' impulses again (warm start), a hinge's lock first made square to its axis as it is now.
+void warmStartJointAxis(SoftJointAxis& axis, SoftBody& a, SoftBody& b);
 /// One visit of a hinge's rows: spring, motor or friction, then the limits (soft toward
 /// the limit with `useBias` and `joint`'s softness; relaxing: rigid, no push back).
 /// `sub`: the substep [s].

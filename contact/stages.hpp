@@ -93,8 +93,10 @@ void measureJointForces(JointArray& joints, const std::vector<KeptContact>& reso
 /// Stage 5b (contact generators): a contact for each joint point pair that drifted
 /// apart, appended to `out`, warm-started from `previous` (`keys`: scratch, filled
 /// with previous's keys).
+/// `hingeRows` (the soft step, whose rows keep a hinge's axis): a hinge gives its anchor
+/// pair alone, not its two points on the axis.
 void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<KeptContact>& previous,
-                           std::vector<std::uint64_t>& keys, std::vector<Contact>& out);
+                           std::vector<std::uint64_t>& keys, std::vector<Contact>& out, bool hingeRows);
 
 /// Throws jounce::Error naming the field (`field`.lower, ...) for a hinge's or slider's
 /// (`type`) motion out of range.

@@ -150,7 +150,7 @@ void World::substep(const StepContext& ctx) {
 
     t = Clock::now();
     detail::gatherContacts(bodies_, contacts_, resolverContacts_, contactErrors_, scratch_->contact.manifoldFirsts, tasks());
-    detail::generateJointContacts(bodies_, joints_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_);
+    detail::generateJointContacts(bodies_, joints_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_, soft);
     detail::groupContacts(bodies_, resolverContacts_, settings_.sleep, islands_, islandStarts_, sleepingLinks_,
                           jointLinks_, scratch_->contact, tasks());
     detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepThreshold,

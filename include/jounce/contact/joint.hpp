@@ -10,6 +10,7 @@
 ///
 ///   Ball   one pair of points: the anchors may drift `tolerance` apart.
 ///   Hinge  two pairs on the hinge axis (anchor +- axis * span): free to turn about it.
+///          (The soft step takes the anchor pair alone and keeps the axis by rows.)
 ///   Fixed  three pairs (the anchor and two points off it, taken from the bodies'
 ///          relative pose when the joint is made): no relative motion.
 ///   Cable  the anchors at most `length` apart (slack below), with `restitution`.
