@@ -6,6 +6,7 @@
 
 #include <jounce/jounce.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -53,7 +54,18 @@ inline constexpr int sanitizedStepDivisor = 1;
 /// Round-off for exact geometric answers: 1e-12 in double, 1e-5 in float.
 inline const real eps = tol(1e-12, 1e-5);
 
-/// A pose, and a turn by `angle` radians about `axis` (any length).
+/// The largest distance between a joint's two anchors (a = b's point) over the world's joints [m].
+inline real worstJointGap(const jounce::World& w) {
+    real worst = 0;
+    for (const jounce::JointId id : w.jointIds()) {
+        const jounce::JointDesc& d = w.joint(id).desc;
+        const jounce::Vec3 a = w.body(d.a.body).transform().toWorld(d.a.point);
+        const jounce::Vec3 b = d.b.body.isNull() ? d.b.point : w.body(d.b.body).transform().toWorld(d.b.point);
+        worst = std::max(worst, (a - b).norm());
+    }
+    return worst;
+}
+
 /// Kinetic (linear and rotational) plus gravitational potential energy, potential 0 at
 /// y = 0, of the dynamic bodies [J].
 inline real bodyEnergy(const jounce::World& w) {

@@ -475,25 +475,15 @@ TEST_CASE("a chain of 20 limited hinge links holds a 100:1 end load, hanging and
         for (int i = 0; i < 20; ++i) link(real(0.2) * (real(i) + real(0.5)), Vec3(real(0.02), real(0.1), real(0.02)), 1);
         return link(real(4.2), Vec3::Constant(real(0.2)), 100);
     };
-    const auto worstGap = [](const World& w) {
-        real worst = 0;
-        for (const JointId id : w.jointIds()) {
-            const JointDesc& d = w.joint(id).desc;
-            const Vec3 a = w.body(d.a.body).transform().toWorld(d.a.point);
-            const Vec3 b = d.b.body.isNull() ? d.b.point : w.body(d.b.body).transform().toWorld(d.b.point);
-            worst = std::max(worst, (a - b).norm());
-        }
-        return worst;
-    };
     const int steps = 600 / testing::sanitizedStepDivisor;
     {
         World w;
         const BodyId load = build(w, 0);
         for (int i = 0; i < steps; ++i) w.step(h);
         const real stretch = (w.body(load).centerOfMass - Vec3(0, 6, 0)).norm() - real(4.2);
-        INFO("stretch " << stretch << " m, worst gap " << worstGap(w) << " m");
+        INFO("stretch " << stretch << " m, worst gap " << testing::worstJointGap(w) << " m");
         CHECK(stretch < real(0.01));
-        CHECK(worstGap(w) < real(0.001));
+        CHECK(testing::worstJointGap(w) < real(0.001));
     }
     {
         World w;
@@ -501,7 +491,7 @@ TEST_CASE("a chain of 20 limited hinge links holds a 100:1 end load, hanging and
         real worst = 0, widest = 0;
         for (int i = 0; i < steps; ++i) {
             w.step(h);
-            worst = std::max(worst, worstGap(w));
+            worst = std::max(worst, testing::worstJointGap(w));
             for (const JointId id : w.jointIds()) widest = std::max(widest, std::abs(w.jointAngle(id)));
         }
         INFO("swung: worst gap " << worst << " m, widest hinge " << widest / degree << " degrees");

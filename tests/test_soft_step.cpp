@@ -244,16 +244,6 @@ BodyId softChain(World& w, real load, real swingDegrees) {
     return end;
 }
 
-real softWorstGap(const World& w) {
-    real worst = 0;
-    for (const JointId id : w.jointIds()) {
-        const JointDesc& d = w.joint(id).desc;
-        const Vec3 a = w.body(d.a.body).transform().toWorld(d.a.point);
-        const Vec3 b = d.b.body.isNull() ? d.b.point : w.body(d.b.body).transform().toWorld(d.b.point);
-        worst = std::max(worst, (a - b).norm());
-    }
-    return worst;
-}
 
 } // namespace
 
@@ -269,7 +259,7 @@ TEST_CASE("soft step: a chain of light links holds a load 100 times heavier, han
         for (int i = 0; i < steps; ++i) w.step(real(1) / 60);
         const real rest = real(0.2) * 20 + real(0.2);
         CHECK((w.body(load).centerOfMass - Vec3(0, 5, 0)).norm() - rest < real(0.01));
-        CHECK(softWorstGap(w) < real(0.001));
+        CHECK(testing::worstJointGap(w) < real(0.001));
     }
     {
         World w(testing::softSettings());
@@ -277,7 +267,7 @@ TEST_CASE("soft step: a chain of light links holds a load 100 times heavier, han
         real worst = 0;
         for (int i = 0; i < steps; ++i) {
             w.step(real(1) / 60);
-            worst = std::max(worst, softWorstGap(w));
+            worst = std::max(worst, testing::worstJointGap(w));
         }
         CHECK(worst < real(0.05));
     }
@@ -292,7 +282,7 @@ TEST_CASE("soft step: a chain of light links holds a load 100 times heavier, han
         try {
             for (int i = 0; i < 120; ++i) {
                 w.step(real(1) / 60);
-                worst = std::max(worst, softWorstGap(w));
+                worst = std::max(worst, testing::worstJointGap(w));
             }
         } catch (const Error&) {
             worst = std::numeric_limits<real>::infinity(); // overflowed: the world refused the step
@@ -323,7 +313,7 @@ TEST_CASE("soft step: a ragdoll dropped on the floor puts no limb 2 cm into it a
         room.world().step(real(1) / 60);
         for (const Contact& c : room.world().resolvedContacts())
             if (c.supports) deepest = std::max(deepest, c.penetrationAtStart);
-        worstGap = std::max(worstGap, softWorstGap(room.world()));
+        worstGap = std::max(worstGap, testing::worstJointGap(room.world()));
     }
     CHECK(deepest < real(0.02));
     CHECK(worstGap < real(0.03));
