@@ -163,7 +163,8 @@ void SoftStepSolver::prepareJointAxes(std::span<const detail::JointMotionRow> mo
     jointAxes_.clear();
     jointAxisStarts_.assign(detail::islandCount(islandStarts) + 1, 0);
     if (motions.empty() || rows_.empty()) return; // no rows: every island is contacts alone, no hinge awake
-    // Each moving body's island, from the rows (a hinge's points always have rows in it).
+    // Each moving body's island, from the rows (a hinge's anchor and a slider's contacts
+    // across its axis always have rows in it).
     const auto count = static_cast<std::uint32_t>(rows_.size());
     islandOf_.assign(bodies_.size(), 0xffffffffu);
     for (std::uint32_t k = 0; k + 1 < jointAxisStarts_.size(); ++k) {
@@ -368,12 +369,13 @@ void SoftStepSolver::solveIsland(std::size_t island, std::uint32_t first, std::u
             watchedAxis(axisVisit(kind, a), a, [&] { detail::solveJointAxis(a, bodies_[a.body[0]], bodies_[a.body[1]], jointSoft, sub, useBias); });
     };
     const auto solveJoints = [&](bool useBias) {
-        // The hinges' motion rows before the points (Box2D's order): the points, stiffer,
-        // have the last word. With motion rows, twice: a row turns a hinged arm about its
-        // own centre and the points then turn that into a turn about the pivot, a hundred
-        // times the inertia for a 10 kg weight 1 m out, so one round stops a quarter as
-        // much (flung into a limit at 10 rad/s: 1.84 degrees past in one round, 1.41 in
-        // two, 1.28 in three; falling onto it, 0.79 and 0.64).
+        // The hinges' and sliders' own rows (locks, then motion) before the points
+        // (Box2D's order): the points, stiffer, have the last word. With such rows, twice:
+        // a row turns a hinged arm about its own centre and the points then turn that into
+        // a turn about the pivot, a hundred times the inertia for a 10 kg weight 1 m out,
+        // so one round stops only part of it (flung into a limit at 10 rad/s: 1.84
+        // degrees past in one round, 1.41 in two, 1.28 in three, measured with a hinge's
+        // two points; docs/joints.md).
         for (int r = 0; r < (axes.empty() ? 1 : 2); ++r) {
             solveJointAxes(useBias);
             solvePoints(useBias);

@@ -13,7 +13,8 @@
 //      push-out added so that nothing leaves a contact faster than it came in;
 //   6. bounces the contacts with restitution that met this substep (bounceRow);
 // then the rows' impulses are stored for the next step.
-// Rows are the contacts' and the joints' (joints arrive as contacts: joint_contacts.cpp).
+// Rows are the contacts' and the joints' (joints arrive as contacts: joint_contacts.cpp),
+// and a hinge's or slider's own rows about or along its axis (soft_joint_axes.cpp).
 // Islands of contacts alone skip the rows: their manifolds go straight from the contacts
 // into the coloured SIMD blocks (soft_colours.cpp), which do the same arithmetic.
 
