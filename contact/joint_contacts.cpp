@@ -36,14 +36,14 @@ Vec3 perpendicular(const Vec3& axis) {
     return (Vec3::Unit(least) - axis * axis(least)).normalized();
 }
 
-/// A hinge's zero-angle vector `v` across unit `axis`, made square to it and unit; zero
+/// A hinge's or slider's normal `v` across unit `axis`, made square to it and unit; zero
 /// when `v` is zero and `otherZero` (the pose decides), else an error naming `field`.
 Vec3 across(const Vec3& v, const Vec3& axis, const std::string& field, bool otherZero) {
     requireWithin(v, maxCoordinate, "maxCoordinate", field.c_str());
     if (v.isZero() && otherZero) return Vec3::Zero();
     const Vec3 square = v - axis * axis.dot(v);
     if (!(square.norm() > real(1e-6) * std::max(v.norm(), real(1))))
-        throw Error(field, toText(v), "must be across the hinge axis (not zero or along it; both zero: from the pose)");
+        throw Error(field, toText(v), "must be across the joint's axis (not zero or along it; both zero: from the pose)");
     return square.normalized();
 }
 

@@ -78,7 +78,7 @@ struct JointDesc {
     Vec3 normalA = Vec3::Zero();
     Vec3 normalB = Vec3::Zero();
     real span = real(0.25);        ///< Hinge and Fixed: distance of the extra points from the anchor [m]
-    real tolerance = 0;            ///< Ball, Hinge, Fixed: drift allowed before the joint pulls [m]
+    real tolerance = 0;            ///< Ball, Hinge, Fixed, Slider: drift allowed before the joint pulls [m]
     real length = 1;               ///< Cable (maximum) and Rod (exact) [m]
     real restitution = 0;          ///< Cable: bounce when it snaps taut
     /// Whether the two bodies still collide with each other. Off by default: a
