@@ -110,13 +110,16 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         throw Error(field + ".breakForce", toText(d.breakForce), "must be > 0 (infinity: never breaks)");
     if (!a.isDynamic() && !(b && b->isDynamic()))
         throw Error(field + ".a.body", "static or kinematic", "at least one end must be a dynamic body");
-    const bool axial = d.type == JointType::Hinge || d.type == JointType::Slider;
+    const bool axial = d.type == JointType::Hinge || d.type == JointType::Slider || d.type == JointType::SwingTwist;
+    if (d.type == JointType::SwingTwist) requireInRange(d.swingLimit, real(1e-3), std::numbers::pi_v<real>, (field + ".swingLimit").c_str());
+    else if (d.swingLimit != std::numbers::pi_v<real>)
+        throw Error(field + ".swingLimit", toText(d.swingLimit), "only a swing-twist joint has a cone (leave it pi)");
     if (axial) validateMotion(d.motion, d.type, field + ".motion");
     else if (!isDefault(d.motion))
-        throw Error(field + ".motion", "set", "only a hinge or slider moves as its motion says (leave it as made)");
+        throw Error(field + ".motion", "set", "only a hinge, slider or swing-twist joint moves as its motion says (leave it as made)");
     else if (!d.normalA.isZero() || !d.normalB.isZero())
         throw Error(field + (d.normalA.isZero() ? ".normalB" : ".normalA"), toText(d.normalA.isZero() ? d.normalB : d.normalA),
-                    "only a hinge or slider has normals (leave them zero)");
+                    "only a hinge, slider or swing-twist joint has normals (leave them zero)");
     Joint j;
     j.desc = d;
     switch (d.type) {
@@ -136,6 +139,13 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         j.pointsB = {d.b.point + ub, d.b.point - ub, Vec3::Zero()};
         break;
     }
+    case JointType::SwingTwist:
+        // A ball joint's point; its cone and twist are the soft step's rows.
+        axesAndNormals(d, a, b, field, j);
+        j.pointCount = 1;
+        j.pointsA[0] = d.a.point;
+        j.pointsB[0] = d.b.point;
+        break;
     case JointType::Slider:
         // One anchor pair, held together across B's axis by contacts (below); its
         // orientation and the motion along the axis are the soft step's rows.

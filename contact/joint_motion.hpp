@@ -7,6 +7,7 @@
 #include <jounce/contact/contact.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 
 namespace jounce::detail {
@@ -16,7 +17,8 @@ namespace jounce::detail {
 /// substep's start.
 struct JointMotionRow {
     std::uint32_t joint = 0;                       ///< the joint's slot
-    bool slider = false;                           ///< a slider (else a hinge)
+    JointType type = JointType::Hinge;             ///< Hinge, Slider or SwingTwist
+    real swingLimit = 0;                           ///< SwingTwist: the cone's half angle [rad]
     std::array<std::uint32_t, 2> body{noBody, noBody}; ///< body slots (noBody: the world)
     Vec3 axis = Vec3::UnitZ();                     ///< B's axis, unit
     Vec3 axisA = Vec3::UnitZ();                    ///< A's axis, unit (a slider's lock)
@@ -30,6 +32,22 @@ struct JointMotionRow {
     std::array<real, 4> impulse{0, 0, 0, 0};
     Vec3 lock = Vec3::Zero();                      ///< the lock's angular impulse on A (a hinge's axis, a slider's orientation)
 };
+
+/// A hinge's angle or a swing-twist joint's twist [rad], in (-pi, pi]: the turn of A's
+/// normal `ua` from B's `ub` about `n` (B's axis, or for a swing-twist joint the mean of
+/// the two axes, about which both normals are first made square: swung, they lean).
+inline real twistAngle(const Vec3& n, const Vec3& ua, const Vec3& ub) {
+    const Vec3 pa = ua - n * n.dot(ua), pb = ub - n * n.dot(ub);
+    return std::atan2(pb.cross(pa).dot(n), pb.dot(pa));
+}
+
+/// The axis a swing-twist joint twists about: the mean of A's and B's twist axes (B's
+/// when they point apart).
+inline Vec3 twistAxis(const Vec3& axisA, const Vec3& axisB) {
+    const Vec3 mean = axisA + axisB;
+    const real length = mean.norm();
+    return length > real(1e-6) ? Vec3(mean / length) : axisB;
+}
 
 /// Which of a JointMotionRow's impulses is which.
 enum MotionImpulse : std::size_t { lowerImpulse = 0, upperImpulse = 1, motorImpulse = 2, springImpulse = 3 };

@@ -13,14 +13,16 @@ void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std
     for (std::size_t i = 0; i < joints.slotCount(); ++i) {
         if (!joints.isAlive(i)) continue;
         const Joint& j = joints.atSlot(i);
-        const bool slider = j.desc.type == JointType::Slider;
-        if (!slider && j.desc.type != JointType::Hinge) continue; // every hinge: its rows keep its axis
+        const JointType type = j.desc.type;
+        const bool slider = type == JointType::Slider;
+        if (type != JointType::Hinge && !slider && type != JointType::SwingTwist) continue; // every hinge: its rows keep its axis
         const Body& a = bodies[j.desc.a.body];
         const Body* b = j.desc.b.body.isNull() ? nullptr : &bodies[j.desc.b.body];
         if (!a.awake && !(b && b->isDynamic() && b->awake)) continue; // asleep, as its points are
         JointMotionRow row;
         row.joint = static_cast<std::uint32_t>(i);
-        row.slider = slider;
+        row.type = type;
+        row.swingLimit = j.desc.swingLimit;
         row.body = {j.desc.a.body.index, b ? j.desc.b.body.index : noBody};
         row.axis = b ? Vec3(b->orientation * j.desc.axisB.normalized()) : Vec3(j.desc.axisB.normalized());
         row.axisA = a.orientation * j.desc.axisA.normalized();

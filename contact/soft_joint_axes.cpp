@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The soft step's rows of a hinge or slider about or along its axis (contact/
+// The soft step's rows of a hinge, slider or swing-twist joint about or along its axis (contact/
 // soft_step.hpp, SoftJointAxis): a spring, a motor or friction, and two limits, in Box2D
 // v3's revolute and prismatic joints' order and form (spring and motor first, then the
 // limits, so the limits have the last word over what drives the joint), after the lock:
-// a hinge's axis kept (two angular rows across it: its points are its anchor alone) or a
-// slider's whole relative orientation (three).
+// a hinge's axis kept (two angular rows across it: its points are its anchor alone), a
+// slider's whole relative orientation (three), or a swing-twist joint's cone (one row
+// when it swings to its limit); a swing-twist joint's coordinate is its twist about the
+// mean of its two twist axes.
 //
 // Each row is an impulse L along one coordinate with Jacobian J = (j_la, j_aa, -j_lb, -j_ab)
 // on (v_a, w_a, v_b, w_b): a hinge's j_aa = j_ab = n (an angular impulse about B's axis
@@ -60,10 +62,17 @@ Anchors anchorsNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b)
     return n;
 }
 
+/// The axis the coordinate turns about or slides along now: B's axis as B has turned it,
+/// or a swing-twist joint's mean of both twist axes.
+Vec3 axisNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
+    const Vec3 nb = b.turn * x.axis;
+    return x.type == JointType::SwingTwist ? twistAxis(a.turn * x.axisA, nb) : nb;
+}
+
 /// The coordinate's row, as the bodies have moved so far this step.
 Dof dofNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
-    const Vec3 n = b.turn * x.axis;
-    if (!x.slider) return makeDof(a, b, Vec3::Zero(), n, Vec3::Zero(), n);
+    const Vec3 n = axisNow(x, a, b);
+    if (x.type != JointType::Slider) return makeDof(a, b, Vec3::Zero(), n, Vec3::Zero(), n);
     const Anchors at = anchorsNow(x, a, b);
     // The force acts at B's anchor: A reaches it from its centre by r_a - gap.
     return makeDof(a, b, n, (at.ra - at.gap).cross(n), n, at.rb.cross(n));
@@ -160,19 +169,37 @@ void solveHingeLock(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& 
     if (b.inverseMass > 0) b.angularVelocity -= b.inverseInertia * angular;
 }
 
+/// A swing-twist joint's cone: the swing phi between the twist axes t_a and t_b, held at
+/// most swingLimit by one one-sided angular row about s = (t_b x t_a) / |t_b x t_a| (A
+/// turning about s swings it further: dphi/dt = s . (w_a - w_b)), pushing A by -L s and B
+/// by +L s. Its impulse is kept as that world vector and read back along s as it is now.
+void solveCone(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& joint, real sub, bool useBias) {
+    if (!(x.swingLimit < std::numbers::pi_v<real>)) return; // no cone
+    const Vec3 ta = a.turn * x.axisA, tb = b.turn * x.axis;
+    const Vec3 across = tb.cross(ta);
+    const real sine = across.norm();
+    if (!(sine > real(1e-6))) return; // together (or opposite): no direction to swing back along
+    const Vec3 s = across / sine;
+    const real swing = std::atan2(sine, tb.dot(ta));
+    const Dof d = makeDof(a, b, Vec3::Zero(), s, Vec3::Zero(), s);
+    if (d.mass == 0) return;
+    real accumulated = std::max(-s.dot(x.lock), real(0));
+    solveLimit(x.swingLimit - swing, d, a, b, accumulated, -1, joint, sub, useBias);
+    x.lock = -accumulated * s;
+}
+
 } // namespace
 
 real coordinateNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
-    const Vec3 n = b.turn * x.axis;
-    if (x.slider) return n.dot(anchorsNow(x, a, b).gap);
-    const Vec3 ua = a.turn * x.reference[0], ub = b.turn * x.reference[1];
-    return std::atan2(ub.cross(ua).dot(n), ub.dot(ua));
+    const Vec3 n = axisNow(x, a, b);
+    if (x.type == JointType::Slider) return n.dot(anchorsNow(x, a, b).gap);
+    return twistAngle(n, a.turn * x.reference[0], b.turn * x.reference[1]);
 }
 
 real coordinateRate(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) { return rate(dofNow(x, a, b), a, b); }
 
 void warmStartJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b) {
-    if (!x.slider) {
+    if (x.type == JointType::Hinge) {
         // Kept in world coordinates while the bodies turned: only its part across the
         // axis as it is now is the lock's (along it, it would drive the free turn).
         const Vec3 nb = b.turn * x.axis;
@@ -185,8 +212,9 @@ void warmStartJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b) {
 }
 
 void solveJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& joint, real sub, bool useBias) {
-    if (x.slider) solveSliderLock(x, a, b, joint, useBias);
-    else solveHingeLock(x, a, b, joint, useBias);
+    if (x.type == JointType::Slider) solveSliderLock(x, a, b, joint, useBias);
+    else if (x.type == JointType::Hinge) solveHingeLock(x, a, b, joint, useBias);
+    else solveCone(x, a, b, joint, sub, useBias);
     const Dof d = dofNow(x, a, b);
     if (d.mass == 0) return; // nothing on either side can move along it
     const JointMotion& m = x.motion;
@@ -195,7 +223,7 @@ void solveJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& 
     if (m.springHertz > 0) {
         // A physical spring, not a correction: it acts in the relaxing visits too.
         const Softness spring = makeSoft(m.springHertz, m.springDampingRatio, sub);
-        const real stretch = x.slider ? at - m.springTarget : wrap(at - m.springTarget);
+        const real stretch = x.type == JointType::Slider ? at - m.springTarget : wrap(at - m.springTarget);
         const real impulse = softImpulse(spring, d.mass, rate(d, a, b), stretch, p[springImpulse]);
         p[springImpulse] += impulse;
         push(d, a, b, impulse);

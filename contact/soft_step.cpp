@@ -182,7 +182,8 @@ void SoftStepSolver::prepareJointAxes(std::span<const detail::JointMotionRow> mo
         a.island = side < islandOf_.size() ? islandOf_[side] : 0xffffffffu;
         if (a.island == 0xffffffffu) continue; // no rows of its points this step: nothing to turn
         a.axis = m.axis;
-        a.slider = m.slider;
+        a.type = m.type;
+        a.swingLimit = m.swingLimit;
         a.axisA = m.axisA;
         a.reference = m.reference;
         a.arm = m.arm;

@@ -182,7 +182,8 @@ struct SoftPoint {
 struct SoftJointAxis {
     std::uint32_t row = 0;                   ///< its JointMotionRow
     std::uint32_t island = 0;
-    bool slider = false;
+    JointType type = JointType::Hinge;       ///< Hinge, Slider or SwingTwist
+    real swingLimit = 0;                     ///< SwingTwist: the cone's half angle [rad]
     std::array<std::uint32_t, 2> body{0, 0}; ///< solver bodies
     Vec3 axis = Vec3::UnitZ();               ///< B's axis, world, at the step's start (turns with B)
     Vec3 axisA = Vec3::UnitZ();              ///< A's axis, world, at the step's start (turns with A)

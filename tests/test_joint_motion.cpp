@@ -499,3 +499,78 @@ TEST_CASE("a chain of 20 limited hinge links holds a 100:1 end load, hanging and
         CHECK(widest < 62 * degree);
     }
 }
+
+namespace {
+
+/// A 1 kg rod 1 m long hanging from (0, 3, 0) on a swing-twist joint whose twist axes
+/// run down the rod, with a cone of `cone` and `motion` on the twist; spun as `spin`.
+struct ShoulderRig {
+    World w;
+    BodyId rod;
+    JointId joint;
+    ShoulderRig(real cone, const JointMotion& motion, const Vec3& spin) {
+        BodyDesc d;
+        d.position = Vec3(0, real(2.5), 0);
+        d.mass = 1;
+        d.inertia = Vec3(real(1) / 12, real(0.001), real(1) / 12).asDiagonal();
+        d.massFromColliders = false;
+        d.canSleep = false;
+        d.angularVelocity = spin;
+        d.linearVelocity = spin.cross(Vec3(0, real(-0.5), 0)); // turning about the joint
+        rod = w.createBody(d);
+        JointDesc j;
+        j.type = JointType::SwingTwist;
+        j.a = {rod, Vec3(0, real(0.5), 0)};
+        j.b = {BodyId{}, Vec3(0, 3, 0)};
+        j.axisA = j.axisB = -Vec3::UnitY();
+        j.swingLimit = cone;
+        j.motion = motion;
+        joint = w.createJoint(j);
+    }
+    real swing() const { return std::acos(std::clamp((w.body(rod).orientation * Vec3::UnitY()).y(), real(-1), real(1))); }
+};
+
+} // namespace
+
+TEST_CASE("a swing-twist joint keeps its cone and its twist limits, swung and spun hard", "[physics][contact]") {
+    JointMotion twist;
+    twist.limited = true;
+    twist.lower = -20 * degree;
+    twist.upper = 20 * degree;
+    {
+        // Swung at 6 rad/s about z (the rod would rise past horizontal) into a 30 degree cone.
+        ShoulderRig rig(30 * degree, twist, Vec3(0, 0, 6));
+        real widest = 0;
+        for (int i = 0; i < 120; ++i) {
+            rig.w.step(h);
+            widest = std::max(widest, rig.swing());
+        }
+        INFO("widest swing " << widest / degree << " degrees, gap " << testing::worstJointGap(rig.w) << " m");
+        CHECK(widest < 31 * degree);
+        CHECK(widest > 29 * degree); // it did reach the cone
+        CHECK(testing::worstJointGap(rig.w) < real(0.001));
+    }
+    {
+        // Spun about its own length at 10 rad/s, and swung a little: the twist stays in +-20 degrees.
+        ShoulderRig rig(30 * degree, twist, Vec3(real(1), 10, 0));
+        real most = 0;
+        for (int i = 0; i < 120; ++i) {
+            rig.w.step(h);
+            most = std::max(most, std::abs(rig.w.jointAngle(rig.joint)));
+        }
+        INFO("largest twist " << most / degree << " degrees");
+        CHECK(most < 21 * degree);
+        CHECK(most > 19 * degree);
+    }
+    // Bad input: the cone on a ball joint, a cone of 0 or NaN.
+    ShoulderRig rig(30 * degree, twist, Vec3::Zero());
+    JointDesc d = rig.w.joint(rig.joint).desc;
+    d.swingLimit = 0;
+    expectError([&] { rig.w.createJoint(d); }, "createJoint.swingLimit");
+    d.swingLimit = std::numeric_limits<real>::quiet_NaN();
+    expectError([&] { rig.w.createJoint(d); }, "createJoint.swingLimit");
+    d.type = JointType::Ball;
+    d.swingLimit = 1;
+    expectError([&] { rig.w.createJoint(d); }, "createJoint.swingLimit");
+    CHECK(rig.w.jointIds().size() == 1);
+}

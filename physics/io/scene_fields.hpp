@@ -33,12 +33,13 @@ inline constexpr NameTable<PositionSolver, 2> positionSolverNames{
 inline constexpr NameTable<ParticleSolver, 2> particleSolverNames{{{ParticleSolver::XPBD, "xpbd"}, {ParticleSolver::PBD, "pbd"}}};
 inline constexpr NameTable<ParticleIntegrator, 2> integratorNames{
     {{ParticleIntegrator::Euler, "euler"}, {ParticleIntegrator::BDF2, "bdf2"}}};
-inline constexpr NameTable<JointType, 6> jointTypeNames{{{JointType::Ball, "ball"},
+inline constexpr NameTable<JointType, 7> jointTypeNames{{{JointType::Ball, "ball"},
                                                          {JointType::Hinge, "hinge"},
                                                          {JointType::Fixed, "fixed"},
                                                          {JointType::Cable, "cable"},
                                                          {JointType::Rod, "rod"},
-                                                         {JointType::Slider, "slider"}}};
+                                                         {JointType::Slider, "slider"},
+                                                         {JointType::SwingTwist, "swingTwist"}}};
 inline constexpr NameTable<ParticleConstraintKind, 4> constraintKindNames{
     {{ParticleConstraintKind::Bending, "bending"},
      {ParticleConstraintKind::IsometricBending, "isometricBending"},
@@ -281,6 +282,7 @@ template <typename Io> void fields(Io& io, JointDesc& j) {
     io("breakForce", j.breakForce); // infinity, the default, is never written
     io("normalA", j.normalA);
     io("normalB", j.normalB);
+    io("swingLimit", j.swingLimit);
     io.object("motion", j.motion);
 }
 

@@ -209,7 +209,7 @@ template <typename Ar> void io(Ar& ar, JointMotion& m) {
 }
 template <typename Ar> void io(Ar& ar, JointDesc& d) {
     ioEach(ar, d.type, d.a, d.b, d.axisA, d.axisB, d.span, d.tolerance, d.length, d.restitution, d.collide);
-    ioEach(ar, d.breakForce, d.normalA, d.normalB, d.motion);
+    ioEach(ar, d.breakForce, d.normalA, d.normalB, d.swingLimit, d.motion);
 }
 template <typename Ar> void io(Ar& ar, Joint& j) {
     ioEach(ar, j.desc, j.pointCount, j.pointsA, j.pointsB, j.force, j.motionImpulse, j.lockImpulse, j.torque);

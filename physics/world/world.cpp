@@ -682,8 +682,9 @@ void World::destroyJoint(JointId id) { return detail::guarded(errorHandler_, [&]
 
 void World::setJointMotion(JointId id, const JointMotion& motion) { return detail::guarded(errorHandler_, [&] {
     Joint& j = requireLive(joints_, id, "setJointMotion.id", "joint");
-    if (j.desc.type != JointType::Hinge && j.desc.type != JointType::Slider)
-        throw Error("setJointMotion.id", handleText(id.index, id.generation), "only a hinge or slider moves as its motion says");
+    if (j.desc.type != JointType::Hinge && j.desc.type != JointType::Slider && j.desc.type != JointType::SwingTwist)
+        throw Error("setJointMotion.id", handleText(id.index, id.generation),
+                    "only a hinge, slider or swing-twist joint moves as its motion says");
     detail::validateMotion(motion, j.desc.type, "setJointMotion.motion");
     j.desc.motion = motion;
     for (const BodyId end : {j.desc.a.body, j.desc.b.body})
@@ -692,12 +693,14 @@ void World::setJointMotion(JointId id, const JointMotion& motion) { return detai
 
 real World::jointAngle(JointId id) const { return detail::guarded(errorHandler_, [&] {
     const Joint& j = requireLive(joints_, id, "jointAngle.id", "joint");
-    if (j.desc.type != JointType::Hinge)
-        throw Error("jointAngle.id", handleText(id.index, id.generation), "only a hinge has an angle");
+    const bool swingTwist = j.desc.type == JointType::SwingTwist;
+    if (j.desc.type != JointType::Hinge && !swingTwist)
+        throw Error("jointAngle.id", handleText(id.index, id.generation), "only a hinge or swing-twist joint has an angle");
+    const Quat qa = bodies_[j.desc.a.body].orientation;
     const Quat qb = j.desc.b.body.isNull() ? Quat::Identity() : bodies_[j.desc.b.body].orientation;
-    const Vec3 n = qb * j.desc.axisB.normalized();
-    const Vec3 ua = bodies_[j.desc.a.body].orientation * j.desc.normalA, ub = qb * j.desc.normalB;
-    return std::atan2(ub.cross(ua).dot(n), ub.dot(ua));
+    const Vec3 nb = qb * j.desc.axisB.normalized();
+    const Vec3 n = swingTwist ? detail::twistAxis(qa * j.desc.axisA.normalized(), nb) : nb;
+    return detail::twistAngle(n, qa * j.desc.normalA, qb * j.desc.normalB);
 }); }
 
 real World::jointTranslation(JointId id) const { return detail::guarded(errorHandler_, [&] {

@@ -17,9 +17,13 @@
 ///   Rod    the anchors exactly `length` apart: pulls when longer, pushes when shorter.
 ///   Slider A's anchor slides along B's axis through B's anchor (one contact each way
 ///          across the axis) and the bodies keep their relative orientation.
+///   SwingTwist  a ball joint whose twist axes (axisA, axisB: a limb's length) stay
+///          within `swingLimit` of each other (a cone) and whose twist about them
+///          `motion` limits and drives: shoulders and hips.
 ///
-/// A hinge turns about its axis, and a slider slides along it, as `JointDesc::motion`
-/// says: limits, a motor, a spring and friction, each a row of the soft step's solver
+/// A hinge turns about its axis, a swing-twist joint twists, and a slider slides along
+/// its axis, as `JointDesc::motion` says: limits, a motor, a spring and friction, each a
+/// row of the soft step's solver
 /// (contact/soft_joint_axes.cpp; Box2D v3's revolute and prismatic joints carried to 3D),
 /// which also holds a slider's orientation. The worst-first resolver, the learner's
 /// path, holds the joints' points (and a slider's contacts across its axis) alone.
@@ -32,18 +36,20 @@
 #include <jounce/common/handle.hpp>
 
 #include <array>
-#include <limits>
 #include <cstdint>
+#include <limits>
+#include <numbers>
 
 namespace jounce {
 
-enum class JointType : std::uint8_t { Ball, Hinge, Fixed, Cable, Rod, Slider };
+enum class JointType : std::uint8_t { Ball, Hinge, Fixed, Cable, Rod, Slider, SwingTwist };
 
-/// How a hinge turns about its axis, or a slider slides along it. The coordinate is a
-/// hinge's angle, A's turn relative to B about B's axis, right-handed (for a hinge to
-/// the world: the body's own turn), from normalB to normalA (JointDesc; 0 in the pose
-/// the joint was made in unless the desc says otherwise) [rad]; or a slider's offset,
-/// A's anchor from B's along B's axis [m]. Speeds are [rad/s] or [m/s], forces [N m] or [N].
+/// How a hinge turns about its axis, a swing-twist joint twists about its axes, or a
+/// slider slides along its axis. The coordinate is a hinge's angle, A's turn relative to
+/// B about B's axis, right-handed (for a hinge to the world: the body's own turn), from
+/// normalB to normalA (JointDesc; 0 in the pose the joint was made in unless the desc
+/// says otherwise) [rad]; a swing-twist joint's twist, the same about the axes' mean
+/// direction; or a slider's offset, A's anchor from B's along B's axis [m]. Speeds are [rad/s] or [m/s], forces [N m] or [N].
 struct JointMotion {
     bool limited = false;  ///< the coordinate stays within [lower, upper]
     real lower = 0;        ///< hinge: in [-pi, upper]; slider: within maxCoordinate
@@ -67,8 +73,8 @@ struct JointDesc {
     /// The two ends: a point on a body (the body-origin frame, where its colliders are placed [m]) or, with a
     /// null body on `b`, a point fixed in the world. `a` must name a body.
     Attachment a, b;
-    Vec3 axisA = Vec3::UnitZ();    ///< Hinge, Slider: the axis in A's frame (any length > 0)
-    Vec3 axisB = Vec3::UnitZ();    ///< Hinge, Slider: the axis in B's frame (world frame if b is the world)
+    Vec3 axisA = Vec3::UnitZ();    ///< Hinge, Slider, SwingTwist: the axis in A's frame (any length > 0)
+    Vec3 axisB = Vec3::UnitZ();    ///< Hinge, Slider, SwingTwist: the axis in B's frame (world frame if b is the world)
     /// Hinge, Slider: a vector across the axis in each body's frame (B's in the world
     /// frame if b is the world), Jolt's normal axes: a hinge's angle is the turn from B's
     /// to A's about B's axis; a slider keeps them together (with the axes, the bodies'
@@ -77,6 +83,9 @@ struct JointDesc {
     /// snapshot keeps the same zero). Given: at right angles to the axes, made unit.
     Vec3 normalA = Vec3::Zero();
     Vec3 normalB = Vec3::Zero();
+    /// SwingTwist: the largest angle between the twist axes (a cone's half angle) [rad],
+    /// in (0, pi]; pi: no cone.
+    real swingLimit = std::numbers::pi_v<real>;
     real span = real(0.25);        ///< Hinge and Fixed: distance of the extra points from the anchor [m]
     real tolerance = 0;            ///< Ball, Hinge, Fixed, Slider: drift allowed before the joint pulls [m]
     real length = 1;               ///< Cable (maximum) and Rod (exact) [m]
@@ -87,8 +96,8 @@ struct JointDesc {
     /// The joint breaks when one of its point pairs carries more than this [N]
     /// (> 0; infinity, the default: never).
     real breakForce = std::numeric_limits<real>::infinity();
-    /// Hinge, Slider: limits, motor, spring and friction about or along the axis (others:
-    /// must stay as made).
+    /// Hinge, Slider, SwingTwist: limits, motor, spring and friction about or along the
+    /// axis (a swing-twist joint's twist; others: must stay as made).
     JointMotion motion;
 };
 
