@@ -140,15 +140,10 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         break;
     }
     case JointType::SwingTwist:
-        // A ball joint's point; its cone and twist are the soft step's rows.
-        axesAndNormals(d, a, b, field, j);
-        j.pointCount = 1;
-        j.pointsA[0] = d.a.point;
-        j.pointsB[0] = d.b.point;
-        break;
     case JointType::Slider:
-        // One anchor pair, held together across B's axis by contacts (below); its
-        // orientation and the motion along the axis are the soft step's rows.
+        // One anchor pair: a swing-twist joint's ball point (its cone and twist are the
+        // soft step's rows); a slider's, held together across B's axis by contacts
+        // (below), its orientation and the motion along the axis the soft step's rows.
         axesAndNormals(d, a, b, field, j);
         j.pointCount = 1;
         j.pointsA[0] = d.a.point;

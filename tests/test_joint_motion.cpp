@@ -62,6 +62,15 @@ JointId hingeArm(World& w, BodyId arm, const JointMotion& motion) {
     return w.createJoint(j);
 }
 
+/// Limits on a joint's coordinate, nothing else.
+JointMotion limitedTo(real lower, real upper) {
+    JointMotion m;
+    m.limited = true;
+    m.lower = lower;
+    m.upper = upper;
+    return m;
+}
+
 /// The period of an oscillation sampled every step (h), from its downward zero
 /// crossings, interpolated (0 when there are fewer than two).
 real periodOf(const std::vector<real>& x) {
@@ -77,10 +86,7 @@ real periodOf(const std::vector<real>& x) {
 TEST_CASE("a hinge limit at +-45 degrees holds a 10 kg arm within a degree, falling and flung into it", "[physics][contact]") {
     // Flung at 5 rad/s (the weight at 5 m/s); at 10 rad/s it goes 1.4 degrees past
     // (docs/joints.md).
-    JointMotion limits;
-    limits.limited = true;
-    limits.lower = -45 * degree;
-    limits.upper = 45 * degree;
+    const JointMotion limits = limitedTo(-45 * degree, 45 * degree);
     // Falling from level under gravity onto the lower limit; flung up into the upper.
     for (const real spin : {real(0), real(5)}) {
         World w;
@@ -447,10 +453,7 @@ TEST_CASE("a chain of 20 limited hinge links holds a 100:1 end load, hanging and
         const Vec3 anchor(0, 6, 0);
         const Quat turn(Eigen::AngleAxis<real>(tilt, Vec3::UnitZ()));
         const Vec3 down = turn * Vec3(0, -1, 0);
-        JointMotion limits;
-        limits.limited = true;
-        limits.lower = -60 * degree;
-        limits.upper = 60 * degree;
+        const JointMotion limits = limitedTo(-60 * degree, 60 * degree);
         BodyId above{};
         const auto link = [&](real along, const Vec3& half, real mass) {
             BodyDesc d;
@@ -533,10 +536,7 @@ struct ShoulderRig {
 } // namespace
 
 TEST_CASE("a swing-twist joint keeps its cone and its twist limits, swung and spun hard", "[physics][contact]") {
-    JointMotion twist;
-    twist.limited = true;
-    twist.lower = -20 * degree;
-    twist.upper = 20 * degree;
+    const JointMotion twist = limitedTo(-20 * degree, 20 * degree);
     {
         // Swung at 6 rad/s about z (the rod would rise past horizontal) into a 30 degree cone.
         ShoulderRig rig(30 * degree, twist, Vec3(0, 0, 6));
