@@ -243,6 +243,12 @@ void checkBody(const Body& b, const std::string& what) {
         inconsistent(field("inverseInertiaWorld"), "not R inverseInertiaBody R^T");
 }
 
+/// Unit up to rounding; bounded before it is squared (the norm of a forged 1e200
+/// overflows).
+bool isUnitNormal(const Vec3& n) {
+    return isFinite(n) && n.cwiseAbs().maxCoeff() <= 2 && std::abs(n.norm() - 1) <= real(1e-3);
+}
+
 /// A joint's description gets createJoint's checks; its points must be the ones it
 /// derives from them (a Fixed joint's B points come from the poses when it was made,
 /// which may have drifted past maxCoordinate since: those are only bounded, loosely).
@@ -252,6 +258,10 @@ void checkJoint(const Joint& j, const Body& a, const Body* b, const std::string&
     bool ok = j.pointCount == made.pointCount && std::isfinite(j.force) && j.force >= 0 && std::abs(j.torque) <= detail::maxLoad;
     for (const real impulse : j.motionImpulse) ok = ok && std::abs(impulse) <= detail::maxLoad; // NaN fails too
     ok = ok && isFinite(j.lockImpulse) && j.lockImpulse.cwiseAbs().maxCoeff() <= detail::maxLoad;
+    // Normals as createJoint leaves them: unit and across the axes (made again, the same
+    // to rounding), or zero on joints that have none.
+    for (const auto& [given, remade] : {std::pair{j.desc.normalA, made.desc.normalA}, std::pair{j.desc.normalB, made.desc.normalB}})
+        ok = ok && (given.isZero() ? remade.isZero() : isUnitNormal(given) && (given - remade).norm() <= real(1e-3));
     for (int k = 0; ok && k < j.pointCount; ++k) {
         const auto i = static_cast<std::size_t>(k);
         ok = j.pointsA[i] == made.pointsA[i] &&
@@ -259,12 +269,6 @@ void checkJoint(const Joint& j, const Body& a, const Body* b, const std::string&
                                                : j.pointsB[i] == made.pointsB[i]);
     }
     if (!ok) inconsistent(what, "points or force that its description does not give");
-}
-
-/// Unit up to rounding; bounded before it is squared (the norm of a forged 1e200
-/// overflows).
-bool isUnitNormal(const Vec3& n) {
-    return isFinite(n) && n.cwiseAbs().maxCoeff() <= 2 && std::abs(n.norm() - 1) <= real(1e-3);
 }
 
 /// What the next step reads of the last one's contacts: points where bodies may be and
