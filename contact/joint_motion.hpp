@@ -52,4 +52,9 @@ inline Vec3 twistAxis(const Vec3& axisA, const Vec3& axisB) {
 /// Which of a JointMotionRow's impulses is which.
 enum MotionImpulse : std::size_t { lowerImpulse = 0, upperImpulse = 1, motorImpulse = 2, springImpulse = 3 };
 
+/// The motion rows' impulses together, on A along the coordinate (the upper limit pushes back).
+inline real netImpulse(const std::array<real, 4>& p) {
+    return p[lowerImpulse] - p[upperImpulse] + p[motorImpulse] + p[springImpulse];
+}
+
 } // namespace jounce::detail

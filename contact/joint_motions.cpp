@@ -44,8 +44,7 @@ void storeJointMotions(JointArray& joints, const std::vector<JointMotionRow>& ro
         Joint& j = joints.atSlot(row.joint);
         j.motionImpulse = row.impulse;
         j.lockImpulse = row.lock;
-        const std::array<real, 4>& p = row.impulse;
-        j.torque = (p[lowerImpulse] - p[upperImpulse] + p[motorImpulse] + p[springImpulse]) / h;
+        j.torque = netImpulse(row.impulse) / h;
     }
 }
 

@@ -91,6 +91,12 @@ void push(const Dof& d, SoftBody& a, SoftBody& b, real impulse) {
     b.angularVelocity -= d.turnB * impulse;
 }
 
+/// An angular impulse: +L on A, -L on B (bodies that take no impulses are not written).
+void turnBy(SoftBody& a, SoftBody& b, const Vec3& angular) {
+    if (a.inverseMass > 0) a.angularVelocity += a.inverseInertia * angular;
+    if (b.inverseMass > 0) b.angularVelocity -= b.inverseInertia * angular;
+}
+
 /// x in (-pi, pi]: an angle difference taken the short way round.
 real wrap(real x) {
     const real pi = std::numbers::pi_v<real>;
@@ -136,8 +142,7 @@ void solveSliderLock(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness&
     if (useBias) impulse = -(mass * (spin + joint.biasRate * error)) * joint.massScale - joint.impulseScale * x.lock;
     else impulse = -(mass * spin);
     x.lock += impulse;
-    a.angularVelocity += ia * impulse;
-    b.angularVelocity -= ib * impulse;
+    turnBy(a, b, impulse);
 }
 
 /// A hinge's axis lock: B's axis n_b and A's n_a as turned so far, the turn between them
@@ -165,8 +170,7 @@ void solveHingeLock(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& 
     }
     const Vec3 angular = u * impulse(0) + v * impulse(1);
     x.lock += angular;
-    if (a.inverseMass > 0) a.angularVelocity += a.inverseInertia * angular;
-    if (b.inverseMass > 0) b.angularVelocity -= b.inverseInertia * angular;
+    turnBy(a, b, angular);
 }
 
 /// A swing-twist joint's cone: the swing phi between the twist axes t_a and t_b, held at
@@ -205,10 +209,8 @@ void warmStartJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b) {
         const Vec3 nb = b.turn * x.axis;
         x.lock -= nb * nb.dot(x.lock);
     }
-    if (a.inverseMass > 0) a.angularVelocity += a.inverseInertia * x.lock;
-    if (b.inverseMass > 0) b.angularVelocity -= b.inverseInertia * x.lock;
-    const std::array<real, 4>& p = x.impulse;
-    push(dofNow(x, a, b), a, b, p[lowerImpulse] - p[upperImpulse] + p[motorImpulse] + p[springImpulse]);
+    turnBy(a, b, x.lock);
+    push(dofNow(x, a, b), a, b, netImpulse(x.impulse));
 }
 
 void solveJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& joint, real sub, bool useBias) {

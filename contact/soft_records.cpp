@@ -116,11 +116,6 @@ void SoftStepSolver::report(const Visit& visit, const std::array<BodyVelocity, 2
     (*watch_.observer)(r);
 }
 
-real SoftStepSolver::axisImpulse(const detail::SoftJointAxis& angle) {
-    const std::array<real, 4>& p = angle.impulse;
-    return p[detail::lowerImpulse] - p[detail::upperImpulse] + p[detail::motorImpulse] + p[detail::springImpulse];
-}
-
 void SoftStepSolver::reportAxis(const Visit& visit, const detail::SoftJointAxis& axis,
                                  const std::array<BodyVelocity, 2>& before, real impulse) const {
     ResolutionRecord r = recordOf(visit, watch_.motions[axis.row].body, before, false);

@@ -176,21 +176,12 @@ void SoftStepSolver::prepareJointAxes(std::span<const detail::JointMotionRow> mo
     for (std::uint32_t r = 0; r < motions.size(); ++r) {
         const detail::JointMotionRow& m = motions[r];
         detail::SoftJointAxis a;
+        static_cast<detail::JointMotionRow&>(a) = m;
         a.row = r;
-        a.body = {detail::solverIndex(m.body[0]), detail::solverIndex(m.body[1])};
-        const std::uint32_t side = bodies_[a.body[0]].integrates ? a.body[0] : a.body[1];
+        a.solver = {detail::solverIndex(m.body[0]), detail::solverIndex(m.body[1])};
+        const std::uint32_t side = bodies_[a.solver[0]].integrates ? a.solver[0] : a.solver[1];
         a.island = side < islandOf_.size() ? islandOf_[side] : 0xffffffffu;
         if (a.island == 0xffffffffu) continue; // no rows of its points this step: nothing to turn
-        a.axis = m.axis;
-        a.type = m.type;
-        a.swingLimit = m.swingLimit;
-        a.axisA = m.axisA;
-        a.reference = m.reference;
-        a.arm = m.arm;
-        a.gap = m.gap;
-        a.lock = m.lock;
-        a.motion = m.motion;
-        a.impulse = m.impulse;
         jointAxes_.push_back(a);
     }
     // By island, in row order within each (stable: the same order for any thread count).
@@ -346,7 +337,7 @@ void SoftStepSolver::solveIsland(std::size_t island, std::uint32_t first, std::u
         return Visit{kind, substep, ResolutionRecord::noColour, 0, 0, group.first, count, group.body};
     };
     const auto axisVisit = [&](Kind kind, const detail::SoftJointAxis& a) {
-        return Visit{kind, substep, ResolutionRecord::noColour, 0, 0, first, 0, a.body,
+        return Visit{kind, substep, ResolutionRecord::noColour, 0, 0, first, 0, a.solver,
                      watch_.motions.empty() ? ResolutionRecord::noJoint : watch_.motions[a.row].joint};
     };
     const auto solvePoints = [&](bool useBias) {
@@ -367,7 +358,7 @@ void SoftStepSolver::solveIsland(std::size_t island, std::uint32_t first, std::u
     const auto solveJointAxes = [&](bool useBias) {
         const Kind kind = useBias ? Kind::Solve : Kind::Relax;
         for (detail::SoftJointAxis& a : axes)
-            watchedAxis(axisVisit(kind, a), a, [&] { detail::solveJointAxis(a, bodies_[a.body[0]], bodies_[a.body[1]], jointSoft, sub, useBias); });
+            watchedAxis(axisVisit(kind, a), a, [&] { detail::solveJointAxis(a, bodies_[a.solver[0]], bodies_[a.solver[1]], jointSoft, sub, useBias); });
     };
     const auto solveJoints = [&](bool useBias) {
         // The hinges' and sliders' own rows (locks, then motion) before the points
@@ -427,7 +418,7 @@ void SoftStepSolver::solveIsland(std::size_t island, std::uint32_t first, std::u
         for (SoftRow& row : rows)
             if (row.restitution > 0) detail::noteApproach(row, bodies_[row.body[0]], bodies_[row.body[1]]);
         for (detail::SoftJointAxis& a : axes)
-            watchedAxis(axisVisit(Kind::WarmStart, a), a, [&] { detail::warmStartJointAxis(a, bodies_[a.body[0]], bodies_[a.body[1]]); });
+            watchedAxis(axisVisit(Kind::WarmStart, a), a, [&] { detail::warmStartJointAxis(a, bodies_[a.solver[0]], bodies_[a.solver[1]]); });
         for (detail::SoftPoint& p : points)
             watched(groupVisit(Kind::WarmStart, p, 6), [&] { detail::warmStartPoint(p, bodies_[p.body[0]], bodies_[p.body[1]]); });
         for (std::uint32_t k = first; k < last; ++k) {

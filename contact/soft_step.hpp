@@ -179,20 +179,13 @@ struct SoftPoint {
 /// speed, bounded by its force over the substep), and the two limits (one-sided,
 /// speculative while apart, soft as joints are once crossed). A slider also locks the
 /// bodies' relative orientation: a 3x3 block of angular rows (soft as joints are).
-struct SoftJointAxis {
-    std::uint32_t row = 0;                   ///< its JointMotionRow
+/// Its geometry is the JointMotionRow's, at the step's start (the axes and normals turn
+/// with their bodies, the anchors move with them); its impulses are accumulated per
+/// substep while it is solved.
+struct SoftJointAxis : JointMotionRow {
+    std::uint32_t row = 0;                     ///< its JointMotionRow
     std::uint32_t island = 0;
-    JointType type = JointType::Hinge;       ///< Hinge, Slider or SwingTwist
-    real swingLimit = 0;                     ///< SwingTwist: the cone's half angle [rad]
-    std::array<std::uint32_t, 2> body{0, 0}; ///< solver bodies
-    Vec3 axis = Vec3::UnitZ();               ///< B's axis, world, at the step's start (turns with B)
-    Vec3 axisA = Vec3::UnitZ();              ///< A's axis, world, at the step's start (turns with A)
-    std::array<Vec3, 2> reference{Vec3::UnitX(), Vec3::UnitX()}; ///< normals (zero-angle vectors), world, at the step's start
-    std::array<Vec3, 2> arm{Vec3::Zero(), Vec3::Zero()}; ///< slider: anchor - centre of mass, world, at the step's start
-    Vec3 gap = Vec3::Zero();                 ///< slider: A's anchor - B's at the step's start [m]
-    JointMotion motion;
-    std::array<real, 4> impulse{0, 0, 0, 0}; ///< accumulated this substep (MotionImpulse order)
-    Vec3 lock = Vec3::Zero();                ///< slider: the orientation lock's angular impulse on A, this substep
+    std::array<std::uint32_t, 2> solver{0, 0}; ///< solver bodies (body + 1; 0: the world)
 };
 
 /// An island's joint points solved all at once (when the joints make no loop): the
@@ -298,12 +291,10 @@ private:
     template <class Pass> void watchedAxis(const Visit& visit, const detail::SoftJointAxis& angle, Pass&& pass) {
         if (watch_.observer == nullptr) return pass();
         const std::array<BodyVelocity, 2> before = velocities(visit.body, false);
-        const real was = axisImpulse(angle);
+        const real was = detail::netImpulse(angle.impulse);
         pass();
-        reportAxis(visit, angle, before, axisImpulse(angle) - (visit.kind == ResolutionRecord::Kind::WarmStart ? 0 : was));
+        reportAxis(visit, angle, before, detail::netImpulse(angle.impulse) - (visit.kind == ResolutionRecord::Kind::WarmStart ? 0 : was));
     }
-    /// The hinge rows' impulse on B about the axis (warm start: what it re-applies).
-    static real axisImpulse(const detail::SoftJointAxis& angle);
     void reportAxis(const Visit& visit, const detail::SoftJointAxis& angle, const std::array<BodyVelocity, 2>& before,
                      real impulse) const;
     /// runItem for a watched step: each lane alone, then its record.
