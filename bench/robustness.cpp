@@ -239,7 +239,7 @@ void ragdoll() {
     Room room;
     room.world().setSettings(settings);
     addFloor(room.world());
-    scenes::buildRagdoll(room, Vec3(0, real(1.2), 0));
+    scenes::buildBoxRagdoll(room, Vec3(0, real(1.2), 0));
     real deepest = 0, worstGap = 0;
     for (int i = 0; i < 300; ++i) {
         room.world().step(dt);

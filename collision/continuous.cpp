@@ -10,6 +10,7 @@
 // costs; nothing passes through.
 
 #include "collision/stages.hpp"
+#include "common/disjoint_sets.hpp"
 
 #include <jounce/collision/convex_hull.hpp>
 #include <jounce/collision/point_queries.hpp>
@@ -204,6 +205,23 @@ void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, co
             limitCentreCrossing(bb, cb.shape, bb.origin() * cb.local, ba, ca.shape, ba.origin() * ca.local, h,
                                 settings.collisionMargin, ib, fraction, bodies.slotCount());
     }
+}
+
+void shareAcrossJoints(const BodyArray& bodies, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& links,
+                       CollisionScratch& scratch) {
+    std::vector<real>& fraction = scratch.fraction;
+    if (fraction.empty() || links.empty()) return; // nothing was stopped short
+    // Joined dynamic bodies as sets (a ragdoll, a chain): the smallest share in a set
+    // becomes all of its bodies'. Stopped alone, a shin that would pass the floor halts
+    // at the impact while its thigh makes the whole move: its knee came 11 cm apart.
+    DisjointSets sets(scratch.linked, fraction.size());
+    const auto dynamic = [&](std::uint32_t i) { return i < fraction.size() && bodies.isAlive(i) && bodies.atSlot(i).isDynamic(); };
+    for (const auto& [a, b] : links)
+        if (dynamic(a) && dynamic(b)) sets.unite(a, b);
+    std::vector<real>& least = scratch.leastShare;
+    least.assign(fraction.size(), 1);
+    for (std::uint32_t i = 0; i < fraction.size(); ++i) least[sets.find(i)] = std::min(least[sets.find(i)], fraction[i]);
+    for (std::uint32_t i = 0; i < fraction.size(); ++i) fraction[i] = least[sets.find(i)];
 }
 
 } // namespace jounce::detail

@@ -65,6 +65,8 @@ struct CollisionScratch {
     std::vector<std::exception_ptr> chunkErrors; ///< narrowPhase: what each chunk threw
     std::vector<std::uint8_t> fast;          ///< markFastBodies: by body slot, swept this step
     std::vector<real> fraction;              ///< limitFastMotion: by body slot, share of the step to move
+    std::vector<std::uint32_t> linked;       ///< shareAcrossJoints: union-find over body slots
+    std::vector<real> leastShare;            ///< shareAcrossJoints: by set, its smallest share
     std::vector<std::uint8_t> asleep;        ///< markFastBodies: by body slot, dynamic and asleep before the narrow phase
     std::vector<real> halfSize;              ///< markFastBodies: by body slot, smallest half size of its colliders
     std::vector<real> reach;                 ///< markFastBodies: by body slot, reach from the centre of mass
@@ -104,6 +106,12 @@ void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, co
                      const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                      const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
                      const std::vector<ContactManifold>& contacts, real h, CollisionScratch& scratch);
+
+/// Stage 6d: joined bodies move together. Every dynamic body joined (`links`: body slot
+/// pairs) to one that limitFastMotion stopped short takes the same share of its move,
+/// so the joints hold through the stop instead of coming apart by the rest of it.
+void shareAcrossJoints(const BodyArray& bodies, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& links,
+                       CollisionScratch& scratch);
 
 /// Stage 4b: a manifold for every pair whose shapes are within the collision margin;
 /// pairs with a sensor give a sensor overlap instead (when the shapes overlap), and

@@ -7,6 +7,7 @@
 #include <jounce/common/math.hpp>
 #include <jounce/common/handle.hpp>
 
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -82,6 +83,13 @@ void validateDeformableMaterial(real density, real stiffness, real damping, real
                                 const std::string& prefix);
 /// Finite and |q| within 1e-6 of 1 (1e-3 in float builds).
 void requireUnit(const Quat& q, const char* field);
+/// A quaternion requireUnit accepted, as a body keeps it: unit to rounding already, as
+/// given (normalising is not idempotent: some unit quaternions normalise to a neighbour
+/// and back, and a body written to a scene file would load an ulp turned); else
+/// normalised.
+inline Quat keptUnit(const Quat& q) {
+    return std::abs(q.squaredNorm() - 1) <= 4 * std::numeric_limits<real>::epsilon() ? q : q.normalized();
+}
 /// A body's damping rates [1/s], each finite and in [0, maxRate].
 void validateDamping(real linear, real angular, const char* linearField, const char* angularField);
 

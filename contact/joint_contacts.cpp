@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace jounce::detail {
@@ -41,6 +42,10 @@ Vec3 perpendicular(const Vec3& axis) {
 Vec3 across(const Vec3& v, const Vec3& axis, const std::string& field, bool otherZero) {
     requireWithin(v, maxCoordinate, "maxCoordinate", field.c_str());
     if (v.isZero() && otherZero) return Vec3::Zero();
+    // Unit and square to the axis to rounding already (a joint written to a scene file
+    // or snapshot): kept as given, so it loads to the same bits.
+    constexpr real rounding = 4 * std::numeric_limits<real>::epsilon();
+    if (std::abs(v.squaredNorm() - 1) <= rounding && std::abs(axis.dot(v)) <= rounding) return v;
     const Vec3 square = v - axis * axis.dot(v);
     if (!(square.norm() > real(1e-6) * std::max(v.norm(), real(1))))
         throw Error(field, toText(v), "must be across the joint's axis (not zero or along it; both zero: from the pose)");
@@ -60,7 +65,8 @@ void axesAndNormals(const JointDesc& d, const Body& a, const Body* b, const std:
         // The zero: a vector across A's axis, and where it points in B's frame now.
         j.desc.normalA = perpendicular(d.axisA.normalized());
         const Vec3 world = a.orientation * j.desc.normalA;
-        j.desc.normalB = b ? Vec3(b->orientation.conjugate() * world) : world;
+        const Vec3 axis = d.axisB.normalized(), inB = b ? Vec3(b->orientation.conjugate() * world) : world;
+        j.desc.normalB = (inB - axis * axis.dot(inB)).normalized(); // unit and square as across() keeps it
     }
 }
 

@@ -149,7 +149,7 @@ std::unique_ptr<Scene> makeCradle() { return std::make_unique<Cradle>(); }
 
 namespace jounce::scenes {
 
-std::vector<BodyId> buildRagdoll(Scene& scene, const Vec3& pelvis) {
+std::vector<BodyId> buildBoxRagdoll(Scene& scene, const Vec3& pelvis) {
     // Boxes for the parts (half extents) and ball joints at the shoulders, hips, neck
     // and knees; limbs overlap their parent at the joint and skip its collisions.
     struct Part {
@@ -201,13 +201,25 @@ class Ragdolls final : public Scene {
 public:
     Ragdolls() {
         buildStairs(*this, 8);
-        for (int i = 0; i < 3; ++i)
-            buildRagdoll(*this, Vec3(real(-5.6) + real(0.3) * static_cast<real>(i), real(4.6) + real(1.8) * static_cast<real>(i),
-                                     real(-0.9) + real(0.9) * static_cast<real>(i)));
+        // Five people with human-like limits (jounce::humanoidRagdoll), each turned a
+        // different way, dropped in a pile onto the top of the stairs.
+        for (int i = 0; i < 5; ++i) {
+            const real k = static_cast<real>(i);
+            RagdollDesc d = humanoidRagdoll();
+            d.pose.orientation = Quat(Eigen::AngleAxis<real>(real(1.1) * k + real(0.4), Vec3(std::sin(k), real(0.5), std::cos(k)).normalized()));
+            const Vec3 pelvis(real(-5.6) + real(0.25) * k, real(4.6) + real(1.3) * k, real(-0.8) + real(0.4) * k);
+            d.pose.position = pelvis - d.pose.orientation * Vec3(0, real(0.95), 0);
+            const Ragdoll r = buildRagdoll(world_, d);
+            const Colour skin = i % 2 == 0 ? Colour{0.85f, 0.7f, 0.55f} : Colour{0.55f, 0.65f, 0.85f};
+            for (const BodyId id : r.bodies) {
+                const Capsule c = std::get<Capsule>(world_.collider(world_.colliderIdsOf(id)[0]).shape);
+                visuals_.push_back({id, Primitive::Capsule, Vec3(c.radius, c.halfHeight, 0), skin});
+            }
+        }
     }
     const char* name() const override { return "ragdolls"; }
     const char* description() const override {
-        return "Three ragdolls (boxes on ball joints) tumbling down stairs.";
+        return "Five ragdolls (capsules on swing-twist and limited hinge joints) tumbling down stairs in a pile.";
     }
     Vec3 cameraTarget() const override { return Vec3(-2, 2, 0); }
     real cameraDistance() const override { return 12; }

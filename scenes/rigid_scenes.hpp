@@ -32,7 +32,7 @@ std::vector<BodyId> buildCradle(Scene& scene, int count, real restitution, real 
 
 /// A ragdoll of 8 boxes (torso, head, arms, thighs, shins) on ball joints, its pelvis
 /// at `pelvis`. Returns its bodies, torso first.
-std::vector<BodyId> buildRagdoll(Scene& scene, const Vec3& pelvis);
+std::vector<BodyId> buildBoxRagdoll(Scene& scene, const Vec3& pelvis);
 
 /// The ground and `steps` static steps 0.4 m high and 0.8 m deep, rising toward -x.
 std::vector<BodyId> buildStairs(Scene& scene, int steps);

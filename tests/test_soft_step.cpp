@@ -307,7 +307,7 @@ TEST_CASE("soft step: a ragdoll dropped on the floor puts no limb 2 cm into it a
     SoftRoom room;
     room.world().setSettings(testing::softSettings());
     testing::addGround(room.world());
-    scenes::buildRagdoll(room, Vec3(0, real(1.2), 0));
+    scenes::buildBoxRagdoll(room, Vec3(0, real(1.2), 0));
     real deepest = 0, worstGap = 0;
     for (int i = 0; i < 300 / testing::sanitizedStepDivisor; ++i) {
         room.world().step(real(1) / 60);

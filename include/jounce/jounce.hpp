@@ -36,4 +36,5 @@
 #include <jounce/deformable/deformable.hpp>
 #include <jounce/deformable/deformable_builders.hpp>
 #include <jounce/world/world.hpp>
+#include <jounce/world/ragdoll.hpp>
 #include <jounce/io/scene_file.hpp>

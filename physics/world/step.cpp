@@ -183,6 +183,7 @@ void World::substep(const StepContext& ctx) {
     if (soft) sweepSolvedMotion(ctx.h, true);
     detail::limitFastMotion(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
                             scratch_->collision);
+    detail::shareAcrossJoints(bodies_, jointLinks_, scratch_->collision);
     if (soft) {
         sweepSolvedMotion(ctx.h, false);
         placeSolvedBodies(ctx);

@@ -271,7 +271,7 @@ BodyId World::createBody(const BodyDesc& d) { return detail::guarded(errorHandle
     Body b;
     b.type = d.type;
     b.position = d.position;
-    b.orientation = d.orientation.normalized();
+    b.orientation = detail::keptUnit(d.orientation);
     b.linearVelocity = d.type == BodyType::Static ? Vec3::Zero() : d.linearVelocity;
     b.angularVelocity = d.type == BodyType::Static ? Vec3::Zero() : d.angularVelocity;
     b.linearDamping = d.linearDamping;
@@ -454,7 +454,7 @@ void World::setOrientation(BodyId id, const Quat& q) { return detail::guarded(er
     // Turns about the body origin, which stays put (the centre of mass moves with the
     // turn when it is off the origin).
     const Vec3 origin = b.origin().position;
-    b.orientation = q.normalized();
+    b.orientation = detail::keptUnit(q);
     b.position = origin + b.orientation * b.localCentroid;
     b.inverseInertiaWorld = detail::worldInverseInertia(b);
     movedBodies_.push_back(id);
