@@ -27,7 +27,8 @@ bool isDefault(const JointMotion& m) {
     const JointMotion d;
     return m.limited == d.limited && m.lower == d.lower && m.upper == d.upper && m.motor == d.motor &&
            m.motorSpeed == d.motorSpeed && m.maxMotorForce == d.maxMotorForce && m.springHertz == d.springHertz &&
-           m.springDampingRatio == d.springDampingRatio && m.springTarget == d.springTarget && m.friction == d.friction;
+           m.springDampingRatio == d.springDampingRatio && m.springTarget == d.springTarget &&
+           m.springStiffness == d.springStiffness && m.springDamping == d.springDamping && m.friction == d.friction;
 }
 
 /// A unit vector at right angles to unit `axis` (the world axis least along it, made square).
@@ -85,6 +86,10 @@ void validateMotion(const JointMotion& m, JointType type, const std::string& fie
     requireInRange(m.springHertz, 0, maxRate, (field + ".springHertz").c_str());
     requireInRange(m.springDampingRatio, 0, maxRate, (field + ".springDampingRatio").c_str());
     angle(m.springTarget, "springTarget");
+    requireInRange(m.springStiffness, 0, maxLoad, (field + ".springStiffness").c_str());
+    requireInRange(m.springDamping, 0, maxLoad, (field + ".springDamping").c_str());
+    if (m.springStiffness > 0 && m.springHertz > 0)
+        throw Error(field + ".springStiffness", toText(m.springStiffness), "a spring is a frequency or a stiffness: leave springHertz 0");
     requireInRange(m.friction, 0, maxLoad, (field + ".friction").c_str());
 }
 
@@ -100,8 +105,8 @@ std::uint64_t jointKey(std::uint32_t index, std::uint32_t generation, int k) {
 int jointPointOf(const Joint& joint, std::uint32_t k) {
     // Links give one contact per pair; points that must stay put give six (each way
     // along each axis), numbered k * 6 + axis * 2 + side below.
-    // A slider's four contacts (across its axis) are its one pair's.
-    if (joint.desc.type == JointType::Slider) return 0;
+    // A slider's or wheel's four contacts (across its axis) are its one pair's.
+    if (joint.desc.type == JointType::Slider || joint.desc.type == JointType::Wheel) return 0;
     const bool link = joint.desc.type == JointType::Cable || joint.desc.type == JointType::Rod;
     return static_cast<int>(link ? k : k / 6);
 }
@@ -116,16 +121,21 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         throw Error(field + ".breakForce", toText(d.breakForce), "must be > 0 (infinity: never breaks)");
     if (!a.isDynamic() && !(b && b->isDynamic()))
         throw Error(field + ".a.body", "static or kinematic", "at least one end must be a dynamic body");
-    const bool axial = d.type == JointType::Hinge || d.type == JointType::Slider || d.type == JointType::SwingTwist;
+    const bool axial = d.type == JointType::Hinge || d.type == JointType::Slider || d.type == JointType::SwingTwist ||
+                       d.type == JointType::Wheel;
+    if (d.type != JointType::Wheel && !isDefault(d.suspension))
+        throw Error(field + ".suspension", "set", "only a wheel has a suspension (leave it as made)");
+    if (d.type != JointType::Wheel && d.suspensionAxis != Vec3::UnitY())
+        throw Error(field + ".suspensionAxis", toText(d.suspensionAxis), "only a wheel has a suspension axis (leave it +y)");
     if (d.type == JointType::SwingTwist) requireInRange(d.swingLimit, real(1e-3), std::numbers::pi_v<real>, (field + ".swingLimit").c_str());
     else if (d.swingLimit != std::numbers::pi_v<real>)
         throw Error(field + ".swingLimit", toText(d.swingLimit), "only a swing-twist joint has a cone (leave it pi)");
     if (axial) validateMotion(d.motion, d.type, field + ".motion");
     else if (!isDefault(d.motion))
-        throw Error(field + ".motion", "set", "only a hinge, slider or swing-twist joint moves as its motion says (leave it as made)");
+        throw Error(field + ".motion", "set", "only a hinge, slider, swing-twist or wheel joint moves as its motion says (leave it as made)");
     else if (!d.normalA.isZero() || !d.normalB.isZero())
         throw Error(field + (d.normalA.isZero() ? ".normalB" : ".normalA"), toText(d.normalA.isZero() ? d.normalB : d.normalA),
-                    "only a hinge, slider or swing-twist joint has normals (leave them zero)");
+                    "only a hinge, slider, swing-twist or wheel joint has normals (leave them zero)");
     Joint j;
     j.desc = d;
     switch (d.type) {
@@ -143,6 +153,24 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         j.pointCount = 2;
         j.pointsA = {d.a.point + ua, d.a.point - ua, Vec3::Zero()};
         j.pointsB = {d.b.point + ub, d.b.point - ub, Vec3::Zero()};
+        break;
+    }
+    case JointType::Wheel: {
+        // The axle as a hinge's; the travel along B's suspension axis, made square to the
+        // axle and unit, its motion the slider's.
+        axesAndNormals(d, a, b, field, j);
+        validateMotion(d.suspension, JointType::Slider, field + ".suspension");
+        requireWithin(d.suspensionAxis, maxCoordinate, "maxCoordinate", (field + ".suspensionAxis").c_str());
+        const Vec3 axle = d.axisB.normalized();
+        const Vec3 square = d.suspensionAxis - axle * axle.dot(d.suspensionAxis);
+        if (!(square.norm() > real(1e-6) * std::max(d.suspensionAxis.norm(), real(1))))
+            throw Error(field + ".suspensionAxis", toText(d.suspensionAxis), "must be across the axle (not zero or along it)");
+        constexpr real rounding = 4 * std::numeric_limits<real>::epsilon(); // kept as given when already so (scene files)
+        const bool kept = std::abs(d.suspensionAxis.squaredNorm() - 1) <= rounding && std::abs(axle.dot(d.suspensionAxis)) <= rounding;
+        j.desc.suspensionAxis = kept ? d.suspensionAxis : Vec3(square.normalized());
+        j.pointCount = 1;
+        j.pointsA[0] = d.a.point;
+        j.pointsB[0] = d.b.point;
         break;
     }
     case JointType::SwingTwist:
@@ -223,11 +251,15 @@ void generateJointContacts(const BodyArray& bodies, const JointArray& joints, co
                 out.push_back(c);
                 continue;
             }
-            if (j.desc.type == JointType::Slider) {
+            if (j.desc.type == JointType::Slider || j.desc.type == JointType::Wheel) {
                 // Held across B's axis only: one contact each way along two directions at
-                // right angles to it (B's normal and axis x normal), free along it.
-                const Vec3 axis = b ? Vec3(b->orientation * j.desc.axisB.normalized()) : Vec3(j.desc.axisB.normalized());
-                const Vec3 u = b ? Vec3(b->orientation * j.desc.normalB) : j.desc.normalB;
+                // right angles to it (B's normal and axis x normal), free along it. A
+                // wheel's axis is its suspension's, across it its axle and axle x axis.
+                const bool wheel = j.desc.type == JointType::Wheel;
+                const Vec3 localAxis = wheel ? j.desc.suspensionAxis : Vec3(j.desc.axisB.normalized());
+                const Vec3 localAcross = wheel ? Vec3(j.desc.axisB.normalized()) : j.desc.normalB;
+                const Vec3 axis = b ? Vec3(b->orientation * localAxis) : localAxis;
+                const Vec3 u = b ? Vec3(b->orientation * localAcross) : localAcross;
                 const std::array<Vec3, 2> across{u, axis.cross(u)};
                 for (int side = 0; side < 4; ++side) {
                     c.normal = across[static_cast<std::size_t>(side / 2)] * (side % 2 == 0 ? real(1) : real(-1));

@@ -17,14 +17,18 @@ namespace jounce::detail {
 /// substep's start.
 struct JointMotionRow {
     std::uint32_t joint = 0;                       ///< the joint's slot
-    JointType type = JointType::Hinge;             ///< Hinge, Slider or SwingTwist
+    JointType type = JointType::Hinge;             ///< Hinge, Slider, SwingTwist or Wheel
+    /// A wheel gives two rows: its spin about the axle (with the axle's lock, as a
+    /// hinge's) and, `travel`, its suspension along B's suspension axis (as a slider's
+    /// motion, no lock).
+    bool travel = false;
     real swingLimit = 0;                           ///< SwingTwist: the cone's half angle [rad]
     std::array<std::uint32_t, 2> body{noBody, noBody}; ///< body slots (noBody: the world)
-    Vec3 axis = Vec3::UnitZ();                     ///< B's axis, unit
+    Vec3 axis = Vec3::UnitZ();                     ///< B's axis, unit (a wheel's travel: its suspension axis)
     Vec3 axisA = Vec3::UnitZ();                    ///< A's axis, unit (a slider's lock)
     std::array<Vec3, 2> reference{Vec3::UnitX(), Vec3::UnitX()}; ///< each side's normal (zero-angle vector)
-    std::array<Vec3, 2> arm{Vec3::Zero(), Vec3::Zero()}; ///< slider: each anchor - its body's centre of mass
-    Vec3 gap = Vec3::Zero();                       ///< slider: A's anchor - B's
+    std::array<Vec3, 2> arm{Vec3::Zero(), Vec3::Zero()}; ///< slider, travel: each anchor - its body's centre of mass
+    Vec3 gap = Vec3::Zero();                       ///< slider, travel: A's anchor - B's
     JointMotion motion;
     /// In: last substep's impulses (the warm start); out: this substep's. Lower limit,
     /// upper limit, motor or friction, spring; on A about or along the axis (the upper
@@ -48,6 +52,10 @@ inline Vec3 twistAxis(const Vec3& axisA, const Vec3& axisB) {
     const real length = mean.norm();
     return length > real(1e-6) ? Vec3(mean / length) : axisB;
 }
+
+/// Whether a row moves A's anchor along its axis (a slider's, a wheel's travel) rather
+/// than turning A about it.
+inline bool slides(const JointMotionRow& row) { return row.type == JointType::Slider || row.travel; }
 
 /// Which of a JointMotionRow's impulses is which.
 enum MotionImpulse : std::size_t { lowerImpulse = 0, upperImpulse = 1, motorImpulse = 2, springImpulse = 3 };

@@ -14,34 +14,52 @@ void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std
         if (!joints.isAlive(i)) continue;
         const Joint& j = joints.atSlot(i);
         const JointType type = j.desc.type;
-        const bool slider = type == JointType::Slider;
-        if (type != JointType::Hinge && !slider && type != JointType::SwingTwist) continue; // every hinge: its rows keep its axis
+        const bool wheel = type == JointType::Wheel;
+        if (type != JointType::Hinge && type != JointType::Slider && type != JointType::SwingTwist && !wheel)
+            continue; // every hinge: its rows keep its axis
         const Body& a = bodies[j.desc.a.body];
         const Body* b = j.desc.b.body.isNull() ? nullptr : &bodies[j.desc.b.body];
         if (!a.awake && !(b && b->isDynamic() && b->awake)) continue; // asleep, as its points are
+        const auto inB = [&](const Vec3& v) { return b ? Vec3(b->orientation * v) : v; };
         JointMotionRow row;
         row.joint = static_cast<std::uint32_t>(i);
         row.type = type;
         row.swingLimit = j.desc.swingLimit;
         row.body = {j.desc.a.body.index, b ? j.desc.b.body.index : noBody};
-        row.axis = b ? Vec3(b->orientation * j.desc.axisB.normalized()) : Vec3(j.desc.axisB.normalized());
+        row.axis = inB(j.desc.axisB.normalized());
         row.axisA = a.orientation * j.desc.axisA.normalized();
-        row.reference = {a.orientation * j.desc.normalA, b ? Vec3(b->orientation * j.desc.normalB) : j.desc.normalB};
-        if (slider) {
-            row.arm = {a.orientation * (j.desc.a.point - a.localCentroid),
-                       b ? Vec3(b->orientation * (j.desc.b.point - b->localCentroid)) : Vec3::Zero()};
-            row.gap = a.origin().toWorld(j.desc.a.point) - (b ? b->origin().toWorld(j.desc.b.point) : j.desc.b.point);
-        }
+        row.reference = {a.orientation * j.desc.normalA, inB(j.desc.normalB)};
+        const auto anchors = [&](JointMotionRow& r) {
+            r.arm = {a.orientation * (j.desc.a.point - a.localCentroid), b ? Vec3(b->orientation * (j.desc.b.point - b->localCentroid)) : Vec3::Zero()};
+            r.gap = a.origin().toWorld(j.desc.a.point) - (b ? b->origin().toWorld(j.desc.b.point) : j.desc.b.point);
+        };
+        if (type == JointType::Slider) anchors(row);
         row.lock = j.lockImpulse;
         row.motion = j.desc.motion;
-        for (std::size_t k = 0; k < 4; ++k) row.impulse[k] = j.motionImpulse[k];
+        row.impulse = j.motionImpulse;
         out.push_back(row);
+        if (!wheel) continue;
+        // A wheel's second row: its travel along the suspension axis, a slider's motion
+        // with no lock (the spin row above holds the axle).
+        JointMotionRow travel = row;
+        travel.travel = true;
+        travel.axis = inB(j.desc.suspensionAxis);
+        anchors(travel);
+        travel.lock = Vec3::Zero();
+        travel.motion = j.desc.suspension;
+        travel.impulse = j.suspensionImpulse;
+        out.push_back(travel);
     }
 }
 
 void storeJointMotions(JointArray& joints, const std::vector<JointMotionRow>& rows, real h) {
     for (const JointMotionRow& row : rows) {
         Joint& j = joints.atSlot(row.joint);
+        if (row.travel) {
+            j.suspensionImpulse = row.impulse;
+            j.suspensionForce = netImpulse(row.impulse) / h;
+            continue;
+        }
         j.motionImpulse = row.impulse;
         j.lockImpulse = row.lock;
         j.torque = netImpulse(row.impulse) / h;

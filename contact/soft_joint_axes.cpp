@@ -72,7 +72,7 @@ Vec3 axisNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
 /// The coordinate's row, as the bodies have moved so far this step.
 Dof dofNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
     const Vec3 n = axisNow(x, a, b);
-    if (x.type != JointType::Slider) return makeDof(a, b, Vec3::Zero(), n, Vec3::Zero(), n);
+    if (!slides(x)) return makeDof(a, b, Vec3::Zero(), n, Vec3::Zero(), n);
     const Anchors at = anchorsNow(x, a, b);
     // The force acts at B's anchor: A reaches it from its centre by r_a - gap.
     return makeDof(a, b, n, (at.ra - at.gap).cross(n), n, at.rb.cross(n));
@@ -95,6 +95,16 @@ void push(const Dof& d, SoftBody& a, SoftBody& b, real impulse) {
 void turnBy(SoftBody& a, SoftBody& b, const Vec3& angular) {
     if (a.inverseMass > 0) a.angularVelocity += a.inverseInertia * angular;
     if (b.inverseMass > 0) b.angularVelocity -= b.inverseInertia * angular;
+}
+
+/// A motion's spring as the soft step's coefficients: its frequency and damping ratio, or
+/// (a stiffness k and damping c) the frequency and ratio they give on this row's
+/// effective mass m: omega = sqrt(k / m), zeta = c / (2 sqrt(k m)).
+Softness springSoftness(const JointMotion& m, real mass, real sub) {
+    if (m.springHertz > 0) return makeSoft(m.springHertz, m.springDampingRatio, sub);
+    const real omega = std::sqrt(m.springStiffness / mass);
+    const real zeta = m.springDamping / (2 * std::sqrt(m.springStiffness * mass));
+    return makeSoft(omega / (2 * std::numbers::pi_v<real>), zeta, sub);
 }
 
 /// x in (-pi, pi]: an angle difference taken the short way round.
@@ -196,14 +206,14 @@ void solveCone(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& joint
 
 real coordinateNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
     const Vec3 n = axisNow(x, a, b);
-    if (x.type == JointType::Slider) return n.dot(anchorsNow(x, a, b).gap);
+    if (slides(x)) return n.dot(anchorsNow(x, a, b).gap);
     return twistAngle(n, a.turn * x.reference[0], b.turn * x.reference[1]);
 }
 
 real coordinateRate(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) { return rate(dofNow(x, a, b), a, b); }
 
 void warmStartJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b) {
-    if (x.type == JointType::Hinge) {
+    if (x.type == JointType::Hinge || (x.type == JointType::Wheel && !x.travel)) {
         // Kept in world coordinates while the bodies turned: only its part across the
         // axis as it is now is the lock's (along it, it would drive the free turn).
         const Vec3 nb = b.turn * x.axis;
@@ -215,17 +225,18 @@ void warmStartJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b) {
 
 void solveJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& joint, real sub, bool useBias) {
     if (x.type == JointType::Slider) solveSliderLock(x, a, b, joint, useBias);
-    else if (x.type == JointType::Hinge) solveHingeLock(x, a, b, joint, useBias);
-    else solveCone(x, a, b, joint, sub, useBias);
+    else if (x.type == JointType::Hinge || (x.type == JointType::Wheel && !x.travel)) solveHingeLock(x, a, b, joint, useBias);
+    else if (x.type == JointType::SwingTwist) solveCone(x, a, b, joint, sub, useBias);
+    // (a wheel's travel has no lock: its spin row holds the axle)
     const Dof d = dofNow(x, a, b);
     if (d.mass == 0) return; // nothing on either side can move along it
     const JointMotion& m = x.motion;
     std::array<real, 4>& p = x.impulse;
     const real at = coordinateNow(x, a, b);
-    if (m.springHertz > 0) {
+    if (m.springHertz > 0 || m.springStiffness > 0) {
         // A physical spring, not a correction: it acts in the relaxing visits too.
-        const Softness spring = makeSoft(m.springHertz, m.springDampingRatio, sub);
-        const real stretch = x.type == JointType::Slider ? at - m.springTarget : wrap(at - m.springTarget);
+        const Softness spring = springSoftness(m, d.mass, sub);
+        const real stretch = slides(x) ? at - m.springTarget : wrap(at - m.springTarget);
         const real impulse = softImpulse(spring, d.mass, rate(d, a, b), stretch, p[springImpulse]);
         p[springImpulse] += impulse;
         push(d, a, b, impulse);

@@ -132,7 +132,7 @@ void SoftStepSolver::reportAxis(const Visit& visit, const detail::SoftJointAxis&
     r.after = rateWith(r.velocityAfter);
     // The rows push A by +impulse along B's axis (about it, for a hinge), B by its opposite.
     const Vec3 n = bodies_[visit.body[1]].turn * axis.axis;
-    if (axis.type == JointType::Slider) r.impulseWorld = impulse * n;
+    if (slides(axis)) r.impulseWorld = impulse * n;
     else r.angularImpulseWorld = impulse * n;
     (*watch_.observer)(r);
 }

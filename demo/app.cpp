@@ -91,6 +91,18 @@ void App::handleKey(const SDL_KeyboardEvent& key) {
     }
 }
 
+void App::readControls() {
+    const Uint8* keys = SDL_GetKeyboardState(nullptr);
+    const bool free = !ImGui::GetIO().WantCaptureKeyboard;
+    const auto held = [&](SDL_Scancode k) { return free && keys[k] != 0 ? 1.0f : 0.0f; };
+    const float throttle = held(SDL_SCANCODE_UP) - held(SDL_SCANCODE_DOWN);
+    const float steer = held(SDL_SCANCODE_LEFT) - held(SDL_SCANCODE_RIGHT);
+    if (throttle == throttle_ && steer == steer_) return;
+    throttle_ = throttle;
+    steer_ = steer;
+    sim_.scene().control(static_cast<real>(throttle), static_cast<real>(steer));
+}
+
 bool App::dragPoint(int x, int y, Vec3& point) const {
     int width = 0;
     int height = 0;
@@ -178,6 +190,7 @@ int runInteractive(const Options& options, const std::vector<std::string>& scene
         if (!running) return 0;
 
         const Uint64 now = SDL_GetPerformanceCounter();
+        app.readControls();
         app.advance(std::min(static_cast<double>(now - last) / ticksPerSecond, kMaxFrameSeconds));
         last = now;
 

@@ -27,6 +27,8 @@ public:
     bool handleEvent(const SDL_Event& event);
     /// Spends wall-clock time on fixed steps (see Simulation).
     void advance(double realSeconds) { sim_.advance(realSeconds); }
+    /// Hands the arrow keys held now to the scene (Scene::control) when they changed.
+    void readControls();
     Simulation& simulation() { return sim_; }
 
     /// Builds the panel and draws scene and panel into the bound framebuffer.
@@ -34,6 +36,7 @@ public:
 
 private:
     void handleKey(const SDL_KeyboardEvent& key);
+    float throttle_ = 0, steer_ = 0; ///< the arrow keys the scene was last given
     void handleMouseMotion(const SDL_MouseMotionEvent& motion);
     void handleMouseButton(const SDL_MouseButtonEvent& button);
     /// Where the mouse ray meets the drag plane (through the grabbed point, facing the

@@ -270,6 +270,7 @@ constexpr Entry registry[] = {
     {"fracture", makeFracture},
     {"bridge", makeBridge},
     {"hinges", makeHinges},
+    {"car", makeCar},
     {"rope", makeRope},
     {"cloth", makeHangingCloth},
     {"cloth64", makeCloth64},

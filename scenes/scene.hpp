@@ -77,6 +77,10 @@ public:
         real value = 0, min = 0, max = 1;
     };
     virtual std::vector<Parameter> parameters() const { return {}; }
+    /// The arrow keys as the demo reads them each frame: `throttle` +1 (up), -1 (down)
+    /// or 0, `steer` +1 (left), -1 (right) or 0. A scene with something to drive (the
+    /// car) takes them; the others ignore them.
+    virtual void control(real /*throttle*/, real /*steer*/) {}
     virtual void setParameter(std::size_t /*index*/, real /*value*/) {}
 
     /// One fixed step: update() then world().step(timeStep(), substeps()).

@@ -406,6 +406,44 @@ TEST_CASE("a slider's spring: 1 kg on 10 N/m swings with period 2 pi sqrt(m/k), 
     CHECK(std::abs(offsets.back()) < real(0.002));
 }
 
+TEST_CASE("a slider's spring given as a stiffness: 1 kg on 10 N/m swings with period 2 pi sqrt(m/k), c = 2 sqrt(k m) without overshoot", "[physics][contact]") {
+    // Jolt's StiffnessAndDamping mode: k and c themselves, whatever the masses.
+    const real k = 10, m = 1;
+    const auto run = [&](real damping) {
+        JointMotion spring;
+        spring.springStiffness = k;
+        spring.springDamping = damping;
+        SliderRig rig(WorldSettings{}, spring, real(0.2));
+        std::vector<real> offsets;
+        for (int i = 0; i < 60 * 6; ++i) {
+            rig.w.step(h);
+            offsets.push_back(rig.w.jointTranslation(rig.slider));
+        }
+        return offsets;
+    };
+    const real period = periodOf(run(0));
+    const real expected = 2 * pi * std::sqrt(m / k);
+    INFO("period " << period << " s, expected " << expected << " s");
+    CHECK(period == Approx(expected).epsilon(0.02));
+    const std::vector<real> critical = run(2 * std::sqrt(k * m));
+    const real lowest = *std::min_element(critical.begin(), critical.end());
+    INFO("critically damped: lowest " << lowest << " m, last " << critical.back() << " m");
+    CHECK(lowest > -real(0.001));
+    CHECK(std::abs(critical.back()) < real(0.002));
+    // Both forms at once is an error naming the field.
+    JointMotion both;
+    both.springStiffness = k;
+    both.springHertz = 1;
+    SliderRig rig(WorldSettings{}, JointMotion{}, 0);
+    testing::expectError([&] { rig.w.setJointMotion(rig.slider, both); }, "setJointMotion.motion.springStiffness");
+    both.springHertz = 0;
+    both.springStiffness = -1;
+    testing::expectError([&] { rig.w.setJointMotion(rig.slider, both); }, "setJointMotion.motion.springStiffness");
+    both.springStiffness = 1;
+    both.springDamping = std::numeric_limits<real>::quiet_NaN();
+    testing::expectError([&] { rig.w.setJointMotion(rig.slider, both); }, "setJointMotion.motion.springDamping");
+}
+
 TEST_CASE("a slider's motor drives it at its speed into its limit, which holds, and its lock holds a load off the axis", "[physics][contact]") {
     JointMotion m;
     m.limited = true;

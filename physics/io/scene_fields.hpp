@@ -33,13 +33,14 @@ inline constexpr NameTable<PositionSolver, 2> positionSolverNames{
 inline constexpr NameTable<ParticleSolver, 2> particleSolverNames{{{ParticleSolver::XPBD, "xpbd"}, {ParticleSolver::PBD, "pbd"}}};
 inline constexpr NameTable<ParticleIntegrator, 2> integratorNames{
     {{ParticleIntegrator::Euler, "euler"}, {ParticleIntegrator::BDF2, "bdf2"}}};
-inline constexpr NameTable<JointType, 7> jointTypeNames{{{JointType::Ball, "ball"},
+inline constexpr NameTable<JointType, 8> jointTypeNames{{{JointType::Ball, "ball"},
                                                          {JointType::Hinge, "hinge"},
                                                          {JointType::Fixed, "fixed"},
                                                          {JointType::Cable, "cable"},
                                                          {JointType::Rod, "rod"},
                                                          {JointType::Slider, "slider"},
-                                                         {JointType::SwingTwist, "swingTwist"}}};
+                                                         {JointType::SwingTwist, "swingTwist"},
+                                                         {JointType::Wheel, "wheel"}}};
 inline constexpr NameTable<ParticleConstraintKind, 4> constraintKindNames{
     {{ParticleConstraintKind::Bending, "bending"},
      {ParticleConstraintKind::IsometricBending, "isometricBending"},
@@ -264,6 +265,8 @@ template <typename Io> void fields(Io& io, JointMotion& m) {
     io("springHertz", m.springHertz);
     io("springDampingRatio", m.springDampingRatio);
     io("springTarget", m.springTarget);
+    io("springStiffness", m.springStiffness);
+    io("springDamping", m.springDamping);
     io("friction", m.friction);
 }
 
@@ -284,6 +287,8 @@ template <typename Io> void fields(Io& io, JointDesc& j) {
     io("normalB", j.normalB);
     io("swingLimit", j.swingLimit);
     io.object("motion", j.motion);
+    io("suspensionAxis", j.suspensionAxis);
+    io.object("suspension", j.suspension);
 }
 
 // ---- Particles ----------------------------------------------------------------------

@@ -258,6 +258,10 @@ void checkJoint(const Joint& j, const Body& a, const Body* b, const std::string&
     bool ok = j.pointCount == made.pointCount && std::isfinite(j.force) && j.force >= 0 && std::abs(j.torque) <= detail::maxLoad;
     for (const real impulse : j.motionImpulse) ok = ok && std::abs(impulse) <= detail::maxLoad; // NaN fails too
     ok = ok && isFinite(j.lockImpulse) && j.lockImpulse.cwiseAbs().maxCoeff() <= detail::maxLoad;
+    for (const real impulse : j.suspensionImpulse) ok = ok && std::abs(impulse) <= detail::maxLoad;
+    ok = ok && std::abs(j.suspensionForce) <= detail::maxLoad;
+    // A wheel's suspension axis as createJoint leaves it: unit and across the axle.
+    ok = ok && isUnitNormal(j.desc.suspensionAxis) && (j.desc.suspensionAxis - made.desc.suspensionAxis).norm() <= real(1e-3);
     // Normals as createJoint leaves them: unit and across the axes (made again, the same
     // to rounding), or zero on joints that have none.
     for (const auto& [given, remade] : {std::pair{j.desc.normalA, made.desc.normalA}, std::pair{j.desc.normalB, made.desc.normalB}})

@@ -682,11 +682,22 @@ void World::destroyJoint(JointId id) { return detail::guarded(errorHandler_, [&]
 
 void World::setJointMotion(JointId id, const JointMotion& motion) { return detail::guarded(errorHandler_, [&] {
     Joint& j = requireLive(joints_, id, "setJointMotion.id", "joint");
-    if (j.desc.type != JointType::Hinge && j.desc.type != JointType::Slider && j.desc.type != JointType::SwingTwist)
+    if (j.desc.type != JointType::Hinge && j.desc.type != JointType::Slider && j.desc.type != JointType::SwingTwist &&
+        j.desc.type != JointType::Wheel)
         throw Error("setJointMotion.id", handleText(id.index, id.generation),
-                    "only a hinge, slider or swing-twist joint moves as its motion says");
+                    "only a hinge, slider, swing-twist or wheel joint moves as its motion says");
     detail::validateMotion(motion, j.desc.type, "setJointMotion.motion");
     j.desc.motion = motion;
+    for (const BodyId end : {j.desc.a.body, j.desc.b.body})
+        if (!end.isNull() && bodies_[end].isDynamic()) setAwake(end, true);
+}); }
+
+void World::setJointSuspension(JointId id, const JointMotion& suspension) { return detail::guarded(errorHandler_, [&] {
+    Joint& j = requireLive(joints_, id, "setJointSuspension.id", "joint");
+    if (j.desc.type != JointType::Wheel)
+        throw Error("setJointSuspension.id", handleText(id.index, id.generation), "only a wheel joint has a suspension");
+    detail::validateMotion(suspension, JointType::Slider, "setJointSuspension.suspension");
+    j.desc.suspension = suspension;
     for (const BodyId end : {j.desc.a.body, j.desc.b.body})
         if (!end.isNull() && bodies_[end].isDynamic()) setAwake(end, true);
 }); }
@@ -694,8 +705,8 @@ void World::setJointMotion(JointId id, const JointMotion& motion) { return detai
 real World::jointAngle(JointId id) const { return detail::guarded(errorHandler_, [&] {
     const Joint& j = requireLive(joints_, id, "jointAngle.id", "joint");
     const bool swingTwist = j.desc.type == JointType::SwingTwist;
-    if (j.desc.type != JointType::Hinge && !swingTwist)
-        throw Error("jointAngle.id", handleText(id.index, id.generation), "only a hinge or swing-twist joint has an angle");
+    if (j.desc.type != JointType::Hinge && j.desc.type != JointType::Wheel && !swingTwist)
+        throw Error("jointAngle.id", handleText(id.index, id.generation), "only a hinge, wheel or swing-twist joint has an angle");
     const Quat qa = bodies_[j.desc.a.body].orientation;
     const Quat qb = j.desc.b.body.isNull() ? Quat::Identity() : bodies_[j.desc.b.body].orientation;
     const Vec3 nb = qb * j.desc.axisB.normalized();
@@ -705,10 +716,11 @@ real World::jointAngle(JointId id) const { return detail::guarded(errorHandler_,
 
 real World::jointTranslation(JointId id) const { return detail::guarded(errorHandler_, [&] {
     const Joint& j = requireLive(joints_, id, "jointTranslation.id", "joint");
-    if (j.desc.type != JointType::Slider)
-        throw Error("jointTranslation.id", handleText(id.index, id.generation), "only a slider has a translation");
+    if (j.desc.type != JointType::Slider && j.desc.type != JointType::Wheel)
+        throw Error("jointTranslation.id", handleText(id.index, id.generation), "only a slider or wheel joint has a translation");
     const bool world = j.desc.b.body.isNull();
-    const Vec3 n = world ? j.desc.axisB.normalized() : Vec3(bodies_[j.desc.b.body].orientation * j.desc.axisB.normalized());
+    const Vec3 local = j.desc.type == JointType::Wheel ? j.desc.suspensionAxis : Vec3(j.desc.axisB.normalized());
+    const Vec3 n = world ? local : Vec3(bodies_[j.desc.b.body].orientation * local);
     const Vec3 pa = bodies_[j.desc.a.body].origin().toWorld(j.desc.a.point);
     const Vec3 pb = world ? j.desc.b.point : bodies_[j.desc.b.body].origin().toWorld(j.desc.b.point);
     return n.dot(pa - pb);

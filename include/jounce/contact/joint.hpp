@@ -20,6 +20,10 @@
 ///   SwingTwist  a ball joint whose twist axes (axisA, axisB: a limb's length) stay
 ///          within `swingLimit` of each other (a cone) and whose twist about them
 ///          `motion` limits and drives: shoulders and hips.
+///   Wheel  A (the wheel) turns about its axle (axisA, axisB) as on a hinge, driven or
+///          braked by `motion`, and its anchor travels along B's `suspensionAxis`
+///          through B's anchor, sprung and limited by `suspension` (Box2D's wheel joint
+///          in 3D: a car's wheel on its chassis, or on a steering knuckle).
 ///
 /// A hinge turns about its axis, a swing-twist joint twists, and a slider slides along
 /// its axis, as `JointDesc::motion` says: limits, a motor, a spring and friction, each a
@@ -42,7 +46,7 @@
 
 namespace jounce {
 
-enum class JointType : std::uint8_t { Ball, Hinge, Fixed, Cable, Rod, Slider, SwingTwist };
+enum class JointType : std::uint8_t { Ball, Hinge, Fixed, Cable, Rod, Slider, SwingTwist, Wheel };
 
 /// How a hinge turns about its axis, a swing-twist joint twists about its axes, or a
 /// slider slides along its axis. The coordinate is a hinge's angle, A's turn relative to
@@ -63,6 +67,11 @@ struct JointMotion {
     real springHertz = 0;
     real springDampingRatio = 0;
     real springTarget = 0;  ///< hinge: in [-pi, pi]
+    /// Or a spring given as a stiffness [N/m, N m/rad] and damping [N s/m, N m s/rad]
+    /// (Jolt's StiffnessAndDamping mode; springHertz must then stay 0): a car's
+    /// suspension sags m g / k under its load whatever the bodies' masses.
+    real springStiffness = 0;
+    real springDamping = 0;
     /// Friction in the joint: the largest torque (force) with which it resists moving
     /// (>= 0; a motor, when on, takes its place).
     real friction = 0;
@@ -96,9 +105,17 @@ struct JointDesc {
     /// The joint breaks when one of its point pairs carries more than this [N]
     /// (> 0; infinity, the default: never).
     real breakForce = std::numeric_limits<real>::infinity();
-    /// Hinge, Slider, SwingTwist: limits, motor, spring and friction about or along the
-    /// axis (a swing-twist joint's twist; others: must stay as made).
+    /// Hinge, Slider, SwingTwist, Wheel: limits, motor, spring and friction about or along
+    /// the axis (a swing-twist joint's twist, a wheel's spin; others: must stay as made).
     JointMotion motion;
+    /// Wheel: the direction its anchor travels relative to B, in B's frame (the world
+    /// frame if b is the world), across the axle; createJoint writes it back unit and
+    /// square to axisB. Others: must stay +y.
+    Vec3 suspensionAxis = Vec3::UnitY();
+    /// Wheel: the travel along suspensionAxis [m], A's anchor from B's: its limits,
+    /// spring (a car's suspension: springStiffness, springDamping), motor and friction.
+    /// Others: must stay as made.
+    JointMotion suspension;
 };
 
 /// A joint as the world keeps it: the desc plus the point pairs it watches, both in
@@ -114,8 +131,13 @@ struct Joint {
     /// Hinge and slider motion rows' impulses over the last substep [N m s or N s], their
     /// warm start: lower limit, upper limit, motor (or friction), spring.
     std::array<real, 4> motionImpulse{0, 0, 0, 0};
-    /// A slider's orientation lock: its angular impulse on A over the last substep, world [N m s].
+    /// A slider's orientation lock, a hinge's or wheel's axle lock: its angular impulse on
+    /// A over the last substep, world [N m s].
     Vec3 lockImpulse = Vec3::Zero();
+    /// A wheel's suspension rows' impulses over the last substep [N s] (as motionImpulse).
+    std::array<real, 4> suspensionImpulse{0, 0, 0, 0};
+    /// What a wheel's suspension rows carried in the last substep along its axis on A [N].
+    real suspensionForce = 0;
     /// What the motion rows carried in the last substep about or along the axis on A
     /// (World::jointTorque): a hinge's torque [N m], positive turning A the right-handed
     /// way about B's axis; a slider's force [N], positive pushing A along it.

@@ -276,20 +276,24 @@ public:
     /// The largest force one of its point pairs carried in the last substep [N] (what
     /// breakForce is compared with): a hanging 2 kg box pulls 19.6 N.
     real jointForce(JointId id) const { return joint(id).force; }
-    /// A hinge's or slider's limits, motor, spring and friction (JointMotion), changed: a
-    /// door's motor turned on, a wheel's speed set. The bodies wake; the rows keep their
-    /// warm start. Throws jounce::Error naming the field (setJointMotion.motion.lower, ...)
-    /// for a joint that is neither or a motion out of range, and changes nothing.
+    /// A hinge's, slider's, swing-twist or wheel joint's limits, motor, spring and
+    /// friction (JointMotion), changed: a door's motor turned on, a wheel's speed set.
+    /// The bodies wake; the rows keep their warm start. Throws jounce::Error naming the
+    /// field (setJointMotion.motion.lower, ...) for another joint or a motion out of
+    /// range, and changes nothing.
     void setJointMotion(JointId id, const JointMotion& motion);
-    /// A hinge's angle now: A's turn relative to B about B's axis from where the angle
-    /// is 0 (JointDesc::normalA, normalB: by default the pose it was made in), in
-    /// (-pi, pi] [rad].
+    /// A wheel joint's suspension (JointDesc::suspension) changed, as setJointMotion.
+    void setJointSuspension(JointId id, const JointMotion& suspension);
+    /// A hinge's (or wheel's) angle now: A's turn relative to B about B's axis from
+    /// where the angle is 0 (JointDesc::normalA, normalB: by default the pose it was
+    /// made in), in (-pi, pi] [rad]; a swing-twist joint's twist.
     real jointAngle(JointId id) const;
-    /// A slider's translation now: A's anchor's offset from B's along B's axis [m].
+    /// A slider's translation now: A's anchor's offset from B's along B's axis; a
+    /// wheel's along its suspension axis [m].
     real jointTranslation(JointId id) const;
-    /// What a hinge's or slider's motion rows (limits, motor, spring, friction) carried
-    /// in the last substep about or along its axis, on A: torque [N m] or force [N] (0
-    /// for other joints).
+    /// What a hinge's, slider's or wheel's motion rows (limits, motor, spring, friction)
+    /// carried in the last substep about or along its axis, on A: torque [N m] or force
+    /// [N] (0 for other joints). A wheel's suspension: joint(id).suspensionForce.
     real jointTorque(JointId id) const { return joint(id).torque; }
     /// Joints that broke in the last step.
     const JointEvents& jointEvents() const { return jointEvents_; }
