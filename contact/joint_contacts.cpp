@@ -74,9 +74,11 @@ void axesAndNormals(const JointDesc& d, const Body& a, const Body* b, const std:
 } // namespace
 
 void validateMotion(const JointMotion& m, JointType type, const std::string& field) {
-    // A hinge's coordinate is an angle in [-pi, pi]; a slider's an offset, a coordinate.
-    const real most = type == JointType::Slider ? maxCoordinate : std::numbers::pi_v<real>;
-    const auto angle = [&](real x, const char* name) { requireInRange(x, -most, most, (field + "." + name).c_str()); };
+    // A hinge's coordinate is an angle in [-pi, pi]; a slider's an offset, a coordinate;
+    // a distance joint's a length, in [0, maxCoordinate].
+    const real most = type == JointType::Slider || type == JointType::Distance ? maxCoordinate : std::numbers::pi_v<real>;
+    const real least = type == JointType::Distance ? real(0) : -most;
+    const auto angle = [&](real x, const char* name) { requireInRange(x, least, most, (field + "." + name).c_str()); };
     angle(m.lower, "lower");
     angle(m.upper, "upper");
     if (m.limited && m.lower > m.upper)
@@ -107,6 +109,7 @@ int jointPointOf(const Joint& joint, std::uint32_t k) {
     // along each axis), numbered k * 6 + axis * 2 + side below.
     // A slider's or wheel's four contacts (across its axis) are its one pair's.
     if (joint.desc.type == JointType::Slider || joint.desc.type == JointType::Wheel) return 0;
+    if (joint.desc.type == JointType::Distance) return 0; // its two contacts are its one pair's
     const bool link = joint.desc.type == JointType::Cable || joint.desc.type == JointType::Rod;
     return static_cast<int>(link ? k : k / 6);
 }
@@ -122,7 +125,7 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
     if (!a.isDynamic() && !(b && b->isDynamic()))
         throw Error(field + ".a.body", "static or kinematic", "at least one end must be a dynamic body");
     const bool axial = d.type == JointType::Hinge || d.type == JointType::Slider || d.type == JointType::SwingTwist ||
-                       d.type == JointType::Wheel;
+                       d.type == JointType::Wheel || d.type == JointType::Distance;
     if (d.type != JointType::Wheel && !isDefault(d.suspension))
         throw Error(field + ".suspension", "set", "only a wheel has a suspension (leave it as made)");
     if (d.type != JointType::Wheel && d.suspensionAxis != Vec3::UnitY())
@@ -132,8 +135,8 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         throw Error(field + ".swingLimit", toText(d.swingLimit), "only a swing-twist joint has a cone (leave it pi)");
     if (axial) validateMotion(d.motion, d.type, field + ".motion");
     else if (!isDefault(d.motion))
-        throw Error(field + ".motion", "set", "only a hinge, slider, swing-twist or wheel joint moves as its motion says (leave it as made)");
-    else if (!d.normalA.isZero() || !d.normalB.isZero())
+        throw Error(field + ".motion", "set", "only a hinge, slider, swing-twist, wheel or distance joint moves as its motion says (leave it as made)");
+    if ((!axial || d.type == JointType::Distance) && (!d.normalA.isZero() || !d.normalB.isZero()))
         throw Error(field + (d.normalA.isZero() ? ".normalB" : ".normalA"), toText(d.normalA.isZero() ? d.normalB : d.normalA),
                     "only a hinge, slider, swing-twist or wheel joint has normals (leave them zero)");
     Joint j;
@@ -195,6 +198,12 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         }
         break;
     }
+    case JointType::Distance:
+        // One anchor pair; its length is its motion's coordinate (limits, spring, motor).
+        j.pointCount = 1;
+        j.pointsA[0] = d.a.point;
+        j.pointsB[0] = d.b.point;
+        break;
     case JointType::Cable:
     case JointType::Rod:
         requireSize(d.length, (field + ".length").c_str());
@@ -233,6 +242,28 @@ void generateJointContacts(const BodyArray& bodies, const JointArray& joints, co
             c.restitution = 0;
             c.supports = false; // a joint pulls both ways: shock propagation never holds it
             const Vec3 d = pb - pa;
+            if (j.desc.type == JointType::Distance) {
+                // Its length held within [lower, upper] (unlimited: [0, maxCoordinate])
+                // by two one-sided contacts along the anchors' line, always there (the
+                // farther one speculative): they keep the joint in its bodies' island,
+                // where the soft step's row springs and drives the length.
+                const real distance = d.norm();
+                if (!(distance > coincident)) continue; // no direction to hold along
+                const JointMotion& m = j.desc.motion;
+                const real longest = m.limited ? m.upper : maxCoordinate, shortest = m.limited ? m.lower : real(0);
+                c.normal = d / distance; // A moving toward B's point shortens it
+                c.penetration = distance - longest;
+                c.key = jointKey(id.index, id.generation, 0);
+                warmStart(previous, previousKeys, c);
+                out.push_back(c);
+                c.normal = -c.normal; // pushes the anchors apart
+                c.penetration = shortest - distance;
+                c.accumulatedImpulse = Vec3::Zero();
+                c.key = jointKey(id.index, id.generation, 1);
+                warmStart(previous, previousKeys, c);
+                out.push_back(c);
+                continue;
+            }
             if (j.desc.type == JointType::Cable || j.desc.type == JointType::Rod) {
                 const real distance = d.norm();
                 if (!(distance > coincident)) continue;

@@ -53,9 +53,10 @@ inline Vec3 twistAxis(const Vec3& axisA, const Vec3& axisB) {
     return length > real(1e-6) ? Vec3(mean / length) : axisB;
 }
 
-/// Whether a row moves A's anchor along its axis (a slider's, a wheel's travel) rather
+/// Whether a row moves A's anchor along its axis (a slider's, a wheel's travel, a
+/// distance joint's length along the anchors' line) rather
 /// than turning A about it.
-inline bool slides(const JointMotionRow& row) { return row.type == JointType::Slider || row.travel; }
+inline bool slides(const JointMotionRow& row) { return row.type == JointType::Slider || row.type == JointType::Distance || row.travel; }
 
 /// Which of a JointMotionRow's impulses is which.
 enum MotionImpulse : std::size_t { lowerImpulse = 0, upperImpulse = 1, motorImpulse = 2, springImpulse = 3 };

@@ -15,7 +15,8 @@ void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std
         const Joint& j = joints.atSlot(i);
         const JointType type = j.desc.type;
         const bool wheel = type == JointType::Wheel;
-        if (type != JointType::Hinge && type != JointType::Slider && type != JointType::SwingTwist && !wheel)
+        const bool distance = type == JointType::Distance;
+        if (type != JointType::Hinge && type != JointType::Slider && type != JointType::SwingTwist && !wheel && !distance)
             continue; // every hinge: its rows keep its axis
         const Body& a = bodies[j.desc.a.body];
         const Body* b = j.desc.b.body.isNull() ? nullptr : &bodies[j.desc.b.body];
@@ -33,7 +34,12 @@ void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std
             r.arm = {a.orientation * (j.desc.a.point - a.localCentroid), b ? Vec3(b->orientation * (j.desc.b.point - b->localCentroid)) : Vec3::Zero()};
             r.gap = a.origin().toWorld(j.desc.a.point) - (b ? b->origin().toWorld(j.desc.b.point) : j.desc.b.point);
         };
-        if (type == JointType::Slider) anchors(row);
+        if (type == JointType::Slider || distance) anchors(row);
+        if (distance) {
+            // Along the anchors' line as it is now (the solver follows it as they move).
+            const real length = row.gap.norm();
+            row.axis = length > real(1e-9) ? Vec3(row.gap / length) : Vec3::UnitY();
+        }
         row.lock = j.lockImpulse;
         row.motion = j.desc.motion;
         row.impulse = j.motionImpulse;

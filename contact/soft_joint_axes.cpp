@@ -65,6 +65,11 @@ Anchors anchorsNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b)
 /// The axis the coordinate turns about or slides along now: B's axis as B has turned it,
 /// or a swing-twist joint's mean of both twist axes.
 Vec3 axisNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
+    if (x.type == JointType::Distance) { // the anchors' line now
+        const Vec3 gap = anchorsNow(x, a, b).gap;
+        const real length = gap.norm();
+        return length > real(1e-9) ? Vec3(gap / length) : x.axis;
+    }
     const Vec3 nb = b.turn * x.axis;
     return x.type == JointType::SwingTwist ? twistAxis(a.turn * x.axisA, nb) : nb;
 }
@@ -227,7 +232,7 @@ void solveJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& 
     if (x.type == JointType::Slider) solveSliderLock(x, a, b, joint, useBias);
     else if (x.type == JointType::Hinge || (x.type == JointType::Wheel && !x.travel)) solveHingeLock(x, a, b, joint, useBias);
     else if (x.type == JointType::SwingTwist) solveCone(x, a, b, joint, sub, useBias);
-    // (a wheel's travel has no lock: its spin row holds the axle)
+    // (a wheel's travel and a distance joint have no lock)
     const Dof d = dofNow(x, a, b);
     if (d.mass == 0) return; // nothing on either side can move along it
     const JointMotion& m = x.motion;
@@ -251,7 +256,7 @@ void solveJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& 
         push(d, a, b, total - p[motorImpulse]);
         p[motorImpulse] = total;
     }
-    if (m.limited) {
+    if (m.limited && x.type != JointType::Distance) { // a distance joint's limits are its two contacts
         solveLimit(at - m.lower, d, a, b, p[lowerImpulse], 1, joint, sub, useBias);
         solveLimit(m.upper - at, d, a, b, p[upperImpulse], -1, joint, sub, useBias);
     }

@@ -33,14 +33,15 @@ inline constexpr NameTable<PositionSolver, 2> positionSolverNames{
 inline constexpr NameTable<ParticleSolver, 2> particleSolverNames{{{ParticleSolver::XPBD, "xpbd"}, {ParticleSolver::PBD, "pbd"}}};
 inline constexpr NameTable<ParticleIntegrator, 2> integratorNames{
     {{ParticleIntegrator::Euler, "euler"}, {ParticleIntegrator::BDF2, "bdf2"}}};
-inline constexpr NameTable<JointType, 8> jointTypeNames{{{JointType::Ball, "ball"},
+inline constexpr NameTable<JointType, 9> jointTypeNames{{{JointType::Ball, "ball"},
                                                          {JointType::Hinge, "hinge"},
                                                          {JointType::Fixed, "fixed"},
                                                          {JointType::Cable, "cable"},
                                                          {JointType::Rod, "rod"},
                                                          {JointType::Slider, "slider"},
                                                          {JointType::SwingTwist, "swingTwist"},
-                                                         {JointType::Wheel, "wheel"}}};
+                                                         {JointType::Wheel, "wheel"},
+                                                         {JointType::Distance, "distance"}}};
 inline constexpr NameTable<ParticleConstraintKind, 4> constraintKindNames{
     {{ParticleConstraintKind::Bending, "bending"},
      {ParticleConstraintKind::IsometricBending, "isometricBending"},

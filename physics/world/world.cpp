@@ -683,9 +683,9 @@ void World::destroyJoint(JointId id) { return detail::guarded(errorHandler_, [&]
 void World::setJointMotion(JointId id, const JointMotion& motion) { return detail::guarded(errorHandler_, [&] {
     Joint& j = requireLive(joints_, id, "setJointMotion.id", "joint");
     if (j.desc.type != JointType::Hinge && j.desc.type != JointType::Slider && j.desc.type != JointType::SwingTwist &&
-        j.desc.type != JointType::Wheel)
+        j.desc.type != JointType::Wheel && j.desc.type != JointType::Distance)
         throw Error("setJointMotion.id", handleText(id.index, id.generation),
-                    "only a hinge, slider, swing-twist or wheel joint moves as its motion says");
+                    "only a hinge, slider, swing-twist, wheel or distance joint moves as its motion says");
     detail::validateMotion(motion, j.desc.type, "setJointMotion.motion");
     j.desc.motion = motion;
     for (const BodyId end : {j.desc.a.body, j.desc.b.body})
@@ -716,9 +716,13 @@ real World::jointAngle(JointId id) const { return detail::guarded(errorHandler_,
 
 real World::jointTranslation(JointId id) const { return detail::guarded(errorHandler_, [&] {
     const Joint& j = requireLive(joints_, id, "jointTranslation.id", "joint");
-    if (j.desc.type != JointType::Slider && j.desc.type != JointType::Wheel)
-        throw Error("jointTranslation.id", handleText(id.index, id.generation), "only a slider or wheel joint has a translation");
+    if (j.desc.type != JointType::Slider && j.desc.type != JointType::Wheel && j.desc.type != JointType::Distance)
+        throw Error("jointTranslation.id", handleText(id.index, id.generation), "only a slider, wheel or distance joint has a translation");
     const bool world = j.desc.b.body.isNull();
+    if (j.desc.type == JointType::Distance) {
+        const Vec3 pa = bodies_[j.desc.a.body].origin().toWorld(j.desc.a.point);
+        return (pa - (world ? j.desc.b.point : bodies_[j.desc.b.body].origin().toWorld(j.desc.b.point))).norm();
+    }
     const Vec3 local = j.desc.type == JointType::Wheel ? j.desc.suspensionAxis : Vec3(j.desc.axisB.normalized());
     const Vec3 n = world ? local : Vec3(bodies_[j.desc.b.body].orientation * local);
     const Vec3 pa = bodies_[j.desc.a.body].origin().toWorld(j.desc.a.point);

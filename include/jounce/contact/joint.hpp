@@ -24,6 +24,9 @@
 ///          braked by `motion`, and its anchor travels along B's `suspensionAxis`
 ///          through B's anchor, sprung and limited by `suspension` (Box2D's wheel joint
 ///          in 3D: a car's wheel on its chassis, or on a steering knuckle).
+///   Distance  the anchors' distance, as `motion` says: kept within [lower, upper] when
+///          limited (a rope: [0, L]; a rod: L = L), sprung toward springTarget, driven
+///          by a motor (a winch). Cable and Rod are its old special cases.
 ///
 /// A hinge turns about its axis, a swing-twist joint twists, and a slider slides along
 /// its axis, as `JointDesc::motion` says: limits, a motor, a spring and friction, each a
@@ -46,7 +49,7 @@
 
 namespace jounce {
 
-enum class JointType : std::uint8_t { Ball, Hinge, Fixed, Cable, Rod, Slider, SwingTwist, Wheel };
+enum class JointType : std::uint8_t { Ball, Hinge, Fixed, Cable, Rod, Slider, SwingTwist, Wheel, Distance };
 
 /// How a hinge turns about its axis, a swing-twist joint twists about its axes, or a
 /// slider slides along its axis. The coordinate is a hinge's angle, A's turn relative to
@@ -105,8 +108,9 @@ struct JointDesc {
     /// The joint breaks when one of its point pairs carries more than this [N]
     /// (> 0; infinity, the default: never).
     real breakForce = std::numeric_limits<real>::infinity();
-    /// Hinge, Slider, SwingTwist, Wheel: limits, motor, spring and friction about or along
-    /// the axis (a swing-twist joint's twist, a wheel's spin; others: must stay as made).
+    /// Hinge, Slider, SwingTwist, Wheel, Distance: limits, motor, spring and friction about
+    /// or along the axis (a swing-twist joint's twist, a wheel's spin, a distance joint's
+    /// length, all in [0, maxCoordinate]; others: must stay as made).
     JointMotion motion;
     /// Wheel: the direction its anchor travels relative to B, in B's frame (the world
     /// frame if b is the world), across the axle; createJoint writes it back unit and

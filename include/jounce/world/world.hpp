@@ -289,7 +289,8 @@ public:
     /// made in), in (-pi, pi] [rad]; a swing-twist joint's twist.
     real jointAngle(JointId id) const;
     /// A slider's translation now: A's anchor's offset from B's along B's axis; a
-    /// wheel's along its suspension axis [m].
+    /// wheel's along its suspension axis; a distance joint's length, the anchors'
+    /// distance [m].
     real jointTranslation(JointId id) const;
     /// What a hinge's, slider's or wheel's motion rows (limits, motor, spring, friction)
     /// carried in the last substep about or along its axis, on A: torque [N m] or force
