@@ -32,6 +32,18 @@ inline std::uint64_t stateHash(const jounce::World& world) {
     return fnv.value;
 }
 
+/// Whether a world restored from `world`'s snapshot and `world` itself, both stepped
+/// `steps` more steps of `h`, end bit-identical (stateHash).
+inline bool stepsAsItsSnapshot(jounce::World& world, int steps, real h) {
+    jounce::World copy;
+    copy.restoreState(world.saveState());
+    for (int i = 0; i < steps; ++i) {
+        world.step(h);
+        copy.step(h);
+    }
+    return stateHash(copy) == stateHash(world);
+}
+
 /// A small deterministic generator (Knuth's MMIX LCG): uniform() in [-1, 1).
 struct Lcg {
     std::uint64_t state;
