@@ -122,6 +122,8 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
     if (d.restitution > 1) throw Error(field + ".restitution", toText(d.restitution), "must lie in [0, 1]");
     if (std::isnan(d.breakForce) || !(d.breakForce > 0))
         throw Error(field + ".breakForce", toText(d.breakForce), "must be > 0 (infinity: never breaks)");
+    if (std::isnan(d.breakTorque) || !(d.breakTorque > 0))
+        throw Error(field + ".breakTorque", toText(d.breakTorque), "must be > 0 (infinity: never breaks)");
     if (!a.isDynamic() && !(b && b->isDynamic()))
         throw Error(field + ".a.body", "static or kinematic", "at least one end must be a dynamic body");
     const bool axial = d.type == JointType::Hinge || d.type == JointType::Slider || d.type == JointType::SwingTwist ||

@@ -88,7 +88,8 @@ int jointPointOf(const Joint& joint, std::uint32_t k);
 /// its contacts' impulses over h, the largest pair's length), from the resolved
 /// contacts sorted by key (`resolved`, as keepForWarmStart leaves them). Appends to
 /// `broken` the joints whose force exceeded their breakForce, in slot order.
-void measureJointForces(JointArray& joints, const std::vector<KeptContact>& resolved, real h, std::vector<JointId>& broken);
+void measureJointForces(JointArray& joints, const BodyArray& bodies, const std::vector<KeptContact>& resolved, real h,
+                        std::vector<JointId>& broken);
 
 /// Stage 5b (contact generators): a contact for each joint point pair that drifted
 /// apart, appended to `out`, warm-started from `previous` (`keys`: scratch, filled

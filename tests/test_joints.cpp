@@ -2,6 +2,7 @@
 // Joints, cables and rods (joint.hpp): contact generators resolved by the contact
 // resolver. Figures: a pendulum's period, lengths and drifts held, hinge freedom.
 
+#include "expect_error.hpp"
 #include "helpers.hpp"
 
 #include <jounce/world/world.hpp>
@@ -9,10 +10,12 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 using namespace jounce;
 using testing::boxCollider;
+using testing::expectError;
 
 namespace {
 
@@ -310,6 +313,78 @@ TEST_CASE("breakForce is validated", "[physics][contact]") {
         } catch (const Error& e) {
             CHECK(e.field() == "createJoint.breakForce");
         }
+    }
+    CHECK(w.jointIds().empty());
+}
+
+TEST_CASE("a fixed joint carries its beam's moment m g L / 2 and breaks once it passes its breakTorque", "[physics][contact]") {
+    // A 1 m beam of 1000 kg/m^3 (0.2 x 0.2 m: 40 kg) welded by its end to the world: the
+    // weld carries the moment m g L / 2 = 196 N m about its anchor.
+    const real mass = 40, g = real(9.81), moment = mass * g * real(0.5);
+    const auto weld = [&](World& w, real breakTorque) {
+        const BodyId beam = boxAt(w, Vec3(real(0.5), 2, 0), Vec3(real(0.5), real(0.1), real(0.1)));
+        JointDesc d;
+        d.type = JointType::Fixed;
+        d.a = {beam, Vec3(real(-0.5), 0, 0)};
+        d.b = {BodyId{}, Vec3(0, 2, 0)};
+        d.breakTorque = breakTorque;
+        return w.createJoint(d);
+    };
+    World held;
+    const JointId j = weld(held, real(1.2) * moment);
+    for (int i = 0; i < 60; ++i) held.step(real(1) / 60);
+    REQUIRE(held.jointIds().size() == 1);
+    INFO("carries " << held.joint(j).totalTorque << " N m, m g L / 2 = " << moment);
+    CHECK(held.joint(j).totalTorque == Approx(moment).epsilon(0.03));
+    World broken;
+    const JointId k = weld(broken, real(0.8) * moment);
+    bool broke = false;
+    for (int i = 0; i < 60 && !broke; ++i) {
+        broken.step(real(1) / 60);
+        for (const JointBreakEvent& e : broken.jointEvents().broken) {
+            CHECK(e.joint == k);
+            CHECK(e.torque > real(0.8) * moment);
+            broke = true;
+        }
+    }
+    CHECK(broke);
+    CHECK(broken.jointIds().empty());
+}
+
+TEST_CASE("a hinge's limit carries an arm's moment, and the hinge breaks by torque past its breakTorque", "[physics][contact]") {
+    // A 1 m, 10 kg arm held level by a hinge's lower limit at 0: the limit carries m g L / 2.
+    const auto arm = [](World& w, real breakTorque) {
+        const BodyId a = boxAt(w, Vec3(real(0.5), 2, 0), Vec3(real(0.5), real(0.05), real(0.05)));
+        JointDesc d;
+        d.type = JointType::Hinge;
+        d.a = {a, Vec3(real(-0.5), 0, 0)};
+        d.b = {BodyId{}, Vec3(0, 2, 0)};
+        d.axisA = d.axisB = Vec3::UnitZ();
+        d.motion.limited = true; // it may rise, not fall
+        d.motion.lower = 0;
+        d.motion.upper = 1;
+        d.breakTorque = breakTorque;
+        return w.createJoint(d);
+    };
+    const real moment = 10 * real(9.81) * real(0.5);
+    World held;
+    const JointId j = arm(held, 2 * moment);
+    for (int i = 0; i < 60; ++i) held.step(real(1) / 60);
+    INFO("carries " << held.joint(j).totalTorque << " N m, the limit " << held.jointTorque(j) << ", m g L / 2 = " << moment);
+    CHECK(held.joint(j).totalTorque == Approx(moment).epsilon(0.03));
+    World broken;
+    arm(broken, real(0.8) * moment);
+    for (int i = 0; i < 30; ++i) broken.step(real(1) / 60);
+    CHECK(broken.jointIds().empty());
+    // Validated like breakForce.
+    World w;
+    const BodyId ball = ballAt(w, Vec3(0, 2, 0));
+    for (const real bad : {real(0), real(-1), std::numeric_limits<real>::quiet_NaN()}) {
+        JointDesc d;
+        d.a = {ball, Vec3::Zero()};
+        d.b = {BodyId{}, Vec3(0, 2, 0)};
+        d.breakTorque = bad;
+        expectError([&] { w.createJoint(d); }, "createJoint.breakTorque");
     }
     CHECK(w.jointIds().empty());
 }

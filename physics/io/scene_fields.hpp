@@ -284,6 +284,7 @@ template <typename Io> void fields(Io& io, JointDesc& j) {
     io("restitution", j.restitution);
     io("collide", j.collide);
     io("breakForce", j.breakForce); // infinity, the default, is never written
+    io("breakTorque", j.breakTorque);
     io("normalA", j.normalA);
     io("normalB", j.normalB);
     io("swingLimit", j.swingLimit);

@@ -174,7 +174,7 @@ void World::substep(const StepContext& ctx) {
     }
     detail::keepForWarmStart(resolverContacts_, contacts_, previousContacts_, scratch_->contact.order, tasks());
     scratch_->contact.broken.clear();
-    detail::measureJointForces(joints_, previousContacts_, ctx.h, scratch_->contact.broken);
+    detail::measureJointForces(joints_, bodies_, previousContacts_, ctx.h, scratch_->contact.broken);
     if (!scratch_->contact.broken.empty()) breakJoints(scratch_->contact.broken);
     profile_.resolve += millisecondsSince(t);
 

@@ -733,7 +733,7 @@ real World::jointTranslation(JointId id) const { return detail::guarded(errorHan
 void World::breakJoints(const std::vector<JointId>& broken) {
     for (const JointId id : broken) {
         const Joint& j = joints_[id];
-        jointEvents_.broken.push_back({id, j.desc, j.force});
+        jointEvents_.broken.push_back({id, j.desc, j.force, j.totalTorque});
         joints_.erase(id);
     }
     detail::jointLinks(joints_, jointLinks_, noCollision_);

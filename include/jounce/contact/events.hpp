@@ -51,7 +51,8 @@ struct SensorEvents {
 struct JointBreakEvent {
     JointId joint{};
     JointDesc desc;
-    real force = 0; ///< the force that broke it [N]
+    real force = 0; ///< the largest force its points carried as it broke [N]
+    real torque = 0; ///< the torque it carried as it broke [N m] (Joint::totalTorque)
 };
 struct JointEvents {
     std::vector<JointBreakEvent> broken; ///< in the order they broke (substep, then joint index)

@@ -108,6 +108,10 @@ struct JointDesc {
     /// The joint breaks when one of its point pairs carries more than this [N]
     /// (> 0; infinity, the default: never).
     real breakForce = std::numeric_limits<real>::infinity();
+    /// The joint also breaks when it carries more torque than this between its bodies
+    /// [N m] (Joint::totalTorque; > 0, infinity, the default: never): a welded beam bent
+    /// off, a door's hinge wrenched past its stop.
+    real breakTorque = std::numeric_limits<real>::infinity();
     /// Hinge, Slider, SwingTwist, Wheel, Distance: limits, motor, spring and friction about
     /// or along the axis (a swing-twist joint's twist, a wheel's spin, a distance joint's
     /// length, all in [0, maxCoordinate]; others: must stay as made).
@@ -142,6 +146,12 @@ struct Joint {
     std::array<real, 4> suspensionImpulse{0, 0, 0, 0};
     /// What a wheel's suspension rows carried in the last substep along its axis on A [N].
     real suspensionForce = 0;
+    /// The torque the joint carried between its bodies in the last substep, whatever
+    /// carried it [N m]: its lock and its motion about the axis (a hinge, swing-twist or
+    /// wheel joint), a slider's orientation lock, a fixed joint's points about its
+    /// anchor. What breakTorque is compared with; 0 for joints that carry none (ball,
+    /// cable, rod, distance).
+    real totalTorque = 0;
     /// What the motion rows carried in the last substep about or along the axis on A
     /// (World::jointTorque): a hinge's torque [N m], positive turning A the right-handed
     /// way about B's axis; a slider's force [N], positive pushing A along it.
