@@ -92,6 +92,11 @@ void validateMotion(const JointMotion& m, JointType type, const std::string& fie
     requireInRange(m.springDamping, 0, maxLoad, (field + ".springDamping").c_str());
     if (m.springStiffness > 0 && m.springHertz > 0)
         throw Error(field + ".springStiffness", toText(m.springStiffness), "a spring is a frequency or a stiffness: leave springHertz 0");
+    // Each form's damping with its own form only (a damping the spring would not use).
+    if (m.springDamping > 0 && !(m.springStiffness > 0))
+        throw Error(field + ".springDamping", toText(m.springDamping), "damps a spring given as springStiffness (set it, or leave this 0)");
+    if (m.springDampingRatio > 0 && m.springStiffness > 0)
+        throw Error(field + ".springDampingRatio", toText(m.springDampingRatio), "damps a spring given as springHertz: with springStiffness, give springDamping");
     requireInRange(m.friction, 0, maxLoad, (field + ".friction").c_str());
 }
 

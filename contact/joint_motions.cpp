@@ -27,9 +27,11 @@ void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std
         row.type = type;
         row.swingLimit = j.desc.swingLimit;
         row.body = {j.desc.a.body.index, b ? j.desc.b.body.index : noBody};
-        row.axis = inB(j.desc.axisB.normalized());
-        row.axisA = a.orientation * j.desc.axisA.normalized();
-        row.reference = {a.orientation * j.desc.normalA, inB(j.desc.normalB)};
+        if (!distance) { // a distance joint has no axes of its own (its desc's are not checked)
+            row.axis = inB(j.desc.axisB.normalized());
+            row.axisA = a.orientation * j.desc.axisA.normalized();
+            row.reference = {a.orientation * j.desc.normalA, inB(j.desc.normalB)};
+        }
         const auto anchors = [&](JointMotionRow& r) {
             r.arm = {a.orientation * (j.desc.a.point - a.localCentroid), b ? Vec3(b->orientation * (j.desc.b.point - b->localCentroid)) : Vec3::Zero()};
             r.gap = a.origin().toWorld(j.desc.a.point) - (b ? b->origin().toWorld(j.desc.b.point) : j.desc.b.point);

@@ -215,6 +215,8 @@ real coordinateNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b)
     return twistAngle(n, a.turn * x.reference[0], b.turn * x.reference[1]);
 }
 
+Vec3 coordinateAxis(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) { return axisNow(x, a, b); }
+
 real coordinateRate(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) { return rate(dofNow(x, a, b), a, b); }
 
 void warmStartJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b) {

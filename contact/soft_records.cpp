@@ -130,8 +130,9 @@ void SoftStepSolver::reportAxis(const Visit& visit, const detail::SoftJointAxis&
     };
     r.before = rateWith(before);
     r.after = rateWith(r.velocityAfter);
-    // The rows push A by +impulse along B's axis (about it, for a hinge), B by its opposite.
-    const Vec3 n = bodies_[visit.body[1]].turn * axis.axis;
+    // The rows push A by +impulse along the coordinate's axis (about it, for a hinge), B by
+    // its opposite.
+    const Vec3 n = detail::coordinateAxis(axis, bodies_[visit.body[0]], bodies_[visit.body[1]]);
     if (slides(axis)) r.impulseWorld = impulse * n;
     else r.angularImpulseWorld = impulse * n;
     (*watch_.observer)(r);

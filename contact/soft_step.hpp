@@ -504,6 +504,9 @@ void solveJointSystem(SoftJointSystem& system, std::span<SoftPoint> points, std:
 /// The coordinate now (a hinge's angle [rad], a slider's offset [m]), from the bodies'
 /// motion since the step began.
 real coordinateNow(const SoftJointAxis& axis, const SoftBody& a, const SoftBody& b);
+/// The direction the coordinate turns about or slides along now: B's axis as B has
+/// turned, a swing-twist joint's mean twist axis, a distance joint's anchor line.
+Vec3 coordinateAxis(const SoftJointAxis& axis, const SoftBody& a, const SoftBody& b);
 /// The coordinate's rate now: A's speed relative to B's about or along the axis.
 real coordinateRate(const SoftJointAxis& axis, const SoftBody& a, const SoftBody& b);
 /// Applies the rows' impulses again (warm start), a hinge's lock first made square to its axis as it is now.

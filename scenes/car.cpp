@@ -29,7 +29,7 @@ BodyDesc bumpyGround() {
     for (int i = 0; i <= cells; ++i)
         for (int k = 0; k <= cells; ++k) {
             const real x = static_cast<real>(i - cells / 2), z = static_cast<real>(k - cells / 2);
-            const real far = std::clamp((std::abs(x) + std::abs(z) - 8) / 10, real(0), real(1)); // flat where it starts
+            const real far = std::clamp((std::abs(x) + std::abs(z) - 17) / 8, real(0), real(1)); // flat where it starts and the crates stand
             vertices.emplace_back(x, far * real(0.12) * (std::sin(real(0.9) * x) + std::cos(real(0.7) * z + real(0.4) * x)), z);
         }
     const auto at = [](int i, int k) { return static_cast<std::uint32_t>(i * (cells + 1) + k); };

@@ -442,6 +442,13 @@ TEST_CASE("a slider's spring given as a stiffness: 1 kg on 10 N/m swings with pe
     both.springStiffness = 1;
     both.springDamping = std::numeric_limits<real>::quiet_NaN();
     testing::expectError([&] { rig.w.setJointMotion(rig.slider, both); }, "setJointMotion.motion.springDamping");
+    // A damping its form does not use: c without k, or a ratio beside k.
+    both = JointMotion{};
+    both.springDamping = 1;
+    testing::expectError([&] { rig.w.setJointMotion(rig.slider, both); }, "setJointMotion.motion.springDamping");
+    both.springStiffness = 1;
+    both.springDampingRatio = 1;
+    testing::expectError([&] { rig.w.setJointMotion(rig.slider, both); }, "setJointMotion.motion.springDampingRatio");
 }
 
 TEST_CASE("a slider's motor drives it at its speed into its limit, which holds, and its lock holds a load off the axis", "[physics][contact]") {

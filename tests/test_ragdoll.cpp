@@ -302,6 +302,14 @@ TEST_CASE("buildRagdoll refuses a bad skeleton naming the field, and adds nothin
     d = humanoidRagdoll();
     d.material.restitution = 2;
     refused(d, "RagdollDesc.material.restitution");
+    d = humanoidRagdoll();
+    d.angularDamping = real(1e30); // beyond what a body accepts
+    refused(d, "RagdollDesc.angularDamping");
+    d = humanoidRagdoll();
+    d.parts[2].joint = JointType::Ball; // a ball neck cannot keep the limits it was given
+    refused(d, "RagdollDesc.parts[2].swingLimit");
+    d.parts[2].swingLimit = std::numbers::pi_v<real>;
+    refused(d, "RagdollDesc.parts[2].motion");
     // Each bone valid, the pose puts the head beyond the world's bounds: the world
     // refuses that bone and the ones made before it are taken back.
     d = humanoidRagdoll();

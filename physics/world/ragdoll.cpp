@@ -46,6 +46,8 @@ void validatePart(const RagdollPart& p, std::size_t i) {
     else if (p.swingLimit != std::numbers::pi_v<real>)
         throw Error(partField(i, "swingLimit"), toText(p.swingLimit), "only a swing-twist joint has a cone (leave it pi)");
     if (axial) detail::validateMotion(p.motion, t, partField(i, "motion"));
+    else if (p.motion.limited || p.motion.motor || p.motion.springHertz > 0 || p.motion.springStiffness > 0 || p.motion.friction > 0)
+        throw Error(partField(i, "motion"), "set", "only a hinge or swing-twist bone moves as its motion says (leave it as made)");
 }
 
 void validate(const RagdollDesc& d) {
@@ -55,8 +57,7 @@ void validate(const RagdollDesc& d) {
     detail::requirePoint(d.pose.position, "RagdollDesc.pose.position");
     detail::requireUnit(d.pose.orientation, "RagdollDesc.pose.orientation");
     detail::requireSpeed(d.linearVelocity, "RagdollDesc.linearVelocity");
-    detail::requireNonNegative(d.linearDamping, "RagdollDesc.linearDamping");
-    detail::requireNonNegative(d.angularDamping, "RagdollDesc.angularDamping");
+    detail::validateDamping(d.linearDamping, d.angularDamping, "RagdollDesc.linearDamping", "RagdollDesc.angularDamping");
     detail::requireInRange(d.material.friction, 0, detail::maxRate, "RagdollDesc.material.friction");
     detail::requireInRange(d.material.restitution, 0, 1, "RagdollDesc.material.restitution");
 }

@@ -113,8 +113,8 @@ struct JointDesc {
     /// off, a door's hinge wrenched past its stop.
     real breakTorque = std::numeric_limits<real>::infinity();
     /// Hinge, Slider, SwingTwist, Wheel, Distance: limits, motor, spring and friction about
-    /// or along the axis (a swing-twist joint's twist, a wheel's spin, a distance joint's
-    /// length, all in [0, maxCoordinate]; others: must stay as made).
+    /// or along the axis (a swing-twist joint's twist and a wheel's spin, angles as a
+    /// hinge's; a distance joint's length, in [0, maxCoordinate]; others: must stay as made).
     JointMotion motion;
     /// Wheel: the direction its anchor travels relative to B, in B's frame (the world
     /// frame if b is the world), across the axle; createJoint writes it back unit and

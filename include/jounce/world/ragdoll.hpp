@@ -51,8 +51,9 @@ struct RagdollDesc {
     real angularDamping = 0;
 };
 
-/// A person `height` tall [m] of `mass` [kg], standing at the origin (feet on y = 0,
-/// facing +z, left hand toward +x), 11 bones: pelvis (the root), chest, head, upper
+/// A person about `height` tall [m] of `mass` [kg], standing at the origin (the shins'
+/// round ends 0.045 s above y = 0, the head's top at 1.79 s, s = height / 1.8; facing +z,
+/// left hand toward +x), 11 bones: pelvis (the root), chest, head, upper
 /// arms, forearms, thighs, shins. Shares of the mass after Dempster's tables.
 /// Limits (radians): spine cone 0.35 and twist +-0.35; neck cone 0.6, twist +-0.8;
 /// shoulders cone 1.4, twist +-0.8; hips cone 0.9, twist +-0.35; elbows and knees

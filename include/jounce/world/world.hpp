@@ -276,8 +276,8 @@ public:
     /// The largest force one of its point pairs carried in the last substep [N] (what
     /// breakForce is compared with): a hanging 2 kg box pulls 19.6 N.
     real jointForce(JointId id) const { return joint(id).force; }
-    /// A hinge's, slider's, swing-twist or wheel joint's limits, motor, spring and
-    /// friction (JointMotion), changed: a door's motor turned on, a wheel's speed set.
+    /// A hinge's, slider's, swing-twist, wheel or distance joint's limits, motor, spring
+    /// and friction (JointMotion), changed: a door's motor turned on, a wheel's speed set.
     /// The bodies wake; the rows keep their warm start. Throws jounce::Error naming the
     /// field (setJointMotion.motion.lower, ...) for another joint or a motion out of
     /// range, and changes nothing.
@@ -292,9 +292,11 @@ public:
     /// wheel's along its suspension axis; a distance joint's length, the anchors'
     /// distance [m].
     real jointTranslation(JointId id) const;
-    /// What a hinge's, slider's or wheel's motion rows (limits, motor, spring, friction)
-    /// carried in the last substep about or along its axis, on A: torque [N m] or force
-    /// [N] (0 for other joints). A wheel's suspension: joint(id).suspensionForce.
+    /// What a joint's motion rows (limits, motor, spring, friction) carried in the last
+    /// substep about or along its axis, on A: a hinge's, swing-twist or wheel joint's
+    /// torque [N m], a slider's or distance joint's force [N] (0 for joints without
+    /// motion). A wheel's suspension: joint(id).suspensionForce; the torque a joint
+    /// carried in all: joint(id).totalTorque.
     real jointTorque(JointId id) const { return joint(id).torque; }
     /// Joints that broke in the last step.
     const JointEvents& jointEvents() const { return jointEvents_; }
