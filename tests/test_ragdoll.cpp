@@ -146,7 +146,8 @@ Drop drop(int k, bool withStairs) {
 
 void checkDrops(bool withStairs) {
     Drop worst;
-    for (int k = 0; k < 10; ++k) {
+    // Ten drops; two under the sanitizers (helpers.hpp), whose build runs them 10 times slower.
+    for (int k = 0; k < 10 / testing::sanitizedStepDivisor; ++k) {
         const Drop d = drop(k, withStairs);
         INFO("drop " << k << ": past limits at rest (hinge, cone, twist) " << d.atRest.hinge / ragdollDegree << ", "
                      << d.atRest.cone / ragdollDegree << ", " << d.atRest.twist / ragdollDegree << " degrees; during "
