@@ -33,6 +33,8 @@ real torqueCarried(const Joint& joint, const BodyArray& bodies, const std::array
             moment += (a.toWorld(joint.pointsA[static_cast<std::size_t>(k)]) - anchor).cross(impulse[static_cast<std::size_t>(k)]);
         return moment.norm() / h;
     }
+    if (t == JointType::SixDof) // the lock of all three rotations, or each rotation's rows (about near-square axes)
+        return std::hypot(joint.lockImpulse.norm() / h, std::hypot(joint.dofForce[RotationX], joint.dofForce[RotationY], joint.dofForce[RotationZ]));
     const bool turns = t == JointType::Hinge || t == JointType::SwingTwist || t == JointType::Wheel;
     const real lock = joint.lockImpulse.norm() / h;
     return turns ? std::hypot(lock, joint.torque) : lock; // the motion turns about the axis, the lock across it

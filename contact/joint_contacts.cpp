@@ -71,7 +71,32 @@ void axesAndNormals(const JointDesc& d, const Body& a, const Body* b, const std:
     }
 }
 
+/// Whether a 6-DOF joint holds its anchors together along all three axes (one point,
+/// as a ball joint's; else a contact pair per locked or limited translation).
+bool pointHeld(const JointDesc& d) { return d.dofLocked[TranslationX] && d.dofLocked[TranslationY] && d.dofLocked[TranslationZ]; }
+
 } // namespace
+
+/// A 6-DOF joint's axes checked: a locked axis has no motion; translations are offsets
+/// and rotations angles (a slider's and a hinge's checks); rotation about y, when any
+/// rotation has a row, is locked or limited within (-pi/2, pi/2).
+void validateSixDof(const JointDesc& d, const std::string& field) {
+    static constexpr std::array<const char*, 6> names{"translationX", "translationY", "translationZ",
+                                                      "rotationX", "rotationY", "rotationZ"};
+    bool rotationRows = false;
+    for (std::size_t i = 0; i < 6; ++i) {
+        const std::string name = field + ".dofMotion[" + std::to_string(i) + "] (" + names[i] + ")";
+        const JointMotion& m = d.dofMotion[i];
+        if (d.dofLocked[i] && !isDefault(m)) throw Error(name, "set", "a locked axis does not move (unlock it, or leave its motion as made)");
+        validateMotion(m, i < RotationX ? JointType::Slider : JointType::Hinge, name);
+        if (i >= RotationX && (d.dofLocked[i] || !isDefault(m))) rotationRows = true;
+    }
+    const JointMotion& y = d.dofMotion[RotationY];
+    const real quarter = std::numbers::pi_v<real> / 2;
+    if (rotationRows && !d.dofLocked[RotationY] && !(y.limited && y.lower > -quarter && y.upper < quarter))
+        throw Error(field + ".dofMotion[4] (rotationY)", y.limited ? toText(y.lower) + ", " + toText(y.upper) : "free",
+                    "must be locked or limited within (-pi/2, pi/2) when another rotation is held or moves (its Euler angles turn over there)");
+}
 
 void validateMotion(const JointMotion& m, JointType type, const std::string& field) {
     // A hinge's coordinate is an angle in [-pi, pi]; a slider's an offset, a coordinate;
@@ -115,6 +140,7 @@ int jointPointOf(const Joint& joint, std::uint32_t k) {
     // A slider's or wheel's four contacts (across its axis) are its one pair's.
     if (joint.desc.type == JointType::Slider || joint.desc.type == JointType::Wheel) return 0;
     if (joint.desc.type == JointType::Distance) return 0; // its two contacts are its one pair's
+    if (joint.desc.type == JointType::SixDof && !pointHeld(joint.desc)) return 0; // its translations' contacts
     const bool link = joint.desc.type == JointType::Cable || joint.desc.type == JointType::Rod;
     return static_cast<int>(link ? k : k / 6);
 }
@@ -133,6 +159,13 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         throw Error(field + ".a.body", "static or kinematic", "at least one end must be a dynamic body");
     const bool axial = d.type == JointType::Hinge || d.type == JointType::Slider || d.type == JointType::SwingTwist ||
                        d.type == JointType::Wheel || d.type == JointType::Distance;
+    const bool sixDof = d.type == JointType::SixDof;
+    if (!sixDof) {
+        if (d.dofLocked != JointDesc{}.dofLocked) throw Error(field + ".dofLocked", "set", "only a 6-DOF joint locks axes (leave them false)");
+        for (std::size_t i = 0; i < 6; ++i)
+            if (!isDefault(d.dofMotion[i]))
+                throw Error(field + ".dofMotion[" + std::to_string(i) + "]", "set", "only a 6-DOF joint has these (leave them as made)");
+    }
     if (d.type != JointType::Wheel && !isDefault(d.suspension))
         throw Error(field + ".suspension", "set", "only a wheel has a suspension (leave it as made)");
     if (d.type != JointType::Wheel && d.suspensionAxis != Vec3::UnitY())
@@ -143,9 +176,9 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
     if (axial) validateMotion(d.motion, d.type, field + ".motion");
     else if (!isDefault(d.motion))
         throw Error(field + ".motion", "set", "only a hinge, slider, swing-twist, wheel or distance joint moves as its motion says (leave it as made)");
-    if ((!axial || d.type == JointType::Distance) && (!d.normalA.isZero() || !d.normalB.isZero()))
+    if ((!axial || d.type == JointType::Distance) && !sixDof && (!d.normalA.isZero() || !d.normalB.isZero()))
         throw Error(field + (d.normalA.isZero() ? ".normalB" : ".normalA"), toText(d.normalA.isZero() ? d.normalB : d.normalA),
-                    "only a hinge, slider, swing-twist or wheel joint has normals (leave them zero)");
+                    "only a hinge, slider, swing-twist, wheel or 6-DOF joint has normals (leave them zero)");
     Joint j;
     j.desc = d;
     switch (d.type) {
@@ -193,6 +226,15 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         j.pointsA[0] = d.a.point;
         j.pointsB[0] = d.b.point;
         break;
+    case JointType::SixDof:
+        // One anchor pair; its frame the axes and normals (taken from the pose when the
+        // normals are zero), its translations held by contacts, its rotations by rows.
+        axesAndNormals(d, a, b, field, j);
+        validateSixDof(d, field);
+        j.pointCount = 1;
+        j.pointsA[0] = d.a.point;
+        j.pointsB[0] = d.b.point;
+        break;
     case JointType::Fixed: {
         requireSize(d.span, (field + ".span").c_str());
         // A's anchor and two points off it along A's axes; B's matching points are
@@ -223,6 +265,47 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
     }
     return j;
 }
+
+namespace {
+
+/// A 6-DOF joint's translations, unless all three are locked (then its anchor is a
+/// point): along each of B's frame axes e that is locked or limited, two one-sided
+/// contacts on A's offset s = -d . e (d = B's point - A's): s >= lower (normal +e,
+/// penetration lower - s) and s <= upper (normal -e, penetration s - upper); locked is
+/// [0, 0]. With none, one contact that never pulls (a maxCoordinate away) keeps the
+/// joint in its bodies' island, where its rows are solved.
+void sixDofContacts(const Joint& j, const Body* b, JointId id, const Vec3& d, const std::vector<KeptContact>& previous,
+                    std::vector<std::uint64_t>& previousKeys, Contact c, std::vector<Contact>& out) {
+    const JointDesc& desc = j.desc;
+    const Vec3 x = desc.axisB.normalized();
+    const std::array<Vec3, 3> frame{x, desc.normalB, x.cross(desc.normalB)};
+    bool any = false;
+    for (std::size_t i = 0; i < 3; ++i) {
+        const JointMotion& m = desc.dofMotion[i];
+        if (!desc.dofLocked[i] && !m.limited) continue;
+        const real lower = desc.dofLocked[i] ? real(0) : m.lower, upper = desc.dofLocked[i] ? real(0) : m.upper;
+        const Vec3 e = b ? Vec3(b->orientation * frame[i]) : frame[i];
+        const real offset = -d.dot(e);
+        for (int side = 0; side < 2; ++side) {
+            c.normal = side == 0 ? e : Vec3(-e);
+            c.penetration = (side == 0 ? lower - offset : offset - upper) - desc.tolerance;
+            c.key = jointKey(id.index, id.generation, static_cast<int>(2 * i) + side);
+            c.accumulatedImpulse = Vec3::Zero();
+            warmStart(previous, previousKeys, c);
+            out.push_back(c);
+        }
+        any = true;
+    }
+    if (any) return;
+    c.normal = b ? Vec3(b->orientation * frame[0]) : frame[0];
+    c.penetration = -maxCoordinate;
+    c.key = jointKey(id.index, id.generation, 6);
+    c.accumulatedImpulse = Vec3::Zero();
+    warmStart(previous, previousKeys, c);
+    out.push_back(c);
+}
+
+} // namespace
 
 void generateJointContacts(const BodyArray& bodies, const JointArray& joints, const std::vector<KeptContact>& previous,
                            std::vector<std::uint64_t>& previousKeys, std::vector<Contact>& out, bool hingeRows) {
@@ -287,6 +370,15 @@ void generateJointContacts(const BodyArray& bodies, const JointArray& joints, co
                 c.key = jointKey(id.index, id.generation, k);
                 warmStart(previous, previousKeys, c);
                 out.push_back(c);
+                continue;
+            }
+            if (j.desc.type == JointType::SixDof && !pointHeld(j.desc)) {
+                // At A's anchor, not midway: with the axes fixed in B, B's lever to A's
+                // anchor is the constraint's own (Box2D's prismatic joint: d + r_a), and
+                // the point held on the line is A's anchor, however far the free
+                // translation has carried it and however A turns.
+                c.point = pa;
+                sixDofContacts(j, b, id, d, previous, previousKeys, c, out);
                 continue;
             }
             if (j.desc.type == JointType::Slider || j.desc.type == JointType::Wheel) {

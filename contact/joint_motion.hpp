@@ -6,6 +6,7 @@
 #include <jounce/contact/joint.hpp>
 #include <jounce/contact/contact.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -22,6 +23,9 @@ struct JointMotionRow {
     /// hinge's) and, `travel`, its suspension along B's suspension axis (as a slider's
     /// motion, no lock).
     bool travel = false;
+    /// SixDof: the axis this row moves along or about (SixDofAxis, 0-5), or 6: the lock
+    /// that keeps all three rotations (as a slider's), when all three are locked.
+    std::uint8_t dof = 0;
     real swingLimit = 0;                           ///< SwingTwist: the cone's half angle [rad]
     std::array<std::uint32_t, 2> body{noBody, noBody}; ///< body slots (noBody: the world)
     Vec3 axis = Vec3::UnitZ();                     ///< B's axis, unit (a wheel's travel: its suspension axis)
@@ -56,7 +60,22 @@ inline Vec3 twistAxis(const Vec3& axisA, const Vec3& axisB) {
 /// Whether a row moves A's anchor along its axis (a slider's, a wheel's travel, a
 /// distance joint's length along the anchors' line) rather
 /// than turning A about it.
-inline bool slides(const JointMotionRow& row) { return row.type == JointType::Slider || row.type == JointType::Distance || row.travel; }
+inline bool slides(const JointMotionRow& row) {
+    return row.type == JointType::Slider || row.type == JointType::Distance || row.travel ||
+           (row.type == JointType::SixDof && row.dof < RotationX);
+}
+
+/// A 6-DOF joint's lock of all three rotations (JointMotionRow::dof).
+inline constexpr std::uint8_t orientationLock = 6;
+
+/// The Euler angles (x, then y, then z) of frame A in frame B, R_B^T R_A = Rx(a) Ry(b)
+/// Rz(c), from each frame's x and y axes (world): the angles of a 6-DOF joint's rotations.
+inline Vec3 eulerAngles(const Vec3& xa, const Vec3& ya, const Vec3& xb, const Vec3& yb) {
+    const Vec3 za = xa.cross(ya), zb = xb.cross(yb);
+    // r_ij = e_i(B) . e_j(A): sin b = r_02, tan a = -r_12 / r_22, tan c = -r_01 / r_00.
+    const real r02 = xb.dot(za), r12 = yb.dot(za), r22 = zb.dot(za), r01 = xb.dot(ya), r00 = xb.dot(xa);
+    return Vec3(std::atan2(-r12, r22), std::asin(std::clamp(r02, real(-1), real(1))), std::atan2(-r01, r00));
+}
 
 /// Which of a JointMotionRow's impulses is which.
 enum MotionImpulse : std::size_t { lowerImpulse = 0, upperImpulse = 1, motorImpulse = 2, springImpulse = 3 };

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Stage 5b, the joints' own rows: each awake hinge and slider hands the soft step its
+// Stage 5b, the joints' own rows: each awake hinge, slider (and swing-twist, wheel,
+// distance and 6-DOF joint: a row per axis that has one) hands the soft step its
 // axis, normals and (a slider) anchors in world coordinates, with last substep's impulses as
 // the warm start; after the solve the impulses come back to the joint (its warm start
 // and its torque or force).
@@ -7,6 +8,53 @@
 #include "contact/stages.hpp"
 
 namespace jounce::detail {
+namespace {
+
+/// Whether an axis's motion asks for a row (a limit, a motor, a spring or friction).
+bool moves(const JointMotion& m) {
+    return m.limited || m.motor || m.springHertz > 0 || m.springStiffness > 0 || m.friction > 0;
+}
+
+/// A 6-DOF joint's rows, from `row` (its bodies, B's axis, A's axis and the normals
+/// filled in): the lock of all three rotations when all are locked, else a row per
+/// rotation that is locked (held at 0 as limits [0, 0]) or moves; a row per translation
+/// that is driven, sprung or has friction (its lock and limits are contacts:
+/// joint_contacts.cpp).
+void sixDofRows(const Joint& j, const JointMotionRow& row, const Body& a, const Body* b, std::vector<JointMotionRow>& out) {
+    const JointDesc& d = j.desc;
+    const bool orientationLocked = d.dofLocked[RotationX] && d.dofLocked[RotationY] && d.dofLocked[RotationZ];
+    if (orientationLocked) {
+        JointMotionRow lock = row;
+        lock.dof = orientationLock;
+        lock.lock = j.lockImpulse;
+        out.push_back(lock);
+    }
+    const Vec3 x = d.axisB.normalized();
+    const std::array<Vec3, 3> frameB{x, d.normalB, x.cross(d.normalB)};
+    for (std::uint8_t i = 0; i < 6; ++i) {
+        JointMotionRow r = row;
+        r.dof = i;
+        r.motion = d.dofMotion[i];
+        r.impulse = j.dofImpulse[i];
+        if (i < RotationX) {
+            r.motion.limited = false; // its limits are contacts
+            if (d.dofLocked[i] || !moves(r.motion)) continue;
+            r.axis = b ? Vec3(b->orientation * frameB[i]) : frameB[i];
+            r.arm = {a.orientation * (d.a.point - a.localCentroid), b ? Vec3(b->orientation * (d.b.point - b->localCentroid)) : Vec3::Zero()};
+            r.gap = a.origin().toWorld(d.a.point) - (b ? b->origin().toWorld(d.b.point) : d.b.point);
+        } else if (orientationLocked) {
+            continue;
+        } else if (d.dofLocked[i]) {
+            r.motion = JointMotion{};
+            r.motion.limited = true; // held at 0 from both sides
+        } else if (!moves(r.motion)) {
+            continue;
+        }
+        out.push_back(r);
+    }
+}
+
+} // namespace
 
 void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std::vector<JointMotionRow>& out) {
     out.clear();
@@ -16,7 +64,8 @@ void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std
         const JointType type = j.desc.type;
         const bool wheel = type == JointType::Wheel;
         const bool distance = type == JointType::Distance;
-        if (type != JointType::Hinge && type != JointType::Slider && type != JointType::SwingTwist && !wheel && !distance)
+        if (type != JointType::Hinge && type != JointType::Slider && type != JointType::SwingTwist && !wheel && !distance &&
+            type != JointType::SixDof)
             continue; // every hinge: its rows keep its axis
         const Body& a = bodies[j.desc.a.body];
         const Body* b = j.desc.b.body.isNull() ? nullptr : &bodies[j.desc.b.body];
@@ -42,6 +91,10 @@ void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std
             const real length = row.gap.norm();
             row.axis = length > real(1e-9) ? Vec3(row.gap / length) : Vec3::UnitY();
         }
+        if (type == JointType::SixDof) {
+            sixDofRows(j, row, a, b, out);
+            continue;
+        }
         row.lock = j.lockImpulse;
         row.motion = j.desc.motion;
         row.impulse = j.motionImpulse;
@@ -63,6 +116,15 @@ void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std
 void storeJointMotions(JointArray& joints, const std::vector<JointMotionRow>& rows, real h) {
     for (const JointMotionRow& row : rows) {
         Joint& j = joints.atSlot(row.joint);
+        if (row.type == JointType::SixDof) {
+            if (row.dof == orientationLock) {
+                j.lockImpulse = row.lock;
+                continue;
+            }
+            j.dofImpulse[row.dof] = row.impulse;
+            j.dofForce[row.dof] = netImpulse(row.impulse) / h;
+            continue;
+        }
         if (row.travel) {
             j.suspensionImpulse = row.impulse;
             j.suspensionForce = netImpulse(row.impulse) / h;

@@ -6,7 +6,9 @@
 // a hinge's axis kept (two angular rows across it: its points are its anchor alone), a
 // slider's whole relative orientation (three), or a swing-twist joint's cone (one row
 // when it swings to its limit); a swing-twist joint's coordinate is its twist about the
-// mean of its two twist axes.
+// mean of its two twist axes. A 6-DOF joint's rows are a slider's (its translations'
+// motors, springs and friction) and a hinge's (each rotation, about the direction whose
+// rate is its Euler angle's: eulerRowAxis), or a slider's lock when all three rotations are.
 //
 // Each row is an impulse L along one coordinate with Jacobian J = (j_la, j_aa, -j_lb, -j_ab)
 // on (v_a, w_a, v_b, w_b): a hinge's j_aa = j_ab = n (an angular impulse about B's axis
@@ -62,6 +64,22 @@ Anchors anchorsNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b)
     return n;
 }
 
+/// A 6-DOF joint's rotation row: the direction d whose angular rate d . (w_a - w_b) is
+/// its Euler angle's rate. With B's x axis x_b, A's z axis z_a and the middle axis
+/// y' = z_a x x_b / cos b (unit), w = a' x_b + b' y' + c' z_a, so a' = w . (y' x z_a) / cos b,
+/// b' = w . y', c' = w . (x_b x y') / cos b (Bullet's generic 6-DOF axes, scaled to the
+/// angles' rates; cos b is kept >= 0.01 near the turn-over the limits on b keep away).
+Vec3 eulerRowAxis(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
+    const Vec3 xb = b.turn * x.axis;
+    const Vec3 za = (a.turn * x.axisA).cross(a.turn * x.reference[0]);
+    const Vec3 u = za.cross(xb);
+    const real cosine = u.norm();
+    const Vec3 middle = cosine > real(1e-9) ? Vec3(u / cosine) : Vec3(b.turn * x.reference[1]);
+    if (x.dof == RotationY) return middle;
+    const real scale = 1 / std::max(cosine, real(0.01));
+    return x.dof == RotationX ? Vec3(middle.cross(za) * scale) : Vec3(xb.cross(middle) * scale);
+}
+
 /// The axis the coordinate turns about or slides along now: B's axis as B has turned it,
 /// or a swing-twist joint's mean of both twist axes.
 Vec3 axisNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
@@ -71,6 +89,7 @@ Vec3 axisNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
         return length > real(1e-9) ? Vec3(gap / length) : x.axis;
     }
     const Vec3 nb = b.turn * x.axis;
+    if (x.type == JointType::SixDof && x.dof >= RotationX && x.dof != orientationLock) return eulerRowAxis(x, a, b);
     return x.type == JointType::SwingTwist ? twistAxis(a.turn * x.axisA, nb) : nb;
 }
 
@@ -212,6 +231,10 @@ void solveCone(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& joint
 real coordinateNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
     const Vec3 n = axisNow(x, a, b);
     if (slides(x)) return n.dot(anchorsNow(x, a, b).gap);
+    if (x.type == JointType::SixDof) {
+        if (x.dof == orientationLock) return 0; // no coordinate: the three rotations held at 0
+        return eulerAngles(a.turn * x.axisA, a.turn * x.reference[0], b.turn * x.axis, b.turn * x.reference[1])(x.dof - RotationX);
+    }
     return twistAngle(n, a.turn * x.reference[0], b.turn * x.reference[1]);
 }
 
@@ -231,6 +254,10 @@ void warmStartJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b) {
 }
 
 void solveJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& joint, real sub, bool useBias) {
+    if (x.type == JointType::SixDof && x.dof == orientationLock) {
+        solveSliderLock(x, a, b, joint, useBias); // all three rotations locked: a slider's lock, and nothing moves
+        return;
+    }
     if (x.type == JointType::Slider) solveSliderLock(x, a, b, joint, useBias);
     else if (x.type == JointType::Hinge || (x.type == JointType::Wheel && !x.travel)) solveHingeLock(x, a, b, joint, useBias);
     else if (x.type == JointType::SwingTwist) solveCone(x, a, b, joint, sub, useBias);

@@ -102,6 +102,8 @@ void generateJointContacts(const BodyArray& bodies, const JointArray& joints, co
 /// Throws jounce::Error naming the field (`field`.lower, ...) for a hinge's or slider's
 /// (`type`) motion out of range.
 void validateMotion(const JointMotion& motion, JointType type, const std::string& field);
+/// A 6-DOF joint's axes and their motions (joint_contacts.cpp: what makeJoint checks).
+void validateSixDof(const JointDesc& desc, const std::string& field);
 
 /// Stage 5b (the joints' own rows): a JointMotionRow for each awake hinge whose motion
 /// asks for rows (`out` replaced), in slot order, warm-started from Joint::motionImpulse.

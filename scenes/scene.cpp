@@ -271,6 +271,7 @@ constexpr Entry registry[] = {
     {"bridge", makeBridge},
     {"hinges", makeHinges},
     {"car", makeCar},
+    {"crane", makeCrane},
     {"rope", makeRope},
     {"cloth", makeHangingCloth},
     {"cloth64", makeCloth64},

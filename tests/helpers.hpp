@@ -94,6 +94,15 @@ inline real bodyEnergy(const jounce::World& w) {
     return e;
 }
 
+/// A joint motion with limits on its coordinate and nothing else.
+inline jounce::JointMotion limitedTo(real lower, real upper) {
+    jounce::JointMotion m;
+    m.limited = true;
+    m.lower = lower;
+    m.upper = upper;
+    return m;
+}
+
 inline jounce::Transform at(const jounce::Vec3& p, const jounce::Quat& q = jounce::Quat::Identity()) { return {p, q}; }
 inline jounce::Quat turn(real angle, const jounce::Vec3& axis) {
     return jounce::Quat(Eigen::AngleAxis<real>(angle, axis.normalized()));

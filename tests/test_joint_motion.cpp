@@ -20,6 +20,7 @@
 
 using namespace jounce;
 using testing::expectError;
+using testing::limitedTo;
 
 namespace {
 
@@ -62,14 +63,6 @@ JointId hingeArm(World& w, BodyId arm, const JointMotion& motion) {
     return w.createJoint(j);
 }
 
-/// Limits on a joint's coordinate, nothing else.
-JointMotion limitedTo(real lower, real upper) {
-    JointMotion m;
-    m.limited = true;
-    m.lower = lower;
-    m.upper = upper;
-    return m;
-}
 
 /// The period of an oscillation sampled every step (h), from its downward zero
 /// crossings, interpolated (0 when there are fewer than two).

@@ -331,6 +331,8 @@ TEST_CASE("bad values into every body, collider and force-generator entry point 
         {"JointDesc.tolerance", nonNegativeAnySize, [](Everything& e, real v) { JointDesc j; j.a = {e.ball, Vec3::Zero()}; j.b = {BodyId{}, e.world.body(e.ball).position}; j.tolerance = v; e.world.createJoint(j); }},
         {"JointDesc.length", bit(Denormal), [](Everything& e, real v) { JointDesc j; j.type = JointType::Cable; j.a = {e.box, Vec3::Zero()}; j.b = {BodyId{}, Vec3(0, 1, 0)}; j.length = v; e.world.createJoint(j); }},
         {"JointDesc.span", bit(Denormal), [](Everything& e, real v) { JointDesc j; j.type = JointType::Hinge; j.a = {e.ball, Vec3::Zero()}; j.b = {BodyId{}, e.world.body(e.ball).position}; j.span = v; e.world.createJoint(j); }},
+        {"JointDesc.dofMotion.motorSpeed", signedSmall, [](Everything& e, real v) { JointDesc j; j.type = JointType::SixDof; j.a = {e.ball, Vec3::Zero()}; j.b = {BodyId{}, e.world.body(e.ball).position}; j.dofLocked = {true, true, true, true, true, false}; j.dofMotion[RotationZ].motorSpeed = v; e.world.createJoint(j); }},
+        {"JointDesc.dofMotion.springStiffness", nonNegative, [](Everything& e, real v) { JointDesc j; j.type = JointType::SixDof; j.a = {e.ball, Vec3::Zero()}; j.b = {BodyId{}, e.world.body(e.ball).position}; j.dofMotion[TranslationY].springStiffness = v; e.world.createJoint(j); }},
     };
     sweep(rows);
 }

@@ -33,7 +33,7 @@ inline constexpr NameTable<PositionSolver, 2> positionSolverNames{
 inline constexpr NameTable<ParticleSolver, 2> particleSolverNames{{{ParticleSolver::XPBD, "xpbd"}, {ParticleSolver::PBD, "pbd"}}};
 inline constexpr NameTable<ParticleIntegrator, 2> integratorNames{
     {{ParticleIntegrator::Euler, "euler"}, {ParticleIntegrator::BDF2, "bdf2"}}};
-inline constexpr NameTable<JointType, 9> jointTypeNames{{{JointType::Ball, "ball"},
+inline constexpr NameTable<JointType, 10> jointTypeNames{{{JointType::Ball, "ball"},
                                                          {JointType::Hinge, "hinge"},
                                                          {JointType::Fixed, "fixed"},
                                                          {JointType::Cable, "cable"},
@@ -41,7 +41,8 @@ inline constexpr NameTable<JointType, 9> jointTypeNames{{{JointType::Ball, "ball
                                                          {JointType::Slider, "slider"},
                                                          {JointType::SwingTwist, "swingTwist"},
                                                          {JointType::Wheel, "wheel"},
-                                                         {JointType::Distance, "distance"}}};
+                                                         {JointType::Distance, "distance"},
+                                                         {JointType::SixDof, "sixDof"}}};
 inline constexpr NameTable<ParticleConstraintKind, 4> constraintKindNames{
     {{ParticleConstraintKind::Bending, "bending"},
      {ParticleConstraintKind::IsometricBending, "isometricBending"},
@@ -291,6 +292,13 @@ template <typename Io> void fields(Io& io, JointDesc& j) {
     io.object("motion", j.motion);
     io("suspensionAxis", j.suspensionAxis);
     io.object("suspension", j.suspension);
+    io("dofLocked", j.dofLocked);
+    io.object("translationX", j.dofMotion[TranslationX]);
+    io.object("translationY", j.dofMotion[TranslationY]);
+    io.object("translationZ", j.dofMotion[TranslationZ]);
+    io.object("rotationX", j.dofMotion[RotationX]);
+    io.object("rotationY", j.dofMotion[RotationY]);
+    io.object("rotationZ", j.dofMotion[RotationZ]);
 }
 
 // ---- Particles ----------------------------------------------------------------------

@@ -46,7 +46,7 @@ constexpr char magic[8] = {'J', 'O', 'U', 'N', 'C', 'E', 'S', 'N'};
 // 2: ResolverSettings::shockIterations. 3: a body's damping is a rate c [1/s] (velocity
 // times exp(-c h)), no longer the share d kept per second. 4: ResolverSettings::solver and
 // ::soft (the soft step).
-constexpr std::uint32_t formatVersion = 8;
+constexpr std::uint32_t formatVersion = 9;
 constexpr std::uint32_t byteOrderMark = 0x01020304u;
 
 /// The writer with the table of shared shape data seen so far.
@@ -210,10 +210,11 @@ template <typename Ar> void io(Ar& ar, JointMotion& m) {
 template <typename Ar> void io(Ar& ar, JointDesc& d) {
     ioEach(ar, d.type, d.a, d.b, d.axisA, d.axisB, d.span, d.tolerance, d.length, d.restitution, d.collide);
     ioEach(ar, d.breakForce, d.normalA, d.normalB, d.swingLimit, d.motion, d.suspensionAxis, d.suspension, d.breakTorque);
+    ioEach(ar, d.dofLocked, d.dofMotion);
 }
 template <typename Ar> void io(Ar& ar, Joint& j) {
     ioEach(ar, j.desc, j.pointCount, j.pointsA, j.pointsB, j.force, j.motionImpulse, j.lockImpulse, j.torque);
-    ioEach(ar, j.suspensionImpulse, j.suspensionForce, j.totalTorque);
+    ioEach(ar, j.suspensionImpulse, j.suspensionForce, j.totalTorque, j.dofImpulse, j.dofForce);
 }
 template <typename Ar> void io(Ar& ar, JointBreakEvent& e) { ioEach(ar, e.joint, e.desc, e.force, e.torque); }
 

@@ -260,6 +260,9 @@ void checkJoint(const Joint& j, const Body& a, const Body* b, const std::string&
     ok = ok && isFinite(j.lockImpulse) && j.lockImpulse.cwiseAbs().maxCoeff() <= detail::maxLoad;
     for (const real impulse : j.suspensionImpulse) ok = ok && std::abs(impulse) <= detail::maxLoad;
     ok = ok && std::abs(j.suspensionForce) <= detail::maxLoad && j.totalTorque >= 0 && j.totalTorque <= detail::maxLoad;
+    for (const auto& axis : j.dofImpulse)
+        for (const real impulse : axis) ok = ok && std::abs(impulse) <= detail::maxLoad;
+    for (const real force : j.dofForce) ok = ok && std::abs(force) <= detail::maxLoad;
     // A wheel's suspension axis as createJoint leaves it: unit and across the axle.
     ok = ok && isUnitNormal(j.desc.suspensionAxis) && (j.desc.suspensionAxis - made.desc.suspensionAxis).norm() <= real(1e-3);
     // Normals as createJoint leaves them: unit and across the axes (made again, the same

@@ -702,6 +702,36 @@ void World::setJointSuspension(JointId id, const JointMotion& suspension) { retu
         if (!end.isNull() && bodies_[end].isDynamic()) setAwake(end, true);
 }); }
 
+void World::setJointDofMotion(JointId id, int axis, const JointMotion& motion) { return detail::guarded(errorHandler_, [&] {
+    Joint& j = requireLive(joints_, id, "setJointDofMotion.id", "joint");
+    if (j.desc.type != JointType::SixDof)
+        throw Error("setJointDofMotion.id", handleText(id.index, id.generation), "only a 6-DOF joint has axes of its own");
+    if (axis < 0 || axis > 5) throw Error("setJointDofMotion.axis", std::to_string(axis), "must name a SixDofAxis (0-5)");
+    JointDesc desc = j.desc;
+    desc.dofMotion[static_cast<std::size_t>(axis)] = motion;
+    detail::validateSixDof(desc, "setJointDofMotion");
+    j.desc = desc;
+    for (const BodyId end : {j.desc.a.body, j.desc.b.body})
+        if (!end.isNull() && bodies_[end].isDynamic()) setAwake(end, true);
+}); }
+
+real World::jointDofCoordinate(JointId id, int axis) const { return detail::guarded(errorHandler_, [&] {
+    const Joint& j = requireLive(joints_, id, "jointDofCoordinate.id", "joint");
+    if (j.desc.type != JointType::SixDof)
+        throw Error("jointDofCoordinate.id", handleText(id.index, id.generation), "only a 6-DOF joint has axes of its own");
+    if (axis < 0 || axis > 5) throw Error("jointDofCoordinate.axis", std::to_string(axis), "must name a SixDofAxis (0-5)");
+    const bool world = j.desc.b.body.isNull();
+    const Quat qa = bodies_[j.desc.a.body].orientation;
+    const Quat qb = world ? Quat::Identity() : bodies_[j.desc.b.body].orientation;
+    const Vec3 xa = qa * j.desc.axisA.normalized(), ya = qa * j.desc.normalA;
+    const Vec3 xb = qb * j.desc.axisB.normalized(), yb = qb * j.desc.normalB;
+    if (axis >= RotationX) return detail::eulerAngles(xa, ya, xb, yb)(axis - RotationX);
+    const Vec3 pa = bodies_[j.desc.a.body].origin().toWorld(j.desc.a.point);
+    const Vec3 pb = world ? j.desc.b.point : bodies_[j.desc.b.body].origin().toWorld(j.desc.b.point);
+    const std::array<Vec3, 3> frame{xb, yb, xb.cross(yb)};
+    return frame[static_cast<std::size_t>(axis)].dot(pa - pb);
+}); }
+
 real World::jointAngle(JointId id) const { return detail::guarded(errorHandler_, [&] {
     const Joint& j = requireLive(joints_, id, "jointAngle.id", "joint");
     const bool swingTwist = j.desc.type == JointType::SwingTwist;

@@ -27,6 +27,11 @@
 ///   Distance  the anchors' distance, as `motion` says: kept within [lower, upper] when
 ///          limited (a rope: [0, L]; a rod: L = L), sprung toward springTarget, driven
 ///          by a motor (a winch). Cable and Rod are its old special cases.
+///   SixDof  each of six axes of a joint frame free, locked, or limited, sprung and
+///          driven as its own JointMotion says (JointDesc::dofLocked, dofMotion):
+///          translation of A's anchor from B's along the frame's x, y, z, and rotation
+///          of A's frame from B's as Euler angles about x, y, z (Bullet's generic 6-DOF
+///          convention). A crane's hook, a suspension with travel and tilt, a gizmo.
 ///
 /// A hinge turns about its axis, a swing-twist joint twists, and a slider slides along
 /// its axis, as `JointDesc::motion` says: limits, a motor, a spring and friction, each a
@@ -49,7 +54,14 @@
 
 namespace jounce {
 
-enum class JointType : std::uint8_t { Ball, Hinge, Fixed, Cable, Rod, Slider, SwingTwist, Wheel, Distance };
+enum class JointType : std::uint8_t { Ball, Hinge, Fixed, Cable, Rod, Slider, SwingTwist, Wheel, Distance, SixDof };
+
+/// A 6-DOF joint's axes (indices into JointDesc::dofLocked and dofMotion). Its frame on
+/// each body: x its axis (axisA, axisB), y its normal (normalA, normalB), z = x cross y.
+/// Translations are A's anchor from B's along B's x, y, z [m]; rotations are the Euler
+/// angles (x, then y, then z) of A's frame in B's [rad]: R_B^T R_A = Rx(a) Ry(b) Rz(c).
+/// The middle angle b stays within (-pi/2, pi/2) (at +-pi/2 the other two are one turn).
+enum SixDofAxis : std::uint8_t { TranslationX, TranslationY, TranslationZ, RotationX, RotationY, RotationZ };
 
 /// How a hinge turns about its axis, a swing-twist joint twists about its axes, or a
 /// slider slides along its axis. The coordinate is a hinge's angle, A's turn relative to
@@ -85,9 +97,9 @@ struct JointDesc {
     /// The two ends: a point on a body (the body-origin frame, where its colliders are placed [m]) or, with a
     /// null body on `b`, a point fixed in the world. `a` must name a body.
     Attachment a, b;
-    Vec3 axisA = Vec3::UnitZ();    ///< Hinge, Slider, SwingTwist: the axis in A's frame (any length > 0)
-    Vec3 axisB = Vec3::UnitZ();    ///< Hinge, Slider, SwingTwist: the axis in B's frame (world frame if b is the world)
-    /// Hinge, Slider: a vector across the axis in each body's frame (B's in the world
+    Vec3 axisA = Vec3::UnitZ();    ///< Hinge, Slider, SwingTwist, Wheel, SixDof (its x): the axis in A's frame (any length > 0)
+    Vec3 axisB = Vec3::UnitZ();    ///< as axisA, in B's frame (world frame if b is the world)
+    /// Hinge, Slider, SixDof (its y): a vector across the axis in each body's frame (B's in the world
     /// frame if b is the world), Jolt's normal axes: a hinge's angle is the turn from B's
     /// to A's about B's axis; a slider keeps them together (with the axes, the bodies'
     /// relative orientation). Both zero, the default: the pose the joint is made in, and
@@ -112,6 +124,14 @@ struct JointDesc {
     /// [N m] (Joint::totalTorque; > 0, infinity, the default: never): a welded beam bent
     /// off, a door's hinge wrenched past its stop.
     real breakTorque = std::numeric_limits<real>::infinity();
+    /// SixDof: which of its axes (SixDofAxis) are locked; the rest are free, or move as
+    /// their dofMotion says. All locked: a weld; all free: no joint at all.
+    std::array<bool, 6> dofLocked{false, false, false, false, false, false};
+    /// SixDof: each axis's limits, motor, spring and friction (as a slider's along a
+    /// translation, as a hinge's about a rotation; a locked axis's must stay as made).
+    /// Rotation about y, whenever a rotation has a row, must be locked or limited within
+    /// (-pi/2, pi/2): past that its Euler angles turn over.
+    std::array<JointMotion, 6> dofMotion{};
     /// Hinge, Slider, SwingTwist, Wheel, Distance: limits, motor, spring and friction about
     /// or along the axis (a swing-twist joint's twist and a wheel's spin, angles as a
     /// hinge's; a distance joint's length, in [0, maxCoordinate]; others: must stay as made).
@@ -152,6 +172,11 @@ struct Joint {
     /// anchor. What breakTorque is compared with; 0 for joints that carry none (ball,
     /// cable, rod, distance).
     real totalTorque = 0;
+    /// A 6-DOF joint's rows' impulses per axis (SixDofAxis) over the last substep, as
+    /// motionImpulse (a translation's limits are contacts: its lower and upper stay 0).
+    std::array<std::array<real, 4>, 6> dofImpulse{};
+    /// What each of a 6-DOF joint's axis rows carried in the last substep on A [N, N m].
+    std::array<real, 6> dofForce{0, 0, 0, 0, 0, 0};
     /// What the motion rows carried in the last substep about or along the axis on A
     /// (World::jointTorque): a hinge's torque [N m], positive turning A the right-handed
     /// way about B's axis; a slider's force [N], positive pushing A along it.

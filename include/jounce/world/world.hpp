@@ -284,6 +284,16 @@ public:
     void setJointMotion(JointId id, const JointMotion& motion);
     /// A wheel joint's suspension (JointDesc::suspension) changed, as setJointMotion.
     void setJointSuspension(JointId id, const JointMotion& suspension);
+    /// A 6-DOF joint's axis `axis` (SixDofAxis, 0-5) moving as `motion` says (its
+    /// limits, motor, spring, friction), as setJointMotion: a crane's winch started, a
+    /// drive's target moved. A locked axis stays locked (unlocking is a new joint).
+    /// Throws jounce::Error naming the field (setJointDofMotion.axis, ...motion...) and
+    /// changes nothing.
+    void setJointDofMotion(JointId id, int axis, const JointMotion& motion);
+    /// A 6-DOF joint's coordinate along or about `axis` (SixDofAxis) now: A's anchor's
+    /// offset from B's along B's frame axis [m], or the Euler angle of A's frame in B's
+    /// [rad] (JointDesc::dofMotion).
+    real jointDofCoordinate(JointId id, int axis) const;
     /// A hinge's (or wheel's) angle now: A's turn relative to B about B's axis from
     /// where the angle is 0 (JointDesc::normalA, normalB: by default the pose it was
     /// made in), in (-pi, pi] [rad]; a swing-twist joint's twist.
