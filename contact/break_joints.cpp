@@ -36,7 +36,7 @@ real torqueCarried(const Joint& joint, const BodyArray& bodies, const std::array
     if (t == JointType::SixDof) // the lock of all three rotations, or each rotation's rows (about near-square axes)
         return std::hypot(joint.lockImpulse.norm() / h, std::hypot(joint.dofForce[RotationX], joint.dofForce[RotationY], joint.dofForce[RotationZ]));
     const bool turns = t == JointType::Hinge || t == JointType::SwingTwist || t == JointType::Wheel;
-    const real lock = joint.lockImpulse.norm() / h;
+    const real lock = (joint.lockImpulse + joint.swingDriveImpulse).norm() / h; // a swing-twist joint's cone and drive
     return turns ? std::hypot(lock, joint.torque) : lock; // the motion turns about the axis, the lock across it
 }
 

@@ -98,6 +98,17 @@ void validateSixDof(const JointDesc& d, const std::string& field) {
                     "must be locked or limited within (-pi/2, pi/2) when another rotation is held or moves (its Euler angles turn over there)");
 }
 
+void validateSwingDrive(const JointMotion& drive, const Vec3& target, const std::string& field) {
+    validateMotion(drive, JointType::Hinge, field + ".swingDrive");
+    JointMotion others = drive; // all but the spring must stay as made
+    others.springHertz = others.springDampingRatio = others.springStiffness = others.springDamping = 0;
+    if (!isDefault(others))
+        throw Error(field + ".swingDrive", "set", "a swing drive is a spring (springHertz or springStiffness, and its damping) toward swingTarget: leave the rest as made");
+    requireWithin(target, maxCoordinate, "maxCoordinate", (field + ".swingTarget").c_str());
+    if (!target.isZero() && !(target.norm() > coincident))
+        throw Error(field + ".swingTarget", toText(target), "must be a direction (or zero: along axisB)");
+}
+
 void validateMotion(const JointMotion& m, JointType type, const std::string& field) {
     // A hinge's coordinate is an angle in [-pi, pi]; a slider's an offset, a coordinate;
     // a distance joint's a length, in [0, maxCoordinate].
@@ -170,6 +181,12 @@ Joint makeJoint(const JointDesc& d, const Body& a, const Body* b, const std::str
         throw Error(field + ".suspension", "set", "only a wheel has a suspension (leave it as made)");
     if (d.type != JointType::Wheel && d.suspensionAxis != Vec3::UnitY())
         throw Error(field + ".suspensionAxis", toText(d.suspensionAxis), "only a wheel has a suspension axis (leave it +y)");
+    if (d.type == JointType::SwingTwist) {
+        validateSwingDrive(d.swingDrive, d.swingTarget, field);
+    } else {
+        if (!isDefault(d.swingDrive)) throw Error(field + ".swingDrive", "set", "only a swing-twist joint has a swing drive (leave it as made)");
+        if (!d.swingTarget.isZero()) throw Error(field + ".swingTarget", toText(d.swingTarget), "only a swing-twist joint has a swing target (leave it zero)");
+    }
     if (d.type == JointType::SwingTwist) requireInRange(d.swingLimit, real(1e-3), std::numbers::pi_v<real>, (field + ".swingLimit").c_str());
     else if (d.swingLimit != std::numbers::pi_v<real>)
         throw Error(field + ".swingLimit", toText(d.swingLimit), "only a swing-twist joint has a cone (leave it pi)");

@@ -39,6 +39,11 @@ struct JointMotionRow {
     /// limit's the other way; B takes the opposite).
     std::array<real, 4> impulse{0, 0, 0, 0};
     Vec3 lock = Vec3::Zero();                      ///< the lock's angular impulse on A (a hinge's axis, a slider's orientation)
+    /// SwingTwist: the swing drive (its spring fields), where it points A's twist axis
+    /// (world, unit), and its angular impulse on A (in: the warm start; out: this substep's).
+    JointMotion swingDrive;
+    Vec3 swingTarget = Vec3::UnitZ();
+    Vec3 drive = Vec3::Zero();
 };
 
 /// A hinge's angle or a swing-twist joint's twist [rad], in (-pi, pi]: the turn of A's

@@ -97,6 +97,11 @@ void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std
         }
         row.lock = j.lockImpulse;
         row.motion = j.desc.motion;
+        if (type == JointType::SwingTwist) {
+            row.swingDrive = j.desc.swingDrive;
+            row.swingTarget = inB(j.desc.swingTarget.isZero() ? Vec3(j.desc.axisB.normalized()) : Vec3(j.desc.swingTarget.normalized()));
+            row.drive = j.swingDriveImpulse;
+        }
         row.impulse = j.motionImpulse;
         out.push_back(row);
         if (!wheel) continue;
@@ -132,6 +137,7 @@ void storeJointMotions(JointArray& joints, const std::vector<JointMotionRow>& ro
         }
         j.motionImpulse = row.impulse;
         j.lockImpulse = row.lock;
+        j.swingDriveImpulse = row.drive;
         j.torque = netImpulse(row.impulse) / h;
     }
 }

@@ -226,6 +226,38 @@ void solveCone(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& joint
     x.lock = -accumulated * s;
 }
 
+/// A unit vector at right angles to unit `v` (the world axis least along it, made square).
+Vec3 across(const Vec3& v) {
+    Eigen::Index least = 0;
+    v.cwiseAbs().minCoeff(&least);
+    return (Vec3::Unit(least) - v * v(least)).normalized();
+}
+
+/// A swing-twist joint's swing drive: a spring turning A's twist axis t_a toward the
+/// target t (both as turned so far), on the rotation vector r = phi (t_a x t) / |t_a x t|
+/// that takes one to the other, by two angular rows across t_a (along u and v = t_a x u:
+/// smooth through phi = 0, where a single row about r would lose its direction). Along
+/// each, the coordinate is -r . u from the target (turning A about u by +d closes it by
+/// d), sprung as a hinge's angle. Its impulse is kept as a world vector, read back along
+/// u and v as they are now.
+void solveSwingDrive(SoftJointAxis& x, SoftBody& a, SoftBody& b, real sub) {
+    const JointMotion& m = x.swingDrive;
+    if (!(m.springHertz > 0 || m.springStiffness > 0)) return;
+    const Vec3 ta = a.turn * x.axisA, target = b.turn * x.swingTarget;
+    const Vec3 c = ta.cross(target);
+    const real sine = c.norm();
+    const Vec3 r = sine > real(1e-9) ? Vec3(c * (std::atan2(sine, ta.dot(target)) / sine)) : Vec3::Zero();
+    const Vec3 u = across(ta);
+    for (const Vec3& n : {u, Vec3(ta.cross(u))}) {
+        const Dof d = makeDof(a, b, Vec3::Zero(), n, Vec3::Zero(), n);
+        if (d.mass == 0) continue;
+        const real accumulated = n.dot(x.drive);
+        const real impulse = softImpulse(springSoftness(m, d.mass, sub), d.mass, rate(d, a, b), -r.dot(n), accumulated);
+        x.drive += n * impulse;
+        push(d, a, b, impulse);
+    }
+}
+
 } // namespace
 
 real coordinateNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
@@ -250,6 +282,7 @@ void warmStartJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b) {
         x.lock -= nb * nb.dot(x.lock);
     }
     turnBy(a, b, x.lock);
+    if (x.type == JointType::SwingTwist) turnBy(a, b, x.drive);
     push(dofNow(x, a, b), a, b, netImpulse(x.impulse));
 }
 
@@ -260,7 +293,10 @@ void solveJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& 
     }
     if (x.type == JointType::Slider) solveSliderLock(x, a, b, joint, useBias);
     else if (x.type == JointType::Hinge || (x.type == JointType::Wheel && !x.travel)) solveHingeLock(x, a, b, joint, useBias);
-    else if (x.type == JointType::SwingTwist) solveCone(x, a, b, joint, sub, useBias);
+    else if (x.type == JointType::SwingTwist) {
+        solveSwingDrive(x, a, b, sub); // the drive first: the cone has the last word
+        solveCone(x, a, b, joint, sub, useBias);
+    }
     // (a wheel's travel and a distance joint have no lock)
     const Dof d = dofNow(x, a, b);
     if (d.mass == 0) return; // nothing on either side can move along it

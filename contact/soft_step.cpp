@@ -226,6 +226,7 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
     for (const detail::SoftJointAxis& a : jointAxes_) {
         motions[a.row].impulse = a.impulse;
         motions[a.row].lock = a.lock;
+        motions[a.row].drive = a.drive;
     }
     integrateAlone(bodies, h, substeps, gyroscopic, tasks);
     if (gyroscopic == GyroscopicMode::ConserveMomentum) keepAngularMomentum(bodies, tasks);
@@ -401,6 +402,7 @@ void SoftStepSolver::solveIsland(std::size_t island, std::uint32_t first, std::u
         for (detail::SoftJointAxis& a : axes) {
             for (real& j : a.impulse) j *= k;
             a.lock *= k;
+            a.drive *= k;
         }
         for (detail::SoftPatch& p : patches) {
             p.planar *= k;

@@ -102,6 +102,9 @@ void generateJointContacts(const BodyArray& bodies, const JointArray& joints, co
 /// Throws jounce::Error naming the field (`field`.lower, ...) for a hinge's or slider's
 /// (`type`) motion out of range.
 void validateMotion(const JointMotion& motion, JointType type, const std::string& field);
+/// A swing-twist joint's swing drive and target (joint_contacts.cpp: what makeJoint checks),
+/// errors naming `field`.swingDrive... and `field`.swingTarget.
+void validateSwingDrive(const JointMotion& drive, const Vec3& target, const std::string& field);
 /// A 6-DOF joint's axes and their motions (joint_contacts.cpp: what makeJoint checks).
 void validateSixDof(const JointDesc& desc, const std::string& field);
 

@@ -573,6 +573,109 @@ struct ShoulderRig {
 
 } // namespace
 
+TEST_CASE("a swing-twist joint's swing drive holds a rod out where k theta = m g d cos theta, and swings a bar with period 1 / f",
+          "[physics][contact]") {
+    {
+        // The 1 kg rod 1 m long hanging from its top, driven toward the horizontal (+x)
+        // by a stiffness of 50 N m/rad: it rests where the drive's torque k theta carries
+        // the weight's moment m g d cos theta (d = 0.5 m), theta below the horizontal.
+        ShoulderRig rig(std::numbers::pi_v<real>, JointMotion{}, Vec3::Zero());
+        JointMotion drive;
+        drive.springStiffness = 50;
+        drive.springDamping = 5;
+        rig.w.setJointSwingDrive(rig.joint, drive, Vec3::UnitX());
+        for (int i = 0; i < 60 * 5; ++i) rig.w.step(h);
+        const Vec3 down = rig.w.body(rig.rod).orientation * -Vec3::UnitY();
+        const real droop = std::atan2(-down.y(), std::hypot(down.x(), down.z()));
+        real expected = 0;
+        for (int k = 0; k < 50; ++k) expected = real(9.81) * real(0.5) * std::cos(expected) / 50;
+        INFO("droops " << droop << " rad below the horizontal, expected " << expected << "; toward " << down.transpose());
+        CHECK(droop == Approx(expected).epsilon(0.02));
+        CHECK(std::abs(down.z()) < real(1e-3)); // in the plane of its target
+    }
+    // A bar turning about its centre (its anchor), no gravity, 0.3 rad from its target,
+    // sprung at 1 Hz: the period is 1 s (the spring's stiffness I (2 pi f)^2 on the bar's
+    // own inertia); critically damped it does not overshoot.
+    const auto swingOf = [](real ratio) {
+        WorldSettings s;
+        s.gravity.setZero();
+        World w(s);
+        BodyDesc d;
+        d.position = Vec3(0, 2, 0);
+        d.mass = 2;
+        d.inertia = Vec3(real(0.2), real(0.01), real(0.2)).asDiagonal();
+        d.massFromColliders = false;
+        d.canSleep = false;
+        d.orientation = Quat(Eigen::AngleAxis<real>(real(0.3), Vec3::UnitZ()));
+        const BodyId bar = w.createBody(d);
+        JointDesc j;
+        j.type = JointType::SwingTwist;
+        j.a = {bar, Vec3::Zero()};
+        j.b = {BodyId{}, Vec3(0, 2, 0)};
+        j.axisA = Vec3::UnitY();
+        j.axisB = Vec3::UnitY();
+        j.swingTarget = Vec3::UnitY(); // the world's up: the bar starts 0.3 rad from it
+        j.swingDrive.springHertz = 1;
+        j.swingDrive.springDampingRatio = ratio;
+        w.createJoint(j);
+        std::vector<real> angles;
+        for (int i = 0; i < 60 * 4; ++i) {
+            w.step(h);
+            const Vec3 up = w.body(bar).orientation * Vec3::UnitY();
+            angles.push_back(std::atan2(-up.x(), up.y())); // its turn about z from the target
+        }
+        return angles;
+    };
+    const std::vector<real> free = swingOf(0);
+    INFO("period " << periodOf(free) << " s (1 s expected), first " << free.front());
+    CHECK(periodOf(free) == Approx(1).epsilon(0.02));
+    const std::vector<real> damped = swingOf(1);
+    const real lowest = *std::min_element(damped.begin(), damped.end());
+    INFO("critically damped: lowest " << lowest << " rad, last " << damped.back());
+    CHECK(lowest > -real(0.005));
+    CHECK(std::abs(damped.back()) < real(0.01));
+}
+
+TEST_CASE("a swing drive is refused on other joints and beyond its spring, naming the field, with nothing changed", "[physics][contact]") {
+    ShoulderRig rig(std::numbers::pi_v<real>, JointMotion{}, Vec3::Zero());
+    const auto hash = testing::stateHash(rig.w);
+    JointDesc d = rig.w.joint(rig.joint).desc;
+    d.swingDrive.motor = true; // a swing drive is a spring
+    expectError([&] { rig.w.createJoint(d); }, "createJoint.swingDrive");
+    d.swingDrive = JointMotion{};
+    d.swingDrive.springHertz = std::numeric_limits<real>::quiet_NaN();
+    expectError([&] { rig.w.createJoint(d); }, "createJoint.swingDrive.springHertz");
+    d.swingDrive = JointMotion{};
+    d.swingTarget = Vec3(std::numeric_limits<real>::infinity(), 0, 0);
+    expectError([&] { rig.w.createJoint(d); }, "createJoint.swingTarget");
+    d.swingTarget = Vec3::Zero();
+    d.type = JointType::Ball;
+    d.swingLimit = std::numbers::pi_v<real>;
+    d.swingDrive.springStiffness = 10;
+    expectError([&] { rig.w.createJoint(d); }, "createJoint.swingDrive");
+    d.swingDrive = JointMotion{};
+    d.swingTarget = Vec3::UnitX();
+    expectError([&] { rig.w.createJoint(d); }, "createJoint.swingTarget");
+    JointMotion bad;
+    bad.springStiffness = -1;
+    expectError([&] { rig.w.setJointSwingDrive(rig.joint, bad, Vec3::Zero()); }, "setJointSwingDrive.swingDrive.springStiffness");
+    expectError([&] { rig.w.setJointSwingDrive(rig.joint, JointMotion{}, Vec3(real(2e6), 0, 0)); }, "setJointSwingDrive.swingTarget");
+    CHECK(rig.w.jointIds().size() == 1);
+    CHECK(testing::stateHash(rig.w) == hash);
+    // Set, it survives a snapshot and a scene file.
+    JointMotion drive;
+    drive.springHertz = 2;
+    drive.springDampingRatio = real(0.3);
+    rig.w.setJointSwingDrive(rig.joint, drive, Vec3(1, -1, 0));
+    for (int i = 0; i < 10; ++i) rig.w.step(h);
+    CHECK(testing::stepsAsItsSnapshot(rig.w, 30, h));
+    LoadedScene loaded = loadScene(exportScene(rig.w));
+    REQUIRE(loaded.objects.joints.size() == 1);
+    const JointDesc& kept = loaded.world.joint(loaded.objects.joints[0]).desc;
+    CHECK(kept.swingDrive == drive);
+    CHECK(kept.swingTarget == Vec3(1, -1, 0));
+}
+
 TEST_CASE("a swing-twist joint keeps its cone and its twist limits, swung and spun hard", "[physics][contact]") {
     const JointMotion twist = limitedTo(-20 * degree, 20 * degree);
     {

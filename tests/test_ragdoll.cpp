@@ -246,6 +246,60 @@ TEST_CASE("a ragdoll's elbow driven by its spring toward 1.5 rad bends there, ly
     CHECK(w.jointAngle(other) > -2 * ragdollDegree);
 }
 
+TEST_CASE("a ragdoll's swing drives hold its arms out and its chest up, where limp the arms hang", "[physics][scene]") {
+    // The pelvis welded to the world; each upper arm's swing drive (a stiffness) points it
+    // 60 degrees out sideways (skeleton +-x), its elbow's spring holds the forearm
+    // straight, the spine's drive holds the chest upright. Driven, each upper arm sags
+    // below its target only by what its weight's moment asks of the drive; limp, it
+    // hangs down its chest's side.
+    const auto armsOut = [](bool driven) {
+        World w;
+        RagdollDesc d = humanoidRagdoll();
+        for (RagdollPart& p : d.parts) {
+            const bool upper = p.name == "upperArmL" || p.name == "upperArmR";
+            if (upper && driven) {
+                p.swingDrive.springStiffness = 400;   // [N m/rad]
+                p.swingDrive.springDamping = 40;      // [N m s/rad]
+                // Its twist axis (down the arm) 60 degrees out sideways, inside its cone.
+                p.swingTarget = Vec3(p.name == "upperArmL" ? std::sin(real(60) * ragdollDegree) : -std::sin(real(60) * ragdollDegree),
+                                     -std::cos(real(60) * ragdollDegree), 0);
+            }
+            if (p.name == "chest" && driven) { // upright: a limp spine on a welded pelvis topples to its cone
+                p.swingDrive.springStiffness = 3000;
+                p.swingDrive.springDamping = 300;
+            }
+            if ((p.name == "forearmL" || p.name == "forearmR") && driven) {
+                p.motion.springStiffness = 200;
+                p.motion.springDamping = 20;
+            }
+        }
+        const Ragdoll r = buildRagdoll(w, d);
+        JointDesc weld;
+        weld.type = JointType::Fixed;
+        weld.a = {r.bodies[0], Vec3::Zero()};
+        weld.b = {BodyId{}, w.body(r.bodies[0]).position};
+        w.createJoint(weld);
+        for (int i = 0; i < 180; ++i) w.step(ragdollStep);
+        // Each upper arm's direction from shoulder to elbow (its body's -y: built from the
+        // shoulder down), and its angle below the horizontal.
+        real lowest = 0;
+        for (std::size_t k = 0; k < d.parts.size(); ++k) {
+            if (d.parts[k].name != "upperArmL" && d.parts[k].name != "upperArmR") continue;
+            const Vec3 along = w.body(r.bodies[k]).orientation * Vec3::UnitY();
+            lowest = std::max(lowest, std::atan2(-along.y(), std::hypot(along.x(), along.z())));
+        }
+        return lowest;
+    };
+    const real driven = armsOut(true), limp = armsOut(false);
+    // Driven to 30 degrees below the horizontal; the arm (2.1 kg at 0.12 m, the forearm
+    // 1.75 kg at about 0.36 m from the shoulder) hangs 8.1 N m on the drive at that angle,
+    // k theta = 8.1 N m: 1.2 degrees more.
+    INFO("driven, the upper arms droop " << driven / ragdollDegree << " degrees; limp, " << limp / ragdollDegree);
+    CHECK(driven > 30 * ragdollDegree);
+    CHECK(driven < 32 * ragdollDegree);
+    CHECK(limp > 75 * ragdollDegree); // down the chest's side (the cone lets them swing out)
+}
+
 TEST_CASE("buildRagdoll refuses a bad skeleton naming the field, and adds nothing", "[physics]") {
     World w;
     addFloorAndStairs(w, false);
@@ -313,6 +367,15 @@ TEST_CASE("buildRagdoll refuses a bad skeleton naming the field, and adds nothin
     refused(d, "RagdollDesc.parts[2].motion");
     // Each bone valid, the pose puts the head beyond the world's bounds: the world
     // refuses that bone and the ones made before it are taken back.
+    d = humanoidRagdoll();
+    d.parts[4].swingDrive.springStiffness = 100; // a hinge (the left elbow) has no swing
+    refused(d, "RagdollDesc.parts[4].swingDrive");
+    d = humanoidRagdoll();
+    d.parts[3].swingDrive.springStiffness = -1;
+    refused(d, "RagdollDesc.parts[3].swingDrive.springStiffness");
+    d = humanoidRagdoll();
+    d.parts[3].swingTarget = Vec3(nan, 0, 0);
+    refused(d, "RagdollDesc.parts[3].swingTarget");
     d = humanoidRagdoll();
     d.pose.position = Vec3(0, real(1e6) - 1, 0);
     refused(d, "BodyDesc.position");

@@ -289,6 +289,8 @@ template <typename Io> void fields(Io& io, JointDesc& j) {
     io("normalA", j.normalA);
     io("normalB", j.normalB);
     io("swingLimit", j.swingLimit);
+    io.object("swingDrive", j.swingDrive);
+    io("swingTarget", j.swingTarget);
     io.object("motion", j.motion);
     io("suspensionAxis", j.suspensionAxis);
     io.object("suspension", j.suspension);

@@ -210,11 +210,11 @@ template <typename Ar> void io(Ar& ar, JointMotion& m) {
 template <typename Ar> void io(Ar& ar, JointDesc& d) {
     ioEach(ar, d.type, d.a, d.b, d.axisA, d.axisB, d.span, d.tolerance, d.length, d.restitution, d.collide);
     ioEach(ar, d.breakForce, d.normalA, d.normalB, d.swingLimit, d.motion, d.suspensionAxis, d.suspension, d.breakTorque);
-    ioEach(ar, d.dofLocked, d.dofMotion);
+    ioEach(ar, d.dofLocked, d.dofMotion, d.swingDrive, d.swingTarget);
 }
 template <typename Ar> void io(Ar& ar, Joint& j) {
     ioEach(ar, j.desc, j.pointCount, j.pointsA, j.pointsB, j.force, j.motionImpulse, j.lockImpulse, j.torque);
-    ioEach(ar, j.suspensionImpulse, j.suspensionForce, j.totalTorque, j.dofImpulse, j.dofForce);
+    ioEach(ar, j.suspensionImpulse, j.suspensionForce, j.totalTorque, j.dofImpulse, j.dofForce, j.swingDriveImpulse);
 }
 template <typename Ar> void io(Ar& ar, JointBreakEvent& e) { ioEach(ar, e.joint, e.desc, e.force, e.torque); }
 

@@ -263,6 +263,7 @@ void checkJoint(const Joint& j, const Body& a, const Body* b, const std::string&
     for (const auto& axis : j.dofImpulse)
         for (const real impulse : axis) ok = ok && std::abs(impulse) <= detail::maxLoad;
     for (const real force : j.dofForce) ok = ok && std::abs(force) <= detail::maxLoad;
+    ok = ok && isFinite(j.swingDriveImpulse) && j.swingDriveImpulse.cwiseAbs().maxCoeff() <= detail::maxLoad;
     // A wheel's suspension axis as createJoint leaves it: unit and across the axle.
     ok = ok && isUnitNormal(j.desc.suspensionAxis) && (j.desc.suspensionAxis - made.desc.suspensionAxis).norm() <= real(1e-3);
     // Normals as createJoint leaves them: unit and across the axes (made again, the same

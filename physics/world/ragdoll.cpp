@@ -45,6 +45,11 @@ void validatePart(const RagdollPart& p, std::size_t i) {
         detail::requireInRange(p.swingLimit, real(1e-3), std::numbers::pi_v<real>, partField(i, "swingLimit").c_str());
     else if (p.swingLimit != std::numbers::pi_v<real>)
         throw Error(partField(i, "swingLimit"), toText(p.swingLimit), "only a swing-twist joint has a cone (leave it pi)");
+    if (t == JointType::SwingTwist) {
+        detail::validateSwingDrive(p.swingDrive, p.swingTarget, "RagdollDesc.parts[" + std::to_string(i) + "]");
+    } else if (p.swingDrive != JointMotion{} || !p.swingTarget.isZero()) {
+        throw Error(partField(i, "swingDrive"), "set", "only a swing-twist bone has a swing drive (leave it as made)");
+    }
     if (axial) detail::validateMotion(p.motion, t, partField(i, "motion"));
     else if (p.motion.limited || p.motion.motor || p.motion.springHertz > 0 || p.motion.springStiffness > 0 || p.motion.friction > 0)
         throw Error(partField(i, "motion"), "set", "only a hinge or swing-twist bone moves as its motion says (leave it as made)");
@@ -96,6 +101,11 @@ JointDesc boneJoint(const World& w, const RagdollDesc& d, const RagdollPart& p, 
         j.axisA = c.directionToLocal(axis);
         j.axisB = q.directionToLocal(axis);
         j.motion = p.motion;
+    }
+    if (p.joint == JointType::SwingTwist) {
+        j.swingDrive = p.swingDrive;
+        // The target in the parent's frame, as the skeleton's pose places it.
+        if (!p.swingTarget.isZero()) j.swingTarget = q.directionToLocal(d.pose.directionToWorld(p.swingTarget));
     }
     j.swingLimit = p.swingLimit;
     return j;

@@ -702,6 +702,17 @@ void World::setJointSuspension(JointId id, const JointMotion& suspension) { retu
         if (!end.isNull() && bodies_[end].isDynamic()) setAwake(end, true);
 }); }
 
+void World::setJointSwingDrive(JointId id, const JointMotion& drive, const Vec3& target) { return detail::guarded(errorHandler_, [&] {
+    Joint& j = requireLive(joints_, id, "setJointSwingDrive.id", "joint");
+    if (j.desc.type != JointType::SwingTwist)
+        throw Error("setJointSwingDrive.id", handleText(id.index, id.generation), "only a swing-twist joint has a swing drive");
+    detail::validateSwingDrive(drive, target, "setJointSwingDrive");
+    j.desc.swingDrive = drive;
+    j.desc.swingTarget = target;
+    for (const BodyId end : {j.desc.a.body, j.desc.b.body})
+        if (!end.isNull() && bodies_[end].isDynamic()) setAwake(end, true);
+}); }
+
 void World::setJointDofMotion(JointId id, int axis, const JointMotion& motion) { return detail::guarded(errorHandler_, [&] {
     Joint& j = requireLive(joints_, id, "setJointDofMotion.id", "joint");
     if (j.desc.type != JointType::SixDof)

@@ -19,7 +19,8 @@
 ///          across the axis) and the bodies keep their relative orientation.
 ///   SwingTwist  a ball joint whose twist axes (axisA, axisB: a limb's length) stay
 ///          within `swingLimit` of each other (a cone) and whose twist about them
-///          `motion` limits and drives: shoulders and hips.
+///          `motion` limits and drives: shoulders and hips; `swingDrive` springs the
+///          swing toward `swingTarget` (a ragdoll's pose drive).
 ///   Wheel  A (the wheel) turns about its axle (axisA, axisB) as on a hinge, driven or
 ///          braked by `motion`, and its anchor travels along B's `suspensionAxis`
 ///          through B's anchor, sprung and limited by `suspension` (Box2D's wheel joint
@@ -90,6 +91,9 @@ struct JointMotion {
     /// Friction in the joint: the largest torque (force) with which it resists moving
     /// (>= 0; a motor, when on, takes its place).
     real friction = 0;
+
+    /// Field by field (a NaN differs from everything, itself included).
+    friend bool operator==(const JointMotion&, const JointMotion&) = default;
 };
 
 struct JointDesc {
@@ -110,6 +114,16 @@ struct JointDesc {
     /// SwingTwist: the largest angle between the twist axes (a cone's half angle) [rad],
     /// in (0, pi]; pi: no cone.
     real swingLimit = std::numbers::pi_v<real>;
+    /// SwingTwist: a spring that swings A's twist axis toward `swingTarget`, about the two
+    /// axes across it: its springHertz and springDampingRatio, or springStiffness and
+    /// springDamping [N m/rad, N m s/rad] (a ragdoll's pose drive; Jolt's swing motor
+    /// driving to a target orientation). Its other fields, and on other joints all of it,
+    /// must stay as made.
+    JointMotion swingDrive;
+    /// SwingTwist: where the swing drive points A's twist axis, in B's frame (the world
+    /// frame if b is the world); zero, the default: along axisB (the cone's centre).
+    /// Others: must stay zero.
+    Vec3 swingTarget = Vec3::Zero();
     real span = real(0.25);        ///< Hinge and Fixed: distance of the extra points from the anchor [m]
     real tolerance = 0;            ///< Ball, Hinge, Fixed, Slider: drift allowed before the joint pulls [m]
     real length = 1;               ///< Cable (maximum) and Rod (exact) [m]
@@ -162,6 +176,9 @@ struct Joint {
     /// A slider's orientation lock, a hinge's or wheel's axle lock: its angular impulse on
     /// A over the last substep, world [N m s].
     Vec3 lockImpulse = Vec3::Zero();
+    /// A swing-twist joint's swing drive: its angular impulse on A over the last substep,
+    /// world [N m s].
+    Vec3 swingDriveImpulse = Vec3::Zero();
     /// A wheel's suspension rows' impulses over the last substep [N s] (as motionImpulse).
     std::array<real, 4> suspensionImpulse{0, 0, 0, 0};
     /// What a wheel's suspension rows carried in the last substep along its axis on A [N].

@@ -38,6 +38,11 @@ struct RagdollPart {
     /// Hinge: the knee's or elbow's limits, motor, spring (a pose drive) and friction;
     /// swing-twist: the twist's (JointDesc::motion).
     JointMotion motion;
+    /// Swing-twist: a spring swinging the bone toward `swingTarget` (JointDesc::swingDrive:
+    /// a shoulder's or hip's pose drive), and that direction of the bone's twist axis,
+    /// skeleton frame (zero: the pose it is built in).
+    JointMotion swingDrive;
+    Vec3 swingTarget = Vec3::Zero();
 };
 
 struct RagdollDesc {

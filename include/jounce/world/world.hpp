@@ -284,6 +284,11 @@ public:
     void setJointMotion(JointId id, const JointMotion& motion);
     /// A wheel joint's suspension (JointDesc::suspension) changed, as setJointMotion.
     void setJointSuspension(JointId id, const JointMotion& suspension);
+    /// A swing-twist joint's swing drive (JointDesc::swingDrive, a spring) and where it
+    /// points A's twist axis (swingTarget, B's frame; zero: along axisB), changed: a
+    /// ragdoll's pose drive retargeted, or turned off with a default JointMotion. Throws
+    /// jounce::Error naming the field (setJointSwingDrive.swingDrive...) and changes nothing.
+    void setJointSwingDrive(JointId id, const JointMotion& drive, const Vec3& target);
     /// A 6-DOF joint's axis `axis` (SixDofAxis, 0-5) moving as `motion` says (its
     /// limits, motor, spring, friction), as setJointMotion: a crane's winch started, a
     /// drive's target moved. A locked axis stays locked (unlocking is a new joint).
