@@ -235,12 +235,13 @@ void Scene::draw(DrawList& out) const {
                 }
     }
     drawDeformables(out);
-    // Cables, rods and distance joints are visible parts of a scene (a bridge's hangers, a
-    // winch's line); ball, hinge and fixed joints sit inside the bodies they join.
+    // Cables, rods, distance and 6-DOF joints are visible parts of a scene (a bridge's
+    // hangers, a winch's line, a crane's hoist); ball, hinge and fixed joints sit inside
+    // the bodies they join.
     const Colour cableColour{0.75f, 0.75f, 0.7f};
     for (const JointId id : world_.jointIds()) {
         const JointDesc& j = world_.joint(id).desc;
-        if (j.type == JointType::Cable || j.type == JointType::Rod || j.type == JointType::Distance)
+        if (j.type == JointType::Cable || j.type == JointType::Rod || j.type == JointType::Distance || j.type == JointType::SixDof)
             out.lines.push_back({world_.attachmentPoint(j.a), world_.attachmentPoint(j.b), cableColour});
     }
 }

@@ -4,6 +4,7 @@
 // between them: bodies created, moved, destroyed, colliders removed, a restored world,
 // boxes that escaped their fat boxes, and queries from several threads at once.
 
+#include "expect_error.hpp"
 #include "helpers.hpp"
 
 #include <jounce/collision/narrow_phase.hpp>
@@ -12,6 +13,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
+#include <limits>
+#include <numbers>
 #include <random>
 #include <thread>
 #include <vector>
@@ -63,6 +67,24 @@ std::optional<World::ClosestPoint> scanClosest(const World& w, const Vec3& point
             best = World::ClosestPoint{c.body, id, p};
     });
     return best;
+}
+
+using CastHit = World::ShapeCastHit;
+
+std::vector<CastHit> scanShapeCast(const World& w, const Shape& shape, const Transform& pose, const Vec3& translation, std::uint32_t mask) {
+    std::vector<CastHit> hits;
+    scan(w, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb&) {
+        if (const std::optional<ShapeCastContact> h = shapeCast(shape, pose, translation, c.shape, cp))
+            hits.push_back({c.body, id, h->fraction, h->point, h->normal});
+    });
+    std::stable_sort(hits.begin(), hits.end(), [](const CastHit& a, const CastHit& b) { return a.fraction < b.fraction; });
+    return hits;
+}
+
+bool sameCasts(const std::vector<CastHit>& a, const std::vector<CastHit>& b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const CastHit& x, const CastHit& y) {
+               return x.body == y.body && x.collider == y.collider && x.fraction == y.fraction && x.point == y.point && x.normal == y.normal;
+           });
 }
 
 bool same(const RayHit& a, const RayHit& b) {
@@ -133,7 +155,7 @@ struct Pile {
 void compareQueries(Pile& pile, int count) {
     const World& w = pile.world;
     const std::uint32_t masks[] = {0xffffffffu, 1u, 6u};
-    int hits = 0;
+    int hits = 0, casts = 0;
     for (int i = 0; i < count; ++i) {
         const std::uint32_t mask = masks[i % 3];
         // Short rays anywhere, and long ones through a body (most of them hit).
@@ -156,8 +178,19 @@ void compareQueries(Pile& pile, int count) {
         const Vec3 p = pile.point(20);
         const real reach = pile.uniform(0, 5);
         REQUIRE(same(w.closestPoint(p, reach, mask), scanClosest(w, p, reach, mask)));
+
+        // A shape cast from the ray's start toward its end (a quarter of the casts).
+        if (i % 4 == 1) {
+            const Shape cast = i % 8 == 1 ? Shape(Capsule{pile.uniform(0.1, 0.5), pile.uniform(0.1, 0.5)})
+                                          : Shape(Box{Vec3(pile.uniform(0.1, 0.5), pile.uniform(0.1, 0.5), pile.uniform(0.1, 0.5))});
+            const Transform start{from, pose.orientation};
+            const std::vector<CastHit> cast0 = w.shapeCastAll(cast, start, to - from, mask);
+            REQUIRE(sameCasts(cast0, scanShapeCast(w, cast, start, to - from, mask)));
+            casts += static_cast<int>(cast0.size());
+        }
     }
     CHECK(hits > count / 4); // the rays found something to compare
+    CHECK(casts > count / 16); // and so did the casts
 }
 
 } // namespace
@@ -222,4 +255,109 @@ TEST_CASE("world queries from several threads at once agree with one thread", "[
         });
     for (std::thread& t : threads) t.join();
     for (int a : agree) CHECK(a == static_cast<int>(rays.size()));
+}
+
+namespace {
+
+/// A static box floor with its top at y = 0, a wall whose face is at x = 4.5, and a
+/// mesh slab (two triangles) at y = 1 over x in [-12, -8]: what the casts below meet.
+struct CastWorld {
+    World w;
+    BodyId floor, wall, slab;
+    CastWorld() {
+        BodyDesc f;
+        f.type = BodyType::Static;
+        f.position = Vec3(0, -1, 0);
+        f.colliders.push_back(makeCollider(Box{Vec3(20, 1, 20)}, 1000));
+        floor = w.createBody(f);
+        BodyDesc g;
+        g.type = BodyType::Static;
+        g.position = Vec3(5, 2, 0);
+        g.colliders.push_back(makeCollider(Box{Vec3(real(0.5), 2, 5)}, 1000));
+        g.colliders.back().filter.category = 2; // a mask of 1 leaves it out
+        wall = w.createBody(g);
+        BodyDesc m;
+        m.type = BodyType::Static;
+        const std::vector<Vec3> v{Vec3(-12, 1, -2), Vec3(-8, 1, -2), Vec3(-8, 1, 2), Vec3(-12, 1, 2)};
+        const std::vector<std::array<std::uint32_t, 3>> t{{0, 2, 1}, {0, 3, 2}}; // counter-clockwise seen from above
+        m.colliders.push_back(makeCollider(makeTriangleMesh(v, t), 1000));
+        slab = w.createBody(m);
+        w.step(real(1) / 60); // the trees hold them
+    }
+};
+
+/// How far short of touching a hit left the shape: skin / 2 to skin, by the contract.
+bool withinSkin(real gap) { return gap >= shapeCastSkin / 2 - real(1e-6) && gap <= shapeCastSkin + real(1e-6); }
+
+} // namespace
+
+TEST_CASE("a shape cast stops within the skin of the first contact, with the surface's normal", "[collision]") {
+    CastWorld s;
+    SECTION("a sphere dropped onto the floor") {
+        const auto hit = s.w.shapeCastClosest(Sphere{real(0.5)}, Transform{Vec3(0, 3, 0), Quat::Identity()}, Vec3(0, -10, 0));
+        REQUIRE(hit);
+        const real gap = 3 - 10 * hit->fraction - real(0.5); // the sphere's bottom above y = 0
+        INFO("fraction " << hit->fraction << ", gap " << gap << " m, normal " << hit->normal.transpose() << ", point " << hit->point.transpose());
+        CHECK(hit->body == s.floor);
+        CHECK(withinSkin(gap));
+        CHECK((hit->normal - Vec3::UnitY()).norm() < real(1e-6));
+        CHECK((hit->point - Vec3(0, gap / 2, 0)).norm() < real(1e-6));
+    }
+    SECTION("a box turned 45 degrees about y, its edge first into the wall") {
+        const Quat turned(Eigen::AngleAxis<real>(std::numbers::pi_v<real> / 4, Vec3::UnitY()));
+        const auto hit = s.w.shapeCastClosest(Box{Vec3::Constant(real(0.5))}, Transform{Vec3(0, 1, 0), turned}, Vec3(8, 0, 0));
+        REQUIRE(hit);
+        const real gap = real(4.5) - (8 * hit->fraction + real(0.5) * std::sqrt(real(2))); // its leading edge short of the face
+        INFO("fraction " << hit->fraction << ", gap " << gap << " m, normal " << hit->normal.transpose());
+        CHECK(hit->body == s.wall);
+        CHECK(withinSkin(gap));
+        CHECK((hit->normal + Vec3::UnitX()).norm() < real(1e-6));
+    }
+    SECTION("an upright capsule dropped onto the mesh slab") {
+        const auto hit = s.w.shapeCastClosest(Capsule{real(0.3), real(0.5)}, Transform{Vec3(-10, 4, 0), Quat::Identity()}, Vec3(0, -4, 0));
+        REQUIRE(hit);
+        const real gap = 4 - 4 * hit->fraction - real(0.8) - 1; // its bottom above the slab
+        INFO("fraction " << hit->fraction << ", gap " << gap << " m, normal " << hit->normal.transpose());
+        CHECK(hit->body == s.slab);
+        CHECK(withinSkin(gap));
+        CHECK((hit->normal - Vec3::UnitY()).norm() < real(1e-6));
+    }
+    SECTION("already touching, grazing, missing, and all hits in order") {
+        const Shape ball = Sphere{real(0.5)};
+        const auto inside = s.w.shapeCastClosest(ball, Transform{Vec3(0, real(0.3), 0), Quat::Identity()}, Vec3(1, 0, 0));
+        REQUIRE(inside);
+        CHECK(inside->fraction == 0);
+        CHECK((inside->normal - Vec3::UnitY()).norm() < real(1e-6));
+        // Along the floor 2 mm above it, 4 m toward the wall: nothing until the wall.
+        const auto graze = s.w.shapeCastClosest(ball, Transform{Vec3(0, real(0.502), 0), Quat::Identity()}, Vec3(real(3.9), 0, 0));
+        CHECK(!graze);
+        const auto reaches = s.w.shapeCastClosest(ball, Transform{Vec3(0, real(0.502), 0), Quat::Identity()}, Vec3(8, 0, 0));
+        REQUIRE(reaches);
+        CHECK(reaches->body == s.wall);
+        CHECK(withinSkin(real(4.5) - real(0.5) - 8 * reaches->fraction));
+        // Down through the floor from above the wall: the wall's top, then the floor.
+        const std::vector<World::ShapeCastHit> all =
+            s.w.shapeCastAll(Sphere{real(0.2)}, Transform{Vec3(real(4.6), 6, 0), Quat::Identity()}, Vec3(0, -6, 0));
+        REQUIRE(all.size() == 2);
+        CHECK(all[0].body == s.wall);
+        CHECK(all[1].body == s.floor);
+        CHECK(all[0].fraction < all[1].fraction);
+        // A mask that leaves the wall out sees the floor alone; a cast that stops short, nothing.
+        const auto masked = s.w.shapeCastClosest(Sphere{real(0.2)}, Transform{Vec3(real(4.6), 6, 0), Quat::Identity()}, Vec3(0, -6, 0), 1u);
+        REQUIRE(masked);
+        CHECK(masked->body == s.floor);
+        CHECK(!s.w.shapeCastClosest(ball, Transform{Vec3(0, 3, 0), Quat::Identity()}, Vec3(0, -1, 0)));
+    }
+}
+
+TEST_CASE("shape casts refuse what they cannot cast, naming the field", "[collision]") {
+    CastWorld s;
+    const Transform at{Vec3(0, 3, 0), Quat::Identity()};
+    const real nan = std::numeric_limits<real>::quiet_NaN();
+    testing::expectError([&] { s.w.shapeCastClosest(HalfSpace{}, at, Vec3(0, -1, 0)); }, "shapeCast.shape");
+    testing::expectError([&] { s.w.shapeCastAll(Sphere{0}, at, Vec3(0, -1, 0)); }, "shapeCast.shape.Sphere.radius");
+    testing::expectError([&] { s.w.shapeCastAll(Sphere{1}, Transform{Vec3(nan, 0, 0), Quat::Identity()}, Vec3(0, -1, 0)); }, "shapeCast.pose.position");
+    testing::expectError([&] { s.w.shapeCastAll(Sphere{1}, Transform{Vec3::Zero(), Quat(2, 0, 0, 0)}, Vec3(0, -1, 0)); }, "shapeCast.pose.orientation");
+    testing::expectError([&] { s.w.shapeCastAll(Sphere{1}, at, Vec3(0, real(-2e6), 0)); }, "shapeCast.translation");
+    testing::expectError([&] { s.w.shapeCastAll(Sphere{1}, at, Vec3(0, nan, 0)); }, "shapeCast.translation");
 }

@@ -18,6 +18,7 @@
 #include <jounce/collision/narrow_phase.hpp>
 #include <jounce/collision/point_queries.hpp>
 #include <jounce/collision/ray_cast.hpp>
+#include <jounce/collision/shape_cast.hpp>
 #include <jounce/collision/shapes.hpp>
 #include <jounce/collision/time_of_impact.hpp>
 #include <jounce/collision/triangle_mesh.hpp>

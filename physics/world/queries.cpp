@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The world's queries between steps (ray casts, overlaps, closest points): the broad
+// The world's queries between steps (ray casts, shape casts, overlaps, closest points): the broad
 // phase's trees find the candidates, the shape tests of collision/ answer
 // (docs/collision.md, "World queries"). Read only: several threads may query at once.
 
@@ -8,6 +8,7 @@
 #include <jounce/collision/narrow_phase.hpp>
 #include <jounce/collision/point_queries.hpp>
 #include <jounce/collision/ray_cast.hpp>
+#include <jounce/collision/shape_cast.hpp>
 
 #include "common/guard.hpp"
 #include "common/validate.hpp"
@@ -94,6 +95,34 @@ std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, s
 
 std::optional<World::RayHit> World::rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&]() -> std::optional<RayHit> {
     const std::vector<RayHit> hits = rayCastAll(from, to, mask);
+    if (hits.empty()) return std::nullopt;
+    return hits.front();
+}); }
+
+std::vector<World::ShapeCastHit> World::shapeCastAll(const Shape& shape, const Transform& pose, const Vec3& translation,
+                                                     std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
+    validateShape(shape, "shapeCast.shape");
+    if (std::holds_alternative<HalfSpace>(shape) || std::holds_alternative<TriangleMesh>(shape))
+        throw Error("shapeCast.shape", "a half-space or triangle mesh", "must be convex (a sphere, capsule, box or hull)");
+    detail::requirePoint(pose.position, "shapeCast.pose.position");
+    detail::requireUnit(pose.orientation, "shapeCast.pose.orientation");
+    detail::requireWithin(translation, detail::maxCoordinate, "maxCoordinate", "shapeCast.translation");
+    // Every collider whose box meets the box the shape sweeps (its boxes at both ends).
+    const Aabb start = computeAabb(shape, pose);
+    const Aabb region{start.min.cwiseMin(start.min + translation), start.max.cwiseMax(start.max + translation)};
+    std::vector<ShapeCastHit> hits;
+    forEachCollider(region, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+        if (!box.overlaps(region)) return;
+        if (const std::optional<ShapeCastContact> h = shapeCast(shape, pose, translation, c.shape, cp))
+            hits.push_back({c.body, id, h->fraction, h->point, h->normal});
+    });
+    std::stable_sort(hits.begin(), hits.end(), [](const ShapeCastHit& a, const ShapeCastHit& b) { return a.fraction < b.fraction; });
+    return hits;
+}); }
+
+std::optional<World::ShapeCastHit> World::shapeCastClosest(const Shape& shape, const Transform& pose, const Vec3& translation,
+                                                           std::uint32_t mask) const { return detail::guarded(errorHandler_, [&]() -> std::optional<ShapeCastHit> {
+    const std::vector<ShapeCastHit> hits = shapeCastAll(shape, pose, translation, mask);
     if (hits.empty()) return std::nullopt;
     return hits.front();
 }); }

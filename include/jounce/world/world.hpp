@@ -13,6 +13,7 @@
 #include <jounce/collision/broad_phase.hpp>
 #include <jounce/contact/joint.hpp>
 #include <jounce/collision/point_queries.hpp>
+#include <jounce/collision/shape_cast.hpp>
 #include <jounce/contact/events.hpp>
 #include <jounce/contact/islands.hpp>
 #include <jounce/contact/resolver.hpp>
@@ -209,6 +210,27 @@ public:
     std::optional<RayHit> rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
     /// Every collider the segment enters, nearest first.
     std::vector<RayHit> rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
+
+    /// A shape cast's hit (shape_cast.hpp): where the cast shape, moved from `pose` by
+    /// `fraction` of `translation`, first comes within shapeCastSkin (1 mm) of a collider.
+    struct ShapeCastHit {
+        BodyId body{};
+        ColliderId collider{};
+        real fraction = 1;           ///< the cast shape's position at the hit: pose.position + fraction * translation
+        Vec3 point = Vec3::Zero();   ///< midway between the two surfaces there [world]
+        Vec3 normal = Vec3::UnitY(); ///< unit, from the hit collider toward the cast shape (moving along it separates them)
+    };
+    /// The first collider a convex shape (sphere, capsule, box, hull; not turning) placed at
+    /// `pose` meets when moved by `translation`, if any; a collider it overlaps already
+    /// is hit at fraction 0. Ties in fraction go to the lower collider index; `mask` as
+    /// for ray casts. Throws jounce::Error naming the field (shapeCast.shape, .pose...,
+    /// .translation) for a non-convex or invalid shape, non-finite numbers or a
+    /// translation beyond maxCoordinate.
+    std::optional<ShapeCastHit> shapeCastClosest(const Shape& shape, const Transform& pose, const Vec3& translation,
+                                                 std::uint32_t mask = 0xffffffffu) const;
+    /// Every collider the cast meets, nearest first (each at its own first contact).
+    std::vector<ShapeCastHit> shapeCastAll(const Shape& shape, const Transform& pose, const Vec3& translation,
+                                           std::uint32_t mask = 0xffffffffu) const;
 
     /// Colliders overlapping `shape` placed at `pose` (touching counts), in index order.
     std::vector<ColliderId> overlap(const Shape& shape, const Transform& pose, std::uint32_t mask = 0xffffffffu) const;

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+// The world's queries among many bodies (part of jounce-collision-bench):
+//   jounce-collision-bench --benchmark_filter='Query'
+// A ray cast and a sphere cast, each 5 m long from a random point, among N boxes and
+// spheres scattered over a square (one step taken, so the broad phase's trees hold them),
+// through World::rayCastClosest / shapeCastClosest, and by a scan of every collider (its
+// box, kept in an array, then the shape test) beside them: the trees' cost grows with log N, the scan's
+// with N.
+
+#include <jounce/jounce.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <random>
+#include <vector>
+
+using namespace jounce;
+
+namespace {
+
+/// N bodies, boxes and spheres of 0.2-0.6 m, resting apart on a square whose side
+/// grows with sqrt(N) (the same density at every N), with 256 queries' starts and
+/// directions.
+struct QueryWorld {
+    World world;
+    std::vector<Vec3> from, along;
+    std::vector<Shape> shapes; ///< every collider's shape, pose and box, for the scans
+    std::vector<Transform> poses;
+    std::vector<Aabb> boxes;
+    explicit QueryWorld(int n) {
+        std::mt19937 rng(7);
+        std::uniform_real_distribution<double> unit(0, 1);
+        const real side = 4 * std::sqrt(static_cast<real>(n));
+        for (int i = 0; i < n; ++i) {
+            BodyDesc d;
+            d.type = BodyType::Static;
+            d.position = Vec3(real(unit(rng)) * side, real(unit(rng)) * 3, real(unit(rng)) * side);
+            const real size = real(0.2) + real(0.4) * real(unit(rng));
+            d.colliders.push_back(makeCollider(i % 2 == 0 ? Shape(Box{Vec3::Constant(size)}) : Shape(Sphere{size}), 1000));
+            world.createBody(d);
+        }
+        world.step(real(1) / 60);
+        for (const ColliderId id : world.colliderIds()) {
+            shapes.push_back(world.collider(id).shape);
+            poses.push_back(world.colliderPose(id));
+            boxes.push_back(computeAabb(shapes.back(), poses.back()));
+        }
+        for (int q = 0; q < 256; ++q) {
+            from.emplace_back(real(unit(rng)) * side, real(unit(rng)) * 3, real(unit(rng)) * side);
+            const real angle = real(unit(rng)) * real(6.283185307179586);
+            along.emplace_back(5 * std::cos(angle), real(unit(rng)) - real(0.5), 5 * std::sin(angle));
+        }
+    }
+};
+
+/// One world per size, made once.
+QueryWorld& worldOf(int n) {
+    static std::vector<std::pair<int, std::unique_ptr<QueryWorld>>> made;
+    for (auto& [size, w] : made)
+        if (size == n) return *w;
+    made.emplace_back(n, std::make_unique<QueryWorld>(n));
+    return *made.back().second;
+}
+
+void QueryRayTrees(benchmark::State& state) {
+    QueryWorld& q = worldOf(static_cast<int>(state.range(0)));
+    std::size_t k = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(q.world.rayCastClosest(q.from[k], q.from[k] + q.along[k]));
+        k = (k + 1) % q.from.size();
+    }
+}
+
+void QueryRayScan(benchmark::State& state) {
+    QueryWorld& q = worldOf(static_cast<int>(state.range(0)));
+    std::size_t k = 0;
+    for (auto _ : state) {
+        const Vec3 a = q.from[k], b = q.from[k] + q.along[k];
+        real best = 2;
+        for (std::size_t i = 0; i < q.shapes.size(); ++i) {
+            ShapeRayHit h;
+            if (rayHitsAabb(q.boxes[i], a, b) && rayCast(q.shapes[i], q.poses[i], a, b, h)) best = std::min(best, h.fraction);
+        }
+        benchmark::DoNotOptimize(best);
+        k = (k + 1) % q.from.size();
+    }
+}
+
+void QueryCastTrees(benchmark::State& state) {
+    QueryWorld& q = worldOf(static_cast<int>(state.range(0)));
+    const Shape ball = Sphere{real(0.3)};
+    std::size_t k = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(q.world.shapeCastClosest(ball, Transform{q.from[k], Quat::Identity()}, q.along[k]));
+        k = (k + 1) % q.from.size();
+    }
+}
+
+void QueryCastScan(benchmark::State& state) {
+    QueryWorld& q = worldOf(static_cast<int>(state.range(0)));
+    const Shape ball = Sphere{real(0.3)};
+    std::size_t k = 0;
+    for (auto _ : state) {
+        const Transform start{q.from[k], Quat::Identity()};
+        const Aabb box = computeAabb(ball, start);
+        const Aabb swept{box.min.cwiseMin(box.min + q.along[k]), box.max.cwiseMax(box.max + q.along[k])};
+        real best = 2;
+        for (std::size_t i = 0; i < q.shapes.size(); ++i) {
+            if (!q.boxes[i].overlaps(swept)) continue;
+            if (const std::optional<ShapeCastContact> h = shapeCast(ball, start, q.along[k], q.shapes[i], q.poses[i]))
+                best = std::min(best, h->fraction);
+        }
+        benchmark::DoNotOptimize(best);
+        k = (k + 1) % q.from.size();
+    }
+}
+
+} // namespace
+
+BENCHMARK(QueryRayTrees)->Arg(1000)->Arg(10000);
+BENCHMARK(QueryRayScan)->Arg(1000)->Arg(10000);
+BENCHMARK(QueryCastTrees)->Arg(1000)->Arg(10000);
+BENCHMARK(QueryCastScan)->Arg(1000)->Arg(10000);

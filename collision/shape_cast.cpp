@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+// A convex shape cast against one other shape (include/jounce/collision/shape_cast.hpp):
+// conservative advancement along the translation (along the closest points' normal
+// against a convex shape, by the translation's length against a half-space or a mesh),
+// then the narrow phase where it stops for the contact's normal and point.
+
+#include <jounce/collision/shape_cast.hpp>
+
+#include <jounce/collision/gjk.hpp>
+#include <jounce/collision/narrow_phase.hpp>
+#include <jounce/collision/time_of_impact.hpp>
+
+#include <vector>
+
+namespace jounce {
+namespace {
+
+/// Against a half-space or a mesh: the fraction of `translation` at which the cast first
+/// comes within the skin, if it does (time_of_impact.hpp: the bound on the closing speed
+/// is the whole translation's length, as for any sweep). A walk that runs out of iterations (a long graze past the other shape, each
+/// advance no longer than the gap) goes on from where it stands, up to 4096 advances;
+/// the narrow phase then says whether it stands within the skin.
+std::optional<real> firstContact(const Shape& shape, const Transform& pose, const Vec3& translation, const Shape& other,
+                                 const Transform& otherPose, std::vector<Manifold>& scratch) {
+    constexpr int iterations = 64;
+    const Sweep still{otherPose, otherPose.position, Vec3::Zero(), Vec3::Zero()};
+    real t = 0;
+    for (int round = 0; round < 64; ++round) {
+        Transform from = pose;
+        from.position += t * translation;
+        const Sweep cast{from, from.position, (1 - t) * translation, Vec3::Zero()};
+        const TimeOfImpact toi = timeOfImpact(shape, cast, other, still, shapeCastSkin, iterations, &scratch);
+        if (!toi.hit) return std::nullopt;
+        t += toi.fraction * (1 - t);
+        if (toi.iterations <= iterations) return t; // within the skin
+    }
+    return t;
+}
+
+bool convex(const Shape& s) { return !std::holds_alternative<HalfSpace>(s) && !std::holds_alternative<TriangleMesh>(s); }
+
+/// Two convex shapes: conservative advancement along the closest points' normal
+/// (Mirtich 1996; van den Bergen's GJK ray cast, "Ray casting against general convex
+/// objects", 2004, is the same walk on the Minkowski difference). At distance d with
+/// unit normal n from `other` toward the shape, the plane between them keeps them apart
+/// until the translation has closed d along -n: the shape advances by d / (-n . r) of
+/// it (r the translation), exactly onto the plane, and a translation that does not
+/// close along -n never meets the other shape. A graze along a wall stops at once.
+std::optional<real> convexContact(const Shape& shape, const Transform& pose, const Vec3& translation, const Shape& other,
+                                  const Transform& otherPose) {
+    // (Each returns a Vec3, not an Eigen expression: one over temporaries would dangle.)
+    const auto supportB = [&](const Vec3& d) -> Vec3 { return otherPose.toWorld(support(other, otherPose.directionToLocal(d))); };
+    real t = 0;
+    for (int i = 0; i < 64; ++i) {
+        const Vec3 at = pose.position + t * translation;
+        const auto supportA = [&](const Vec3& d) -> Vec3 { return at + pose.orientation * support(shape, pose.directionToLocal(d)); };
+        const Vec3 towardB = otherPose.position - at;
+        const GjkResult g = gjkDistance(supportA, supportB, towardB.squaredNorm() > 0 ? towardB : Vec3(Vec3::UnitX()));
+        if (g.overlap || g.distance <= shapeCastSkin) return t;
+        const Vec3 n = (g.pointA - g.pointB) / g.distance;
+        const real closing = -n.dot(translation); // distance closed along -n per unit fraction
+        if (!(closing > 0)) return std::nullopt;
+        // Aim at half the skin: the walk lands between half the skin and the skin.
+        t += (g.distance - shapeCastSkin / 2) / closing;
+        if (t > 1) return std::nullopt;
+    }
+    return t; // still closing after 64 advances: where it stands (the caller checks the contact)
+}
+
+} // namespace
+
+std::optional<ShapeCastContact> shapeCast(const Shape& shape, const Transform& pose, const Vec3& translation,
+                                          const Shape& other, const Transform& otherPose) {
+    if (!convex(shape)) return std::nullopt;
+    std::vector<Manifold> scratch;
+    const std::optional<real> t = convex(other) ? convexContact(shape, pose, translation, other, otherPose)
+                                                : firstContact(shape, pose, translation, other, otherPose, scratch);
+    if (!t) return std::nullopt;
+    Transform at = pose;
+    at.position += *t * translation;
+    Manifold m;
+    if (!collide(shape, at, other, otherPose, 2 * shapeCastSkin, m) || m.count == 0) return std::nullopt;
+    return ShapeCastContact{*t, m.deepest().point, m.normal};
+}
+
+} // namespace jounce
