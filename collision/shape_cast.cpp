@@ -10,6 +10,8 @@
 #include <jounce/collision/narrow_phase.hpp>
 #include <jounce/collision/time_of_impact.hpp>
 
+#include <algorithm>
+#include <type_traits>
 #include <vector>
 
 namespace jounce {
@@ -50,21 +52,38 @@ std::optional<real> convexContact(const Shape& shape, const Transform& pose, con
                                   const Transform& otherPose) {
     // (Each returns a Vec3, not an Eigen expression: one over temporaries would dangle.)
     const auto supportB = [&](const Vec3& d) -> Vec3 { return otherPose.toWorld(support(other, otherPose.directionToLocal(d))); };
+    // GJK's distance is |v|, an upper bound met to its relative tolerance: advancing by
+    // it less that share keeps the walk short of the contact (in float, 1e-5 of a 50 m
+    // gap is already half the skin).
+    constexpr real tolerance = std::is_same_v<real, double> ? real(1e-9) : real(1e-4);
     real t = 0;
-    for (int i = 0; i < 64; ++i) {
+    for (int i = 0; i < 256; ++i) {
         const Vec3 at = pose.position + t * translation;
         const auto supportA = [&](const Vec3& d) -> Vec3 { return at + pose.orientation * support(shape, pose.directionToLocal(d)); };
         const Vec3 towardB = otherPose.position - at;
         const GjkResult g = gjkDistance(supportA, supportB, towardB.squaredNorm() > 0 ? towardB : Vec3(Vec3::UnitX()));
-        if (g.overlap || g.distance <= shapeCastSkin) return t;
-        const Vec3 n = (g.pointA - g.pointB) / g.distance;
-        const real closing = -n.dot(translation); // distance closed along -n per unit fraction
+        if (g.overlap) return t;
+        // The distance closed along -n per unit fraction, n the unit normal from the other
+        // shape toward this one (none when they touch: then only the narrow phase says).
+        const real closing = g.distance > 0 ? -(g.pointA - g.pointB).dot(translation) / g.distance : real(0);
+        if (g.distance <= shapeCastSkin) {
+            if (closing > 0) return t;
+            // Within the skin and moving away or along (a shape resting on a floor,
+            // moving across it): no hit, unless they overlap (GJK's walk on a curved
+            // shape nears the origin only slowly, and may stop short of saying so).
+            Manifold m;
+            const Transform here{at, pose.orientation};
+            if (collide(shape, here, other, otherPose, 0, m) && m.count > 0 && m.deepest().depth > 0) return t;
+            return std::nullopt;
+        }
+        // Moving away or along: the plane between them stays between them.
         if (!(closing > 0)) return std::nullopt;
-        // Aim at half the skin: the walk lands between half the skin and the skin.
-        t += (g.distance - shapeCastSkin / 2) / closing;
-        if (t > 1) return std::nullopt;
+        if (t == 1) return std::nullopt; // at the end of the move, still short of the skin
+        // Aim at half the skin: the walk lands between half the skin and the skin (or at
+        // the end of the move, which may stand within the skin).
+        t = std::min(real(1), t + (g.distance * (1 - tolerance) - shapeCastSkin / 2) / closing);
     }
-    return t; // still closing after 64 advances: where it stands (the caller checks the contact)
+    return t; // still closing after 256 advances: where it stands (the caller checks the contact)
 }
 
 } // namespace
@@ -80,6 +99,9 @@ std::optional<ShapeCastContact> shapeCast(const Shape& shape, const Transform& p
     at.position += *t * translation;
     Manifold m;
     if (!collide(shape, at, other, otherPose, 2 * shapeCastSkin, m) || m.count == 0) return std::nullopt;
+    // Apart within the skin and not closing (a shape resting on a half-space, moving
+    // along it): no hit, as against a convex shape.
+    if (m.deepest().depth < 0 && !(-m.normal.dot(translation) > 0) && std::holds_alternative<HalfSpace>(other)) return std::nullopt;
     return ShapeCastContact{*t, m.deepest().point, m.normal};
 }
 

@@ -306,7 +306,9 @@ void sixDofContacts(const Joint& j, const Body* b, JointId id, const Vec3& d, co
         for (int side = 0; side < 2; ++side) {
             c.normal = side == 0 ? e : Vec3(-e);
             c.penetration = (side == 0 ? lower - offset : offset - upper) - desc.tolerance;
-            c.key = jointKey(id.index, id.generation, static_cast<int>(2 * i) + side);
+            // Numbered from 7: never a multiple of 6, so never read as a point's six
+            // world-axis contacts (soft_joints.cpp folds those), whatever their gaps.
+            c.key = jointKey(id.index, id.generation, 7 + static_cast<int>(2 * i) + side);
             c.accumulatedImpulse = Vec3::Zero();
             warmStart(previous, previousKeys, c);
             out.push_back(c);
@@ -316,7 +318,7 @@ void sixDofContacts(const Joint& j, const Body* b, JointId id, const Vec3& d, co
     if (any) return;
     c.normal = b ? Vec3(b->orientation * frame[0]) : frame[0];
     c.penetration = -maxCoordinate;
-    c.key = jointKey(id.index, id.generation, 6);
+    c.key = jointKey(id.index, id.generation, 13);
     c.accumulatedImpulse = Vec3::Zero();
     warmStart(previous, previousKeys, c);
     out.push_back(c);

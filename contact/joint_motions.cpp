@@ -15,6 +15,15 @@ bool moves(const JointMotion& m) {
     return m.limited || m.motor || m.springHertz > 0 || m.springStiffness > 0 || m.friction > 0;
 }
 
+/// The warm start of the features a motion has: what a spring, motor or limit turned
+/// off (setJointMotion) carried last would otherwise go on pushing, a phantom spring.
+std::array<real, 4> keptImpulses(std::array<real, 4> p, const JointMotion& m) {
+    if (!m.limited) p[lowerImpulse] = p[upperImpulse] = 0;
+    if (!m.motor && !(m.friction > 0)) p[motorImpulse] = 0;
+    if (!(m.springHertz > 0 || m.springStiffness > 0)) p[springImpulse] = 0;
+    return p;
+}
+
 /// A 6-DOF joint's rows, from `row` (its bodies, B's axis, A's axis and the normals
 /// filled in): the lock of all three rotations when all are locked, else a row per
 /// rotation that is locked (held at 0 as limits [0, 0]) or moves; a row per translation
@@ -35,7 +44,6 @@ void sixDofRows(const Joint& j, const JointMotionRow& row, const Body& a, const 
         JointMotionRow r = row;
         r.dof = i;
         r.motion = d.dofMotion[i];
-        r.impulse = j.dofImpulse[i];
         if (i < RotationX) {
             r.motion.limited = false; // its limits are contacts
             if (d.dofLocked[i] || !moves(r.motion)) continue;
@@ -50,6 +58,7 @@ void sixDofRows(const Joint& j, const JointMotionRow& row, const Body& a, const 
         } else if (!moves(r.motion)) {
             continue;
         }
+        r.impulse = keptImpulses(j.dofImpulse[i], r.motion);
         out.push_back(r);
     }
 }
@@ -100,9 +109,10 @@ void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std
         if (type == JointType::SwingTwist) {
             row.swingDrive = j.desc.swingDrive;
             row.swingTarget = inB(j.desc.swingTarget.isZero() ? Vec3(j.desc.axisB.normalized()) : Vec3(j.desc.swingTarget.normalized()));
-            row.drive = j.swingDriveImpulse;
+            const bool driven = j.desc.swingDrive.springHertz > 0 || j.desc.swingDrive.springStiffness > 0;
+            row.drive = driven ? j.swingDriveImpulse : Vec3::Zero(); // a drive turned off pushes no more
         }
-        row.impulse = j.motionImpulse;
+        row.impulse = keptImpulses(j.motionImpulse, row.motion);
         out.push_back(row);
         if (!wheel) continue;
         // A wheel's second row: its travel along the suspension axis, a slider's motion
@@ -113,7 +123,7 @@ void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std
         anchors(travel);
         travel.lock = Vec3::Zero();
         travel.motion = j.desc.suspension;
-        travel.impulse = j.suspensionImpulse;
+        travel.impulse = keptImpulses(j.suspensionImpulse, travel.motion);
         out.push_back(travel);
     }
 }

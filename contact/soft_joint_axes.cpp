@@ -98,7 +98,12 @@ Dof dofNow(const SoftJointAxis& x, const SoftBody& a, const SoftBody& b) {
     const Vec3 n = axisNow(x, a, b);
     if (!slides(x)) return makeDof(a, b, Vec3::Zero(), n, Vec3::Zero(), n);
     const Anchors at = anchorsNow(x, a, b);
-    // The force acts at B's anchor: A reaches it from its centre by r_a - gap.
+    // A 6-DOF joint's translation: the axis is fixed in B, so C = n . (p_a - p_b) moves
+    // with B's turn too, dC/dt = n . (v_a + w_a x r_a - v_b - w_b x (r_b + gap)): the
+    // force acts at A's anchor (as its contacts do), B reaching it by r_b + gap. A
+    // slider's orientation is locked (w_a = w_b, both forms the same): the force acts at
+    // B's anchor, A reaching it from its centre by r_a - gap.
+    if (x.type == JointType::SixDof) return makeDof(a, b, n, at.ra.cross(n), n, (at.rb + at.gap).cross(n));
     return makeDof(a, b, n, (at.ra - at.gap).cross(n), n, at.rb.cross(n));
 }
 
@@ -282,7 +287,13 @@ void warmStartJointAxis(SoftJointAxis& x, SoftBody& a, SoftBody& b) {
         x.lock -= nb * nb.dot(x.lock);
     }
     turnBy(a, b, x.lock);
-    if (x.type == JointType::SwingTwist) turnBy(a, b, x.drive);
+    if (x.type == JointType::SwingTwist) {
+        // Kept as a world vector while A turned: only its part across A's twist axis as
+        // it is now is the drive's (along it, it would twist the limb).
+        const Vec3 ta = a.turn * x.axisA;
+        x.drive -= ta * ta.dot(x.drive);
+        turnBy(a, b, x.drive);
+    }
     push(dofNow(x, a, b), a, b, netImpulse(x.impulse));
 }
 

@@ -389,10 +389,12 @@ void SoftStepSolver::solveIsland(std::size_t island, std::uint32_t first, std::u
         }
         for (detail::SoftPatch& p : patches)
             watched(groupVisit(kind, p, p.count), [&] { detail::solvePatch(p, rows_, bodies_[p.body[0]], bodies_[p.body[1]]); });
-        // And again after the contacts where both act: a ragdoll landing on its limbs
-        // pulled its joints 9 cm apart when the contacts had the last word, 1.9 cm so;
-        // a crane's winch braking at speed 0 (an axis row) under a crate on a rope (a
-        // contact) crept 1.6 cm/s, and holds once its rows come again.
+        // And again after the contact rows (the bodies' and the joints' own: a rope's, a
+        // slider's across its axis) where there are any beside the points: a ragdoll
+        // landing on its limbs pulled its joints 9 cm apart when the contacts had the
+        // last word, 1.9 cm so; a crane's winch braking at speed 0 (an axis row) under a
+        // crate on a rope (a distance joint's contacts) crept 1.6 cm/s, and holds once its
+        // rows come again.
         if ((!points.empty() || !axes.empty()) && points.size() * 6 < rows.size()) solveJoints(useBias);
     };
     // The step's impulses shared among the substeps (and gathered back below).

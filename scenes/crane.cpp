@@ -158,7 +158,7 @@ private:
         hoist.lower = 1;
         hoist.upper = 7;
         hoist.motor = true;
-        hoist.maxMotorForce = 20000; // 10 times the hook and its crate; at 0 speed: the brake
+        hoist.maxMotorForce = 20000; // 15 times the hook and its crate (60 + 77 kg); at 0 speed: the brake
         j.dofMotion[RotationX].friction = 20; // twist: free, damped
         for (const SixDofAxis swing : {RotationY, RotationZ}) {
             JointMotion& m = j.dofMotion[swing];

@@ -246,12 +246,22 @@ TEST_CASE("world queries from several threads at once agree with one thread", "[
     for (int i = 0; i < 400; ++i) rays.emplace_back(pile.point(25), pile.point(25));
     std::vector<std::vector<RayHit>> expected;
     for (const auto& [from, to] : rays) expected.push_back(pile.world.rayCastAll(from, to));
+    // And a capsule cast along each ray.
+    const Shape capsule = Capsule{real(0.2), real(0.3)};
+    const auto castAlong = [&](const std::pair<Vec3, Vec3>& ray) {
+        return pile.world.shapeCastAll(capsule, Transform{ray.first, Quat::Identity()}, ray.second - ray.first);
+    };
+    std::vector<std::vector<CastHit>> expectedCasts;
+    for (const auto& ray : rays) expectedCasts.push_back(castAlong(ray));
     std::vector<int> agree(4, 0);
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t)
         threads.emplace_back([&, t] {
             for (std::size_t i = 0; i < rays.size(); ++i)
-                agree[static_cast<std::size_t>(t)] += same(pile.world.rayCastAll(rays[i].first, rays[i].second), expected[i]) ? 1 : 0;
+                agree[static_cast<std::size_t>(t)] += same(pile.world.rayCastAll(rays[i].first, rays[i].second), expected[i]) &&
+                                                              sameCasts(castAlong(rays[i]), expectedCasts[i])
+                                                          ? 1
+                                                          : 0;
         });
     for (std::thread& t : threads) t.join();
     for (int a : agree) CHECK(a == static_cast<int>(rays.size()));
@@ -328,6 +338,13 @@ TEST_CASE("a shape cast stops within the skin of the first contact, with the sur
         REQUIRE(inside);
         CHECK(inside->fraction == 0);
         CHECK((inside->normal - Vec3::UnitY()).norm() < real(1e-6));
+        // Resting within the skin of the floor (0.7 mm above it) and moving along it or
+        // up: nothing (the floor is not in the way); moving down into it: at once.
+        for (const Vec3& move : {Vec3(3, 0, 0), Vec3(1, 1, 0)})
+            CHECK(!s.w.shapeCastClosest(ball, Transform{Vec3(0, real(0.5007), 0), Quat::Identity()}, move));
+        const auto pressed = s.w.shapeCastClosest(ball, Transform{Vec3(0, real(0.5007), 0), Quat::Identity()}, Vec3(1, -1, 0));
+        REQUIRE(pressed);
+        CHECK(pressed->fraction == 0);
         // Along the floor 2 mm above it, 4 m toward the wall: nothing until the wall.
         const auto graze = s.w.shapeCastClosest(ball, Transform{Vec3(0, real(0.502), 0), Quat::Identity()}, Vec3(real(3.9), 0, 0));
         CHECK(!graze);
@@ -348,6 +365,23 @@ TEST_CASE("a shape cast stops within the skin of the first contact, with the sur
         CHECK(masked->body == s.floor);
         CHECK(!s.w.shapeCastClosest(ball, Transform{Vec3(0, 3, 0), Quat::Identity()}, Vec3(0, -1, 0)));
     }
+}
+
+TEST_CASE("a shape cast against a half-space: the plane's distance, and nothing moving along it", "[collision]") {
+    World w;
+    BodyDesc ground;
+    ground.type = BodyType::Static;
+    ground.colliders.push_back(makeCollider(HalfSpace{}, 1000));
+    w.createBody(ground);
+    const Shape box = Box{Vec3(real(0.5), real(0.25), real(0.5))};
+    const auto hit = w.shapeCastClosest(box, Transform{Vec3(0, 2, 0), Quat::Identity()}, Vec3(3, -4, 0));
+    REQUIRE(hit);
+    const real gap = 2 - 4 * hit->fraction - real(0.25);
+    INFO("fraction " << hit->fraction << ", gap " << gap);
+    CHECK(withinSkin(gap));
+    CHECK((hit->normal - Vec3::UnitY()).norm() < real(1e-6));
+    // Sliding along it within the skin, a long way: no hit (the sweeps' walk ends at once).
+    CHECK(!w.shapeCastClosest(box, Transform{Vec3(0, real(0.2507), 0), Quat::Identity()}, Vec3(30, 0, 0)));
 }
 
 TEST_CASE("shape casts refuse what they cannot cast, naming the field", "[collision]") {

@@ -174,7 +174,7 @@ template <typename Ar> void io(Ar& ar, Body& b) {
            b.position, b.orientation, b.linearVelocity, b.angularVelocity, b.userForce, b.userTorque, b.forceAccum,
            b.torqueAccum, b.lastFrameAcceleration, b.impulseAccum, b.angularImpulseAccum, b.linearDamping,
            b.angularDamping, b.gravityScale, b.awake, b.canSleep, b.massFromColliders, b.bullet, b.motion,
-           b.userData);
+           b.userData, b.hasTarget, b.target);
 }
 template <typename Ar> void io(Ar& ar, Collider& c) {
     ioEach(ar, c.body, c.shape, c.local, c.density, c.material.friction, c.material.restitution, c.filter.category,

@@ -231,6 +231,11 @@ void checkBody(const Body& b, const std::string& what) {
         detail::requireLoad(*load, field(name).c_str());
     detail::requireFinite(b.lastFrameAcceleration, field("lastFrameAcceleration").c_str());
     detail::requireNonNegative(b.motion, field("motion").c_str());
+    if (b.hasTarget) {
+        if (b.type != BodyType::Kinematic) inconsistent(what, "a target on a body that is not kinematic");
+        requireRestoredPoint(b.target.position, field("target.position"));
+        detail::requireUnit(b.target.orientation, field("target.orientation").c_str());
+    }
     if (b.isDynamic()) {
         detail::requireInverseMass(b.inverseMass, field("inverseMass").c_str()); // as setMass sets it
         validateInertia(b.inertiaBody, field("inertiaBody").c_str());

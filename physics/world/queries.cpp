@@ -109,7 +109,8 @@ std::vector<World::ShapeCastHit> World::shapeCastAll(const Shape& shape, const T
     detail::requireWithin(translation, detail::maxCoordinate, "maxCoordinate", "shapeCast.translation");
     // Every collider whose box meets the box the shape sweeps (its boxes at both ends).
     const Aabb start = computeAabb(shape, pose);
-    const Aabb region{start.min.cwiseMin(start.min + translation), start.max.cwiseMax(start.max + translation)};
+    // (grown by the skin: a collider within it of the path is hit too)
+    const Aabb region = Aabb{start.min.cwiseMin(start.min + translation), start.max.cwiseMax(start.max + translation)}.fattened(shapeCastSkin);
     std::vector<ShapeCastHit> hits;
     forEachCollider(region, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
         if (!box.overlaps(region)) return;

@@ -47,8 +47,10 @@ void validatePart(const RagdollPart& p, std::size_t i) {
         throw Error(partField(i, "swingLimit"), toText(p.swingLimit), "only a swing-twist joint has a cone (leave it pi)");
     if (t == JointType::SwingTwist) {
         detail::validateSwingDrive(p.swingDrive, p.swingTarget, "RagdollDesc.parts[" + std::to_string(i) + "]");
-    } else if (p.swingDrive != JointMotion{} || !p.swingTarget.isZero()) {
+    } else if (p.swingDrive != JointMotion{}) {
         throw Error(partField(i, "swingDrive"), "set", "only a swing-twist bone has a swing drive (leave it as made)");
+    } else if (!p.swingTarget.isZero()) {
+        throw Error(partField(i, "swingTarget"), toText(p.swingTarget), "only a swing-twist bone has a swing target (leave it zero)");
     }
     if (axial) detail::validateMotion(p.motion, t, partField(i, "motion"));
     else if (p.motion.limited || p.motion.motor || p.motion.springHertz > 0 || p.motion.springStiffness > 0 || p.motion.friction > 0)

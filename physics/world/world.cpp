@@ -472,6 +472,18 @@ void World::setLinearVelocity(BodyId id, const Vec3& v) { return detail::guarded
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }); }
 
+void World::moveKinematic(BodyId id, const Transform& target) { return detail::guarded(errorHandler_, [&] {
+    Body& b = checkedBody(id, "moveKinematic.id");
+    if (b.type != BodyType::Kinematic)
+        throw Error("moveKinematic.id", handleText(id.index, id.generation), "must name a kinematic body (set a dynamic one's velocity, or apply forces)");
+    detail::requirePoint(target.position, "moveKinematic.target.position");
+    detail::requireUnit(target.orientation, "moveKinematic.target.orientation");
+    b.hasTarget = true;
+    b.target = {target.position, detail::keptUnit(target.orientation)};
+    b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
+}); }
+
 void World::setAngularVelocity(BodyId id, const Vec3& w) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setAngularVelocity.id");
     detail::requireSpeed(w, "setAngularVelocity.velocity");
@@ -719,9 +731,15 @@ void World::setJointDofMotion(JointId id, int axis, const JointMotion& motion) {
         throw Error("setJointDofMotion.id", handleText(id.index, id.generation), "only a 6-DOF joint has axes of its own");
     if (axis < 0 || axis > 5) throw Error("setJointDofMotion.axis", std::to_string(axis), "must name a SixDofAxis (0-5)");
     JointDesc desc = j.desc;
-    desc.dofMotion[static_cast<std::size_t>(axis)] = motion;
+    const auto k = static_cast<std::size_t>(axis);
+    desc.dofMotion[k] = motion;
     detail::validateSixDof(desc, "setJointDofMotion");
     j.desc = desc;
+    const bool rows = motion.limited || motion.motor || motion.springHertz > 0 || motion.springStiffness > 0 || motion.friction > 0;
+    if (!rows && !desc.dofLocked[k]) { // the axis goes free: nothing it carried is carried on
+        j.dofImpulse[k] = {0, 0, 0, 0};
+        j.dofForce[k] = 0;
+    }
     for (const BodyId end : {j.desc.a.body, j.desc.b.body})
         if (!end.isNull() && bodies_[end].isDynamic()) setAwake(end, true);
 }); }

@@ -60,7 +60,9 @@ enum class JointType : std::uint8_t { Ball, Hinge, Fixed, Cable, Rod, Slider, Sw
 /// A 6-DOF joint's axes (indices into JointDesc::dofLocked and dofMotion). Its frame on
 /// each body: x its axis (axisA, axisB), y its normal (normalA, normalB), z = x cross y.
 /// Translations are A's anchor from B's along B's x, y, z [m]; rotations are the Euler
-/// angles (x, then y, then z) of A's frame in B's [rad]: R_B^T R_A = Rx(a) Ry(b) Rz(c).
+/// angles (x, then y, then z) of A's frame in B's [rad]: R_B^T R_A = Rx(a) Ry(b) Rz(c)
+/// (Bullet's generic 6-DOF order; Bullet measures B's frame in A's, so its angles are
+/// the opposite turn: A's in B's is how Jounce's hinge angle reads, A relative to B).
 /// The middle angle b stays within (-pi/2, pi/2) (at +-pi/2 the other two are one turn).
 enum SixDofAxis : std::uint8_t { TranslationX, TranslationY, TranslationZ, RotationX, RotationY, RotationZ };
 
@@ -125,7 +127,7 @@ struct JointDesc {
     /// Others: must stay zero.
     Vec3 swingTarget = Vec3::Zero();
     real span = real(0.25);        ///< Hinge and Fixed: distance of the extra points from the anchor [m]
-    real tolerance = 0;            ///< Ball, Hinge, Fixed, Slider: drift allowed before the joint pulls [m]
+    real tolerance = 0;            ///< Ball, Hinge, Fixed, Slider, SixDof (its translations): drift allowed before the joint pulls [m]
     real length = 1;               ///< Cable (maximum) and Rod (exact) [m]
     real restitution = 0;          ///< Cable: bounce when it snaps taut
     /// Whether the two bodies still collide with each other. Off by default: a

@@ -99,6 +99,11 @@ struct Body {
     bool bullet = false;                        ///< always swept (BodyDesc::bullet)
     real motion = 0;                            ///< recency-weighted v.v + w.w
 
+    /// A kinematic body's target (World::moveKinematic): the body-origin pose it reaches
+    /// at the end of the next step, moving at the velocities that take it there.
+    bool hasTarget = false;
+    Transform target;
+
     std::uint64_t userData = 0;
 
     bool isDynamic() const { return type == BodyType::Dynamic; }

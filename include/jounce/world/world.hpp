@@ -156,6 +156,15 @@ public:
     void setOrientation(BodyId id, const Quat& orientation);
     void setLinearVelocity(BodyId id, const Vec3& velocity);
     void setAngularVelocity(BodyId id, const Vec3& velocity);
+    /// A kinematic body (a moving platform, a door on rails, an animated bone) reaches
+    /// `target` (its body-origin pose, as BodyDesc::position and orientation) at the end
+    /// of the next step: the step gives it the linear and angular velocity that take it
+    /// there over its dt (so what rides on it is carried, and stays awake) and places it
+    /// on the target exactly at the end. The velocities stay after it (call again each
+    /// step to follow a path; set them to zero to stop). Throws jounce::Error naming the
+    /// field for a body that is not kinematic, a target beyond maxCoordinate or a non-unit
+    /// orientation; step() refuses (step.dt) a target farther than maxSpeed allows in dt.
+    void moveKinematic(BodyId id, const Transform& target);
     void setDamping(BodyId id, real linear, real angular);
     void setGravityScale(BodyId id, real scale);
     void setMassProperties(BodyId id, real mass, const Mat3& inertia);
@@ -515,6 +524,8 @@ private:
     void substep(const StepContext& ctx);
     void stepDeformables(const StepContext& ctx);
     void placeSolvedBodies(const StepContext& ctx); ///< stage 7 after the soft step
+    void aimKinematicTargets(real dt, bool apply);  ///< moveKinematic: checked (apply false), then the velocities set
+    void landKinematicTargets();                     ///< moveKinematic: each body placed on its target
     void sweepSolvedMotion(real h, bool begin);     ///< continuous collision sweeps the soft step's moves
     void restoreBackup(); ///< the state a step changes, as it was before the step (backup_)
     void breakJoints(const std::vector<JointId>& broken); ///< removes them, with an event each
