@@ -147,6 +147,7 @@ void World::substep(const StepContext& ctx) {
     if (ctx.substep > 0) contacts_.swap(scratch_->lastManifolds);
     const std::vector<ContactManifold>& previous = ctx.substep > 0 ? scratch_->lastManifolds : scratch_->stepStartManifolds;
     detail::narrowPhase(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, previous, contacts_, ctx.h, scratch_->collision, contactFilter_, sensorOverlaps_, tasks());
+    if (contactModifier_) modifyContacts();
     detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs_, particleCandidates_);
     detail::findSurfaceCandidates(particles_, proxies_, pairs_, settings_, ctx.h, particleCandidates_);
     detail::findDeformableCandidates(proxies_, proxyColliders_, pairs_, *deformableCandidates_);
@@ -232,6 +233,31 @@ std::pair<Vec3, Vec3> velocitiesToTarget(const Body& b, real dt) {
 }
 
 } // namespace
+
+void World::modifyContacts() {
+    // In pair order on this thread: the same calls in the same order every run.
+    std::erase_if(contacts_, [&](ContactManifold& m) {
+        if (m.manifold.count == 0) return false;
+        ContactModification c;
+        c.bodyA = m.bodyA;
+        c.bodyB = m.bodyB;
+        c.colliderA = m.colliderA;
+        c.colliderB = m.colliderB;
+        c.normal = m.manifold.normal;
+        c.approachSpeed = m.approachSpeed;
+        c.depth = m.manifold.deepest().depth;
+        c.friction = m.friction;
+        c.restitution = m.restitution;
+        contactModifier_(c);
+        if (!std::isfinite(c.friction) || c.friction < 0 || c.friction > detail::maxRate)
+            throw Error("contactModifier.friction", toText(c.friction), "must be finite, >= 0 and at most maxRate");
+        if (!(c.restitution >= 0 && c.restitution <= 1))
+            throw Error("contactModifier.restitution", toText(c.restitution), "must lie in [0, 1]");
+        m.friction = c.friction;
+        m.restitution = c.restitution;
+        return !c.enabled; // off this substep: no contact (found again next substep)
+    });
+}
 
 void World::aimKinematicTargets(real dt, bool apply) {
     for (std::size_t i = 0; i < bodies_.slotCount(); ++i) {

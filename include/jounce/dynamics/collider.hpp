@@ -105,4 +105,22 @@ struct ContactManifold {
 /// for pairs the category/mask filter let through). Return false to veto the pair.
 using ContactFilter = std::function<bool(ColliderId a, ColliderId b)>;
 
+/// A pair's contact as a contact modifier sees it each substep, after the narrow phase
+/// and before the solver, and what it may change (World::setContactModifier).
+struct ContactModification {
+    BodyId bodyA{}, bodyB{};
+    ColliderId colliderA{}, colliderB{};
+    Vec3 normal = Vec3::UnitY(); ///< from B toward A (moving A along it separates them)
+    real approachSpeed = 0;      ///< along the normal at the deepest point (> 0: closing) [m/s]
+    real depth = 0;              ///< the deepest point's (> 0 overlapping, <= 0 apart) [m]
+    /// Off: the pair does not touch this substep (a one-way platform passed from below).
+    bool enabled = true;
+    real friction = 0;           ///< combined, as the pair's materials give it; >= 0, finite
+    real restitution = 0;        ///< in [0, 1]
+};
+
+/// Sees every body-body contact each substep, in pair order, and may turn it off or
+/// change its friction and restitution.
+using ContactModifier = std::function<void(ContactModification&)>;
+
 } // namespace jounce

@@ -284,6 +284,15 @@ public:
     std::uint32_t threads() const { return tasks() ? tasks()->workerCount() : 1; }
     /// Vetoes pairs before the narrow phase tests them (empty: none vetoed).
     void setContactFilter(ContactFilter filter) { contactFilter_ = std::move(filter); }
+    /// Sees each pair's contact every substep before the solver (ContactModification): it
+    /// may turn the pair off for that substep (a one-way platform: off while the body
+    /// comes from below) or set its friction and restitution (ice on one face, a
+    /// trampoline). Called on the stepping thread in pair order; bodies' contacts only
+    /// (not particles' or deformables'); empty: none. A friction that is not finite and
+    /// >= 0, or a restitution outside [0, 1], makes the step throw naming
+    /// contactModifier.friction or .restitution, with the world restored. Not part of a
+    /// snapshot (as the filter and observer).
+    void setContactModifier(ContactModifier modifier) { contactModifier_ = std::move(modifier); }
 
     /// Contact points dropped in the last step because their data was not finite.
     const std::vector<std::string>& contactErrors() const { return contactErrors_; }
@@ -572,6 +581,8 @@ private:
     std::unique_ptr<ContactResolver> resolver_; ///< the resolver and its scratch (contact/contact_resolver.hpp)
     std::vector<std::string> contactErrors_;    ///< contacts dropped in the last step, and why
     ContactFilter contactFilter_;
+    ContactModifier contactModifier_;
+    void modifyContacts();                          ///< setContactModifier's callback on each manifold
     ContactEvents contactEvents_;
     std::vector<ContactEvent> touching_;         ///< pairs touching after the last step, sorted by collider index
     std::vector<ContactEvent> near_;             ///< pairs with any manifold (speculative too) after the last step
