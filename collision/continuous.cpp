@@ -175,6 +175,8 @@ void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, co
     limitMotionIntoStatic(bodies, contacts, settings.collisionMargin, h, fraction);
     const std::vector<std::uint8_t>& fast = scratch.fast;
     if (std::find(fast.begin(), fast.end(), 1) == fast.end()) return;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>>& off = scratch.offPairs;
+    std::sort(off.begin(), off.end());
     // Pairs in broad-phase order, each body keeping its earliest impact: the same
     // answer whatever order the pairs came in.
     for (const ProxyPair& pair : pairs) {
@@ -185,6 +187,8 @@ void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, co
         if (!fast[ia] && !fast[ib]) continue;
         const std::pair<std::uint32_t, std::uint32_t> owners{std::min(ia, ib), std::max(ia, ib)};
         if (ia == ib || std::binary_search(noCollision.begin(), noCollision.end(), owners)) continue;
+        const std::uint32_t xa = proxyColliders[pair.a].index, xb = proxyColliders[pair.b].index;
+        if (std::binary_search(off.begin(), off.end(), std::pair{std::min(xa, xb), std::max(xa, xb)})) continue; // the game let it pass
         const Body& ba = bodies[ca.body];
         const Body& bb = bodies[cb.body];
         const TimeOfImpact toi = timeOfImpact(ca.shape, sweepOf(ba, ba.origin() * ca.local, h), cb.shape,

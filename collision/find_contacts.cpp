@@ -278,6 +278,7 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
     // thread, in pair order (as documented), never from a worker.
     std::vector<std::uint32_t>& tested = scratch.tested;
     tested.clear();
+    scratch.offPairs.clear();
     // Without joints that turn collision off or a filter, every body pair is tested
     // (and the colliders, all over memory, need not be looked up here).
     const bool screened = !noCollision.empty() || static_cast<bool>(filter);
@@ -292,7 +293,10 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
         const std::uint32_t a = colliders[ia].body.index, b = colliders[ib].body.index;
         // Bodies a joint holds together (and told not to collide) skip the test.
         if (std::binary_search(noCollision.begin(), noCollision.end(), std::pair{std::min(a, b), std::max(a, b)})) continue;
-        if (filter && !filter(ia, ib)) continue; // the game vetoed the pair
+        if (filter && !filter(ia, ib)) { // the game vetoed the pair
+            scratch.offPairs.emplace_back(std::min(ia.index, ib.index), std::max(ia.index, ib.index));
+            continue;
+        }
         tested.push_back(k);
     }
     findPreviousManifolds(previous, proxyColliders, pairs, tested, scratch.previous);

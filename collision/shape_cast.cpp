@@ -55,7 +55,7 @@ std::optional<real> convexContact(const Shape& shape, const Transform& pose, con
     // GJK's distance is |v|, an upper bound met to its relative tolerance: advancing by
     // it less that share keeps the walk short of the contact (in float, 1e-5 of a 50 m
     // gap is already half the skin).
-    constexpr real tolerance = std::is_same_v<real, double> ? real(1e-9) : real(1e-4);
+    constexpr real tolerance = std::is_same_v<real, double> ? real(1e-7) : real(1e-4);
     real t = 0;
     for (int i = 0; i < 256; ++i) {
         const Vec3 at = pose.position + t * translation;
@@ -67,7 +67,9 @@ std::optional<real> convexContact(const Shape& shape, const Transform& pose, con
         // shape toward this one (none when they touch: then only the narrow phase says).
         const real closing = g.distance > 0 ? -(g.pointA - g.pointB).dot(translation) / g.distance : real(0);
         if (g.distance <= shapeCastSkin) {
-            if (closing > 0) return t;
+            // Closing by more than the normal's rounding (GJK's tolerance at this
+            // distance) can tell: moving along a tilted face, the sign alone could not.
+            if (closing > tolerance * 10 * translation.norm()) return t;
             // Within the skin and moving away or along (a shape resting on a floor,
             // moving across it): no hit, unless they overlap (GJK's walk on a curved
             // shape nears the origin only slowly, and may stop short of saying so).

@@ -65,6 +65,9 @@ struct CollisionScratch {
     std::vector<std::exception_ptr> chunkErrors; ///< narrowPhase: what each chunk threw
     std::vector<std::uint8_t> fast;          ///< markFastBodies: by body slot, swept this step
     std::vector<real> fraction;              ///< limitFastMotion: by body slot, share of the step to move
+    /// Collider slot pairs (low, high) the game's contact filter vetoed or its contact
+    /// modifier turned off this substep: continuous collision lets them pass too.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> offPairs;
     std::vector<std::uint32_t> linked;       ///< shareAcrossJoints: union-find over body slots
     std::vector<real> leastShare;            ///< shareAcrossJoints: by set, its smallest share
     std::vector<std::uint8_t> asleep;        ///< markFastBodies: by body slot, dynamic and asleep before the narrow phase

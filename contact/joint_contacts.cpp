@@ -306,7 +306,8 @@ void sixDofContacts(const Joint& j, const Body* b, JointId id, const Vec3& d, co
         for (int side = 0; side < 2; ++side) {
             c.normal = side == 0 ? e : Vec3(-e);
             c.penetration = (side == 0 ? lower - offset : offset - upper) - desc.tolerance;
-            // Numbered from 7: never a multiple of 6, so never read as a point's six
+            // Numbered 7 to 12 (13 alone when there are none): no run of six of them
+            // starts at a multiple of 6, so they are never read as a point's six
             // world-axis contacts (soft_joints.cpp folds those), whatever their gaps.
             c.key = jointKey(id.index, id.generation, 7 + static_cast<int>(2 * i) + side);
             c.accumulatedImpulse = Vec3::Zero();

@@ -64,6 +64,32 @@ TEST_CASE("a contact modifier makes a one-way platform: a ball jumps up through 
     INFO("rose to " << highest << " m, rests at " << w.body(ball).position.y() << " m");
     CHECK(highest > 4); // through the platform
     CHECK(w.body(ball).position.y() == Approx(2.1 + 0.25).margin(0.01)); // and landed on it
+    // A bullet (always swept for continuous collision) passes too: the sweep lets the
+    // pairs the modifier turned off pass as the solver does.
+    BodyDesc fast;
+    fast.position = Vec3(1, real(0.25), 1);
+    fast.linearVelocity = Vec3(0, 9, 0);
+    fast.bullet = true;
+    fast.canSleep = false;
+    fast.colliders.push_back(makeCollider(Sphere{real(0.25)}, 1000, {.friction = real(0.5)}));
+    const BodyId bullet = w.createBody(fast);
+    real bulletTop = 0;
+    for (int i = 0; i < 60 * 3; ++i) {
+        w.step(hookStep);
+        bulletTop = std::max(bulletTop, w.body(bullet).position.y());
+    }
+    INFO("the bullet rose to " << bulletTop << " m, rests at " << w.body(bullet).position.y() << " m");
+    CHECK(bulletTop > 4);
+    CHECK(w.body(bullet).position.y() == Approx(2.1 + 0.25).margin(0.01));
+    // The modifier may read the world, not change it: a setter called from it throws
+    // (and the step with it, the world restored).
+    const auto before = testing::stateHash(w);
+    w.setContactModifier([&](ContactModification& c) { w.setLinearVelocity(c.bodyA, Vec3::Zero()); });
+    testing::expectError([&] { w.step(hookStep); }, "setLinearVelocity.id");
+    CHECK(testing::stateHash(w) == before);
+    w.setContactModifier([&](ContactModification&) { w.step(hookStep); });
+    testing::expectError([&] { w.step(hookStep); }, "step");
+    CHECK(testing::stateHash(w) == before);
     // Without the hook, the same jump stops under the platform.
     World v;
     staticBox(v, Vec3(0, -real(0.5), 0), Vec3(5, real(0.5), 5));

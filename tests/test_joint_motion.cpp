@@ -194,6 +194,23 @@ TEST_CASE("a hinge spring swings with period 1 / f, and critically damped it doe
     CHECK(angles.back() < real(0.01)); // and it got there
 }
 
+TEST_CASE("a hinge's spring taken away carries nothing on: the arm it held falls and the hinge reports no torque", "[physics][contact]") {
+    World w;
+    const BodyId arm = armAt(w);
+    JointMotion spring;
+    spring.springStiffness = 2000; // holds the level arm's 103 N m within 3 degrees
+    spring.springDamping = 200;
+    const JointId hinge = hingeArm(w, arm, spring);
+    for (int i = 0; i < 120; ++i) w.step(h);
+    INFO("held at " << w.jointAngle(hinge) / degree << " degrees by " << w.jointTorque(hinge) << " N m");
+    REQUIRE(std::abs(w.jointTorque(hinge)) > 90);
+    w.setJointMotion(hinge, limitedTo(-pi / 2, pi / 2)); // limits only, far from where it is
+    w.step(h);
+    INFO("the step after: " << w.jointTorque(hinge) << " N m, falling at " << w.body(arm).angularVelocity.z() << " rad/s");
+    CHECK(w.jointTorque(hinge) == 0);
+    CHECK(w.body(arm).angularVelocity.z() < real(-0.1)); // falling: nothing holds it up
+}
+
 TEST_CASE("hinge friction holds an arm it can hold and slows one it cannot", "[physics][contact]") {
     // The level arm needs m g d = 11 kg * 9.81 * 0.955 m = 103 N m.
     for (const real friction : {real(150), real(50)}) {

@@ -58,6 +58,19 @@ TEST_CASE("a kinematic body moved to its targets lands on each exactly, at the v
     INFO("velocity off the move by up to " << worstVelocity << " m/s");
     CHECK(worstVelocity < real(1e-9) * 1000);
     CHECK(w.body(platform).angularVelocity.y() == Approx(-0.5).epsilon(1e-6));
+    // In a step of four substeps it lands on its target exactly too.
+    w.moveKinematic(platform, pathAt(kinematicStep * 241));
+    w.step(kinematicStep, 4);
+    CHECK(w.body(platform).position == pathAt(kinematicStep * 241).position);
+    // A velocity set by hand after moveKinematic drops the pending target.
+    w.moveKinematic(platform, pathAt(kinematicStep * 300));
+    w.setLinearVelocity(platform, Vec3::Zero());
+    w.setAngularVelocity(platform, Vec3::Zero());
+    const Vec3 still = w.body(platform).position;
+    w.step(kinematicStep);
+    CHECK(w.body(platform).position == still);
+    w.moveKinematic(platform, pathAt(kinematicStep * 242));
+    w.step(kinematicStep);
     // Not called again, it goes on at its last velocity (as any kinematic body).
     const Vec3 last = w.body(platform).position, speed = w.body(platform).linearVelocity;
     w.step(kinematicStep);

@@ -46,7 +46,7 @@ constexpr char magic[8] = {'J', 'O', 'U', 'N', 'C', 'E', 'S', 'N'};
 // 2: ResolverSettings::shockIterations. 3: a body's damping is a rate c [1/s] (velocity
 // times exp(-c h)), no longer the share d kept per second. 4: ResolverSettings::solver and
 // ::soft (the soft step).
-constexpr std::uint32_t formatVersion = 9;
+constexpr std::uint32_t formatVersion = 10;
 constexpr std::uint32_t byteOrderMark = 0x01020304u;
 
 /// The writer with the table of shared shape data seen so far.
@@ -390,6 +390,7 @@ std::vector<std::uint8_t> World::saveState() const {
 }
 
 void World::restoreState(std::span<const std::uint8_t> blob) { return detail::guarded(errorHandler_, [&] {
+    refuseWhileStepping("restoreState");
     detail::SnapshotReader in(detail::checkedPayload(blob));
     World fresh;
     detail::readState(in, fresh);

@@ -38,6 +38,7 @@ bool isFiniteState(const Body& b) {
 // ---- The step ----------------------------------------------------------------------
 
 void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, [&] {
+    refuseWhileStepping("step");
     if (!std::isfinite(dt) || dt < settings_.minTimeStep || dt > settings_.maxTimeStep)
         throw Error("step.dt", toText(dt),
                     "must lie in [minTimeStep " + toText(settings_.minTimeStep) + ", maxTimeStep " +
@@ -47,6 +48,13 @@ void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, 
                     "must lie in [1, maxSubsteps " + std::to_string(settings_.maxSubsteps) + "]");
 
     aimKinematicTargets(dt, false); // a target too far for dt: refused before anything changes
+    // The game's callbacks (contact filter, modifier) may read the world while it steps,
+    // not change it (refuseWhileStepping).
+    struct Stepping {
+        bool& flag;
+        explicit Stepping(bool& f) : flag(f) { flag = true; }
+        ~Stepping() { flag = false; }
+    } stepping(stepping_);
 
     const auto start = Clock::now();
     backup_->save(*this); // all or nothing: restored if the step overflows
@@ -235,9 +243,17 @@ std::pair<Vec3, Vec3> velocitiesToTarget(const Body& b, real dt) {
 } // namespace
 
 void World::modifyContacts() {
-    // In pair order on this thread: the same calls in the same order every run.
-    std::erase_if(contacts_, [&](ContactManifold& m) {
-        if (m.manifold.count == 0) return false;
+    // In pair order on this thread: the same calls in the same order every run. The pairs
+    // turned off leave the manifolds (kept ones compacted in order) and are noted for
+    // continuous collision, which must let them pass too.
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < contacts_.size(); ++k) {
+        ContactManifold& m = contacts_[k];
+        if (m.manifold.count == 0) {
+            if (kept != k) contacts_[kept] = std::move(m);
+            ++kept;
+            continue;
+        }
         ContactModification c;
         c.bodyA = m.bodyA;
         c.bodyB = m.bodyB;
@@ -255,8 +271,15 @@ void World::modifyContacts() {
             throw Error("contactModifier.restitution", toText(c.restitution), "must lie in [0, 1]");
         m.friction = c.friction;
         m.restitution = c.restitution;
-        return !c.enabled; // off this substep: no contact (found again next substep)
-    });
+        if (!c.enabled) { // off this substep: no contact (found again next substep)
+            scratch_->collision.offPairs.emplace_back(std::min(m.colliderA.index, m.colliderB.index),
+                                                      std::max(m.colliderA.index, m.colliderB.index));
+            continue;
+        }
+        if (kept != k) contacts_[kept] = std::move(m);
+        ++kept;
+    }
+    contacts_.resize(kept);
 }
 
 void World::aimKinematicTargets(real dt, bool apply) {
@@ -286,6 +309,7 @@ void World::landKinematicTargets() {
         b.orientation = b.target.orientation;
         b.position = b.target.position + b.target.orientation * b.localCentroid;
         b.hasTarget = false;
+        b.target = Transform{}; // landed: nothing of it is state any more
     }
 }
 

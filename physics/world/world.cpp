@@ -258,6 +258,7 @@ void World::setSettings(const WorldSettings& s) { return detail::guarded(errorHa
 // ---- Bodies --------------------------------------------------------------------------
 
 BodyId World::createBody(const BodyDesc& d) { return detail::guarded(errorHandler_, [&] {
+    refuseWhileStepping("createBody");
     validateBodyDesc(d);
     for (std::size_t i = 0; i < d.colliders.size(); ++i)
         validateColliderDesc(d.colliders[i], d.type, ("BodyDesc.colliders[" + std::to_string(i) + "]").c_str());
@@ -352,6 +353,7 @@ void World::refreshMassFromColliders(Body& b, BodyId id) {
 }
 
 ColliderId World::createCollider(BodyId id, const ColliderDesc& desc) { return detail::guarded(errorHandler_, [&] {
+    refuseWhileStepping("createCollider");
     Body& b = checkedBody(id, "createCollider.body");
     validateColliderDesc(desc, b.type, "createCollider.desc");
     if (b.isDynamic() && b.massFromColliders) {
@@ -377,6 +379,7 @@ std::vector<ColliderId> World::colliderIdsOf(BodyId id) const {
 }
 
 void World::destroyCollider(ColliderId id) { return detail::guarded(errorHandler_, [&] {
+    refuseWhileStepping("destroyCollider");
     requireLive(colliders_, id, "destroyCollider.id", "collider");
     const BodyId owner = colliders_[id].body;
     colliders_.erase(id);
@@ -399,7 +402,13 @@ Transform World::colliderPose(ColliderId id) const { return detail::guarded(erro
     return bodies_[c.body].origin() * c.local;
 }); }
 
+void World::refuseWhileStepping(const char* field) const {
+    if (stepping_)
+        throw Error(field, "called during step()", "the world cannot change while it steps (a contact filter or modifier may only read it)");
+}
+
 Body& World::checkedBody(BodyId id, const char* field) {
+    refuseWhileStepping(field);
     requireLiveBody(id, field);
     return bodies_[id];
 }
@@ -412,6 +421,7 @@ BodyState World::body(BodyId id) const { return detail::guarded(errorHandler_, [
 }); }
 
 void World::destroyBody(BodyId id) { return detail::guarded(errorHandler_, [&] {
+    refuseWhileStepping("destroyBody");
     checkedBody(id, "destroyBody.id");
     for (std::size_t i = 0; i < generators_.slotCount(); ++i) {
         if (!generators_.isAlive(i)) continue;
@@ -441,6 +451,7 @@ std::vector<BodyId> World::bodyIds() const { return bodies_.ids(); }
 
 void World::setPosition(BodyId id, const Vec3& p) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setPosition.id");
+    b.hasTarget = false; // set by hand: a pending moveKinematic target is dropped
     detail::requirePoint(p, "setPosition.position");
     b.position = p + b.orientation * b.localCentroid; // the origin goes to p; the body keeps its orientation
     movedBodies_.push_back(id); // the trees' boxes of its colliders may no longer hold them
@@ -450,6 +461,7 @@ void World::setPosition(BodyId id, const Vec3& p) { return detail::guarded(error
 
 void World::setOrientation(BodyId id, const Quat& q) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setOrientation.id");
+    b.hasTarget = false; // set by hand: a pending moveKinematic target is dropped
     detail::requireUnit(q, "setOrientation.orientation");
     // Turns about the body origin, which stays put (the centre of mass moves with the
     // turn when it is off the origin).
@@ -464,6 +476,7 @@ void World::setOrientation(BodyId id, const Quat& q) { return detail::guarded(er
 
 void World::setLinearVelocity(BodyId id, const Vec3& v) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setLinearVelocity.id");
+    b.hasTarget = false; // set by hand: a pending moveKinematic target is dropped
     detail::requireSpeed(v, "setLinearVelocity.velocity");
     if (b.type == BodyType::Static && !v.isZero(0))
         throw Error("setLinearVelocity.velocity", toText(v), "a static body cannot move");
@@ -486,6 +499,7 @@ void World::moveKinematic(BodyId id, const Transform& target) { return detail::g
 
 void World::setAngularVelocity(BodyId id, const Vec3& w) { return detail::guarded(errorHandler_, [&] {
     Body& b = checkedBody(id, "setAngularVelocity.id");
+    b.hasTarget = false; // set by hand: a pending moveKinematic target is dropped
     detail::requireSpeed(w, "setAngularVelocity.velocity");
     if (b.type == BodyType::Static && !w.isZero(0))
         throw Error("setAngularVelocity.velocity", toText(w), "a static body cannot move");
@@ -669,6 +683,7 @@ std::vector<ForceGeneratorId> World::forceGeneratorIds() const { return generato
 // ---- Joints --------------------------------------------------------------------------
 
 JointId World::createJoint(const JointDesc& desc) { return detail::guarded(errorHandler_, [&] {
+    refuseWhileStepping("createJoint");
     requireLiveBody(desc.a.body, "createJoint.a.body");
     if (!desc.b.body.isNull()) requireLiveBody(desc.b.body, "createJoint.b.body");
     if (desc.a.body == desc.b.body)
@@ -684,6 +699,7 @@ JointId World::createJoint(const JointDesc& desc) { return detail::guarded(error
 }); }
 
 void World::destroyJoint(JointId id) { return detail::guarded(errorHandler_, [&] {
+    refuseWhileStepping("destroyJoint");
     requireLive(joints_, id, "destroyJoint.id", "joint");
     const JointDesc d = joints_[id].desc;
     joints_.erase(id);
@@ -735,7 +751,9 @@ void World::setJointDofMotion(JointId id, int axis, const JointMotion& motion) {
     desc.dofMotion[k] = motion;
     detail::validateSixDof(desc, "setJointDofMotion");
     j.desc = desc;
-    const bool rows = motion.limited || motion.motor || motion.springHertz > 0 || motion.springStiffness > 0 || motion.friction > 0;
+    // (a translation's limits are contacts, not rows)
+    const bool rows = (motion.limited && axis >= RotationX) || motion.motor || motion.springHertz > 0 || motion.springStiffness > 0 ||
+                      motion.friction > 0;
     if (!rows && !desc.dofLocked[k]) { // the axis goes free: nothing it carried is carried on
         j.dofImpulse[k] = {0, 0, 0, 0};
         j.dofForce[k] = 0;

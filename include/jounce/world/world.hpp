@@ -161,7 +161,8 @@ public:
     /// of the next step: the step gives it the linear and angular velocity that take it
     /// there over its dt (so what rides on it is carried, and stays awake) and places it
     /// on the target exactly at the end. The velocities stay after it (call again each
-    /// step to follow a path; set them to zero to stop). Throws jounce::Error naming the
+    /// step to follow a path; set them to zero to stop). setPosition, setOrientation or
+    /// setting a velocity before the step drops the pending target. Throws jounce::Error naming the
     /// field for a body that is not kinematic, a target beyond maxCoordinate or a non-unit
     /// orientation; step() refuses (step.dt) a target farther than maxSpeed allows in dt.
     void moveKinematic(BodyId id, const Transform& target);
@@ -290,8 +291,10 @@ public:
     /// trampoline). Called on the stepping thread in pair order; bodies' contacts only
     /// (not particles' or deformables'); empty: none. A friction that is not finite and
     /// >= 0, or a restitution outside [0, 1], makes the step throw naming
-    /// contactModifier.friction or .restitution, with the world restored. Not part of a
-    /// snapshot (as the filter and observer).
+    /// contactModifier.friction or .restitution (friction at most maxRate), with the
+    /// world restored. It may read the world (body(), joint(), ...) but not change it:
+    /// setters, creating or destroying anything and step() throw while the world steps.
+    /// Not part of a snapshot (as the filter and observer).
     void setContactModifier(ContactModifier modifier) { contactModifier_ = std::move(modifier); }
 
     /// Contact points dropped in the last step because their data was not finite.
@@ -546,6 +549,11 @@ private:
     void indexQueries(); ///< after a step: which colliders the broad phase's trees do not cover
     void validateGenerator(const ForceGenerator& g, const char* field) const;
     Body& checkedBody(BodyId id, const char* field);
+    /// Set for the whole of step(): a contact filter or modifier (called inside it) may
+    /// read the world, but what would change it (a body's setter, creating or destroying
+    /// bodies, colliders or joints, a nested step, restoreState) throws naming `field`.
+    bool stepping_ = false;
+    void refuseWhileStepping(const char* field) const;
     void requireLiveBody(BodyId id, const char* field) const;
     void requireLiveParticle(ParticleId id, const char* field) const;
     Deformable& liveDeformable(DeformableId id, const char* field);
