@@ -351,7 +351,9 @@ TEST_CASE("a shape cast stops within the skin of the first contact, with the sur
         const auto reaches = s.w.shapeCastClosest(ball, Transform{Vec3(0, real(0.502), 0), Quat::Identity()}, Vec3(8, 0, 0));
         REQUIRE(reaches);
         CHECK(reaches->body == s.wall);
-        CHECK(withinSkin(real(4.5) - real(0.5) - 8 * reaches->fraction));
+        const real wallGap = real(4.5) - real(0.5) - 8 * reaches->fraction;
+        INFO("reached the wall at fraction " << reaches->fraction << ", " << wallGap << " m short of it");
+        CHECK(withinSkin(wallGap));
         // Down through the floor from above the wall: the wall's top, then the floor.
         const std::vector<World::ShapeCastHit> all =
             s.w.shapeCastAll(Sphere{real(0.2)}, Transform{Vec3(real(4.6), 6, 0), Quat::Identity()}, Vec3(0, -6, 0));
