@@ -93,11 +93,14 @@ TEST_CASE("a cloth falling onto the ground in folds never passes through itself 
         CHECK(top < real(0.3)); // it has landed in folds, not stood or flown off
         return crossings;
     };
-    const int without = runWith(0, real(0.1));
-    INFO("crossings in 2 s without a surface: " << without);
-    CHECK(without > 0);
     // Sanitized builds (which look for memory errors, ~35x slower here: 7 minutes for
-    // the four runs) try the first lean only; the other builds try all three.
+    // the four runs, 5 for two) try the first lean with a surface only; the other builds
+    // also show that without one the strip does pass through itself, and try all three.
+    if (testing::sanitizedStepDivisor == 1) {
+        const int without = runWith(0, real(0.1));
+        INFO("crossings in 2 s without a surface: " << without);
+        CHECK(without > 0);
+    }
     const std::vector<real> leans = testing::sanitizedStepDivisor > 1 ? std::vector<real>{real(0.1)}
                                                                       : std::vector<real>{real(0.1), real(0.12), real(0.065)};
     for (const real lean : leans) {
