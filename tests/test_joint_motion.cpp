@@ -64,6 +64,25 @@ JointId hingeArm(World& w, BodyId arm, const JointMotion& motion) {
 }
 
 
+World weightless() {
+    WorldSettings s;
+    s.gravity.setZero();
+    return World(s);
+}
+
+/// A 2 kg bar at (0, 2, 0) of diagonal inertia `inertia`, turned `turn` about z, no
+/// colliders, awake for good: what the springs below swing about its centre.
+BodyId barAt(World& w, const Vec3& inertia, real turn) {
+    BodyDesc d;
+    d.position = Vec3(0, 2, 0);
+    d.mass = 2;
+    d.inertia = inertia.asDiagonal();
+    d.massFromColliders = false;
+    d.canSleep = false;
+    d.orientation = Quat(Eigen::AngleAxis<real>(turn, Vec3::UnitZ()));
+    return w.createBody(d);
+}
+
 /// The period of an oscillation sampled every step (h), from its downward zero
 /// crossings, interpolated (0 when there are fewer than two).
 real periodOf(const std::vector<real>& x) {
@@ -154,17 +173,8 @@ TEST_CASE("a hinge spring swings with period 1 / f, and critically damped it doe
     // A bar turning about a vertical axis through its centre of mass, no gravity: the
     // spring's stiffness is I (2 pi f)^2 for the bar's inertia I about the axis.
     const auto run = [](real dampingRatio, std::vector<real>& angles) {
-        WorldSettings s;
-        s.gravity.setZero();
-        World w(s);
-        BodyDesc d;
-        d.position = Vec3(0, 2, 0);
-        d.mass = 2;
-        d.inertia = Vec3(real(0.01), real(0.2), real(0.2)).asDiagonal();
-        d.massFromColliders = false;
-        d.canSleep = false;
-        d.orientation = Quat(Eigen::AngleAxis<real>(real(0.5), Vec3::UnitZ())); // 0.5 rad from the spring's angle
-        const BodyId bar = w.createBody(d);
+        World w = weightless();
+        const BodyId bar = barAt(w, Vec3(real(0.01), real(0.2), real(0.2)), real(0.5)); // 0.5 rad from the spring's angle
         JointDesc j;
         j.type = JointType::Hinge;
         j.a = {bar, Vec3::Zero()};
@@ -614,17 +624,8 @@ TEST_CASE("a swing-twist joint's swing drive holds a rod out where k theta = m g
     // sprung at 1 Hz: the period is 1 s (the spring's stiffness I (2 pi f)^2 on the bar's
     // own inertia); critically damped it does not overshoot.
     const auto swingOf = [](real ratio) {
-        WorldSettings s;
-        s.gravity.setZero();
-        World w(s);
-        BodyDesc d;
-        d.position = Vec3(0, 2, 0);
-        d.mass = 2;
-        d.inertia = Vec3(real(0.2), real(0.01), real(0.2)).asDiagonal();
-        d.massFromColliders = false;
-        d.canSleep = false;
-        d.orientation = Quat(Eigen::AngleAxis<real>(real(0.3), Vec3::UnitZ()));
-        const BodyId bar = w.createBody(d);
+        World w = weightless();
+        const BodyId bar = barAt(w, Vec3(real(0.2), real(0.01), real(0.2)), real(0.3));
         JointDesc j;
         j.type = JointType::SwingTwist;
         j.a = {bar, Vec3::Zero()};
