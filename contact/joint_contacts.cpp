@@ -23,13 +23,7 @@ constexpr real coincident = real(1e-9);
 
 Vec3 toWorld(const Body* b, const Vec3& p) { return b ? b->origin().toWorld(p) : p; } // points: body-origin frame
 
-bool isDefault(const JointMotion& m) {
-    const JointMotion d;
-    return m.limited == d.limited && m.lower == d.lower && m.upper == d.upper && m.motor == d.motor &&
-           m.motorSpeed == d.motorSpeed && m.maxMotorForce == d.maxMotorForce && m.springHertz == d.springHertz &&
-           m.springDampingRatio == d.springDampingRatio && m.springTarget == d.springTarget &&
-           m.springStiffness == d.springStiffness && m.springDamping == d.springDamping && m.friction == d.friction;
-}
+bool isDefault(const JointMotion& m) { return m == JointMotion{}; }
 
 /// A unit vector at right angles to unit `axis` (the world axis least along it, made square).
 Vec3 perpendicular(const Vec3& axis) {

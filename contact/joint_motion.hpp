@@ -70,6 +70,12 @@ inline bool slides(const JointMotionRow& row) {
            (row.type == JointType::SixDof && row.dof < RotationX);
 }
 
+/// Whether a motion asks for rows of the soft step: a motor, a spring, friction, or
+/// limits where `limitsAreRows` (a 6-DOF joint's translation limits are contacts).
+inline bool hasRows(const JointMotion& m, bool limitsAreRows = true) {
+    return (m.limited && limitsAreRows) || m.motor || m.springHertz > 0 || m.springStiffness > 0 || m.friction > 0;
+}
+
 /// A 6-DOF joint's lock of all three rotations (JointMotionRow::dof).
 inline constexpr std::uint8_t orientationLock = 6;
 

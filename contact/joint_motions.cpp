@@ -10,11 +10,6 @@
 namespace jounce::detail {
 namespace {
 
-/// Whether an axis's motion asks for a row (a limit, a motor, a spring or friction).
-bool moves(const JointMotion& m) {
-    return m.limited || m.motor || m.springHertz > 0 || m.springStiffness > 0 || m.friction > 0;
-}
-
 /// The warm start of the features a motion has: what a spring, motor or limit turned
 /// off (setJointMotion) carried last would otherwise go on pushing, a phantom spring.
 std::array<real, 4> keptImpulses(std::array<real, 4> p, const JointMotion& m) {
@@ -46,7 +41,7 @@ void sixDofRows(const Joint& j, const JointMotionRow& row, const Body& a, const 
         r.motion = d.dofMotion[i];
         if (i < RotationX) {
             r.motion.limited = false; // its limits are contacts
-            if (d.dofLocked[i] || !moves(r.motion)) continue;
+            if (d.dofLocked[i] || !hasRows(r.motion)) continue;
             r.axis = b ? Vec3(b->orientation * frameB[i]) : frameB[i];
             r.arm = {a.orientation * (d.a.point - a.localCentroid), b ? Vec3(b->orientation * (d.b.point - b->localCentroid)) : Vec3::Zero()};
             r.gap = a.origin().toWorld(d.a.point) - (b ? b->origin().toWorld(d.b.point) : d.b.point);
@@ -55,7 +50,7 @@ void sixDofRows(const Joint& j, const JointMotionRow& row, const Body& a, const 
         } else if (d.dofLocked[i]) {
             r.motion = JointMotion{};
             r.motion.limited = true; // held at 0 from both sides
-        } else if (!moves(r.motion)) {
+        } else if (!hasRows(r.motion)) {
             continue;
         }
         r.impulse = keptImpulses(j.dofImpulse[i], r.motion);

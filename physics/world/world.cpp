@@ -751,10 +751,8 @@ void World::setJointDofMotion(JointId id, int axis, const JointMotion& motion) {
     desc.dofMotion[k] = motion;
     detail::validateSixDof(desc, "setJointDofMotion");
     j.desc = desc;
-    // (a translation's limits are contacts, not rows)
-    const bool rows = (motion.limited && axis >= RotationX) || motion.motor || motion.springHertz > 0 || motion.springStiffness > 0 ||
-                      motion.friction > 0;
-    if (!rows && !desc.dofLocked[k]) { // the axis goes free: nothing it carried is carried on
+    // Freed (a translation's limits are contacts, not rows): nothing it carried is carried on.
+    if (!detail::hasRows(motion, axis >= RotationX) && !desc.dofLocked[k]) {
         j.dofImpulse[k] = {0, 0, 0, 0};
         j.dofForce[k] = 0;
     }
