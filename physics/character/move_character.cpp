@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/// \file move_character.cpp
+/// One update of the character mover (docs/character.md, "One update"):
+///  1. the pushes its body took in the last step become velocity (momentum / mass);
+///  2. the platform it stands on carries it (its feet kept where they were on it);
+///  3. collide and slide: gather the planes it touches, solve for the nearest clear
+///     move, sweep the core there; five rounds at most (Box2D v3's mover loop);
+///  4. blocked by something steep while on the ground: try the same walk a stair higher;
+///  5. the ground under it: walkable within maxSlope, or snapped down to it;
+///  6. dynamic bodies it walked into are pushed (at most maxPushForce), the one it stands
+///     on carries its weight; its velocity loses what the planes stopped;
+///  7. its kinematic body is aimed at the new place for the next World::step.
+
+#include "physics/character/stages.hpp"
+
+#include "common/validate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace jounce {
+
+namespace {
+
+using detail::CharacterShape;
+
+/// What one collide-and-slide left: where the feet ended, and the planes (with the
+/// contacts they came from) that pushed on the way.
+struct Slide {
+    Vec3 feet = Vec3::Zero();
+    std::vector<CharacterPlane> planes;
+    std::vector<CharacterContact> touched;
+};
+
+class Mover {
+public:
+    Mover(const World& world, const CharacterDesc& desc, BodyId self, const CharacterShape& shape)
+        : world_(world), desc_(desc), self_(self), shape_(shape), margin_(2 * desc.encroach),
+          minUp_(std::cos(desc.maxSlope)) {}
+
+    /// Step 3: collide and slide from `feet` by `delta`.
+    Slide slide(const Vec3& feet, const Vec3& delta) const {
+        Slide out;
+        out.feet = feet;
+        const Vec3 target = feet + delta;
+        for (int round = 0; round < 5; ++round) {
+            const std::vector<CharacterContact> contacts = contactsAt(out.feet);
+            std::vector<CharacterPlane> planes;
+            std::vector<std::size_t> from; // the contact each plane came from
+            for (std::size_t k = 0; k < contacts.size(); ++k) addPlanes(contacts[k], k, planes, from);
+            const Vec3 move = solvePlanes(target - out.feet, planes);
+            for (std::size_t k = 0; k < planes.size(); ++k) {
+                if (planes[k].push <= 0) continue;
+                out.planes.push_back(planes[k]);
+                out.touched.push_back(contacts[from[k]]);
+            }
+            const detail::CharacterSweep sweep = detail::sweepCharacter(world_, desc_, self_, shape_, out.feet, move);
+            const Vec3 step = sweep.nudge + sweep.fraction * move;
+            out.feet += step;
+            if (step.squaredNorm() < real(1e-8)) break;
+        }
+        return out;
+    }
+
+    /// Step 5: the walkable ground within the margin under the feet, if any.
+    std::optional<CharacterContact> ground(const Vec3& feet, Vec3& surface) const {
+        std::optional<CharacterContact> best;
+        for (const CharacterContact& c : contactsAt(feet)) {
+            Vec3 s;
+            if (c.separation > margin_ || !detail::walkableContact(world_, desc_, shape_, feet, c, s)) continue;
+            // The surface it rests on: the nearest (a floor 3 cm below a stair's edge it
+            // stands on is not), the most upright of equals.
+            const bool nearer = best && c.separation < best->separation - real(1e-4);
+            const bool level = best && c.separation < best->separation + real(1e-4) && s.dot(shape_.up) > surface.dot(shape_.up);
+            if (!best || nearer || level) {
+                best = c;
+                surface = s;
+            }
+        }
+        return best;
+    }
+
+    /// Sweeps the core by `delta` and settles it out of what it sank into.
+    Vec3 sweepAndSettle(const Vec3& feet, const Vec3& delta, bool& hit) const {
+        const detail::CharacterSweep sweep = detail::sweepCharacter(world_, desc_, self_, shape_, feet, delta);
+        hit = sweep.hit.has_value();
+        return slide(feet + sweep.nudge + sweep.fraction * delta, Vec3::Zero()).feet;
+    }
+
+    /// Step 4: the walk `walk` from `start` a stair higher, if that gets the feet
+    /// farther along it onto walkable ground above `start`.
+    std::optional<Vec3> stepUp(const Vec3& start, const Vec3& walk, const Vec3& reached) const {
+        const Vec3 rise = shape_.up * desc_.stepHeight;
+        const detail::CharacterSweep up = detail::sweepCharacter(world_, desc_, self_, shape_, start, rise);
+        const Vec3 raised = start + up.nudge + up.fraction * rise;
+        const Slide across = slide(raised, walk);
+        const real lift = (raised - start).dot(shape_.up);
+        bool hit = false;
+        const Vec3 landed = sweepAndSettle(across.feet, -shape_.up * (lift + desc_.encroach), hit);
+        Vec3 surface;
+        if (!hit || !ground(landed, surface)) return std::nullopt;
+        const Vec3 along = walk.normalized();
+        const bool higher = (landed - start).dot(shape_.up) > real(1e-3);
+        const bool farther = (landed - start).dot(along) > (reached - start).dot(along) + real(1e-3);
+        if (!higher || !farther) return std::nullopt;
+        return landed;
+    }
+
+private:
+    std::vector<CharacterContact> contactsAt(const Vec3& feet) const {
+        return detail::gatherCharacterContacts(world_, desc_, self_, shape_, feet, margin_);
+    }
+
+    /// The contact's plane; for a contact too steep to walk on (a steep slope, or a
+    /// stair's edge: stairs are climbed by stepUp), also a wall across it (its normal
+    /// laid flat, touching where the contact is), so walking into it does not climb it
+    /// while falling still slides down it.
+    void addPlanes(const CharacterContact& c, std::size_t k, std::vector<CharacterPlane>& planes,
+                   std::vector<std::size_t>& from) const {
+        planes.push_back({c.normal, c.separation});
+        from.push_back(k);
+        const real upward = c.normal.dot(shape_.up);
+        if (upward <= real(0.05) || upward >= minUp_) return;
+        const Vec3 flat = c.normal - shape_.up * upward;
+        const real length = flat.norm();
+        // Sunk into it, the wall holds the character where it is across it rather than
+        // pushing it back: the contact's own plane pushes it out, along its normal.
+        planes.push_back({flat / length, std::max(real(0), c.separation / length)});
+        from.push_back(k);
+    }
+
+    const World& world_;
+    const CharacterDesc& desc_;
+    BodyId self_;
+    const CharacterShape& shape_;
+    real margin_;
+    real minUp_;
+};
+
+/// Step 1: the impulse the step put on the character's body (every solved contact
+/// point's normal impulse, taken in its substeps and bounces), as a world vector [N s].
+Vec3 impulseOn(const World& world, BodyId body) {
+    Vec3 total = Vec3::Zero();
+    for (const Contact& c : world.resolvedContacts()) {
+        const real j = c.accumulatedImpulse.x() + c.bounceImpulse.x();
+        if (c.body[0] == body.index) total += c.normal * j; // the normal points toward body 0
+        else if (c.body[1] == body.index) total -= c.normal * j;
+    }
+    return total;
+}
+
+/// The mass a body shows to an impulse along `n` at `point` (1 / (1/m + (r x n) I^-1 (r x n))).
+real effectiveMass(const BodyState& b, const Vec3& point, const Vec3& n) {
+    const Vec3 rn = (point - b.centerOfMass).cross(n);
+    const Mat3 r = b.orientation.toRotationMatrix();
+    const real w = b.inverseMass + rn.dot(r * b.inverseInertia * r.transpose() * rn);
+    return w > 0 ? 1 / w : 0;
+}
+
+} // namespace
+
+void Character::update(World& world, real dt, const Vec3& walkVelocity) {
+    detail::requireFinite(dt, "update.dt");
+    if (!(dt > 0 && dt <= 1)) throw Error("update.dt", toText(dt), "must be in (0, 1] [s]");
+    detail::requireSpeed(walkVelocity, "update.walkVelocity");
+    if (!world.contains(body_)) throw Error("update.world", "", "the character's body is not in this world (destroyed?)");
+
+    const CharacterShape shape = detail::characterShape(desc_, up_);
+    const Mover mover(world, desc_, body_, shape);
+    const Vec3 start = position_;
+    const bool wasOnGround = onGround_;
+
+    // 1. Pushes: the momentum bodies gave its body, on its mass; across gravity only
+    // (what lands on its head presses it into the ground, which holds).
+    Vec3 taken = impulseOn(world, body_) / desc_.mass;
+    push_ += taken - up_ * taken.dot(up_);
+    push_ *= std::exp(-desc_.pushDamping * dt);
+
+    // 2. The platform's carry: where the feet's place on it went in the last step.
+    Vec3 carry = Vec3::Zero();
+    if (onGround_ && world.contains(ground_)) {
+        const BodyState g = world.body(ground_);
+        if (g.type != BodyType::Static) carry = g.transform().toWorld(groundAnchor_) - position_;
+    }
+
+    // Falling, standing or jumping: the fall is a velocity of its own, gravity's
+    // integral since it left the ground, less what surfaces stopped (so it slides down
+    // a steep slope at g sin(angle), as a frictionless block would).
+    const bool jumped = jumpSpeed_ >= 0;
+    if (jumped) {
+        fall_ = up_ * jumpSpeed_;
+        jumpSpeed_ = -1;
+    } else if (onGround_) {
+        fall_ = Vec3::Zero();
+    } else {
+        fall_ -= up_ * (gravity_ * dt);
+    }
+    const Vec3 walk = walkVelocity - up_ * walkVelocity.dot(up_);
+    const Vec3 wanted = walk + push_ + fall_;
+
+    // 3. Collide and slide.
+    Slide moved = mover.slide(start, wanted * dt + carry);
+
+    // 4. Stairs: on the ground and stopped short by something, try a stair higher.
+    const Vec3 across = (walk + push_) * dt;
+    if (wasOnGround && !jumped && desc_.stepHeight > 0 && across.norm() > real(1e-6)) {
+        const Vec3 along = across.normalized();
+        if ((moved.feet - start - carry).dot(along) < real(0.9) * across.norm()) {
+            if (const std::optional<Vec3> stepped = mover.stepUp(start + carry, across, moved.feet)) moved.feet = *stepped;
+        }
+    }
+
+    // 5. The ground: found under the feet, or snapped down to while walking off a step.
+    Vec3 surface = up_;
+    std::optional<CharacterContact> ground = mover.ground(moved.feet, surface);
+    const bool rising = fall_.dot(up_) > real(1e-3);
+    if (!ground && wasOnGround && !jumped && !rising && desc_.snapDistance > 0) {
+        bool hit = false;
+        const Vec3 down = mover.sweepAndSettle(moved.feet, -up_ * desc_.snapDistance, hit);
+        Vec3 s = up_;
+        if (hit) {
+            if (std::optional<CharacterContact> g = mover.ground(down, s)) {
+                moved.feet = down;
+                ground = g;
+                surface = s;
+            }
+        }
+    }
+    onGround_ = ground.has_value() && !rising;
+    // Standing: down onto the ground it found within the margin (a fall's last frame
+    // may end a little above it).
+    if (onGround_ && ground->separation > real(1e-4)) {
+        bool hit = false;
+        moved.feet = mover.sweepAndSettle(moved.feet, -up_ * ground->separation, hit);
+    }
+
+    // 6. Bodies walked into, pushed (once each, along the contact, at most maxPushForce).
+    std::vector<BodyId> pushed;
+    for (std::size_t k = 0; k < moved.touched.size(); ++k) {
+        const CharacterContact& c = moved.touched[k];
+        if (!world.contains(c.body) || std::find(pushed.begin(), pushed.end(), c.body) != pushed.end()) continue;
+        const BodyState b = world.body(c.body);
+        if (!b.isDynamic()) continue;
+        const Vec3 into = -c.normal;
+        const real closing = wanted.dot(into) - b.velocityAt(c.point).dot(into);
+        if (closing <= 0) continue;
+        const real j = std::min(effectiveMass(b, c.point, into) * closing, desc_.maxPushForce * dt);
+        if (j <= 0) continue;
+        world.applyImpulse(c.body, into * j, c.point);
+        pushed.push_back(c.body);
+    }
+    // ... and the ground it stands on carries its weight.
+    if (onGround_ && world.contains(ground->body) && world.body(ground->body).isDynamic())
+        world.applyImpulse(ground->body, -up_ * (desc_.mass * gravity_ * dt), ground->point);
+
+    // Velocities lose what the planes stopped; on the ground it no longer falls.
+    fall_ = onGround_ ? Vec3::Zero() : clipVelocity(fall_, moved.planes);
+    push_ = clipVelocity(push_, moved.planes);
+    push_ -= up_ * push_.dot(up_);
+
+    position_ = moved.feet;
+    velocity_ = (position_ - start) / dt;
+    contacts_ = moved.touched;
+    ground_ = onGround_ ? ground->body : BodyId{};
+    groundNormal_ = onGround_ ? surface : up_;
+    groundVelocity_ = Vec3::Zero();
+    if (onGround_) {
+        const BodyState g = world.body(ground_);
+        groundAnchor_ = g.transform().toLocal(position_);
+        groundVelocity_ = g.velocityAt(position_);
+    }
+
+    // 7. Its body meets the world where the character now is.
+    world.moveKinematic(body_, shape.pose(position_));
+}
+
+} // namespace jounce
