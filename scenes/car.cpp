@@ -40,8 +40,7 @@ BodyDesc bumpyGround() {
         }
     BodyDesc d;
     d.type = BodyType::Static;
-    ColliderDesc c;
-    c.shape = makeTriangleMesh(vertices, triangles);
+    ColliderDesc c = makeCollider(makeTriangleMesh(vertices, triangles), 1000); // (GCC 12 warns of the variant's shared_ptr assigned into a default one)
     c.material.friction = 1;
     d.colliders.push_back(c);
     return d;

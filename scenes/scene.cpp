@@ -273,6 +273,7 @@ constexpr Entry registry[] = {
     {"hinges", makeHinges},
     {"car", makeCar},
     {"crane", makeCrane},
+    {"character", makeCharacterLevel},
     {"rope", makeRope},
     {"cloth", makeHangingCloth},
     {"cloth64", makeCloth64},

@@ -4,6 +4,7 @@
 
 #include "expect_error.hpp"
 #include "helpers.hpp"
+#include "scenes/scene.hpp"
 
 #include <jounce/jounce.hpp>
 
@@ -361,4 +362,29 @@ TEST_CASE("character: bad input names its field and changes nothing", "[physics]
     w.destroyBody(c.body());
     testing::expectError([&] { c.update(w, frame, Vec3::Zero()); }, "update.world");
     CHECK(c.position() == before);
+}
+
+TEST_CASE("character: the character scene walks through its level, knocks the crate tower over and climbs the stairs", "[physics][scene]") {
+    const std::unique_ptr<scenes::Scene> scene = scenes::makeScene("character");
+    World& w = scene->world();
+    BodyId hero{};
+    std::vector<std::pair<BodyId, Vec3>> crates;
+    for (const BodyId id : w.bodyIds()) {
+        const BodyState b = w.body(id);
+        if (b.isDynamic()) crates.emplace_back(id, b.position);
+        else if (b.type == BodyType::Kinematic && std::holds_alternative<Capsule>(w.collider(w.colliderIdsOf(id)[0]).shape)) hero = id;
+    }
+    REQUIRE(!hero.isNull());
+    REQUIRE(crates.size() == 20);
+    scene->control(1, 0); // walk straight ahead (-z) at 4 m/s
+    real highest = 0;
+    for (int i = 0; i < 240; ++i) {
+        scene->step();
+        highest = std::max(highest, w.body(hero).position.y() - real(0.9));
+    }
+    real farthest = 0;
+    for (const auto& [id, start] : crates) farthest = std::max(farthest, (w.body(id).position - start).norm());
+    CHECK(farthest > real(0.5));          // the tower in its way went over
+    CHECK(highest == Approx(1.2).margin(0.01)); // up the stairs to the 1.2 m landing
+    CHECK(w.body(hero).position.z() < -6);
 }
