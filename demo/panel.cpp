@@ -233,6 +233,20 @@ void errorLine(const Simulation& sim) {
 
 } // namespace
 
+/// The world's debug drawing (jounce::debugDraw), kind by kind, over the scene.
+void debugDrawControls(Simulation& sim) {
+    if (!ImGui::CollapsingHeader("Debug draw")) return;
+    static constexpr std::pair<const char*, std::uint32_t> kinds[] = {
+        {"Contact impulses", jounce::DebugDrawFlags::impulses},   {"Joints", jounce::DebugDrawFlags::joints},
+        {"Bounding boxes", jounce::DebugDrawFlags::boundingBoxes}, {"Islands", jounce::DebugDrawFlags::islands},
+        {"Centres of mass", jounce::DebugDrawFlags::centresOfMass}};
+    std::uint32_t& flags = sim.scene().debugFlags;
+    for (const auto& [label, bit] : kinds) {
+        bool on = (flags & bit) != 0;
+        if (ImGui::Checkbox(label, &on)) flags = on ? (flags | bit) : (flags & ~bit);
+    }
+}
+
 PanelResult drawPanel(Simulation& sim, const std::vector<std::string>& sceneNames) {
     PanelResult result;
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
@@ -240,6 +254,7 @@ PanelResult drawPanel(Simulation& sim, const std::vector<std::string>& sceneName
     result.sceneChanged = sceneChooser(sim, sceneNames);
     runControls(sim);
     ImGui::Checkbox("Show contacts", &sim.scene().showContacts);
+    debugDrawControls(sim);
     ImGui::Separator();
     statistics(sim);
     profile(sim);

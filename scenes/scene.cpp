@@ -164,20 +164,25 @@ DrawItem colliderItem(const Shape& shape, const Transform& pose, const Colour& c
         shape);
 }
 
-void drawContacts(const World& world, DrawList& out) {
-    const Colour point{1.0f, 0.15f, 0.1f}, normal{1.0f, 0.9f, 0.1f};
-    for (const ContactManifold& c : world.contacts()) {
-        for (int k = 0; k < c.manifold.count; ++k) {
-            const ContactPoint& p = c.manifold.points[static_cast<std::size_t>(k)];
-            out.items.push_back({Primitive::Particle, Transform{p.point, Quat::Identity()}, Vec3(real(0.04), 0, 0), point, {}});
-            // The normal, pointing from B toward A, 0.3 m long plus the depth.
-            out.lines.push_back({p.point, p.point + c.manifold.normal * (real(0.3) + p.depth), normal, true});
-            // A short cross marks the point itself, also on top.
-            for (int axis = 0; axis < 3; ++axis)
-                out.lines.push_back({p.point - Vec3::Unit(axis) * real(0.05), p.point + Vec3::Unit(axis) * real(0.05), point, true});
-        }
+/// debugDraw's calls as DrawList items, drawn over everything: a point as a small
+/// particle with a short cross, a line as a line, a shape as its collider's item.
+class DrawListDebugDraw final : public DebugDraw {
+public:
+    explicit DrawListDebugDraw(DrawList& out) : out_(out) {}
+    void shape(const Shape& shape, const Transform& pose, DebugColour c) override {
+        out_.items.push_back(colliderItem(shape, pose, colour(c)));
     }
-}
+    void line(const Vec3& a, const Vec3& b, DebugColour c) override { out_.lines.push_back({a, b, colour(c), true}); }
+    void point(const Vec3& p, real size, DebugColour c) override {
+        out_.items.push_back({Primitive::Particle, Transform{p, Quat::Identity()}, Vec3(size, 0, 0), colour(c), {}});
+        for (int axis = 0; axis < 3; ++axis)
+            out_.lines.push_back({p - Vec3::Unit(axis) * (size + real(0.01)), p + Vec3::Unit(axis) * (size + real(0.01)), colour(c), true});
+    }
+
+private:
+    DrawList& out_;
+    static Colour colour(DebugColour c) { return {c.r, c.g, c.b}; }
+};
 
 } // namespace
 
@@ -207,7 +212,13 @@ void Scene::draw(DrawList& out) const {
         for (const ColliderId c : colliders)
             out.items.push_back(colliderItem(world_.collider(c).shape, world_.colliderPose(c), v.colour));
     }
-    if (showContacts) drawContacts(world_, out);
+    // The debug kinds asked for (the scene draws its own shapes, in its own colours).
+    const std::uint32_t debug = (debugFlags | (showContacts ? DebugDrawFlags::contacts | DebugDrawFlags::normals : 0u)) &
+                                ~DebugDrawFlags::shapes;
+    if (debug != 0) {
+        DrawListDebugDraw adapter(out);
+        debugDraw(world_, adapter, {.flags = debug});
+    }
     const Colour springColour{0.9f, 0.85f, 0.3f};
     const Colour bungeeColour{0.9f, 0.4f, 0.2f};
     const Colour fakeColour{0.4f, 0.9f, 0.9f};

@@ -113,8 +113,13 @@ public:
     BodyId grabbed() const { return grab_.body; }
     DeformableId grabbedDeformable() const { return grab_.deformable; }
 
-    /// Draw each contact point and its normal (the world's contacts() stream).
+    /// Draw each contact point and its normal (the world's contacts() stream, through
+    /// debugDraw: red points overlap, green ones are speculative).
     bool showContacts = false;
+    /// debugDraw's kinds drawn over the scene (DebugDrawFlags: bounding boxes, impulses,
+    /// joints, islands, centres of mass...); its shapes flag is ignored (the scene draws
+    /// its own).
+    std::uint32_t debugFlags = 0;
     /// Draw particles as small spheres (cloth scenes draw their triangles instead), and
     /// distance constraints as lines while there are at most 2000 of them.
     bool showParticles = true;

@@ -38,5 +38,6 @@
 #include <jounce/deformable/deformable_builders.hpp>
 #include <jounce/world/world.hpp>
 #include <jounce/world/ragdoll.hpp>
+#include <jounce/world/debug_draw.hpp>
 #include <jounce/character/character.hpp>
 #include <jounce/io/scene_file.hpp>

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+/// \file debug_draw.cpp
+/// debugDraw: the world handed to a game's renderer kind by kind (debug_draw.hpp),
+/// read through World's public interface only.
+
+#include <jounce/world/debug_draw.hpp>
+
+#include "common/validate.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace jounce {
+
+namespace {
+
+void checkLength(real x, const char* field) {
+    detail::requireNonNegative(x, field);
+    if (x > detail::maxCoordinate) throw Error(field, toText(x), "must be at most maxCoordinate");
+}
+
+DebugColour bodyColour(const BodyState& b, bool showSleep) {
+    switch (b.type) {
+    case BodyType::Static: return DebugColours::staticBody;
+    case BodyType::Kinematic: return DebugColours::kinematicBody;
+    case BodyType::Dynamic: break;
+    }
+    return showSleep && !b.awake ? DebugColours::sleepingBody : DebugColours::dynamicBody;
+}
+
+/// A box's twelve edges.
+void drawBox(DebugDraw& out, const Aabb& box, DebugColour colour) {
+    const auto corner = [&](int k) {
+        return Vec3((k & 1) ? box.max.x() : box.min.x(), (k & 2) ? box.max.y() : box.min.y(), (k & 4) ? box.max.z() : box.min.z());
+    };
+    for (int k = 0; k < 8; ++k)
+        for (const int bit : {1, 2, 4})
+            if (!(k & bit)) out.line(corner(k), corner(k | bit), colour);
+}
+
+void drawShapes(const World& world, DebugDraw& out, const DebugDrawSettings& s) {
+    for (const ColliderId id : world.colliderIds()) {
+        const Collider& c = world.collider(id);
+        const DebugColour colour = c.sensor ? DebugColours::sensor : bodyColour(world.body(c.body), (s.flags & DebugDrawFlags::sleep) != 0);
+        out.shape(c.shape, world.colliderPose(id), colour);
+    }
+}
+
+/// Boxes with infinite sides (a half-space's) are not drawn.
+bool drawable(const Aabb& box) { return box.min.allFinite() && box.max.allFinite(); }
+
+void drawBoundingBoxes(const World& world, DebugDraw& out) {
+    for (const ColliderId id : world.colliderIds()) {
+        const Aabb& box = world.collider(id).fatBox;
+        if (drawable(box)) drawBox(out, box, DebugColours::boundingBox);
+    }
+}
+
+void drawIslands(const World& world, DebugDraw& out) {
+    const Islands& islands = world.islands();
+    std::vector<Aabb> boxes(islands.count());
+    for (const BodyId body : world.bodyIds()) {
+        if (body.index >= islands.bodyIsland.size()) continue;
+        const std::uint32_t k = islands.bodyIsland[body.index];
+        if (k == noIsland || k >= boxes.size()) continue;
+        for (const ColliderId id : world.colliderIdsOf(body)) {
+            const Aabb& box = world.collider(id).fatBox;
+            boxes[k].min = boxes[k].min.cwiseMin(box.min);
+            boxes[k].max = boxes[k].max.cwiseMax(box.max);
+        }
+    }
+    static constexpr std::array<DebugColour, 6> palette{{{0.9f, 0.3f, 0.3f}, {0.3f, 0.9f, 0.3f}, {0.3f, 0.5f, 0.95f},
+                                                         {0.9f, 0.8f, 0.2f}, {0.8f, 0.3f, 0.9f}, {0.2f, 0.85f, 0.85f}}};
+    for (std::size_t k = 0; k < boxes.size(); ++k)
+        if (drawable(boxes[k])) drawBox(out, boxes[k], palette[k % palette.size()]);
+}
+
+void drawContacts(const World& world, DebugDraw& out, const DebugDrawSettings& s) {
+    for (const ContactManifold& m : world.contacts())
+        for (int k = 0; k < m.manifold.count; ++k) {
+            const std::size_t i = static_cast<std::size_t>(k);
+            const ContactPoint& p = m.manifold.points[i];
+            if (s.flags & DebugDrawFlags::contacts)
+                out.point(p.point, s.pointSize, p.depth > 0 ? DebugColours::overlapping : DebugColours::apart);
+            if (s.flags & DebugDrawFlags::normals)
+                out.line(p.point, p.point + m.manifold.normal * s.normalLength, DebugColours::normal);
+            if ((s.flags & DebugDrawFlags::impulses) && m.normalImpulse[i] > 0)
+                out.line(p.point, p.point + m.manifold.normal * (m.normalImpulse[i] * s.impulseScale), DebugColours::impulse);
+        }
+}
+
+void drawJoints(const World& world, DebugDraw& out) {
+    for (const JointId id : world.jointIds()) {
+        const JointDesc& j = world.joint(id).desc;
+        const Vec3 a = world.attachmentPoint(j.a), b = world.attachmentPoint(j.b);
+        out.line(a, b, DebugColours::joint);
+        for (const Attachment& end : {j.a, j.b})
+            if (!end.body.isNull()) out.line(world.body(end.body).centerOfMass, world.attachmentPoint(end), DebugColours::joint);
+    }
+}
+
+void drawCentresOfMass(const World& world, DebugDraw& out, const DebugDrawSettings& s) {
+    for (const BodyId id : world.bodyIds()) {
+        const BodyState b = world.body(id);
+        if (!b.isDynamic()) continue;
+        const Mat3 axes = b.orientation.toRotationMatrix();
+        const std::array<DebugColour, 3> colours{DebugColours::axisX, DebugColours::axisY, DebugColours::axisZ};
+        for (int k = 0; k < 3; ++k) out.line(b.centerOfMass, b.centerOfMass + axes.col(k) * s.axisLength, colours[static_cast<std::size_t>(k)]);
+    }
+}
+
+} // namespace
+
+void debugDraw(const World& world, DebugDraw& out, const DebugDrawSettings& settings) {
+    checkLength(settings.normalLength, "debugDraw.settings.normalLength");
+    checkLength(settings.impulseScale, "debugDraw.settings.impulseScale");
+    checkLength(settings.axisLength, "debugDraw.settings.axisLength");
+    checkLength(settings.pointSize, "debugDraw.settings.pointSize");
+    const std::uint32_t f = settings.flags;
+    if (f & DebugDrawFlags::shapes) drawShapes(world, out, settings);
+    if (f & DebugDrawFlags::boundingBoxes) drawBoundingBoxes(world, out);
+    if (f & DebugDrawFlags::islands) drawIslands(world, out);
+    if (f & (DebugDrawFlags::contacts | DebugDrawFlags::normals | DebugDrawFlags::impulses)) drawContacts(world, out, settings);
+    if (f & DebugDrawFlags::joints) drawJoints(world, out);
+    if (f & DebugDrawFlags::centresOfMass) drawCentresOfMass(world, out, settings);
+}
+
+} // namespace jounce

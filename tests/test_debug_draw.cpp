@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// debugDraw (physics/world/debug_draw.cpp): each kind of drawing, its colours, and the
+// contact impulses it shows carrying a resting box's weight.
+
+#include "expect_error.hpp"
+#include "helpers.hpp"
+#include "scenes/scene.hpp"
+
+#include <jounce/jounce.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <numeric>
+
+using namespace jounce;
+
+namespace {
+
+struct Recorder final : DebugDraw {
+    struct Line {
+        Vec3 a, b;
+        DebugColour colour;
+    };
+    std::vector<std::pair<Transform, DebugColour>> shapes;
+    std::vector<Line> lines;
+    std::vector<std::pair<Vec3, DebugColour>> points;
+    void shape(const Shape&, const Transform& pose, DebugColour c) override { shapes.emplace_back(pose, c); }
+    void line(const Vec3& a, const Vec3& b, DebugColour c) override { lines.push_back({a, b, c}); }
+    void point(const Vec3& p, real, DebugColour c) override { points.emplace_back(p, c); }
+    std::size_t linesOf(DebugColour c) const {
+        return static_cast<std::size_t>(std::count_if(lines.begin(), lines.end(), [&](const Line& l) { return l.colour == c; }));
+    }
+};
+
+/// A 2 kg box resting on the ground, a kinematic box, a sensor, and a ball hung on a joint.
+struct DrawWorld {
+    World w;
+    BodyId box{}, ball{};
+    explicit DrawWorld(bool boxSleeps = true) {
+        testing::addGround(w);
+        BodyDesc b = testing::boxDesc(Vec3::Constant(real(0.5)), 2, Vec3(0, real(0.5), 0));
+        b.canSleep = boxSleeps;
+        b.colliders.push_back(makeCollider(Box{Vec3::Constant(real(0.5))}, 2));
+        box = w.createBody(b);
+        BodyDesc k;
+        k.type = BodyType::Kinematic;
+        k.position = Vec3(5, 1, 0);
+        k.colliders.push_back(makeCollider(Sphere{real(0.5)}, 1000));
+        w.createBody(k);
+        BodyDesc s;
+        s.type = BodyType::Static;
+        s.position = Vec3(-5, 1, 0);
+        ColliderDesc trigger = makeCollider(Sphere{1}, 1000);
+        trigger.sensor = true;
+        s.colliders.push_back(trigger);
+        w.createBody(s);
+        BodyDesc hung;
+        hung.position = Vec3(0, 3, 5);
+        hung.colliders.push_back(makeCollider(Sphere{real(0.2)}, 1000));
+        ball = w.createBody(hung);
+        JointDesc j;
+        j.type = JointType::Ball;
+        j.a = {ball, Vec3(0, real(0.5), 0)};
+        j.b = {BodyId{}, Vec3(0, real(3.5), 5)};
+        w.createJoint(j);
+        for (int i = 0; i < 60; ++i) w.step(real(1) / 60);
+    }
+};
+
+} // namespace
+
+TEST_CASE("debugDraw: shapes coloured by kind, sensors and sleep; boxes; islands; centres of mass", "[physics]") {
+    DrawWorld d;
+    Recorder r;
+    debugDraw(d.w, r, {.flags = DebugDrawFlags::shapes});
+    REQUIRE(r.shapes.size() == 5);
+    CHECK(r.lines.empty());
+    CHECK(r.shapes[0].second == DebugColours::staticBody);
+    CHECK(r.shapes[1].second == DebugColours::dynamicBody);
+    CHECK(r.shapes[1].first.position.isApprox(d.w.body(d.box).position));
+    CHECK(r.shapes[2].second == DebugColours::kinematicBody);
+    CHECK(r.shapes[3].second == DebugColours::sensor);
+
+    Recorder boxes;
+    debugDraw(d.w, boxes, {.flags = DebugDrawFlags::boundingBoxes});
+    CHECK(boxes.lines.size() == 5 * 12);
+    for (const auto& l : boxes.lines) CHECK((l.b - l.a).norm() > 0);
+
+    Recorder centres;
+    debugDraw(d.w, centres, {.flags = DebugDrawFlags::centresOfMass, .axisLength = real(0.5)});
+    REQUIRE(centres.lines.size() == 2 * 3); // the box and the ball
+    for (const auto& l : centres.lines) CHECK((l.b - l.a).norm() == Approx(0.5));
+    CHECK(centres.lines[0].a.isApprox(d.w.body(d.box).centerOfMass));
+
+    Recorder islands;
+    debugDraw(d.w, islands, {.flags = DebugDrawFlags::islands});
+    CHECK(islands.lines.size() == d.w.islands().count() * 12);
+
+    // Left alone, the box falls asleep: drawn in the sleeping colour when asked.
+    for (int i = 0; i < 240; ++i) d.w.step(real(1) / 60);
+    REQUIRE(!d.w.body(d.box).awake);
+    Recorder asleep;
+    debugDraw(d.w, asleep, {.flags = DebugDrawFlags::shapes | DebugDrawFlags::sleep});
+    CHECK(asleep.shapes[1].second == DebugColours::sleepingBody);
+}
+
+TEST_CASE("debugDraw: a resting box's four contact points, their normals, and impulses carrying its weight", "[physics]") {
+    DrawWorld d(false); // awake: a sleeping pair has no contacts
+    Recorder r;
+    const real scale = real(0.1);
+    debugDraw(d.w, r, {.flags = DebugDrawFlags::contacts | DebugDrawFlags::normals | DebugDrawFlags::impulses, .normalLength = real(0.3), .impulseScale = scale});
+    REQUIRE(r.points.size() == 4);
+    for (const auto& [p, c] : r.points) CHECK(std::abs(p.y()) < real(0.01));
+    REQUIRE(r.linesOf(DebugColours::normal) == 4);
+    real impulse = 0;
+    for (const auto& l : r.lines) {
+        if (l.colour == DebugColours::normal) {
+            CHECK((l.b - l.a).norm() == Approx(0.3));
+            CHECK(std::abs((l.b - l.a).normalized().y()) == Approx(1).margin(1e-6));
+        } else if (l.colour == DebugColours::impulse) {
+            impulse += (l.b - l.a).norm() / scale;
+        }
+    }
+    // Resting, the four points carry the box's weight over a step: m g h.
+    CHECK(impulse == Approx(2 * real(9.81) / 60).epsilon(0.01));
+}
+
+TEST_CASE("debugDraw: a joint's anchors joined and each body's centre to its anchor; the defaults; bad settings", "[physics]") {
+    DrawWorld d;
+    Recorder r;
+    debugDraw(d.w, r, {.flags = DebugDrawFlags::joints});
+    REQUIRE(r.lines.size() == 2); // anchors, and the ball's centre to its anchor (the world end has no body)
+    CHECK((r.lines[0].a - r.lines[0].b).norm() < real(0.01)); // the joint holds
+    CHECK(r.lines[1].a.isApprox(d.w.body(d.ball).centerOfMass));
+    CHECK((r.lines[1].b - r.lines[1].a).norm() == Approx(0.5).margin(0.01));
+
+    Recorder defaults;
+    debugDraw(d.w, defaults);
+    CHECK(defaults.shapes.size() == 5);
+    CHECK(defaults.lines.size() == 2);
+    CHECK(defaults.points.empty());
+
+    Recorder none;
+    testing::expectError([&] { debugDraw(d.w, none, {.flags = DebugDrawFlags::all, .normalLength = -1}); }, "debugDraw.settings.normalLength");
+    testing::expectError([&] { debugDraw(d.w, none, {.impulseScale = std::numeric_limits<real>::quiet_NaN()}); }, "debugDraw.settings.impulseScale");
+    testing::expectError([&] { debugDraw(d.w, none, {.axisLength = std::numeric_limits<real>::infinity()}); }, "debugDraw.settings.axisLength");
+    testing::expectError([&] { debugDraw(d.w, none, {.pointSize = -1}); }, "debugDraw.settings.pointSize");
+    CHECK(none.shapes.empty());
+    CHECK(none.lines.empty());
+}
+
+TEST_CASE("debugDraw: a scene draws its contacts and the debug kinds asked for through it", "[physics][scene]") {
+    const std::unique_ptr<scenes::Scene> scene = scenes::makeScene("column");
+    for (int i = 0; i < 10; ++i) scene->step();
+    std::size_t points = 0;
+    for (const ContactManifold& m : scene->world().contacts()) points += static_cast<std::size_t>(m.manifold.count);
+    REQUIRE(points > 0);
+    scenes::DrawList plain, shown;
+    scene->draw(plain);
+    scene->showContacts = true;
+    scene->draw(shown);
+    // Each point: a particle, a three-line cross and its normal, over everything.
+    CHECK(shown.items.size() == plain.items.size() + points);
+    CHECK(shown.lines.size() == plain.lines.size() + 4 * points);
+    scene->showContacts = false;
+    scene->debugFlags = DebugDrawFlags::boundingBoxes | DebugDrawFlags::shapes; // shapes: the scene's own, not again
+    scenes::DrawList boxes;
+    scene->draw(boxes);
+    CHECK(boxes.items.size() == plain.items.size());
+    CHECK(boxes.lines.size() == plain.lines.size() + 12 * scene->world().colliderIds().size());
+}
