@@ -69,7 +69,7 @@ struct DrawWorld {
 
 } // namespace
 
-TEST_CASE("debugDraw: shapes coloured by kind, sensors and sleep; boxes; islands; centres of mass", "[physics]") {
+TEST_CASE("debugDraw: shapes coloured by kind, sensors and sleep, boxes, islands, centres of mass", "[physics]") {
     DrawWorld d;
     Recorder r;
     debugDraw(d.w, r, {.flags = DebugDrawFlags::shapes});
@@ -125,7 +125,7 @@ TEST_CASE("debugDraw: a resting box's four contact points, their normals, and im
     CHECK(impulse == Approx(2 * real(9.81) / 60).epsilon(0.01));
 }
 
-TEST_CASE("debugDraw: a joint's anchors joined and each body's centre to its anchor; the defaults; bad settings", "[physics]") {
+TEST_CASE("debugDraw: a joint's anchors joined and each body's centre to its anchor, the defaults, bad settings", "[physics]") {
     DrawWorld d;
     Recorder r;
     debugDraw(d.w, r, {.flags = DebugDrawFlags::joints});

@@ -18,6 +18,9 @@ CharacterShape characterShape(const CharacterDesc& desc, const Vec3& up) {
     s.capsule = Capsule{desc.radius, desc.height / 2 - desc.radius};
     s.core = Capsule{desc.radius - desc.encroach, s.capsule.halfHeight};
     s.orientation = Quat::FromTwoVectors(Vec3::UnitY(), up).normalized();
+    // + 0 turns the -0 components FromTwoVectors leaves (for up = y) into +0: a scene
+    // file writes -0 as 0, and its character's body would load one bit different.
+    s.orientation.coeffs().array() += real(0);
     s.centreHeight = desc.height / 2;
     return s;
 }
