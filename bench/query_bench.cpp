@@ -89,6 +89,16 @@ void QueryRayScan(benchmark::State& state) {
     }
 }
 
+/// The 256 rays as one batch (World::rayCastBatch) on the calling thread (Arg 1) or a
+/// pool of two workers (Arg 2): the time is per batch.
+void QueryRayBatch(benchmark::State& state) {
+    QueryWorld& q = worldOf(10000);
+    std::vector<World::RayQuery> rays;
+    for (std::size_t k = 0; k < q.from.size(); ++k) rays.push_back({q.from[k], q.from[k] + q.along[k]});
+    ThreadPool pool(static_cast<std::uint32_t>(state.range(0)));
+    for (auto _ : state) benchmark::DoNotOptimize(q.world.rayCastBatch(rays, &pool));
+}
+
 void QueryCastTrees(benchmark::State& state) {
     QueryWorld& q = worldOf(static_cast<int>(state.range(0)));
     const Shape ball = Sphere{real(0.3)};
@@ -122,5 +132,6 @@ void QueryCastScan(benchmark::State& state) {
 
 BENCHMARK(QueryRayTrees)->Arg(1000)->Arg(10000);
 BENCHMARK(QueryRayScan)->Arg(1000)->Arg(10000);
+BENCHMARK(QueryRayBatch)->Arg(1)->Arg(2)->UseRealTime();
 BENCHMARK(QueryCastTrees)->Arg(1000)->Arg(10000);
 BENCHMARK(QueryCastScan)->Arg(1000)->Arg(10000);

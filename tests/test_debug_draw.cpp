@@ -169,3 +169,21 @@ TEST_CASE("debugDraw: a scene draws its contacts and the debug kinds asked for t
     CHECK(boxes.items.size() == plain.items.size());
     CHECK(boxes.lines.size() == plain.lines.size() + 12 * scene->world().colliderIds().size());
 }
+
+TEST_CASE("debugDraw: a half-space's unbounded box is left out, everything else drawn", "[physics]") {
+    World w;
+    BodyDesc ground;
+    ground.type = BodyType::Static;
+    ground.colliders.push_back(makeCollider(HalfSpace{}, 1000));
+    w.createBody(ground);
+    BodyDesc ball;
+    ball.position = Vec3(0, real(0.5), 0);
+    ball.colliders.push_back(makeCollider(Sphere{real(0.5)}, 1000));
+    w.createBody(ball);
+    for (int i = 0; i < 10; ++i) w.step(real(1) / 60);
+    Recorder r;
+    debugDraw(w, r, {.flags = DebugDrawFlags::all});
+    CHECK(r.shapes.size() == 2);
+    CHECK(r.linesOf(DebugColours::boundingBox) == 12); // the ball's only
+    CHECK(r.points.size() == 1);
+}

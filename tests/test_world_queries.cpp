@@ -397,3 +397,31 @@ TEST_CASE("shape casts refuse what they cannot cast, naming the field", "[collis
     testing::expectError([&] { s.w.shapeCastAll(Sphere{1}, at, Vec3(0, real(-2e6), 0)); }, "shapeCast.translation");
     testing::expectError([&] { s.w.shapeCastAll(Sphere{1}, at, Vec3(0, nan, 0)); }, "shapeCast.translation");
 }
+
+TEST_CASE("a batch of ray casts answers as each ray alone, on one worker or three, and checks every ray first", "[collision]") {
+    Pile pile;
+    for (int s = 0; s < 10; ++s) pile.world.step(real(1) / 60);
+    std::vector<World::RayQuery> rays;
+    for (int i = 0; i < 500; ++i) rays.push_back({pile.point(25), pile.point(25), i % 5 == 0 ? 2u : 0xffffffffu});
+    const auto alone = [&](const World::RayQuery& r) { return pile.world.rayCastClosest(r.from, r.to, r.mask); };
+    ThreadPool pool(3);
+    for (TaskSystem* tasks : {static_cast<TaskSystem*>(nullptr), static_cast<TaskSystem*>(&pool)}) {
+        const std::vector<std::optional<RayHit>> hits = pile.world.rayCastBatch(rays, tasks);
+        REQUIRE(hits.size() == rays.size());
+        int hit = 0;
+        for (std::size_t i = 0; i < rays.size(); ++i) {
+            const std::optional<RayHit> expected = alone(rays[i]);
+            REQUIRE(hits[i].has_value() == expected.has_value());
+            if (!expected) continue;
+            ++hit;
+            CHECK(same(*hits[i], *expected));
+        }
+        CHECK(hit > 50); // the pile is hit, not only missed (72 of 500)
+    }
+    std::vector<World::RayQuery> bad = rays;
+    bad[7].to.y() = std::numeric_limits<real>::quiet_NaN();
+    testing::expectError([&] { (void)pile.world.rayCastBatch(bad); }, "rayCastBatch.rays[7].to");
+    bad[3].from.x() = std::numeric_limits<real>::infinity();
+    testing::expectError([&] { (void)pile.world.rayCastBatch(bad); }, "rayCastBatch.rays[3].from");
+    CHECK(pile.world.rayCastBatch({}).empty());
+}

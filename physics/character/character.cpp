@@ -5,6 +5,7 @@
 
 #include "physics/character/stages.hpp"
 
+#include "common/guard.hpp"
 #include "common/validate.hpp"
 
 #include <cmath>
@@ -39,16 +40,16 @@ void validate(const CharacterDesc& d) {
 
 } // namespace
 
-Character::Character(World& world, const CharacterDesc& desc) : desc_(desc) {
+Character::Character(World& world, const CharacterDesc& desc) : desc_(desc) { detail::guarded(world.errorHandler(), [&] {
     validate(desc);
     const Vec3 g = desc.gravity.squaredNorm() > 0 ? desc.gravity : world.settings().gravity;
-    gravity_ = g.norm();
-    up_ = gravity_ > 0 ? Vec3(-g / gravity_) : Vec3(Vec3::UnitY());
-    position_ = desc.position;
-    const detail::CharacterShape shape = detail::characterShape(desc_, up_);
+    const real magnitude = g.norm();
+    const Vec3 up = magnitude > 0 ? Vec3(-g / magnitude) : Vec3(Vec3::UnitY());
+    const detail::CharacterShape shape = detail::characterShape(desc_, up);
+    const Transform pose = shape.pose(desc.position);
+    detail::requirePoint(pose.position, "CharacterDesc.position"); // its centre too
     BodyDesc body;
     body.type = BodyType::Kinematic;
-    const Transform pose = shape.pose(position_);
     body.position = pose.position;
     body.orientation = pose.orientation;
     body.canSleep = false; // it moves every frame; a sleeping kinematic body would not
@@ -56,9 +57,13 @@ Character::Character(World& world, const CharacterDesc& desc) : desc_(desc) {
     collider.shape = shape.core;
     collider.filter = CollisionFilter{desc.category, desc.mask};
     body.colliders.push_back(collider);
-    body_ = world.createBody(body);
-    if (!world.contains(body_)) throw Error("Character.world", "createBody", "refused the character's body");
-}
+    const BodyId made = world.createBody(body);
+    if (!world.contains(made)) throw Error("Character.world", "createBody", "refused the character's body");
+    body_ = made;
+    gravity_ = magnitude;
+    up_ = up;
+    position_ = desc.position;
+}); }
 
 Vec3 Character::centre() const { return position_ + up_ * (desc_.height / 2); }
 
@@ -68,17 +73,19 @@ void Character::jump(real speed) {
     jumpSpeed_ = speed;
 }
 
-void Character::teleport(World& world, const Vec3& position) {
+void Character::teleport(World& world, const Vec3& position) { detail::guarded(world.errorHandler(), [&] {
     detail::requirePoint(position, "teleport.position");
     if (!world.contains(body_)) throw Error("teleport.world", "", "the character's body is not in this world (destroyed?)");
-    position_ = position;
-    velocity_ = push_ = groundVelocity_ = Vec3::Zero();
-    fall_ = Vec3::Zero();
-    onGround_ = false;
-    ground_ = BodyId{};
-    const Transform pose = detail::characterShape(desc_, up_).pose(position_);
+    const Transform pose = detail::characterShape(desc_, up_).pose(position);
+    detail::requirePoint(pose.position, "teleport.position"); // its centre too
     world.setPosition(body_, pose.position);
     world.setLinearVelocity(body_, Vec3::Zero());
-}
+    position_ = position;
+    velocity_ = push_ = fall_ = groundVelocity_ = Vec3::Zero();
+    jumpSpeed_ = -1;
+    onGround_ = false;
+    ground_ = BodyId{};
+    contacts_.clear();
+}); }
 
 } // namespace jounce

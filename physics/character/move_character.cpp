@@ -13,6 +13,7 @@
 
 #include "physics/character/stages.hpp"
 
+#include "common/guard.hpp"
 #include "common/validate.hpp"
 
 #include <algorithm>
@@ -87,6 +88,12 @@ public:
         return slide(feet + sweep.nudge + sweep.fraction * delta, Vec3::Zero()).feet;
     }
 
+    /// Whether something too steep to walk on stopped the slide (a wall, a riser, a
+    /// steep slope; not a walkable ramp, which the slide climbs by itself).
+    bool blockedBySteep(const Slide& s) const {
+        return std::any_of(s.planes.begin(), s.planes.end(), [&](const CharacterPlane& p) { return p.normal.dot(shape_.up) < minUp_; });
+    }
+
     /// Step 4: the walk `walk` from `start` a stair higher, if that gets the feet
     /// farther along it onto walkable ground above `start`.
     std::optional<Vec3> stepUp(const Vec3& start, const Vec3& walk, const Vec3& reached) const {
@@ -123,6 +130,7 @@ private:
         if (upward <= real(0.05) || upward >= minUp_) return;
         const Vec3 flat = c.normal - shape_.up * upward;
         const real length = flat.norm();
+        if (length < real(1e-6)) return; // (maxSlope ~0: an upright normal a hair off)
         // Sunk into it, the wall holds the character where it is across it rather than
         // pushing it back: the contact's own plane pushes it out, along its normal.
         planes.push_back({flat / length, std::max(real(0), c.separation / length)});
@@ -139,6 +147,8 @@ private:
 
 /// Step 1: the impulse the step put on the character's body (every solved contact
 /// point's normal impulse, taken in its substeps and bounces), as a world vector [N s].
+/// World::resolvedContacts holds the last substep's contacts: a world stepped in
+/// several substeps (step(dt, n)) shows the last one's pushes only.
 Vec3 impulseOn(const World& world, BodyId body) {
     Vec3 total = Vec3::Zero();
     for (const Contact& c : world.resolvedContacts()) {
@@ -157,64 +167,106 @@ real effectiveMass(const BodyState& b, const Vec3& point, const Vec3& n) {
     return w > 0 ? 1 / w : 0;
 }
 
+/// At most `j` along unit `n` at `point`, and no more than changes the body's velocity
+/// by a tenth of maxSpeed (World::applyImpulse refuses more: a feather-light box under
+/// an 80 kg character would otherwise stop the update halfway).
+real boundedImpulse(const BodyState& b, const Vec3& point, const Vec3& n, real j) {
+    const real cap = detail::maxSpeed / 10;
+    const Mat3 r = b.orientation.toRotationMatrix();
+    const real linear = n.cwiseAbs().maxCoeff() * b.inverseMass;
+    const real angular = 3 * (r * b.inverseInertia * r.transpose()).cwiseAbs().maxCoeff() *
+                         (point - b.position).cross(n).cwiseAbs().maxCoeff();
+    if (linear * j > cap) j = cap / linear;
+    if (angular * j > cap) j = cap / angular;
+    return j;
+}
+
+/// Where a body will stand after `dt` more at its present velocities (a turn by the
+/// exact rotation about its centre of mass): a platform's pose at the end of the step
+/// the update prepares.
+Transform predictedPose(const BodyState& b, real dt) {
+    const real angle = b.angularVelocity.norm() * dt;
+    const Quat turn = angle > 0 ? Quat(Eigen::AngleAxis<real>(angle, b.angularVelocity.normalized())) : Quat::Identity();
+    const Vec3 centre = b.centerOfMass + b.linearVelocity * dt;
+    return Transform{centre + turn * (b.position - b.centerOfMass), (turn * b.orientation).normalized()};
+}
+
+/// An impulse the update gives a body when it commits.
+struct Kick {
+    BodyId body{};
+    Vec3 impulse = Vec3::Zero();
+    Vec3 point = Vec3::Zero();
+};
+
 } // namespace
 
-void Character::update(World& world, real dt, const Vec3& walkVelocity) {
+void Character::update(World& world, real dt, const Vec3& walkVelocity) { detail::guarded(world.errorHandler(), [&] {
     detail::requireFinite(dt, "update.dt");
     if (!(dt > 0 && dt <= 1)) throw Error("update.dt", toText(dt), "must be in (0, 1] [s]");
     detail::requireSpeed(walkVelocity, "update.walkVelocity");
     if (!world.contains(body_)) throw Error("update.world", "", "the character's body is not in this world (destroyed?)");
 
+    // Everything is worked out in locals first; the character and the world change
+    // together at the end, after the last check (an error leaves both as they were).
     const CharacterShape shape = detail::characterShape(desc_, up_);
     const Mover mover(world, desc_, body_, shape);
     const Vec3 start = position_;
-    const bool wasOnGround = onGround_;
 
     // 1. Pushes: the momentum bodies gave its body, on its mass; across gravity only
     // (what lands on its head presses it into the ground, which holds).
-    Vec3 taken = impulseOn(world, body_) / desc_.mass;
-    push_ += taken - up_ * taken.dot(up_);
-    push_ *= std::exp(-desc_.pushDamping * dt);
+    // (once per step: a second update before the next step reads nothing again)
+    const bool fresh = world.stepCount() != pushesRead_;
+    const Vec3 taken = fresh ? Vec3(impulseOn(world, body_) / desc_.mass) : Vec3(Vec3::Zero());
+    Vec3 push = (push_ + taken - up_ * taken.dot(up_)) * std::exp(-desc_.pushDamping * dt);
 
-    // 2. The platform's carry: where the feet's place on it went in the last step.
+    // 2. The platform's carry: the feet's place on it is kept in the pose the platform
+    // was expected to reach in the last step; the carry takes them to where that place
+    // is now (nothing, for a platform that kept its velocities) and on to where it will
+    // be at the end of the coming step (unless jumping: the jump keeps the platform's
+    // velocity instead). Swept like any move.
+    const bool jumped = jumpSpeed_ >= 0;
     Vec3 carry = Vec3::Zero();
     if (onGround_ && world.contains(ground_)) {
         const BodyState g = world.body(ground_);
-        if (g.type != BodyType::Static) carry = g.transform().toWorld(groundAnchor_) - position_;
+        if (g.type != BodyType::Static) {
+            const Vec3 now = g.transform().toWorld(groundAnchor_);
+            const Vec3 next = jumped ? now : predictedPose(g, dt).toWorld(g.transform().toLocal(now));
+            carry = next - position_;
+        }
     }
+    const Vec3 carried = carry.squaredNorm() > 0 ? mover.slide(start, carry).feet : start;
 
     // Falling, standing or jumping: the fall is a velocity of its own, gravity's
     // integral since it left the ground, less what surfaces stopped (so it slides down
-    // a steep slope at g sin(angle), as a frictionless block would).
-    const bool jumped = jumpSpeed_ >= 0;
-    if (jumped) {
-        fall_ = up_ * jumpSpeed_;
-        jumpSpeed_ = -1;
-    } else if (onGround_) {
-        fall_ = Vec3::Zero();
-    } else {
-        fall_ -= up_ * (gravity_ * dt);
-    }
+    // a steep slope at g sin(angle), as a frictionless block would). A jump keeps the
+    // platform's velocity across gravity.
+    Vec3 fall = fall_;
+    if (jumped) fall = up_ * jumpSpeed_ + (groundVelocity_ - up_ * groundVelocity_.dot(up_));
+    else if (onGround_) fall = Vec3::Zero();
+    else fall -= up_ * (gravity_ * dt);
     const Vec3 walk = walkVelocity - up_ * walkVelocity.dot(up_);
-    const Vec3 wanted = walk + push_ + fall_;
+    Vec3 wanted = walk + push + fall;
+    // No faster than half maxSpeed in all (a fall of hours would be more).
+    if (wanted.norm() > detail::maxSpeed / 2) wanted *= detail::maxSpeed / 2 / wanted.norm();
 
     // 3. Collide and slide.
-    Slide moved = mover.slide(start, wanted * dt + carry);
+    Slide moved = mover.slide(carried, wanted * dt);
 
-    // 4. Stairs: on the ground and stopped short by something, try a stair higher.
-    const Vec3 across = (walk + push_) * dt;
-    if (wasOnGround && !jumped && desc_.stepHeight > 0 && across.norm() > real(1e-6)) {
+    // 4. Stairs: on the ground and stopped short by something too steep to walk, try the
+    // walk a stair higher.
+    const Vec3 across = (walk + push) * dt;
+    if (onGround_ && !jumped && desc_.stepHeight > 0 && across.norm() > real(1e-6) && mover.blockedBySteep(moved)) {
         const Vec3 along = across.normalized();
-        if ((moved.feet - start - carry).dot(along) < real(0.9) * across.norm()) {
-            if (const std::optional<Vec3> stepped = mover.stepUp(start + carry, across, moved.feet)) moved.feet = *stepped;
+        if ((moved.feet - carried).dot(along) < real(0.9) * across.norm()) {
+            if (const std::optional<Vec3> stepped = mover.stepUp(carried, across, moved.feet)) moved.feet = *stepped;
         }
     }
 
     // 5. The ground: found under the feet, or snapped down to while walking off a step.
     Vec3 surface = up_;
     std::optional<CharacterContact> ground = mover.ground(moved.feet, surface);
-    const bool rising = fall_.dot(up_) > real(1e-3);
-    if (!ground && wasOnGround && !jumped && !rising && desc_.snapDistance > 0) {
+    const bool rising = fall.dot(up_) > real(1e-3);
+    if (!ground && onGround_ && !jumped && !rising && desc_.snapDistance > 0) {
         bool hit = false;
         const Vec3 down = mover.sweepAndSettle(moved.feet, -up_ * desc_.snapDistance, hit);
         Vec3 s = up_;
@@ -226,52 +278,63 @@ void Character::update(World& world, real dt, const Vec3& walkVelocity) {
             }
         }
     }
-    onGround_ = ground.has_value() && !rising;
+    const bool standing = ground.has_value() && !rising;
     // Standing: down onto the ground it found within the margin (a fall's last frame
     // may end a little above it).
-    if (onGround_ && ground->separation > real(1e-4)) {
+    if (standing && ground->separation > real(1e-4)) {
         bool hit = false;
         moved.feet = mover.sweepAndSettle(moved.feet, -up_ * ground->separation, hit);
     }
+    const Transform pose = shape.pose(moved.feet);
+    detail::requirePoint(pose.position, "update.position"); // where it would go
 
-    // 6. Bodies walked into, pushed (once each, along the contact, at most maxPushForce).
-    std::vector<BodyId> pushed;
-    for (std::size_t k = 0; k < moved.touched.size(); ++k) {
-        const CharacterContact& c = moved.touched[k];
-        if (!world.contains(c.body) || std::find(pushed.begin(), pushed.end(), c.body) != pushed.end()) continue;
+    // 6. Bodies walked into, pushed (once each, along the contact, at most maxPushForce);
+    // the closing speed counts the platform's carry.
+    std::vector<Kick> kicks;
+    const Vec3 moving = wanted + carry / dt;
+    for (const CharacterContact& c : moved.touched) {
+        if (!world.contains(c.body)) continue;
+        if (std::any_of(kicks.begin(), kicks.end(), [&](const Kick& k) { return k.body == c.body; })) continue;
         const BodyState b = world.body(c.body);
         if (!b.isDynamic()) continue;
         const Vec3 into = -c.normal;
-        const real closing = wanted.dot(into) - b.velocityAt(c.point).dot(into);
+        const real closing = moving.dot(into) - b.velocityAt(c.point).dot(into);
         if (closing <= 0) continue;
-        const real j = std::min(effectiveMass(b, c.point, into) * closing, desc_.maxPushForce * dt);
-        if (j <= 0) continue;
-        world.applyImpulse(c.body, into * j, c.point);
-        pushed.push_back(c.body);
+        const real j = boundedImpulse(b, c.point, into, std::min(effectiveMass(b, c.point, into) * closing, desc_.maxPushForce * dt));
+        if (j > 0) kicks.push_back({c.body, into * j, c.point});
     }
-    // ... and the ground it stands on carries its weight.
-    if (onGround_ && world.contains(ground->body) && world.body(ground->body).isDynamic())
-        world.applyImpulse(ground->body, -up_ * (desc_.mass * gravity_ * dt), ground->point);
+    // ... and the ground it stands on carries its weight: at most ten times the ground's
+    // own (a light board under the character is pressed down, not shot away; what the
+    // character really weighs goes through it to what holds it, which the solver does
+    // not see).
+    if (standing && world.contains(ground->body)) {
+        const BodyState g = world.body(ground->body);
+        const real weight = std::min(desc_.mass, 10 * g.mass) * gravity_ * dt;
+        if (g.isDynamic()) kicks.push_back({ground->body, -up_ * boundedImpulse(g, ground->point, -up_, weight), ground->point});
+    }
 
-    // Velocities lose what the planes stopped; on the ground it no longer falls.
-    fall_ = onGround_ ? Vec3::Zero() : clipVelocity(fall_, moved.planes);
-    push_ = clipVelocity(push_, moved.planes);
+    // Commit: the world, then the character.
+    for (const Kick& k : kicks) world.applyImpulse(k.body, k.impulse, k.point);
+    world.moveKinematic(body_, pose);
+    fall_ = standing ? Vec3::Zero() : clipVelocity(fall, moved.planes);
+    push_ = clipVelocity(push, moved.planes);
     push_ -= up_ * push_.dot(up_);
-
+    jumpSpeed_ = -1;
+    pushesRead_ = world.stepCount();
+    onGround_ = standing;
     position_ = moved.feet;
     velocity_ = (position_ - start) / dt;
     contacts_ = moved.touched;
-    ground_ = onGround_ ? ground->body : BodyId{};
-    groundNormal_ = onGround_ ? surface : up_;
+    ground_ = standing ? ground->body : BodyId{};
+    groundNormal_ = standing ? surface : up_;
     groundVelocity_ = Vec3::Zero();
-    if (onGround_) {
+    if (standing) {
+        // Its place on the ground, in the pose the ground will have when the coming
+        // step ends (the character's new place is for then too).
         const BodyState g = world.body(ground_);
-        groundAnchor_ = g.transform().toLocal(position_);
+        groundAnchor_ = predictedPose(g, dt).toLocal(position_);
         groundVelocity_ = g.velocityAt(position_);
     }
-
-    // 7. Its body meets the world where the character now is.
-    world.moveKinematic(body_, shape.pose(position_));
-}
+}); }
 
 } // namespace jounce

@@ -47,7 +47,7 @@ void drawShapes(const World& world, DebugDraw& out, const DebugDrawSettings& s) 
 }
 
 /// Boxes with infinite sides (a half-space's) are not drawn.
-bool drawable(const Aabb& box) { return box.min.allFinite() && box.max.allFinite(); }
+bool drawable(const Aabb& box) { return isFinite(box.min) && isFinite(box.max); }
 
 void drawBoundingBoxes(const World& world, DebugDraw& out) {
     for (const ColliderId id : world.colliderIds()) {

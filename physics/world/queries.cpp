@@ -11,10 +11,12 @@
 #include <jounce/collision/shape_cast.hpp>
 
 #include "common/guard.hpp"
+#include "common/parallel.hpp"
 #include "common/validate.hpp"
 #include "physics/world/stages.hpp"
 
 #include <algorithm>
+#include <string>
 #include <optional>
 #include <vector>
 
@@ -97,6 +99,21 @@ std::optional<World::RayHit> World::rayCastClosest(const Vec3& from, const Vec3&
     const std::vector<RayHit> hits = rayCastAll(from, to, mask);
     if (hits.empty()) return std::nullopt;
     return hits.front();
+}); }
+
+std::vector<std::optional<World::RayHit>> World::rayCastBatch(std::span<const RayQuery> rays, TaskSystem* tasks) const { return detail::guarded(errorHandler_, [&] {
+    for (std::size_t k = 0; k < rays.size(); ++k) {
+        if (isFinite(rays[k].from) && isFinite(rays[k].to)) continue; // (the field's name only for a bad one)
+        const std::string at = "rayCastBatch.rays[" + std::to_string(k) + "]";
+        detail::requireFinite(rays[k].from, (at + ".from").c_str());
+        detail::requireFinite(rays[k].to, (at + ".to").c_str());
+    }
+    std::vector<std::optional<RayHit>> hits(rays.size());
+    // Each ray writes its own answer: any split among workers gives the same answers.
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(rays.size()), 16, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t k = begin; k < end; ++k) hits[k] = rayCastClosest(rays[k].from, rays[k].to, rays[k].mask);
+    });
+    return hits;
 }); }
 
 std::vector<World::ShapeCastHit> World::shapeCastAll(const Shape& shape, const Transform& pose, const Vec3& translation,

@@ -128,6 +128,7 @@ private:
     Vec3 fall_ = Vec3::Zero(); ///< gravity's integral since it left the ground, less what surfaces stopped
     real jumpSpeed_ = -1;
     Vec3 push_ = Vec3::Zero();
+    std::uint64_t pushesRead_ = ~std::uint64_t{0}; ///< the world's stepCount() when its body's pushes were last read
     bool onGround_ = false;
     BodyId ground_{};
     Vec3 groundNormal_ = Vec3::UnitY();

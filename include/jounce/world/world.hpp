@@ -220,6 +220,19 @@ public:
     std::optional<RayHit> rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
     /// Every collider the segment enters, nearest first.
     std::vector<RayHit> rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
+    /// One ray of a batch: the segment from -> to and its category mask.
+    struct RayQuery {
+        Vec3 from = Vec3::Zero();
+        Vec3 to = Vec3::Zero();
+        std::uint32_t mask = 0xffffffffu;
+    };
+    /// Each ray's closest hit, in the batch's order (rayCastClosest's answer for each):
+    /// a vehicle's wheels, a sensor fan, an AI's lines of sight. Every ray is checked
+    /// first (rayCastBatch.rays[K].from, .to: finite), so a bad one throws before any is
+    /// cast. With `tasks` (a game's job system, or a jounce::ThreadPool) the rays are
+    /// shared among its workers; the answers are the same for any number of them. Pass
+    /// the world's own (tasks()) only from the thread that steps it.
+    std::vector<std::optional<RayHit>> rayCastBatch(std::span<const RayQuery> rays, TaskSystem* tasks = nullptr) const;
 
     /// A shape cast's hit (shape_cast.hpp): where the cast shape, moved from `pose` by
     /// `fraction` of `translation`, first comes within shapeCastSkin (1 mm) of a collider.
