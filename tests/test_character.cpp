@@ -47,6 +47,18 @@ BodyId addRamp(World& w, real angle, real length) {
     return addStaticBox(w, centre, half, q);
 }
 
+/// A kinematic slab 0.2 m thick at `centre` of half size `halfX` by `halfZ`, moving at
+/// `velocity` (and turning at `spin`).
+BodyId addPlatform(World& w, const Vec3& centre, real halfX, real halfZ, const Vec3& velocity, const Vec3& spin = Vec3::Zero()) {
+    BodyDesc p;
+    p.type = BodyType::Kinematic;
+    p.position = centre;
+    p.linearVelocity = velocity;
+    p.angularVelocity = spin;
+    p.colliders.push_back(testing::boxCollider(Vec3(halfX, real(0.1), halfZ)));
+    return w.createBody(p);
+}
+
 } // namespace
 
 TEST_CASE("character: solvePlanes finds the nearest clear move and clipVelocity stops motion into the planes", "[physics]") {
@@ -220,12 +232,7 @@ TEST_CASE("character: rides a moving platform and a turntable", "[physics][scene
     World w;
     testing::addGround(w);
     SECTION("a platform moving at 1 m/s") {
-        BodyDesc p;
-        p.type = BodyType::Kinematic;
-        p.position = Vec3(0, real(0.5), 0);
-        p.linearVelocity = Vec3(1, 0, 0);
-        p.colliders.push_back(testing::boxCollider(Vec3(2, real(0.1), 2)));
-        const BodyId platform = w.createBody(p);
+        const BodyId platform = addPlatform(w, Vec3(0, real(0.5), 0), 2, 2, Vec3(1, 0, 0));
         CharacterDesc d;
         d.position = Vec3(0, real(0.6), 0);
         Character c(w, d);
@@ -236,14 +243,7 @@ TEST_CASE("character: rides a moving platform and a turntable", "[physics][scene
         CHECK(c.groundVelocity().isApprox(Vec3(1, 0, 0), real(1e-6)));
     }
     SECTION("a turntable at 1 rad/s") {
-        BodyDesc p;
-        p.type = BodyType::Kinematic;
-        p.position = Vec3(0, real(0.1), 0);
-        p.angularVelocity = Vec3(0, 1, 0);
-        ColliderDesc disc;
-        disc.shape = Box{Vec3(4, real(0.1), 4)};
-        p.colliders.push_back(disc);
-        const BodyId table = w.createBody(p);
+        const BodyId table = addPlatform(w, Vec3(0, real(0.1), 0), 4, 4, Vec3::Zero(), Vec3(0, 1, 0));
         CharacterDesc d;
         d.position = Vec3(2, real(0.2), 0);
         Character c(w, d);
@@ -433,12 +433,7 @@ TEST_CASE("character: standing on a feather-light box does not stop its update, 
     }
     SECTION("a jump from a platform moving at 3 m/s lands where the platform went") {
         World w;
-        BodyDesc p;
-        p.type = BodyType::Kinematic;
-        p.position = Vec3(0, real(0.5), 0);
-        p.linearVelocity = Vec3(3, 0, 0);
-        p.colliders.push_back(testing::boxCollider(Vec3(4, real(0.1), 2)));
-        const BodyId platform = w.createBody(p);
+        const BodyId platform = addPlatform(w, Vec3(0, real(0.5), 0), 4, 2, Vec3(3, 0, 0));
         CharacterDesc d;
         d.position = Vec3(0, real(0.6), 0);
         Character c(w, d);
@@ -463,12 +458,7 @@ TEST_CASE("character: standing on a feather-light box does not stop its update, 
     }
     SECTION("pushing a box along a moving platform") {
         World w;
-        BodyDesc p;
-        p.type = BodyType::Kinematic;
-        p.position = Vec3(0, real(0.5), 0);
-        p.linearVelocity = Vec3(2, 0, 0);
-        p.colliders.push_back(testing::boxCollider(Vec3(6, real(0.1), 2)));
-        const BodyId platform = w.createBody(p);
+        const BodyId platform = addPlatform(w, Vec3(0, real(0.5), 0), 6, 2, Vec3(2, 0, 0));
         BodyDesc b;
         b.position = Vec3(1, real(1.0), 0);
         b.colliders.push_back(makeCollider(Box{Vec3::Constant(real(0.4))}, 20 / real(0.512), {.friction = real(0.5)}));
