@@ -28,6 +28,7 @@ std::unique_ptr<Scene> makeHinges();
 std::unique_ptr<Scene> makeCar();
 std::unique_ptr<Scene> makeCrane();
 std::unique_ptr<Scene> makeCharacterLevel();
+std::unique_ptr<Scene> makeRaycastCar();
 std::unique_ptr<Scene> makeRope();
 std::unique_ptr<Scene> makeCloth64();
 std::unique_ptr<Scene> makeSandpile();

@@ -114,14 +114,7 @@ private:
         d.position = Vec3(0, 0, 5);
         return d;
     }
-    void addStatic(const Vec3& at, const Vec3& half, const Quat& q) {
-        BodyDesc d;
-        d.type = BodyType::Static;
-        d.position = at;
-        d.orientation = q;
-        d.colliders.push_back(makeCollider(Box{half}, 1000, {.friction = real(0.6)}));
-        addBody(d, {BodyId{}, Primitive::Box, half, stone});
-    }
+    void addStatic(const Vec3& at, const Vec3& half, const Quat& q) { addStaticBox(at, half, q, stone, real(0.6)); }
     /// A 6 m long ramp at `degrees`, its low edge at `foot`, rising toward -z.
     void addRamp(const Vec3& foot, real degrees) {
         const real a = degrees * std::numbers::pi_v<real> / 180;

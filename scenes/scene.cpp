@@ -201,6 +201,15 @@ void Scene::drawDeformables(DrawList& out) const {
     }
 }
 
+BodyId Scene::addStaticBox(const Vec3& at, const Vec3& half, const Quat& q, const Colour& colour, real friction) {
+    BodyDesc d;
+    d.type = BodyType::Static;
+    d.position = at;
+    d.orientation = q;
+    d.colliders.push_back(makeCollider(Box{half}, 1000, {.friction = friction}));
+    return addBody(d, {BodyId{}, Primitive::Box, half, colour});
+}
+
 void Scene::draw(DrawList& out) const {
     for (const Visual& v : visuals_) {
         const BodyState b = world_.body(v.body);
@@ -285,6 +294,7 @@ constexpr Entry registry[] = {
     {"car", makeCar},
     {"crane", makeCrane},
     {"character", makeCharacterLevel},
+    {"raycar", makeRaycastCar},
     {"rope", makeRope},
     {"cloth", makeHangingCloth},
     {"cloth64", makeCloth64},

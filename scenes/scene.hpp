@@ -133,6 +133,8 @@ public:
     void removeBody(BodyId id);
     /// A static plane drawn at y = 0 (nothing collides with it before collision/ lands).
     BodyId addGround(real halfSize);
+    /// A static box of half extents `half` at `at`, turned by `q`, and its visual.
+    BodyId addStaticBox(const Vec3& at, const Vec3& half, const Quat& q, const Colour& colour, real friction);
 
 protected:
     World world_;

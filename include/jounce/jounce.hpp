@@ -40,4 +40,5 @@
 #include <jounce/world/ragdoll.hpp>
 #include <jounce/world/debug_draw.hpp>
 #include <jounce/character/character.hpp>
+#include <jounce/vehicle/vehicle.hpp>
 #include <jounce/io/scene_file.hpp>
