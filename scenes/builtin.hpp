@@ -6,6 +6,7 @@
 
 namespace jounce::scenes {
 
+std::unique_ptr<Scene> makeShowcase();
 std::unique_ptr<Scene> makeBallistic();
 std::unique_ptr<Scene> makeContacts();
 std::unique_ptr<Scene> makeFireworks();
@@ -29,6 +30,13 @@ std::unique_ptr<Scene> makeCar();
 std::unique_ptr<Scene> makeCrane();
 std::unique_ptr<Scene> makeCharacterLevel();
 std::unique_ptr<Scene> makeRaycastCar();
+
+// The raycar scene's car, shared with the showcase (raycast_car.cpp): a 1200 kg chassis
+// (its mass low, in a floor pan) at `at`, its four wheels (rear-wheel drive), and the
+// wheels drawn as cylinders.
+BodyId addCarChassis(Scene& scene, const Vec3& at);
+VehicleDesc carWheels(BodyId chassis);
+void drawCarWheels(const World& world, const Vehicle& car, DrawList& out);
 std::unique_ptr<Scene> makeRope();
 std::unique_ptr<Scene> makeCloth64();
 std::unique_ptr<Scene> makeSandpile();

@@ -15,9 +15,56 @@ namespace {
 const Colour tarmac{0.32f, 0.33f, 0.35f};
 const Colour concrete{0.7f, 0.68f, 0.62f};
 
+} // namespace
+
+BodyId addCarChassis(Scene& scene, const Vec3& at) {
+    // The body, 400 kg, and a floor pan of 800 kg along its bottom: the centre of mass
+    // 0.2 m below the body's middle, as a car's engine and frame put it (a box of even
+    // density rolls over in a hard turn at 10 m/s).
+    BodyDesc d;
+    d.position = at;
+    const Vec3 half(real(0.9), real(0.35), 2), pan(real(0.85), real(0.05), real(1.9));
+    d.colliders.push_back(makeCollider(Box{half}, 400 / (8 * half.prod()), {.friction = real(0.5)}));
+    ColliderDesc floorPan = makeCollider(Box{pan}, 800 / (8 * pan.prod()), {.friction = real(0.5)});
+    floorPan.local.position = Vec3(0, real(-0.28), 0);
+    d.colliders.push_back(floorPan);
+    d.canSleep = false;
+    return scene.addBody(d, {BodyId{}, Primitive::Box, half, {0.8f, 0.15f, 0.12f}});
+}
+
+VehicleDesc carWheels(BodyId chassis) {
+    VehicleDesc v;
+    v.chassis = chassis;
+    v.engineTorque = 2400;
+    for (const real x : {real(-0.85), real(0.85)})
+        for (const real z : {real(-1.4), real(1.4)}) {
+            WheelDesc w;
+            w.mount = Vec3(x, real(-0.3), z);
+            w.stiffness = 36000;
+            w.damping = 3500;
+            w.friction = real(1.1);
+            w.steered = z > 0;
+            w.driven = z < 0; // rear-wheel drive
+            v.wheels.push_back(w);
+        }
+    return v;
+}
+
+void drawCarWheels(const World& world, const Vehicle& car, DrawList& out) {
+    // Each wheel as a cylinder along its axle (the pose's x; a cylinder's axis is y).
+    const Quat yToX = Quat::FromTwoVectors(Vec3::UnitY(), Vec3::UnitX());
+    for (std::size_t k = 0; k < car.wheels().size(); ++k) {
+        Transform pose = car.wheelPose(world, k);
+        pose.orientation = pose.orientation * yToX;
+        out.items.push_back({Primitive::Cylinder, pose, Vec3(car.desc().wheels[k].radius, real(0.12), 0), {0.1f, 0.1f, 0.1f}, {}});
+    }
+}
+
+namespace {
+
 class RaycastCar final : public Scene {
 public:
-    RaycastCar() : chassis_(addChassis()), car_(world_, describe(chassis_)) {
+    RaycastCar() : chassis_(addChassis()), car_(world_, carWheels(chassis_)) {
         for (int level = 0; level < 3; ++level)
             for (int i = 0; i < 5 - level; ++i) {
                 BodyDesc d;
@@ -58,13 +105,7 @@ public:
     void update(real h) override { car_.update(world_, h, input_); }
     void draw(DrawList& out) const override {
         Scene::draw(out);
-        // Each wheel as a cylinder along its axle (the pose's x; a cylinder's axis is y).
-        const Quat yToX = Quat::FromTwoVectors(Vec3::UnitY(), Vec3::UnitX());
-        for (std::size_t k = 0; k < car_.wheels().size(); ++k) {
-            Transform pose = car_.wheelPose(world_, k);
-            pose.orientation = pose.orientation * yToX;
-            out.items.push_back({Primitive::Cylinder, pose, Vec3(car_.desc().wheels[k].radius, real(0.12), 0), {0.1f, 0.1f, 0.1f}, {}});
-        }
+        drawCarWheels(world_, car_, out);
     }
 
     const Vehicle& vehicle() const { return car_; }
@@ -83,37 +124,9 @@ private:
         // A ramp 10 m out to the left, a bump across the way ahead, crates beyond it.
         addStatic(Vec3(-10, real(0.4), 12), Vec3(3, real(0.15), 4), Quat(Eigen::AngleAxis<real>(real(-0.2), Vec3::UnitX())));
         addStatic(Vec3(0, 0, 22), Vec3(6, real(0.08), real(0.5)), Quat::Identity()); // 8 cm high
-        // The body, 400 kg, and a floor pan of 800 kg along its bottom: the centre of
-        // mass 0.2 m below the body's middle, as a car's engine and frame put it (a box
-        // of even density rolls over in a hard turn at 10 m/s).
-        BodyDesc d;
-        d.position = Vec3(0, real(1.1), 0);
-        const Vec3 half(real(0.9), real(0.35), 2), pan(real(0.85), real(0.05), real(1.9));
-        d.colliders.push_back(makeCollider(Box{half}, 400 / (8 * half.prod()), {.friction = real(0.5)}));
-        ColliderDesc floorPan = makeCollider(Box{pan}, 800 / (8 * pan.prod()), {.friction = real(0.5)});
-        floorPan.local.position = Vec3(0, real(-0.28), 0);
-        d.colliders.push_back(floorPan);
-        d.canSleep = false;
-        return addBody(d, {BodyId{}, Primitive::Box, half, {0.8f, 0.15f, 0.12f}});
+        return addCarChassis(*this, Vec3(0, real(1.1), 0));
     }
     void addStatic(const Vec3& at, const Vec3& half, const Quat& q) { addStaticBox(at, half, q, concrete, real(0.9)); }
-    static VehicleDesc describe(BodyId chassis) {
-        VehicleDesc v;
-        v.chassis = chassis;
-        v.engineTorque = 2400;
-        for (const real x : {real(-0.85), real(0.85)})
-            for (const real z : {real(-1.4), real(1.4)}) {
-                WheelDesc w;
-                w.mount = Vec3(x, real(-0.3), z);
-                w.stiffness = 36000;
-                w.damping = 3500;
-                w.friction = real(1.1);
-                w.steered = z > 0;
-                w.driven = z < 0; // rear-wheel drive
-                v.wheels.push_back(w);
-            }
-        return v;
-    }
 };
 
 } // namespace

@@ -272,6 +272,7 @@ struct Entry {
     std::unique_ptr<Scene> (*make)();
 };
 constexpr Entry registry[] = {
+    {"showcase", makeShowcase}, // first: the demo opens on it
     {"ballistic", makeBallistic},
     {"contacts", makeContacts},
     {"fireworks", makeFireworks},

@@ -496,3 +496,20 @@ TEST_CASE("character: the character scene walks through its level, knocks the cr
     CHECK(highest == Approx(1.2).margin(0.01)); // up the stairs to the 1.2 m landing
     CHECK(w.body(hero).position.z() < -6);
 }
+
+TEST_CASE("character: the showcase scene opens the demo, and walking ahead knocks its pyramid about", "[physics][scene]") {
+    REQUIRE(scenes::sceneNames().front() == "showcase");
+    const std::unique_ptr<scenes::Scene> scene = scenes::makeScene("showcase");
+    World& w = scene->world();
+    std::vector<std::pair<BodyId, Vec3>> crates; // the pyramid's: 80 kg/m^3 cubes of 0.5 m (10 kg)
+    for (const BodyId id : w.bodyIds()) {
+        const BodyState b = w.body(id);
+        if (b.isDynamic() && std::abs(b.mass - 10) < real(0.01)) crates.emplace_back(id, b.position);
+    }
+    REQUIRE(crates.size() == 15);
+    scene->control(1, 0);
+    for (int i = 0; i < 180; ++i) scene->step();
+    int moved = 0;
+    for (const auto& [id, start] : crates) moved += (w.body(id).position - start).norm() > real(0.3) ? 1 : 0;
+    CHECK(moved >= 5);
+}
