@@ -93,6 +93,7 @@ TEST_CASE("debugDraw: shapes coloured by kind, sensors and sleep, boxes, islands
     CHECK(centres.lines[0].a.isApprox(d.w.body(d.box).centerOfMass));
 
     Recorder islands;
+    REQUIRE(d.w.islands().count() > 0);
     debugDraw(d.w, islands, {.flags = DebugDrawFlags::islands});
     CHECK(islands.lines.size() == d.w.islands().count() * 12);
 
@@ -186,4 +187,13 @@ TEST_CASE("debugDraw: a half-space's unbounded box is left out, everything else 
     CHECK(r.shapes.size() == 2);
     CHECK(r.linesOf(DebugColours::boundingBox) == 12); // the ball's only
     CHECK(r.points.size() == 1);
+    // A body made since the step has no broad-phase box yet: its box is made to draw.
+    BodyDesc later;
+    later.position = Vec3(3, 1, 0);
+    later.colliders.push_back(makeCollider(Box{Vec3::Constant(real(0.5))}, 1000));
+    w.createBody(later);
+    Recorder again;
+    debugDraw(w, again, {.flags = DebugDrawFlags::boundingBoxes});
+    REQUIRE(again.lines.size() == 24);
+    CHECK(again.lines[12].a.x() == Approx(3 - 0.5 - w.settings().aabbMargin));
 }

@@ -74,6 +74,33 @@ struct ChassisMotion {
     }
 };
 
+/// An impulse the update gives a body when it commits.
+struct WheelKick {
+    BodyId body{};
+    Vec3 impulse = Vec3::Zero();
+    Vec3 point = Vec3::Zero();
+};
+
+/// What World::applyImpulse accepts: a finite impulse within maxLoad whose change of
+/// velocity stays within maxSpeed (its check, made here first).
+bool fits(const BodyState& b, const Vec3& j, const Vec3& p) {
+    if (!isFinite(j) || j.cwiseAbs().maxCoeff() > detail::maxLoad) return false;
+    using Wide = long double;
+    const Mat3 r = b.orientation.toRotationMatrix();
+    const Wide linear = static_cast<Wide>(j.cwiseAbs().maxCoeff()) * b.inverseMass;
+    const Wide angular = 3 * static_cast<Wide>((r * b.inverseInertia * r.transpose()).cwiseAbs().maxCoeff()) *
+                         static_cast<Wide>((p - b.position).cross(j).cwiseAbs().maxCoeff());
+    return linear <= detail::maxSpeed && angular <= detail::maxSpeed;
+}
+
+/// The share of a wheel's impulse a dynamic ground takes back: all of it, unless that
+/// would fling a feather-light body faster than a tenth of maxSpeed.
+real reactionShare(const BodyState& g, const Vec3& j, const Vec3& p) {
+    real share = 1;
+    for (int halve = 0; halve < 200 && !fits(g, j * (share * 10), p); ++halve) share /= 2;
+    return share;
+}
+
 /// One touching wheel's tyre, as the friction sweeps see it.
 struct Tyre {
     std::size_t wheel = 0;
@@ -81,6 +108,7 @@ struct Tyre {
     real limit = 0;       ///< mu times the load over the frame [N s]
     real drive = 0;       ///< the engine's impulse along forward [N s]
     real brake = 0;       ///< the most the brake may resist [N s]
+    real resist = 0;      ///< the brake's impulse so far [N s]
     real along = 0, across = 0; ///< the impulses so far [N s]
 };
 
@@ -92,8 +120,9 @@ Vehicle::Vehicle(const World& world, const VehicleDesc& desc) : desc_(desc) {
         validate(world, desc);
         valid = true;
     });
-    if (!valid) desc_.wheels.clear(); // (an error handler that returns: a vehicle without wheels)
+    if (!valid) desc_.wheels.clear(); // (an error handler that returns: a vehicle without wheels, valid() false)
     wheels_.resize(desc_.wheels.size());
+    for (std::size_t k = 0; k < wheels_.size(); ++k) wheels_[k].length = desc_.wheels[k].restLength;
 }
 
 void Vehicle::update(World& world, real dt, const VehicleInput& input) { detail::guarded(world.errorHandler(), [&] {
@@ -169,15 +198,24 @@ void Vehicle::update(World& world, real dt, const VehicleInput& input) { detail:
         tyres.push_back(t);
     }
 
-    // 2. The tyres: sweeps over the wheels on the chassis's velocities. Across, the grip
+    // 2. The tyres: sweeps over the wheels on the chassis's velocities, with the share
+    // of the coming step's gravity that moves the chassis in it: the tyres' impulse
+    // comes at the step's start, gravity through its n substeps (semi-implicit: the
+    // position moves by v dt + g dt^2 (n + 1) / (2 n)), so holding v + g dt (n + 1) / (2 n)
+    // at zero keeps a braked car still on a slope (without gravity a car parked on 15
+    // degrees crept 13 cm in 5 s; with all of it 8 cm, with half 2.6 cm). Across, the grip
     // stops sliding; along, a braking wheel resists rolling up to its brake, a driven one
     // pushes with its torque over its radius; both within mu times the load.
+    const ResolverSettings& solver = world.settings().resolver;
+    const real n = solver.solver == ContactSolver::SoftStep ? static_cast<real>(solver.soft.substeps) : 1;
+    chassis.v += world.settings().gravity * (body.gravityScale * dt * (n + 1) / (2 * n));
     for (int sweep = 0; sweep < 4; ++sweep) {
         for (Tyre& t : tyres) {
             const Vec3 slip = chassis.at(t.point) - t.groundVelocity;
             real across = t.across - chassis.massAlong(t.point, t.side) * slip.dot(t.side);
-            real along = t.drive;
-            if (t.brake > 0) along = std::clamp(t.along - chassis.massAlong(t.point, t.forward) * slip.dot(t.forward), -t.brake, t.brake);
+            // The drive pushes; the brake resists the wheel's rolling on top of it.
+            if (t.brake > 0) t.resist = std::clamp(t.resist - chassis.massAlong(t.point, t.forward) * slip.dot(t.forward), -t.brake, t.brake);
+            real along = t.drive + t.resist;
             const real total = std::hypot(along, across);
             if (total > t.limit) {
                 along *= t.limit / total;
@@ -190,18 +228,27 @@ void Vehicle::update(World& world, real dt, const VehicleInput& input) { detail:
     }
 
     // Commit: the springs' and tyres' impulses on the chassis, and the opposite on a
-    // dynamic ground; the wheels' spin for drawing.
-    for (const auto& [k, j] : springs) {
-        world.applyImpulse(desc_.chassis, j, next[k].contact);
-        if (world.body(next[k].ground).isDynamic()) world.applyImpulse(next[k].ground, -j, next[k].contact);
-    }
+    // dynamic ground (no more than a light ground body can take: World::applyImpulse
+    // refuses a change of velocity beyond maxSpeed). Every impulse is checked before
+    // any is applied: an error leaves the world as it was.
+    std::vector<WheelKick> kicks;
+    const auto push = [&](std::size_t k, const Vec3& j, const Vec3& p) {
+        kicks.push_back({desc_.chassis, j, p});
+        const BodyState g = world.body(next[k].ground);
+        if (g.isDynamic()) kicks.push_back({next[k].ground, -j * reactionShare(g, j, p), p});
+    };
+    for (const auto& [k, j] : springs) push(k, j, next[k].contact);
     for (const Tyre& t : tyres) {
         const Vec3 j = t.side * t.across + t.forward * t.along;
         next[t.wheel].tyreImpulse = j;
-        world.applyImpulse(desc_.chassis, j, t.point);
-        if (world.body(next[t.wheel].ground).isDynamic()) world.applyImpulse(next[t.wheel].ground, -j, t.point);
+        push(t.wheel, j, t.point);
         next[t.wheel].spin = (chassis.at(t.point) - t.groundVelocity).dot(t.forward) / desc_.wheels[t.wheel].radius;
+        if (t.brake > 0 && std::abs(t.resist) >= t.brake) next[t.wheel].spin = 0; // locked
     }
+    for (const WheelKick& k : kicks)
+        if (!fits(world.body(k.body), k.impulse, k.point))
+            throw Error("update", toText(k.impulse.norm()), "an impulse the chassis cannot take (its velocity would change by more than maxSpeed): lower the wheels' stiffness or damping");
+    for (const WheelKick& k : kicks) world.applyImpulse(k.body, k.impulse, k.point);
     for (std::size_t k = 0; k < next.size(); ++k) {
         if (!next[k].touching) next[k].spin = wheels_[k].spin;
         next[k].angle = std::remainder(wheels_[k].angle + next[k].spin * dt, 2 * std::numbers::pi_v<real>);
@@ -209,17 +256,19 @@ void Vehicle::update(World& world, real dt, const VehicleInput& input) { detail:
     wheels_ = std::move(next);
 }); }
 
-Transform Vehicle::wheelPose(const World& world, std::size_t k) const {
-    const WheelDesc& w = desc_.wheels.at(k);
-    const WheelState& s = wheels_.at(k);
+Transform Vehicle::wheelPose(const World& world, std::size_t k) const { return detail::guarded(world.errorHandler(), [&] {
+    if (k >= desc_.wheels.size()) throw Error("wheelPose.wheel", std::to_string(k), "must name one of the vehicle's " + std::to_string(desc_.wheels.size()) + " wheels");
+    if (!world.contains(desc_.chassis)) throw Error("wheelPose.world", "", "the vehicle's chassis is not in this world (destroyed?)");
+    const WheelDesc& w = desc_.wheels[k];
+    const WheelState& s = wheels_[k];
     const Transform pose = world.body(desc_.chassis).transform();
-    const Vec3 down = pose.directionToWorld(w.down.normalized());
-    const Vec3 axle = pose.directionToWorld(w.axle.normalized());
-    // The wheel's frame: x along the axle, turned by the steer about up, then rolled about the axle.
+    const Vec3 down = w.down.normalized();
+    // In the chassis's frame: x onto the axle, turned by the steer about up, rolled about
+    // the axle; then the chassis's turn (so the roll's reference turns with the car).
     const Quat steer(Eigen::AngleAxis<real>(s.steer, -down));
-    const Quat toAxle = Quat::FromTwoVectors(Vec3::UnitX(), axle);
+    const Quat toAxle = Quat::FromTwoVectors(Vec3::UnitX(), w.axle.normalized());
     const Quat roll(Eigen::AngleAxis<real>(s.angle, Vec3::UnitX()));
-    return Transform{pose.toWorld(w.mount) + down * s.length, (steer * toAxle * roll).normalized()};
-}
+    return Transform{pose.toWorld(w.mount + down * s.length), (pose.orientation * steer * toAxle * roll).normalized()};
+}); }
 
 } // namespace jounce

@@ -5,6 +5,7 @@
 
 #include <jounce/world/debug_draw.hpp>
 
+#include "common/guard.hpp"
 #include "common/validate.hpp"
 
 #include <algorithm>
@@ -49,9 +50,17 @@ void drawShapes(const World& world, DebugDraw& out, const DebugDrawSettings& s) 
 /// Boxes with infinite sides (a half-space's) are not drawn.
 bool drawable(const Aabb& box) { return isFinite(box.min) && isFinite(box.max); }
 
+/// The collider's broad-phase box; for one created or moved since the last step (its
+/// box not made yet, or left where it was), the box around it now, fattened the same.
+Aabb broadPhaseBox(const World& world, ColliderId id) {
+    const Collider& c = world.collider(id);
+    const Aabb now = computeAabb(c.shape, world.colliderPose(id));
+    return c.fatBox.contains(now) ? c.fatBox : now.fattened(world.settings().aabbMargin);
+}
+
 void drawBoundingBoxes(const World& world, DebugDraw& out) {
     for (const ColliderId id : world.colliderIds()) {
-        const Aabb& box = world.collider(id).fatBox;
+        const Aabb box = broadPhaseBox(world, id);
         if (drawable(box)) drawBox(out, box, DebugColours::boundingBox);
     }
 }
@@ -64,7 +73,7 @@ void drawIslands(const World& world, DebugDraw& out) {
         const std::uint32_t k = islands.bodyIsland[body.index];
         if (k == noIsland || k >= boxes.size()) continue;
         for (const ColliderId id : world.colliderIdsOf(body)) {
-            const Aabb& box = world.collider(id).fatBox;
+            const Aabb box = computeAabb(world.collider(id).shape, world.colliderPose(id)); // where it is now
             boxes[k].min = boxes[k].min.cwiseMin(box.min);
             boxes[k].max = boxes[k].max.cwiseMax(box.max);
         }
@@ -111,7 +120,7 @@ void drawCentresOfMass(const World& world, DebugDraw& out, const DebugDrawSettin
 
 } // namespace
 
-void debugDraw(const World& world, DebugDraw& out, const DebugDrawSettings& settings) {
+void debugDraw(const World& world, DebugDraw& out, const DebugDrawSettings& settings) { detail::guarded(world.errorHandler(), [&] {
     checkLength(settings.normalLength, "debugDraw.settings.normalLength");
     checkLength(settings.impulseScale, "debugDraw.settings.impulseScale");
     checkLength(settings.axisLength, "debugDraw.settings.axisLength");
@@ -123,6 +132,6 @@ void debugDraw(const World& world, DebugDraw& out, const DebugDrawSettings& sett
     if (f & (DebugDrawFlags::contacts | DebugDrawFlags::normals | DebugDrawFlags::impulses)) drawContacts(world, out, settings);
     if (f & DebugDrawFlags::joints) drawJoints(world, out);
     if (f & DebugDrawFlags::centresOfMass) drawCentresOfMass(world, out, settings);
-}
+}); }
 
 } // namespace jounce

@@ -39,7 +39,7 @@ struct VehicleDesc {
 struct VehicleInput {
     real throttle = 0;  ///< [-1, 1]: forward (+) or reverse
     real brake = 0;     ///< [0, 1]
-    real steer = 0;     ///< [-1, 1]: + turns left (the steered wheels turn about the chassis's up by steer * maxSteer)
+    real steer = 0;     ///< [-1, 1]: + turns left (each steered wheel turns by steer * maxSteer about its suspension, up)
 };
 
 /// What one wheel found in the last update.
@@ -68,9 +68,13 @@ public:
     void update(World& world, real dt, const VehicleInput& input);
 
     const VehicleDesc& desc() const { return desc_; }
+    /// False for a vehicle whose description a world's error handler refused (it has no
+    /// wheels and its updates do nothing).
+    bool valid() const { return !desc_.wheels.empty(); }
     const std::vector<WheelState>& wheels() const { return wheels_; }
     /// Wheel `k`'s pose for drawing: its centre at the suspension's length, turned by its
-    /// steer and rolled by its angle (axle along the pose's x).
+    /// steer and rolled by its angle (axle along the pose's x). Errors: wheelPose.wheel,
+    /// wheelPose.world.
     Transform wheelPose(const World& world, std::size_t k) const;
 
 private:

@@ -31,12 +31,12 @@ struct DebugColour {
 /// The kinds to draw (bits; combine with |).
 namespace DebugDrawFlags {
 inline constexpr std::uint32_t shapes = 1u << 0;         ///< each collider's shape at its pose, coloured by its body's kind
-inline constexpr std::uint32_t boundingBoxes = 1u << 1;  ///< each collider's broad-phase box (fattened by aabbMargin)
+inline constexpr std::uint32_t boundingBoxes = 1u << 1;  ///< each collider's broad-phase box (fattened by aabbMargin; made now for one created or moved since the step)
 inline constexpr std::uint32_t contacts = 1u << 2;       ///< each contact point of the last step (red: overlapping; green: apart, speculative)
 inline constexpr std::uint32_t normals = 1u << 3;        ///< each contact's normal (from B toward A), normalLength long
 inline constexpr std::uint32_t impulses = 1u << 4;       ///< each contact's normal impulse of the last step, impulseScale metres per N s
 inline constexpr std::uint32_t joints = 1u << 5;         ///< each joint: its anchors joined, and each body's centre to its anchor
-inline constexpr std::uint32_t islands = 1u << 6;        ///< each island's box around its bodies' colliders, a colour per island
+inline constexpr std::uint32_t islands = 1u << 6;        ///< each island of the last step: a box around its bodies' colliders as they are now, a colour per island
 inline constexpr std::uint32_t sleep = 1u << 7;          ///< shapes of sleeping bodies in their own colour (with shapes)
 inline constexpr std::uint32_t centresOfMass = 1u << 8;  ///< each dynamic body's centre of mass and its axes, axisLength long
 inline constexpr std::uint32_t all = (1u << 9) - 1;

@@ -231,7 +231,8 @@ public:
     /// first (rayCastBatch.rays[K].from, .to: finite), so a bad one throws before any is
     /// cast. With `tasks` (a game's job system, or a jounce::ThreadPool) the rays are
     /// shared among its workers; the answers are the same for any number of them. Pass
-    /// the world's own (tasks()) only from the thread that steps it.
+    /// the world's own (tasks()) only from the thread that steps it. Under an error
+    /// handler that returns, a bad batch gives an empty vector.
     std::vector<std::optional<RayHit>> rayCastBatch(std::span<const RayQuery> rays, TaskSystem* tasks = nullptr) const;
 
     /// A shape cast's hit (shape_cast.hpp): where the cast shape, moved from `pose` by
