@@ -24,7 +24,6 @@ constexpr std::uint32_t chassisBit = 2;
 /// Gentle bumps: a 60 m square grid of 1 m cells, heights a sum of two waves.
 BodyDesc bumpyGround() {
     std::vector<Vec3> vertices;
-    std::vector<std::array<std::uint32_t, 3>> triangles;
     constexpr int cells = 60;
     for (int i = 0; i <= cells; ++i)
         for (int k = 0; k <= cells; ++k) {
@@ -32,12 +31,7 @@ BodyDesc bumpyGround() {
             const real far = std::clamp((std::abs(x) + std::abs(z) - 17) / 8, real(0), real(1)); // flat where it starts and the crates stand
             vertices.emplace_back(x, far * real(0.12) * (std::sin(real(0.9) * x) + std::cos(real(0.7) * z + real(0.4) * x)), z);
         }
-    const auto at = [](int i, int k) { return static_cast<std::uint32_t>(i * (cells + 1) + k); };
-    for (int i = 0; i < cells; ++i)
-        for (int k = 0; k < cells; ++k) {
-            triangles.push_back({at(i, k), at(i, k + 1), at(i + 1, k)}); // counter-clockwise seen from above
-            triangles.push_back({at(i + 1, k), at(i, k + 1), at(i + 1, k + 1)});
-        }
+    const std::vector<std::array<std::uint32_t, 3>> triangles = gridTriangles(cells);
     BodyDesc d;
     d.type = BodyType::Static;
     ColliderDesc c = makeCollider(makeTriangleMesh(vertices, triangles), 1000); // (GCC 12 warns of the variant's shared_ptr assigned into a default one)

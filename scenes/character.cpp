@@ -21,7 +21,6 @@ const Colour crate{0.75f, 0.55f, 0.3f};
 /// A bumpy 8 m square hill of 0.5 m cells (heights a sum of waves, 0 at its rim).
 BodyDesc hill(const Vec3& at) {
     std::vector<Vec3> vertices;
-    std::vector<std::array<std::uint32_t, 3>> triangles;
     constexpr int cells = 16;
     for (int i = 0; i <= cells; ++i)
         for (int k = 0; k <= cells; ++k) {
@@ -30,12 +29,7 @@ BodyDesc hill(const Vec3& at) {
             const real height = rim * (real(1.2) + real(0.15) * std::sin(real(9) * u) * std::cos(real(7) * v));
             vertices.emplace_back(8 * u - 4, height, 8 * v - 4);
         }
-    const auto at_ = [](int i, int k) { return static_cast<std::uint32_t>(i * (cells + 1) + k); };
-    for (int i = 0; i < cells; ++i)
-        for (int k = 0; k < cells; ++k) {
-            triangles.push_back({at_(i, k), at_(i, k + 1), at_(i + 1, k)}); // counter-clockwise seen from above
-            triangles.push_back({at_(i + 1, k), at_(i, k + 1), at_(i + 1, k + 1)});
-        }
+    const std::vector<std::array<std::uint32_t, 3>> triangles = gridTriangles(cells);
     BodyDesc d;
     d.type = BodyType::Static;
     d.position = at;

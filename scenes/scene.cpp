@@ -201,6 +201,17 @@ void Scene::drawDeformables(DrawList& out) const {
     }
 }
 
+std::vector<std::array<std::uint32_t, 3>> gridTriangles(int cells) {
+    std::vector<std::array<std::uint32_t, 3>> triangles;
+    const auto at = [cells](int i, int k) { return static_cast<std::uint32_t>(i * (cells + 1) + k); };
+    for (int i = 0; i < cells; ++i)
+        for (int k = 0; k < cells; ++k) {
+            triangles.push_back({at(i, k), at(i, k + 1), at(i + 1, k)});
+            triangles.push_back({at(i + 1, k), at(i, k + 1), at(i + 1, k + 1)});
+        }
+    return triangles;
+}
+
 BodyId Scene::addStaticBox(const Vec3& at, const Vec3& half, const Quat& q, const Colour& colour, real friction) {
     BodyDesc d;
     d.type = BodyType::Static;

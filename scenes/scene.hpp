@@ -56,6 +56,11 @@ struct DrawList {
     }
 };
 
+/// The triangles of a square grid of (cells + 1)^2 vertices numbered i * (cells + 1) + k,
+/// vertex (i, k) at x growing with i and z with k: two per cell, counter-clockwise seen
+/// from above (+y), as a terrain mesh wants them.
+std::vector<std::array<std::uint32_t, 3>> gridTriangles(int cells);
+
 class Scene {
 public:
     virtual ~Scene() = default;

@@ -47,6 +47,24 @@ BodyId addRamp(World& w, real angle, real length) {
     return addStaticBox(w, centre, half, q);
 }
 
+/// The ground, a ramp at `angle` rising along +x from the origin, and a character 2 m
+/// before its foot.
+struct RampWorld {
+    World w;
+    Character c;
+    RampWorld(real angle, real length) : c(makeRamp(w, angle, length), feet()) {}
+    static World& makeRamp(World& w, real angle, real length) {
+        testing::addGround(w);
+        addRamp(w, angle, length);
+        return w;
+    }
+    static CharacterDesc feet() {
+        CharacterDesc d;
+        d.position = Vec3(-2, 0, 0);
+        return d;
+    }
+};
+
 /// A kinematic slab 0.2 m thick at `centre` of half size `halfX` by `halfZ`, moving at
 /// `velocity` (and turning at `spin`).
 BodyId addPlatform(World& w, const Vec3& centre, real halfX, real halfZ, const Vec3& velocity, const Vec3& spin = Vec3::Zero()) {
@@ -118,12 +136,9 @@ TEST_CASE("character: falls as a projectile and lands on the ground", "[physics]
 TEST_CASE("character: walks up a 30 degree ramp and stands on it, slides down a 60 degree one and cannot walk up it", "[physics][scene]") {
     const real deg = std::numbers::pi_v<real> / 180;
     SECTION("30 degrees: walkable") {
-        World w;
-        testing::addGround(w);
-        addRamp(w, 30 * deg, 10);
-        CharacterDesc d;
-        d.position = Vec3(-2, 0, 0);
-        Character c(w, d);
+        RampWorld r(30 * deg, 10);
+        World& w = r.w;
+        Character& c = r.c;
         play(w, c, 3, Vec3(2, 0, 0)); // 6 m: 2 m on the flat, then about 4 m up the ramp
         CHECK(c.onGround());
         CHECK(c.position().y() > real(1.5));
@@ -133,12 +148,9 @@ TEST_CASE("character: walks up a 30 degree ramp and stands on it, slides down a 
         CHECK(c.onGround());
     }
     SECTION("60 degrees: too steep") {
-        World w;
-        testing::addGround(w);
-        addRamp(w, 60 * deg, 6);
-        CharacterDesc d;
-        d.position = Vec3(-2, 0, 0);
-        Character c(w, d);
+        RampWorld r(60 * deg, 6);
+        World& w = r.w;
+        Character& c = r.c;
         real highest = 0;
         for (int i = 0; i < 180; ++i) {
             c.update(w, frame, Vec3(3, 0, 0));
