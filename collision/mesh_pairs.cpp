@@ -258,9 +258,14 @@ int collideMesh(const Shape& a, const Transform& pa, const TriangleMesh& b, cons
         std::vector<Candidate> points;
     };
     std::vector<Group> groups;
+    // One-sided: a triangle whose plane the shape's centre is behind is skipped. The
+    // centre is the hull's centroid, not its frame's origin: a hull built from points
+    // that are not centred (a wedge whose origin is on its base) sank through the
+    // floor as soon as its origin dipped under the triangles.
+    const Vec3 centre = isPolytope ? polytope.centroid : local.position;
     for (std::uint32_t t : triangles) {
         const Vec3& n = mesh.normal(t);
-        if (n.dot(local.position) < n.dot(mesh.vertices()[mesh.triangles()[t][0]])) continue; // behind: one-sided
+        if (n.dot(centre) < n.dot(mesh.vertices()[mesh.triangles()[t][0]])) continue; // behind: one-sided
         Manifold m;
         const bool hit = isPolytope ? polytopeTriangle(polytope, mesh, t, margin, m, tri)
                                     : roundedTriangle(p, q, radius, mesh, t, margin, m);

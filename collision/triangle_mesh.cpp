@@ -4,6 +4,9 @@
 
 #include <jounce/collision/triangle_mesh.hpp>
 
+#include "heightfield_index.hpp"
+#include <jounce/collision/heightfield.hpp>
+
 #include <jounce/common/error.hpp>
 
 #include <boost/geometry.hpp>
@@ -48,8 +51,18 @@ struct MeshData::Index {
 MeshData::~MeshData() = default;
 
 MeshData::MeshData(std::span<const Vec3> vertices, std::span<const std::array<std::uint32_t, 3>> triangles)
-    : vertices_(vertices.begin(), vertices.end()), triangles_(triangles.begin(), triangles.end()),
-      index_(std::make_unique<Index>()) {
+    : vertices_(vertices.begin(), vertices.end()), triangles_(triangles.begin(), triangles.end()) {
+    build();
+    buildTree();
+}
+
+MeshData::MeshData(HeightfieldGrid grid) {
+    detail::heightfieldTriangles(grid, vertices_, triangles_);
+    grid_ = std::make_unique<const HeightfieldGrid>(std::move(grid));
+    build();
+}
+
+void MeshData::build() {
     if (vertices_.empty()) throw Error("makeTriangleMesh.vertices", "0 vertices", "a mesh needs vertices");
     if (triangles_.empty()) throw Error("makeTriangleMesh.triangles", "0 triangles", "a mesh needs triangles");
     real extent = 0;
@@ -114,6 +127,10 @@ MeshData::MeshData(std::span<const Vec3> vertices, std::span<const std::array<st
     for (Vec3& n : vertexNormals_)
         if (n.norm() > 0) n.normalize();
 
+}
+
+void MeshData::buildTree() {
+    index_ = std::make_unique<Index>();
     std::vector<Value> values;
     values.reserve(triangles_.size());
     for (std::uint32_t t = 0; t < triangles_.size(); ++t) {
@@ -130,6 +147,7 @@ std::array<Vec3, 3> MeshData::corners(std::uint32_t t) const {
 
 void MeshData::overlapping(const Aabb& box, std::vector<std::uint32_t>& out) const {
     out.clear();
+    if (grid_) return detail::gridOverlapping(*this, *grid_, box, out);
     index_->rtree.query(bgi::intersects(toBox(box)),
                         boost::make_function_output_iterator([&](const Value& v) { out.push_back(v.second); }));
     std::sort(out.begin(), out.end());
@@ -137,6 +155,7 @@ void MeshData::overlapping(const Aabb& box, std::vector<std::uint32_t>& out) con
 
 void MeshData::alongSegment(const Vec3& a, const Vec3& b, std::vector<std::uint32_t>& out) const {
     out.clear();
+    if (grid_) return detail::gridAlongSegment(*this, *grid_, a, b, out);
     index_->rtree.query(bgi::intersects(Segment(toPoint(a), toPoint(b))),
                         boost::make_function_output_iterator([&](const Value& v) { out.push_back(v.second); }));
     std::sort(out.begin(), out.end());
@@ -158,8 +177,11 @@ std::uint32_t MeshData::nearest(const Vec3& point, Vec3& closest) const {
             closest = q;
         }
     };
-    index_->rtree.query(bgi::nearest(toPoint(point), 4),
-                        boost::make_function_output_iterator([&](const Value& v) { consider(v.second); }));
+    if (grid_)
+        consider(detail::gridNearCandidate(*grid_, point));
+    else
+        index_->rtree.query(bgi::nearest(toPoint(point), 4),
+                            boost::make_function_output_iterator([&](const Value& v) { consider(v.second); }));
     std::vector<std::uint32_t> near;
     overlapping(Aabb{point.array() - bestDistance, point.array() + bestDistance}, near);
     for (std::uint32_t t : near) consider(t);

@@ -30,6 +30,7 @@ std::unique_ptr<Scene> makeCar();
 std::unique_ptr<Scene> makeCrane();
 std::unique_ptr<Scene> makeCharacterLevel();
 std::unique_ptr<Scene> makeRaycastCar();
+std::unique_ptr<Scene> makeTerrain();
 
 // The raycar scene's car, shared with the showcase (raycast_car.cpp): a 1200 kg chassis
 // (its mass low, in a floor pan) at `at`, its four wheels (rear-wheel drive), and the
@@ -37,6 +38,11 @@ std::unique_ptr<Scene> makeRaycastCar();
 BodyId addCarChassis(Scene& scene, const Vec3& at);
 VehicleDesc carWheels(BodyId chassis);
 void drawCarWheels(const World& world, const Vehicle& car, DrawList& out);
+/// The arrow keys as the car's input: throttle + drives, - brakes while rolling forward
+/// and then reverses; steer + left, with less lock at speed.
+VehicleInput carInput(const World& world, BodyId chassis, real throttle, real steer);
+/// Sets the car upright and still at `height`, where it is across the ground.
+void rightCar(World& world, BodyId chassis, real height);
 std::unique_ptr<Scene> makeRope();
 std::unique_ptr<Scene> makeCloth64();
 std::unique_ptr<Scene> makeSandpile();

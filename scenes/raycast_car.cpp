@@ -60,6 +60,26 @@ void drawCarWheels(const World& world, const Vehicle& car, DrawList& out) {
     }
 }
 
+VehicleInput carInput(const World& world, BodyId chassis, real throttle, real steer) {
+    const BodyState b = world.body(chassis);
+    const real forward = b.linearVelocity.dot(b.orientation * Vec3::UnitZ());
+    VehicleInput input;
+    // Less lock at speed, as driving games do: full at rest, a third at 30 m/s.
+    input.steer = steer * std::clamp(1 - std::abs(forward) / 45, real(1) / 3, real(1));
+    if (throttle >= 0) input.throttle = throttle;
+    else if (forward > real(0.5)) input.brake = -throttle;
+    else input.throttle = throttle;
+    return input;
+}
+
+void rightCar(World& world, BodyId chassis, real height) {
+    const Vec3 at = world.body(chassis).position;
+    world.setPosition(chassis, Vec3(at.x(), height, at.z()));
+    world.setOrientation(chassis, Quat::Identity());
+    world.setLinearVelocity(chassis, Vec3::Zero());
+    world.setAngularVelocity(chassis, Vec3::Zero());
+}
+
 namespace {
 
 class RaycastCar final : public Scene {
@@ -84,24 +104,8 @@ public:
     real cameraYaw() const override { return std::numbers::pi_v<real>; }
 
     std::vector<std::string> actions() const override { return {"Right the car"}; }
-    void act(std::size_t) override {
-        const Vec3 at = world_.body(chassis_).position;
-        world_.setPosition(chassis_, Vec3(at.x(), real(1.5), at.z()));
-        world_.setOrientation(chassis_, Quat::Identity());
-        world_.setLinearVelocity(chassis_, Vec3::Zero());
-        world_.setAngularVelocity(chassis_, Vec3::Zero());
-    }
-    /// throttle: + drives forward; - brakes while moving forward, then reverses. steer: + left.
-    void control(real throttle, real steer) override {
-        const BodyState b = world_.body(chassis_);
-        const real forward = b.linearVelocity.dot(b.orientation * Vec3::UnitZ());
-        input_ = VehicleInput{};
-        // Less lock at speed, as driving games do: full at rest, a third at 30 m/s.
-        input_.steer = steer * std::clamp(1 - std::abs(forward) / 45, real(1) / 3, real(1));
-        if (throttle >= 0) input_.throttle = throttle;
-        else if (forward > real(0.5)) input_.brake = -throttle;
-        else input_.throttle = throttle;
-    }
+    void act(std::size_t) override { rightCar(world_, chassis_, real(1.5)); }
+    void control(real throttle, real steer) override { input_ = carInput(world_, chassis_, throttle, steer); }
     void update(real h) override { car_.update(world_, h, input_); }
     void draw(DrawList& out) const override {
         Scene::draw(out);

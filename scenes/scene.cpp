@@ -307,6 +307,7 @@ constexpr Entry registry[] = {
     {"crane", makeCrane},
     {"character", makeCharacterLevel},
     {"raycar", makeRaycastCar},
+    {"terrain", makeTerrain},
     {"rope", makeRope},
     {"cloth", makeHangingCloth},
     {"cloth64", makeCloth64},

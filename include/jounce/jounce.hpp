@@ -22,6 +22,7 @@
 #include <jounce/collision/shapes.hpp>
 #include <jounce/collision/time_of_impact.hpp>
 #include <jounce/collision/triangle_mesh.hpp>
+#include <jounce/collision/heightfield.hpp>
 #include <jounce/dynamics/body.hpp>
 #include <jounce/dynamics/collider.hpp>
 #include <jounce/dynamics/force_generators.hpp>

@@ -7,6 +7,7 @@
 #include "physics/io/scene_fields.hpp"
 
 #include <jounce/collision/convex_hull.hpp>
+#include <jounce/collision/heightfield.hpp>
 #include <jounce/collision/triangle_mesh.hpp>
 
 namespace jounce {
@@ -101,6 +102,15 @@ Json Writer::value(const Shape& shape) const {
             } else if constexpr (std::is_same_v<S, ConvexHull>) {
                 j["type"] = "convexHull"; // its corners: quickhull rebuilds the same hull from them
                 j["points"] = value(s.hull->vertices);
+            } else if (const HeightfieldGrid* g = s.mesh->heightfield()) {
+                j["type"] = "heightfield";
+                j["columns"] = g->columns;
+                j["rows"] = g->rows;
+                j["spacingX"] = g->spacingX;
+                j["spacingZ"] = g->spacingZ;
+                j["origin"] = toJson(g->origin);
+                j["heights"] = value(g->heights);
+                if (!g->holes.empty()) j["holes"] = value(g->holes);
             } else {
                 j["type"] = "triangleMesh";
                 j["vertices"] = value(s.mesh->vertices());

@@ -7,6 +7,7 @@
 #include "physics/io/scene_fields.hpp"
 
 #include <jounce/collision/convex_hull.hpp>
+#include <jounce/collision/heightfield.hpp>
 #include <jounce/collision/triangle_mesh.hpp>
 
 #include <map>
@@ -70,8 +71,26 @@ void read(const Json& j, const std::string& path, Shape& out) {
         r.requireKey("triangles");
         r("triangles", triangles);
         out = atPath(path, [&] { return makeTriangleMesh(vertices, triangles); });
+    } else if (type == "heightfield") {
+        HeightfieldDesc d;
+        std::vector<real> heights;
+        std::vector<std::uint32_t> holeFlags;
+        for (const char* key : {"columns", "rows", "heights"}) r.requireKey(key);
+        r("columns", d.columns);
+        r("rows", d.rows);
+        r("spacingX", d.spacingX);
+        r("spacingZ", d.spacingZ);
+        r("origin", d.origin);
+        r("heights", heights);
+        r("holes", holeFlags);
+        std::vector<std::uint8_t> holes; // non-zero = a hole
+        for (const std::uint32_t h : holeFlags) holes.push_back(h != 0 ? 1 : 0);
+        d.heights = heights;
+        d.holes = holes;
+        out = atPath(path, [&] { return makeHeightfield(d); });
     } else {
-        fail(path + ".type", r.field("type"), "not one of sphere, box, capsule, halfSpace, convexHull, triangleMesh");
+        fail(path + ".type", r.field("type"),
+             "not one of sphere, box, capsule, halfSpace, convexHull, triangleMesh, heightfield");
     }
     r.finish();
 }

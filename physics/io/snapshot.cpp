@@ -27,6 +27,7 @@
 #include <jounce/world/world.hpp>
 
 #include <jounce/collision/convex_hull.hpp>
+#include <jounce/collision/heightfield.hpp>
 #include <jounce/collision/triangle_mesh.hpp>
 
 #include "physics/io/archive.hpp"
@@ -46,7 +47,7 @@ constexpr char magic[8] = {'J', 'O', 'U', 'N', 'C', 'E', 'S', 'N'};
 // 2: ResolverSettings::shockIterations. 3: a body's damping is a rate c [1/s] (velocity
 // times exp(-c h)), no longer the share d kept per second. 4: ResolverSettings::solver and
 // ::soft (the soft step).
-constexpr std::uint32_t formatVersion = 10;
+constexpr std::uint32_t formatVersion = 11;
 constexpr std::uint32_t byteOrderMark = 0x01020304u;
 
 /// The writer with the table of shared shape data seen so far.
@@ -144,17 +145,32 @@ template <typename Ar> void io(Ar& ar, ConvexHull& shape) {
 }
 
 template <typename Ar> void io(Ar& ar, TriangleMesh& shape) {
-    // A mesh is stored as its vertices and triangles and built again (validated, indexed).
+    // A heightfield is stored as its grid, any other mesh as its vertices and triangles;
+    // either is built again (validated, indexed) and gives the same triangles in the same order.
     using Triangles = std::vector<std::array<std::uint32_t, 3>>;
     sharedData(
         ar, shape.mesh, ar.meshes,
         [&] {
+            std::uint8_t isGrid = 0;
+            io(ar, isGrid);
+            if (isGrid != 0) {
+                HeightfieldGrid g;
+                ioEach(ar, g.columns, g.rows, g.spacingX, g.spacingZ, g.origin, g.heights, g.holes);
+                return makeHeightfield({g.columns, g.rows, g.spacingX, g.spacingZ, g.origin, g.heights, g.holes}).mesh;
+            }
             std::vector<Vec3> vertices;
             Triangles triangles;
             ioEach(ar, vertices, triangles);
             return makeTriangleMesh(vertices, triangles).mesh;
         },
         [&](const MeshData& mesh) {
+            std::uint8_t isGrid = mesh.heightfield() ? 1 : 0;
+            io(ar, isGrid);
+            if (const HeightfieldGrid* grid = mesh.heightfield()) {
+                HeightfieldGrid g = *grid; // the writer only reads
+                ioEach(ar, g.columns, g.rows, g.spacingX, g.spacingZ, g.origin, g.heights, g.holes);
+                return;
+            }
             std::vector<Vec3> vertices = mesh.vertices();
             Triangles triangles = mesh.triangles();
             ioEach(ar, vertices, triangles);

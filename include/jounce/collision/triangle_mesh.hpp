@@ -24,10 +24,15 @@
 
 namespace jounce {
 
+struct HeightfieldGrid; // heightfield.hpp
+
 class MeshData {
 public:
     /// Validates and indexes the mesh (see makeTriangleMesh).
     MeshData(std::span<const Vec3> vertices, std::span<const std::array<std::uint32_t, 3>> triangles);
+    /// The triangles of a validated heightfield grid (see makeHeightfield), the grid
+    /// its index in place of the R-tree.
+    explicit MeshData(HeightfieldGrid grid);
     ~MeshData();
     MeshData(const MeshData&) = delete;
     MeshData& operator=(const MeshData&) = delete;
@@ -60,8 +65,14 @@ public:
     /// The triangle nearest to `point` and the closest point on it (mesh frame).
     std::uint32_t nearest(const Vec3& point, Vec3& closest) const;
 
+    /// The grid a heightfield's mesh was made from; null for a mesh of free triangles.
+    const HeightfieldGrid* heightfield() const { return grid_.get(); }
+
 private:
     struct Index;
+    void build();             ///< validation, normals, adjacency, pseudo-normals
+    void buildTree();         ///< the R-tree of a free mesh
+    std::unique_ptr<const HeightfieldGrid> grid_;
     std::vector<Vec3> vertices_;
     std::vector<std::array<std::uint32_t, 3>> triangles_;
     std::vector<Vec3> normals_;
