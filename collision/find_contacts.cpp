@@ -161,8 +161,11 @@ void describeInto(ContactManifold& m, const Collider& ca, const Collider& cb, Co
     m.bodyB = cb.body;
     m.colliderA = ia;
     m.colliderB = ib;
-    m.friction = std::sqrt(ca.material.friction * cb.material.friction);
-    m.restitution = std::max(ca.material.restitution, cb.material.restitution);
+    m.friction = combineFriction(ca.material.friction, ca.material.frictionCombine, cb.material.friction,
+                                 cb.material.frictionCombine);
+    m.restitution = combineRestitution(ca.material.restitution, ca.material.restitutionCombine, cb.material.restitution,
+                                       cb.material.restitutionCombine);
+    m.surfaceVelocity = Vec3::Zero(); // a contact modifier's: set again each substep (a refreshed manifold kept the last)
 }
 
 /// Tested pair `tested`'s manifolds (or sensor overlap) appended to `contacts` (`sensors`).

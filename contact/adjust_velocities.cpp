@@ -71,6 +71,7 @@ void prepareImpulseRow(const Contact& c, std::span<const SolverBody> solver, std
     row.planarInverse = planarInverse(d);
     row.normalCoupling = d.block<1, 2>(0, 1);
     row.friction = c.friction;
+    row.slipTarget = Eigen::Matrix<real, 2, 1>(row.axis[1].direction.dot(c.surfaceVelocity), row.axis[2].direction.dot(c.surfaceVelocity));
     row.target = c.targetNormalVelocity;
     row.total = c.accumulatedImpulse;
 }
@@ -109,7 +110,9 @@ BodyChange impulseContact(Contact& c, const ImpulseRow& row, std::span<SolverBod
         bool invertible = false;
         d.computeInverseWithCheck(inverse, invertible, std::numeric_limits<real>::min());
         // Singular only with lever arms that swamp everything else: frictionless then.
-        impulse = invertible ? Vec3(inverse * Vec3(c.desiredDeltaVelocity, -c.velocity.y(), -c.velocity.z()))
+        // The planar target: no slip, or the surface velocity's (a conveyor's belt).
+        const Vec3 surface = c.contactToWorld.transpose() * c.surfaceVelocity;
+        impulse = invertible ? Vec3(inverse * Vec3(c.desiredDeltaVelocity, surface.y() - c.velocity.y(), surface.z() - c.velocity.z()))
                              : Vec3(c.desiredDeltaVelocity * normalMassOf(d), 0, 0);
         const real planar = std::hypot(impulse.y(), impulse.z());
         if (planar > impulse.x() * c.friction) {

@@ -63,6 +63,7 @@ struct ImpulseRow {
     Eigen::Matrix<real, 2, 2> planarInverse = Eigen::Matrix<real, 2, 2>::Identity(); ///< inverse of D's planar block
     Eigen::Matrix<real, 1, 2> normalCoupling = Eigen::Matrix<real, 1, 2>::Zero(); ///< D_01, D_02: normal speed per unit friction impulse
     real friction = 0;
+    Eigen::Matrix<real, 2, 1> slipTarget = Eigen::Matrix<real, 2, 1>::Zero(); ///< tangent, bitangent speeds friction aims at (the surface velocity) [m/s]
     real target = 0;                         ///< normal velocity the update aims at [m/s]
     Vec3 total = Vec3::Zero();               ///< accumulated impulse, contact frame [N s]
     std::int8_t lowerSide = -1;              ///< the side nearer the ground (shock propagation; -1: level, or a joint)

@@ -75,6 +75,7 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
                 c.penetration = p.depth;
                 c.friction = m.friction;
                 c.restitution = m.restitution;
+                c.surfaceVelocity = m.surfaceVelocity;
                 c.key = key | p.feature;
                 c.source = k * Manifold::maxPoints + static_cast<std::uint32_t>(point);
                 c.carries = true;

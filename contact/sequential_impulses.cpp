@@ -41,7 +41,9 @@ Vec3 sequentialImpulse(ImpulseRow& row, std::span<SolverBody> solver, real slidi
     // Friction first, so the normal impulse (which friction's bound depends on) has the
     // last word in each update.
     if (row.friction > 0) {
-        const Eigen::Matrix<real, 2, 1> sliding(speedAlong(row.axis[1], a, b), speedAlong(row.axis[2], a, b));
+        // Sliding relative to the surface's own velocity (zero but on a conveyor).
+        const Eigen::Matrix<real, 2, 1> sliding =
+            Eigen::Matrix<real, 2, 1>(speedAlong(row.axis[1], a, b), speedAlong(row.axis[2], a, b)) - row.slipTarget;
         // The planar block of D is the velocity change per unit planar impulse: its
         // inverse gives the impulse that stops the sliding.
         const Eigen::Matrix<real, 2, 1> want = planarInverse * -sliding;

@@ -179,7 +179,7 @@ template <class L> struct SoftBlockKernel {
         const V3<L> ca = get3(k.centre[0], at), cb = get3(k.centre[1], at);
         const V3<L> t = get3(k.tangent, at), u = get3(k.bitangent, at);
         const V3<L> slip = a.v + cross(a.w, ca) - b.v - cross(b.w, cb);
-        const L s1 = dot(t, slip), s2 = dot(u, slip);
+        const L s1 = dot(t, slip) - get(k.slipTarget[0], at), s2 = dot(u, slip) - get(k.slipTarget[1], at);
         const L m00 = get(k.planarMass[0], at), m01 = get(k.planarMass[1], at), m11 = get(k.planarMass[2], at);
         const L p10 = get(k.planar[0], at), p20 = get(k.planar[1], at);
         L p1 = p10 - (m00 * s1 + m01 * s2);

@@ -73,6 +73,7 @@ struct SoftBlock {
     lane_real twistMass[W] = {};
     lane_real twistReach[W] = {};
     lane_real friction[W] = {};
+    lane_real slipTarget[2][W] = {};       ///< the surface velocity on the tangent, bitangent [m/s]
     lane_real restitution[W] = {};
     lane_real massScale[W] = {};           ///< softness (contact/soft_constraint.hpp)
     lane_real biasRate[W] = {};

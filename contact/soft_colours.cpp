@@ -172,6 +172,8 @@ void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contact
     put3(k.tangent, lane, t);
     put3(k.bitangent, lane, u);
     k.friction[lane] = head.friction;
+    k.slipTarget[0][lane] = t.dot(head.surfaceVelocity);
+    k.slipTarget[1][lane] = u.dot(head.surfaceVelocity);
     k.restitution[lane] = head.restitution;
     const Softness& s = softness[a.inverseMass == 0 || b.inverseMass == 0 ? 1 : 0];
     k.massScale[lane] = s.massScale;

@@ -42,6 +42,7 @@ void preparePatch(std::span<const Contact> contacts, std::span<SoftRow> rows, st
     const SoftRow& head = rows[p.first];
     p.body = head.body;
     p.friction = head.friction;
+    p.slipTarget = head.slipTarget; // the manifold's one surface velocity, on the head row's axes (the patch's)
     const SoftBody& a = soft[p.body[0]];
     const SoftBody& b = soft[p.body[1]];
     std::array<Vec3, 2> centre{Vec3::Zero(), Vec3::Zero()};
@@ -143,7 +144,8 @@ void solvePatch(SoftPatch& p, std::span<const SoftRow> rows, SoftBody& a, SoftBo
     const real twist = std::clamp(p.twist - p.twistMass * spin, -twistLimit, twistLimit);
     twistBy(p, a, b, twist - p.twist);
     p.twist = twist;
-    const Eigen::Matrix<real, 2, 1> sliding(axisSpeed(p.axis[0], a, b), axisSpeed(p.axis[1], a, b));
+    const Eigen::Matrix<real, 2, 1> sliding =
+        Eigen::Matrix<real, 2, 1>(axisSpeed(p.axis[0], a, b), axisSpeed(p.axis[1], a, b)) - p.slipTarget;
     Eigen::Matrix<real, 2, 1> planar = p.planar - p.planarMass * sliding;
     const real squared = planar.squaredNorm();
     if (squared > limit * limit) planar *= limit / std::sqrt(squared);

@@ -50,6 +50,7 @@ void prepareSoftRow(Contact& c, std::span<const Body> bodies, std::span<const So
     // start (no motion) this is -penetration.
     row.baseSeparation = -c.penetration - c.normal.dot(row.anchor[0] - row.anchor[1]);
     row.friction = c.friction;
+    row.slipTarget = Eigen::Matrix<real, 2, 1>(basis.col(1).dot(c.surfaceVelocity), basis.col(2).dot(c.surfaceVelocity));
     row.restitution = c.restitution;
     row.approachSpeed = axisSpeed(row.axis[0], a, b);
     // What the resolver's preparation leaves in the contact, for those who read it
@@ -123,8 +124,8 @@ void solveSoftRow(SoftRow& row, SoftBody& a, SoftBody& b, const Softness& softne
     // Friction: each planar axis stopped on its own, then the pair held inside
     // Coulomb's circle of radius mu times the normal impulse.
     const real t0 = row.impulse.y(), b0 = row.impulse.z();
-    real t = t0 - row.tangentMass * axisSpeed(row.axis[1], a, b);
-    real u = b0 - row.bitangentMass * axisSpeed(row.axis[2], a, b);
+    real t = t0 - row.tangentMass * (axisSpeed(row.axis[1], a, b) - row.slipTarget.x());
+    real u = b0 - row.bitangentMass * (axisSpeed(row.axis[2], a, b) - row.slipTarget.y());
     const real limit = row.friction * normal;
     const real planar = t * t + u * u;
     if (planar > limit * limit) {

@@ -101,6 +101,7 @@ struct SoftRow {
     real baseSeparation = 0; ///< separation less the anchors' offset along the normal [m]
     real normalMass = 0, tangentMass = 0, bitangentMass = 0;
     real friction = 0, restitution = 0;
+    Eigen::Matrix<real, 2, 1> slipTarget = Eigen::Matrix<real, 2, 1>::Zero(); ///< the surface velocity on axes 1 and 2 [m/s]
     real approachSpeed = 0;  ///< normal velocity before this substep's solve (< 0 closing) [m/s]
     real pushed = 0;         ///< normal impulse applied this substep (restitution's test: it touched)
     real bounced = 0;        ///< restitution's impulse this step [N s]
@@ -128,6 +129,7 @@ struct SoftPatch {
     real twistMass = 0;    ///< 1 / (n . (I_a^-1 + I_b^-1) n)
     real twistReach = 0;   ///< mean distance of the points from the centre [m]: twist's lever
     real friction = 0;
+    Eigen::Matrix<real, 2, 1> slipTarget = Eigen::Matrix<real, 2, 1>::Zero(); ///< the surface velocity on the axes [m/s]
     Eigen::Matrix<real, 2, 1> planar = Eigen::Matrix<real, 2, 1>::Zero(); ///< accumulated this substep [N s]
     real twist = 0;        ///< accumulated twist impulse this substep [N m s]
 };

@@ -321,7 +321,7 @@ TEST_CASE("bad values into every body, collider and force-generator entry point 
         {"ColliderDesc.Capsule.halfHeight", nonNegative, [](Everything& e, real v) { ColliderDesc c; c.shape = Capsule{real(0.1), v}; c.local.position.y() = real(0.6); e.world.createCollider(e.box, c); }},
         {"ColliderDesc.local.position", signedSmall, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.local.position = Vec3(0, real(0.6), 0) + along(v); e.world.createCollider(e.box, c); }},
         {"ColliderDesc.density", positiveBounded, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.density = v; c.local.position.y() = real(0.6); e.world.createCollider(e.box, c); }},
-        {"ColliderDesc.material.friction", nonNegativeAnySize, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.material.friction = v; c.local.position.y() = real(0.6); e.world.createCollider(e.box, c); }},
+        {"ColliderDesc.material.friction", nonNegative, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.material.friction = v; c.local.position.y() = real(0.6); e.world.createCollider(e.box, c); }},
         {"ColliderDesc.material.restitution", nonNegative, [](Everything& e, real v) { ColliderDesc c; c.shape = Sphere{real(0.1)}; c.material.restitution = v; c.local.position.y() = real(0.6); e.world.createCollider(e.box, c); }},
         {"Spring.stiffness", nonNegative, [](Everything& e, real v) { e.world.setForceGenerator(e.spring, Spring{{e.box, Vec3::Zero()}, {BodyId{}, Vec3(0, 2, 0)}, v, 1, 0}); }},
         {"Spring.b.point", signedSmall, [](Everything& e, real v) { e.world.setForceGenerator(e.spring, Spring{{e.box, Vec3::Zero()}, {BodyId{}, Vec3(0, 2, 0) + along(v)}, 10, 1, 0}); }},

@@ -205,13 +205,16 @@ TEST_CASE("callbacks stay with the world that restores", "[physics]") {
     World w = smallMixedWorld();
     const Bytes blob = w.saveState();
     int calls = 0;
+    int modified = 0;
     w.setContactFilter([&calls](ColliderId, ColliderId) {
         ++calls;
         return true;
     });
+    w.setContactModifier([&modified](ContactModification&) { ++modified; });
     w.restoreState(blob);
     w.step(real(1) / 60);
     CHECK(calls > 0);
+    CHECK(modified > 0); // the modifier too (restoreState dropped it once)
 }
 
 TEST_CASE("truncated, damaged, foreign and wrong-version snapshots are rejected and change nothing", "[physics]") {

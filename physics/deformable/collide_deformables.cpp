@@ -82,7 +82,8 @@ void collideDeformable(Deformable& d, const DeformableShapePair* first, const De
         const Collider& collider = colliders[pair->collider];
         const Transform pose = bodies[collider.body].origin() * collider.local;
         Body* body = bodies[collider.body].isDynamic() ? &bodies[collider.body] : nullptr;
-        const real mu = std::sqrt(d.friction * collider.material.friction);
+        const real mu = combineFriction(d.friction, CombineRule::Default, collider.material.friction,
+                                        collider.material.frictionCombine);
         for (std::size_t i = 0; i < d.size(); ++i) {
             const PointProximity near = signedDistance(collider.shape, pose, d.position[i]);
             const Mat3 axes = d.rotation[i] * d.restAxes[i];

@@ -8,13 +8,19 @@
 #include <jounce/collision/mass_properties.hpp>
 #include <jounce/common/handle.hpp>
 #include <jounce/dynamics/body.hpp>
+#include <jounce/dynamics/collider.hpp>
 #include <jounce/dynamics/force_generators.hpp>
 #include <jounce/dynamics/step_context.hpp>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace jounce::detail {
+
+/// A material's coefficients and combine rules, or jounce::Error naming `prefix`.friction,
+/// .restitution, .frictionCombine or .restitutionCombine (world.cpp).
+void validateMaterial(const Material& m, const std::string& prefix);
 
 using BodyArray = SlotArray<Body, BodyTag>;
 using GeneratorArray = SlotArray<ForceGenerator, ForceGeneratorTag>;

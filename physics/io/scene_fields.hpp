@@ -24,6 +24,12 @@ inline constexpr NameTable<BodyType, 3> bodyTypeNames{
 inline constexpr NameTable<GyroscopicMode, 3> gyroscopicNames{{{GyroscopicMode::ConserveMomentum, "conserveMomentum"},
                                                                {GyroscopicMode::Explicit, "explicit"},
                                                                {GyroscopicMode::None, "none"}}};
+inline constexpr NameTable<CombineRule, 6> combineRuleNames{{{CombineRule::Default, "default"},
+                                                             {CombineRule::GeometricMean, "geometricMean"},
+                                                             {CombineRule::Average, "average"},
+                                                             {CombineRule::Min, "min"},
+                                                             {CombineRule::Multiply, "multiply"},
+                                                             {CombineRule::Max, "max"}}};
 inline constexpr NameTable<ContactSolver, 2> contactSolverNames{
     {{ContactSolver::Resolver, "resolver"}, {ContactSolver::SoftStep, "softStep"}}};
 inline constexpr NameTable<VelocitySolver, 2> velocitySolverNames{
@@ -163,6 +169,8 @@ template <typename Io> void fields(Io& io, Transform& t) {
 template <typename Io> void fields(Io& io, Material& m) {
     io("friction", m.friction);
     io("restitution", m.restitution);
+    io.enumeration("frictionCombine", m.frictionCombine, names(combineRuleNames));
+    io.enumeration("restitutionCombine", m.restitutionCombine, names(combineRuleNames));
 }
 
 template <typename Io> void fields(Io& io, CollisionFilter& f) {

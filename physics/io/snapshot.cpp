@@ -193,7 +193,8 @@ template <typename Ar> void io(Ar& ar, Body& b) {
            b.userData, b.hasTarget, b.target);
 }
 template <typename Ar> void io(Ar& ar, Collider& c) {
-    ioEach(ar, c.body, c.shape, c.local, c.density, c.material.friction, c.material.restitution, c.filter.category,
+    ioEach(ar, c.body, c.shape, c.local, c.density, c.material.friction, c.material.restitution,
+           c.material.frictionCombine, c.material.restitutionCombine, c.filter.category,
            c.filter.mask, c.fatBox, c.sensor);
 }
 template <typename Ar> void io(Ar& ar, Attachment& a) {
@@ -240,7 +241,7 @@ template <typename Ar> void io(Ar& ar, ContactPoint& p) {
     ioEach(ar, p.point, p.depth, p.feature);
 }
 template <typename Ar> void io(Ar& ar, ContactManifold& m) {
-    ioEach(ar, m.bodyA, m.bodyB, m.colliderA, m.colliderB, m.friction, m.restitution, m.approachSpeed,
+    ioEach(ar, m.bodyA, m.bodyB, m.colliderA, m.colliderB, m.friction, m.restitution, m.approachSpeed, m.surfaceVelocity,
            m.manifold.normal, m.manifold.points, m.manifold.count);
     ioEach(ar, m.normalImpulse, m.frictionImpulse, m.anchorA, m.anchorB, m.normalInB, m.poseAInB, m.origin);
 }
@@ -417,6 +418,7 @@ void World::restoreState(std::span<const std::uint8_t> blob) { return detail::gu
     fresh.deformableSolvers_->bySlot.resize(fresh.deformables_.slotCount()); // factorised at the next step
     // Callbacks belong to the game, not to the state: they stay.
     fresh.contactFilter_ = std::move(contactFilter_);
+    fresh.contactModifier_ = std::move(contactModifier_);
     fresh.resolver_ = std::move(resolver_);
     fresh.errorHandler_ = std::move(errorHandler_);
     *this = std::move(fresh);

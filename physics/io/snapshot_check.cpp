@@ -289,7 +289,8 @@ void checkJoint(const Joint& j, const Body& a, const Body* b, const std::string&
 void checkContacts(const std::vector<ContactManifold>& manifolds) {
     for (const ContactManifold& m : manifolds) {
         bool ok = m.manifold.count >= 0 && m.manifold.count <= Manifold::maxPoints && isUnitNormal(m.manifold.normal) && std::isfinite(m.friction) &&
-                  std::isfinite(m.restitution) && std::isfinite(m.approachSpeed);
+                  std::isfinite(m.restitution) && std::isfinite(m.approachSpeed) && isFinite(m.surfaceVelocity) &&
+                  m.surfaceVelocity.cwiseAbs().maxCoeff() <= detail::maxSpeed;
         for (int k = 0; ok && k < m.manifold.count; ++k) {
             const auto i = static_cast<std::size_t>(k);
             const ContactPoint& p = m.manifold.points[i];

@@ -90,9 +90,10 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
             c.surfaceLocal = body.orientation.conjugate() * (surface - body.position);
             c.surfaceStart = surface - c.surfaceMotion;
         }
-        c.staticFriction = std::sqrt(ps.staticFriction[i] * collider.material.friction);
-        c.kineticFriction = std::sqrt(ps.kineticFriction[i] * collider.material.friction);
-        c.restitution = std::max(ps.restitution[i], collider.material.restitution);
+        const Material& m = collider.material;
+        c.staticFriction = combineFriction(ps.staticFriction[i], CombineRule::Default, m.friction, m.frictionCombine);
+        c.kineticFriction = combineFriction(ps.kineticFriction[i], CombineRule::Default, m.friction, m.frictionCombine);
+        c.restitution = combineRestitution(ps.restitution[i], CombineRule::Default, m.restitution, m.restitutionCombine);
         c.normalVelocity = ps.v[i].dot(c.n) - c.surfaceMotion.dot(c.n) / h;
         out.push_back(c);
     }

@@ -8,6 +8,7 @@
 #include <jounce/collision/mass_properties.hpp>
 
 #include "common/guard.hpp"
+#include "physics/dynamics/stages.hpp"
 #include "common/validate.hpp"
 #include "contact/stages.hpp"
 
@@ -65,8 +66,7 @@ void validate(const RagdollDesc& d) {
     detail::requireUnit(d.pose.orientation, "RagdollDesc.pose.orientation");
     detail::requireSpeed(d.linearVelocity, "RagdollDesc.linearVelocity");
     detail::validateDamping(d.linearDamping, d.angularDamping, "RagdollDesc.linearDamping", "RagdollDesc.angularDamping");
-    detail::requireInRange(d.material.friction, 0, detail::maxRate, "RagdollDesc.material.friction");
-    detail::requireInRange(d.material.restitution, 0, 1, "RagdollDesc.material.restitution");
+    detail::validateMaterial(d.material, "RagdollDesc.material");
 }
 
 /// A bone's body: origin at the capsule's middle, its y axis along the bone; the mass as

@@ -264,13 +264,16 @@ void World::modifyContacts() {
         c.depth = m.manifold.deepest().depth;
         c.friction = m.friction;
         c.restitution = m.restitution;
+        c.surfaceVelocity = m.surfaceVelocity;
         contactModifier_(c);
         if (!std::isfinite(c.friction) || c.friction < 0 || c.friction > detail::maxRate)
             throw Error("contactModifier.friction", toText(c.friction), "must be finite, >= 0 and at most maxRate");
         if (!(c.restitution >= 0 && c.restitution <= 1))
             throw Error("contactModifier.restitution", toText(c.restitution), "must lie in [0, 1]");
+        detail::requireSpeed(c.surfaceVelocity, "contactModifier.surfaceVelocity");
         m.friction = c.friction;
         m.restitution = c.restitution;
+        m.surfaceVelocity = c.surfaceVelocity - m.manifold.normal * m.manifold.normal.dot(c.surfaceVelocity);
         if (!c.enabled) { // off this substep: no contact (found again next substep)
             scratch_->collision.offPairs.emplace_back(std::min(m.colliderA.index, m.colliderB.index),
                                                       std::max(m.colliderA.index, m.colliderB.index));

@@ -316,10 +316,19 @@ void World::validateColliderDesc(const ColliderDesc& c, BodyType type, const cha
     // of checked colliders are at least those of each.
     if (type == BodyType::Dynamic && !isStaticOnly(c.shape))
         validateInertia(computeMassProperties(c.shape, c.density).inertia, (f + ".shape").c_str());
-    detail::requireNonNegative(c.material.friction, (f + ".material.friction").c_str());
-    detail::requireInRange(c.material.restitution, 0, 1, (f + ".material.restitution").c_str());
+    detail::validateMaterial(c.material, f + ".material");
 }
 
+
+namespace detail {
+void validateMaterial(const Material& m, const std::string& prefix) {
+    requireInRange(m.friction, 0, maxRate, (prefix + ".friction").c_str());
+    requireInRange(m.restitution, 0, 1, (prefix + ".restitution").c_str());
+    for (const auto& [rule, name] : {std::pair{m.frictionCombine, ".frictionCombine"}, std::pair{m.restitutionCombine, ".restitutionCombine"}})
+        if (rule > CombineRule::Max)
+            throw Error(prefix + name, std::to_string(static_cast<int>(rule)), "not a CombineRule (Default to Max)");
+}
+} // namespace detail
 
 /// The mass a dynamic body would take from `colliders` (its own plus one to add):
 /// within [minMass, maxMass] and an inertia validateInertia accepts, or an error

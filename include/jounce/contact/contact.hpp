@@ -31,6 +31,9 @@ struct Contact {
     real penetration = 0;          ///< [m], > 0 overlapping
     real friction = 0;             ///< Coulomb coefficient
     real restitution = 0;          ///< 0..1
+    /// Friction's target for body 0's velocity relative to body 1's at the point, in the
+    /// contact plane (a conveyor's belt speed; ContactModification) [m/s, world]
+    Vec3 surfaceVelocity = Vec3::Zero();
     std::uint64_t key = 0;         ///< identifies the contact across steps (bodies, feature)
     /// Where the solved impulse goes back to for the next step: the narrow phase's
     /// manifold (World::contacts) index times Manifold::maxPoints plus the point, or

@@ -10,6 +10,7 @@
 #include <jounce/common/handle.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <utility>
@@ -19,10 +20,38 @@ namespace jounce {
 struct ColliderTag;
 using ColliderId = Handle<ColliderTag>;
 
+/// How a touching pair makes one coefficient of its two materials' (PhysX's combine
+/// modes). Of the two materials' rules the pair uses the one later in this list, so
+/// Default (the geometric mean sqrt(a b) for friction, the larger for restitution)
+/// gives way to any rule a material names: ice with Min is slippery under any boot.
+enum class CombineRule : std::uint8_t { Default, GeometricMean, Average, Min, Multiply, Max };
+
 struct Material {
-    real friction = real(0.5);  ///< Coulomb coefficient; a pair uses sqrt(fa fb)
-    real restitution = 0;       ///< in [0, 1]; a pair uses the larger of the two
+    real friction = real(0.5);  ///< Coulomb coefficient, >= 0
+    real restitution = 0;       ///< in [0, 1]
+    CombineRule frictionCombine = CombineRule::Default;    ///< Default: sqrt(fa fb)
+    CombineRule restitutionCombine = CombineRule::Default; ///< Default: max(ea, eb)
 };
+
+/// a and b combined by `rule` (Default taken as `fallback`).
+inline real combineCoefficients(CombineRule rule, real a, real b, CombineRule fallback) {
+    switch (rule == CombineRule::Default ? fallback : rule) {
+    case CombineRule::Average: return (a + b) / 2;
+    case CombineRule::Min: return a < b ? a : b;
+    case CombineRule::Multiply: return a * b;
+    case CombineRule::Max: return a > b ? a : b;
+    default: return std::sqrt(a * b);
+    }
+}
+/// The friction a pair of materials touches with (a particle or a deformable, which have
+/// no rule of their own, passes CombineRule::Default for its side).
+inline real combineFriction(real a, CombineRule ruleA, real b, CombineRule ruleB) {
+    return combineCoefficients(ruleA > ruleB ? ruleA : ruleB, a, b, CombineRule::GeometricMean);
+}
+/// The restitution a pair of materials bounces with.
+inline real combineRestitution(real a, CombineRule ruleA, real b, CombineRule ruleB) {
+    return combineCoefficients(ruleA > ruleB ? ruleA : ruleB, a, b, CombineRule::Max);
+}
 
 struct CollisionFilter {
     std::uint32_t category = 1;          ///< bits this collider is
@@ -74,6 +103,9 @@ struct ContactManifold {
     /// Closing speed along the normal at the deepest point when the pair was found,
     /// before the resolver (> 0: approaching) [m/s]: how hard they hit.
     real approachSpeed = 0;
+    /// What friction drives A's surface's velocity relative to B's toward, in the contact
+    /// plane [m/s]: zero unless a contact modifier set it (ContactModification).
+    Vec3 surfaceVelocity = Vec3::Zero();
     Manifold manifold;
 
     // Persistent contacts (docs/contact.md, "Persistent contacts"): what a manifold
@@ -117,10 +149,15 @@ struct ContactModification {
     bool enabled = true;
     real friction = 0;           ///< combined, as the pair's materials give it; >= 0, finite
     real restitution = 0;        ///< in [0, 1]
+    /// [m/s] The velocity friction drives A's surface toward relative to B's, in the
+    /// contact plane (the part along the normal is dropped): a conveyor belt that is B
+    /// sets its belt velocity here (as A, the opposite), a treadmill or an escalator's
+    /// step likewise. Finite, within maxSpeed.
+    Vec3 surfaceVelocity = Vec3::Zero();
 };
 
 /// Sees every body-body contact each substep, in pair order, and may turn it off or
-/// change its friction and restitution.
+/// change its friction, restitution and surface velocity.
 using ContactModifier = std::function<void(ContactModification&)>;
 
 } // namespace jounce
