@@ -24,13 +24,12 @@
 namespace jounce::detail {
 
 void displaceBody(Body& b, const Vec3& linear, const Vec3& angular) {
-    b.position += linear;
+    b.position += b.isDynamic() && b.locks.anyLinear() ? Vec3(linear.cwiseProduct(b.locks.linearFree())) : linear;
     // Turn by the small rotation vector: q += 1/2 [0, theta] q, then normalise.
     const Quat spin(0, angular.x() / 2, angular.y() / 2, angular.z() / 2);
     b.orientation.coeffs() += (spin * b.orientation).coeffs();
     b.orientation.normalize();
-    const Mat3 r = b.orientation.toRotationMatrix();
-    b.inverseInertiaWorld = r * b.inverseInertiaBody * r.transpose();
+    b.inverseInertiaWorld = worldInverseInertia(b);
 }
 
 void placeBody(Body& b, const Vec3& startPosition, const Quat& startOrientation, const Vec3& linear, const Vec3& angular) {

@@ -97,6 +97,10 @@ void kickState(SoftState& s, const SoftBody& b) {
 void driftState(SoftState& s, const SoftBody& b, real h) {
     Vec3 v(s.v[0], s.v[1], s.v[2]), w(s.w[0], s.w[1], s.w[2]);
     if (b.integrates) {
+        if (b.locked) { // MotionLocks: nothing moves along or turns about a locked axis
+            v = v.cwiseProduct(b.linearFree);
+            w = w.cwiseProduct(b.angularFree);
+        }
         limitSpeed(v);
         limitSpeed(w);
     }

@@ -26,6 +26,7 @@ void kick(SoftBody& b) {
 
 void drift(SoftBody& b, real h) {
     if (b.integrates) {
+        lockVelocities(b);
         limitSpeed(b.linearVelocity);
         limitSpeed(b.angularVelocity);
     }
@@ -42,7 +43,10 @@ SoftBody makeSoftBody(const Body& b, real h) {
     s.integrates = b.isDynamic() && b.awake;
     if (!s.integrates) return s; // takes no impulse; a kinematic body keeps its velocity
     s.inverseMass = b.inverseMass;
-    s.inverseInertia = b.inverseInertiaWorld;
+    s.inverseInertia = b.inverseInertiaWorld; // without the locked axes (MotionLocks)
+    s.locked = b.locks.anyLinear() || b.locks.anyAngular();
+    s.linearFree = b.locks.linearFree();
+    s.angularFree = b.locks.angularFree();
     // Forces and torques act over every substep (symplectic Euler per substep, as
     // integrate.cpp does per step); impulses the game applied act once, at the start.
     s.linearAcceleration = b.forceAccum * b.inverseMass;
@@ -124,8 +128,12 @@ void SoftStepSolver::integrateOneAlone(const Body& body, SoftBody& b, real h, in
     // Turning with its inertia as GyroscopicMode says (integrate.cpp's forms, per substep).
     Quat q = body.orientation;
     Mat3 r = q.toRotationMatrix(); // q's (ConserveMomentum's): made once a substep, read twice
+    // A body that may turn about some axes only turns about them as it spins (its
+    // gyroscopic terms would turn it about the locked ones).
+    if (body.locks.anyAngular()) gyroscopic = GyroscopicMode::None;
     for (int s = 0; s < substeps; ++s) {
         detail::kick(b);
+        detail::lockVelocities(b);
         Vec3& w = b.angularVelocity;
         if (gyroscopic == GyroscopicMode::Explicit) // w' = w - h I^-1 (w x I w)
             w -= sub * spinOf(body, q, w.cross(momentumOf(body, q, w)));
@@ -153,6 +161,7 @@ void SoftStepSolver::keepAngularMomentum(std::span<const Body> bodies, TaskSyste
             if (!owned_[i] || stamp_[i + 1] == 0 || stamp_[i + 1] == jointedMark) continue;
             SoftBody& b = bodies_[i + 1];
             const Body& body = bodies[i];
+            if (body.locks.anyAngular()) continue; // turns about its free axes only, as integrateOneAlone
             const Vec3 momentum = momentumOf(body, body.orientation, b.angularVelocity);
             b.angularVelocity = spinOf(body, (b.turned * body.orientation).normalized(), momentum);
         }
@@ -256,6 +265,7 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
         for (std::uint32_t i = begin; i < end; ++i) {
             if (!owned_[i]) continue;
             Body& b = bodies[i];
+            detail::lockVelocities(bodies_[i + 1]); // the relaxing sweeps' impulses after the last drift
             b.linearVelocity = bodies_[i + 1].linearVelocity;
             b.angularVelocity = bodies_[i + 1].angularVelocity;
             // The visits after the last drift may have pushed a body past the bound (a world

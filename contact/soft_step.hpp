@@ -62,7 +62,17 @@ struct SoftBody {
     real linearKeep = 1, angularKeep = 1; ///< damping per substep: exp(-c h)
     bool integrates = false;            ///< its velocity is integrated here (dynamic and awake)
     bool moves = false;                 ///< its position is integrated here (also kinematic bodies)
+    bool locked = false;                ///< has motion locks: velocities masked before each move
+    Vec3 linearFree = Vec3::Ones();     ///< 1 along the world axes it may move along (MotionLocks)
+    Vec3 angularFree = Vec3::Ones();    ///< 1 about the world axes it may turn about
 };
+
+/// Takes a locked body's locked velocity components out (MotionLocks: before it moves).
+inline void lockVelocities(SoftBody& b) {
+    if (!b.locked) return;
+    b.linearVelocity = b.linearVelocity.cwiseProduct(b.linearFree);
+    b.angularVelocity = b.angularVelocity.cwiseProduct(b.angularFree);
+}
 
 /// Relative speed of body a's point to body b's along an axis (> 0: apart).
 JOUNCE_HOT_INLINE real axisSpeed(const ImpulseAxis& axis, const SoftBody& a, const SoftBody& b) {

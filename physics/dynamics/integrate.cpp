@@ -34,11 +34,6 @@ Mat3 bodyInverseInertia(const Mat3& inertia) {
     return (symmetric * std::ldexp(real(1), -k)).inverse() * std::ldexp(real(1), -k);
 }
 
-Mat3 worldInverseInertia(const Body& b) {
-    const Mat3 r = b.orientation.toRotationMatrix();
-    return r * b.inverseInertiaBody * r.transpose();
-}
-
 namespace {
 
 /// dL/dt = tau with L = I w in world space (eq. 3 rearranged: I w' + w x I w = tau).
@@ -50,6 +45,7 @@ namespace {
 /// midpoint 0.005%, and a quarter of that at 240 Hz).
 Vec3 angularVelocityFromMomentum(const Body& b, const Quat& q, const Vec3& momentum) {
     const Mat3 r = q.toRotationMatrix();
+    if (b.locks.anyAngular()) return lockedInverseInertia(r * b.inertiaBody * r.transpose(), b.locks) * momentum;
     return r * (b.inverseInertiaBody * (r.transpose() * momentum));
 }
 
@@ -69,7 +65,8 @@ void accelerateExplicit(Body& b, real h, bool gyroscopic) {
         const Vec3 momentum = r * (b.inertiaBody * (r.transpose() * b.angularVelocity));
         torque -= b.angularVelocity.cross(momentum);
     }
-    b.angularVelocity += h * (r * (b.inverseInertiaBody * (r.transpose() * torque)));
+    if (b.locks.anyAngular()) b.angularVelocity += h * (b.inverseInertiaWorld * torque); // the locked inverse
+    else b.angularVelocity += h * (r * (b.inverseInertiaBody * (r.transpose() * torque)));
 }
 
 /// The accumulated impulses count as forces over this substep (f = J / h), so they
@@ -90,6 +87,7 @@ void accelerate(Body& b, const StepContext& ctx) {
         accelerateExplicit(b, h, ctx.gyroscopic == GyroscopicMode::Explicit);
         b.angularVelocity *= std::exp(-b.angularDamping * h);
     }
+    applyLocks(b.locks, b.linearVelocity, b.angularVelocity);
 }
 
 /// Speeds beyond maxSpeed (the bound every entry point enforces, 1e6 m/s and rad/s)
@@ -102,7 +100,10 @@ void limitSpeeds(Body& b) {
 }
 
 void move(Body& b, const StepContext& ctx) {
-    if (b.type == BodyType::Dynamic) limitSpeeds(b);
+    if (b.type == BodyType::Dynamic) {
+        applyLocks(b.locks, b.linearVelocity, b.angularVelocity); // what the solvers added along locked axes
+        limitSpeeds(b);
+    }
     b.position += ctx.h * b.linearVelocity;
     if (b.type == BodyType::Dynamic && ctx.gyroscopic == GyroscopicMode::ConserveMomentum)
         turnConservingMomentum(b, ctx.h);

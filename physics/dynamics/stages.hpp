@@ -55,8 +55,6 @@ void integrateBodyPosition(Body& body, const StepContext& ctx, real fraction = 1
 MassProperties massFromColliders(const std::vector<const Collider*>& colliders);
 
 
-/// R I^-1 R^T for the body's current orientation.
-Mat3 worldInverseInertia(const Body& b);
 /// I^-1 of a body-frame inertia, symmetrised first (what World keeps for a dynamic body).
 Mat3 bodyInverseInertia(const Mat3& inertia);
 

@@ -159,6 +159,7 @@ BodyDesc bodyDesc(const World& world, BodyId id) {
     d.canSleep = b.canSleep;
     d.awake = b.awake;
     d.bullet = b.bullet;
+    d.locks = b.locks;
     d.userData = b.userData;
     for (const ColliderId c : world.colliderIdsOf(id))
         d.colliders.push_back(colliderDesc(world.collider(c), keepsOrigin ? Vec3(Vec3::Zero()) : b.localCenterOfMass));

@@ -187,6 +187,15 @@ template <typename Io> void fields(Io& io, ColliderDesc& c) {
     io("sensor", c.sensor);
 }
 
+template <typename Io> void fields(Io& io, MotionLocks& l) {
+    io("linearX", l.linearX);
+    io("linearY", l.linearY);
+    io("linearZ", l.linearZ);
+    io("angularX", l.angularX);
+    io("angularY", l.angularY);
+    io("angularZ", l.angularZ);
+}
+
 template <typename Io> void fields(Io& io, BodyDesc& b) {
     io.enumeration("type", b.type, names(bodyTypeNames));
     io("position", b.position);
@@ -202,6 +211,7 @@ template <typename Io> void fields(Io& io, BodyDesc& b) {
     io("canSleep", b.canSleep);
     io("awake", b.awake);
     io("bullet", b.bullet);
+    io.object("locks", b.locks);
     io("userData", b.userData);
     io("colliders", b.colliders);
 }

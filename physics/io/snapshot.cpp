@@ -185,11 +185,14 @@ template <typename Ar> void io(Ar& ar, Transform& t) {
 template <typename Ar> void io(Ar& ar, Aabb& b) {
     ioEach(ar, b.min, b.max);
 }
+template <typename Ar> void io(Ar& ar, MotionLocks& l) {
+    ioEach(ar, l.linearX, l.linearY, l.linearZ, l.angularX, l.angularY, l.angularZ);
+}
 template <typename Ar> void io(Ar& ar, Body& b) {
     ioEach(ar, b.type, b.inverseMass, b.inertiaBody, b.inverseInertiaBody, b.inverseInertiaWorld, b.localCentroid,
            b.position, b.orientation, b.linearVelocity, b.angularVelocity, b.userForce, b.userTorque, b.forceAccum,
            b.torqueAccum, b.lastFrameAcceleration, b.impulseAccum, b.angularImpulseAccum, b.linearDamping,
-           b.angularDamping, b.gravityScale, b.awake, b.canSleep, b.massFromColliders, b.bullet, b.motion,
+           b.angularDamping, b.gravityScale, b.awake, b.canSleep, b.massFromColliders, b.bullet, b.locks, b.motion,
            b.userData, b.hasTarget, b.target);
 }
 template <typename Ar> void io(Ar& ar, Collider& c) {

@@ -283,6 +283,8 @@ BodyId World::createBody(const BodyDesc& d) { return detail::guarded(errorHandle
     b.motion = 2 * settings_.sleep.sleepThreshold; // Millington: start above the threshold
     b.userData = d.userData;
     b.bullet = d.bullet;
+    b.locks = d.type == BodyType::Dynamic ? d.locks : MotionLocks{};
+    if (d.type == BodyType::Dynamic) applyLocks(b.locks, b.linearVelocity, b.angularVelocity);
     b.massFromColliders = d.massFromColliders && !d.colliders.empty();
     setMass(b, d.mass, d.type == BodyType::Dynamic && !b.massFromColliders ? d.inertia : Mat3::Identity());
     const BodyId id = bodies_.insert(b);
@@ -490,6 +492,7 @@ void World::setLinearVelocity(BodyId id, const Vec3& v) { return detail::guarded
     if (b.type == BodyType::Static && !v.isZero(0))
         throw Error("setLinearVelocity.velocity", toText(v), "a static body cannot move");
     b.linearVelocity = v;
+    if (b.isDynamic()) applyLocks(b.locks, b.linearVelocity, b.angularVelocity); // none along a locked axis
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }); }
@@ -513,6 +516,7 @@ void World::setAngularVelocity(BodyId id, const Vec3& w) { return detail::guarde
     if (b.type == BodyType::Static && !w.isZero(0))
         throw Error("setAngularVelocity.velocity", toText(w), "a static body cannot move");
     b.angularVelocity = w;
+    if (b.isDynamic()) applyLocks(b.locks, b.linearVelocity, b.angularVelocity);
     b.awake = true;
     b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }); }
@@ -528,6 +532,17 @@ void World::setGravityScale(BodyId id, real scale) { return detail::guarded(erro
     Body& b = checkedBody(id, "setGravityScale.id");
     detail::requireInRange(scale, -detail::maxGravityScale, detail::maxGravityScale, "setGravityScale.scale");
     b.gravityScale = scale;
+}); }
+
+void World::setMotionLocks(BodyId id, const MotionLocks& locks) { return detail::guarded(errorHandler_, [&] {
+    Body& b = checkedBody(id, "setMotionLocks.id");
+    if (!b.isDynamic())
+        throw Error("setMotionLocks.id", handleText(id.index, id.generation), "must name a dynamic body (only they move by forces)");
+    b.locks = locks;
+    b.inverseInertiaWorld = detail::worldInverseInertia(b);
+    applyLocks(b.locks, b.linearVelocity, b.angularVelocity);
+    b.awake = true;
+    b.motion = std::max(b.motion, 2 * settings_.sleep.sleepThreshold);
 }); }
 
 void World::setMassProperties(BodyId id, real mass, const Mat3& inertia) { return detail::guarded(errorHandler_, [&] {

@@ -22,6 +22,27 @@ enum class BodyType : std::uint8_t {
 /// What a user fills to create a body. Defaults describe a 1 kg, 1 m solid cube
 /// at rest at the origin, with no colliders. Units: kg, m, s.
 ///
+/// Degrees of freedom a dynamic body may not use, along and about the world's axes
+/// (Jolt's allowed DOFs, Box2D v3's motion locks): a 2.5D game locks linearZ, angularX
+/// and angularY so everything stays in the z = const plane; a body that must stay
+/// upright locks angularX and angularZ. Rotations are locked exactly (the world inverse
+/// inertia loses the locked axes: I^-1 = E (E^T I E)^-1 E^T over the free axes E, so no
+/// impulse turns it about them); translations by taking the locked components out of the
+/// velocity before every move, as Box2D v3 does (the solver's effective masses still see
+/// a free body, so contacts along a locked axis converge a little softer). Kinematic and
+/// static bodies ignore them.
+struct MotionLocks {
+    bool linearX = false, linearY = false, linearZ = false;
+    bool angularX = false, angularY = false, angularZ = false;
+
+    bool anyLinear() const { return linearX || linearY || linearZ; }
+    bool anyAngular() const { return angularX || angularY || angularZ; }
+    /// 1 along the free world axes, 0 along the locked ones.
+    Vec3 linearFree() const { return Vec3(linearX ? 0 : 1, linearY ? 0 : 1, linearZ ? 0 : 1); }
+    Vec3 angularFree() const { return Vec3(angularX ? 0 : 1, angularY ? 0 : 1, angularZ ? 0 : 1); }
+    bool operator==(const MotionLocks&) const = default;
+};
+
 /// With colliders and `massFromColliders` (the default), a dynamic body's mass,
 /// inertia and centre of mass come from its colliders' shapes and densities, and
 /// `mass` and `inertia` are ignored. `position` is then the body's origin, the frame
@@ -49,6 +70,7 @@ struct BodyDesc {
     /// Always swept for continuous collision (docs/collision.md, "Fast bodies"), not
     /// only in steps where it moves more than half its smallest size.
     bool bullet = false;
+    MotionLocks locks;       ///< world axes it may not move along or turn about (dynamic bodies)
     std::uint64_t userData = 0;
     std::vector<ColliderDesc> colliders;
     bool massFromColliders = true;
@@ -97,6 +119,7 @@ struct Body {
     bool canSleep = true;
     bool massFromColliders = false;             ///< mass follows the colliders as they change
     bool bullet = false;                        ///< always swept (BodyDesc::bullet)
+    MotionLocks locks;                          ///< BodyDesc::locks (dynamic bodies)
     real motion = 0;                            ///< recency-weighted v.v + w.w
 
     /// A kinematic body's target (World::moveKinematic): the body-origin pose it reaches
@@ -146,6 +169,7 @@ struct BodyState {
     bool canSleep = true;
     bool bullet = false;
     bool massFromColliders = false;         ///< its mass follows its colliders
+    MotionLocks locks;                      ///< BodyDesc::locks
     std::uint64_t userData = 0;
 
     bool isDynamic() const { return type == BodyType::Dynamic; }
@@ -163,6 +187,37 @@ struct BodyState {
         return r * (inertia * (r.transpose() * angularVelocity));
     }
 };
+
+/// The world inverse inertia of a body turning only about the free axes of `locks`
+/// (MotionLocks): turning about the free world axes E (3 x k) only, w = E a, and the
+/// moment about them E^T L = (E^T I E) a give w = E (E^T I E)^-1 E^T L.
+inline Mat3 lockedInverseInertia(const Mat3& inertiaWorld, const MotionLocks& locks) {
+    const Vec3 free = locks.angularFree();
+    Eigen::Matrix<real, 3, Eigen::Dynamic, 0, 3, 3> e(3, 0);
+    for (int k = 0; k < 3; ++k)
+        if (free[k] > 0) {
+            e.conservativeResize(Eigen::NoChange, e.cols() + 1);
+            e.col(e.cols() - 1) = Vec3::Unit(k);
+        }
+    if (e.cols() == 0) return Mat3::Zero();
+    const Eigen::Matrix<real, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3> m = e.transpose() * inertiaWorld * e;
+    return e * m.inverse() * e.transpose();
+}
+
+namespace detail {
+/// R I^-1 R^T for the body's current orientation; without its locked axes (MotionLocks).
+inline Mat3 worldInverseInertia(const Body& b) {
+    const Mat3 r = b.orientation.toRotationMatrix();
+    if (!b.locks.anyAngular() || b.type != BodyType::Dynamic) return r * b.inverseInertiaBody * r.transpose();
+    return lockedInverseInertia(r * b.inertiaBody * r.transpose(), b.locks);
+}
+} // namespace detail
+
+/// Takes the locked components out of a dynamic body's velocities (MotionLocks).
+inline void applyLocks(const MotionLocks& locks, Vec3& linear, Vec3& angular) {
+    if (locks.anyLinear()) linear = linear.cwiseProduct(locks.linearFree());
+    if (locks.anyAngular()) angular = angular.cwiseProduct(locks.angularFree());
+}
 
 /// What World::body reports of the world's record.
 inline BodyState stateOf(const Body& b) {
@@ -185,6 +240,7 @@ inline BodyState stateOf(const Body& b) {
     s.canSleep = b.canSleep;
     s.bullet = b.bullet;
     s.massFromColliders = b.massFromColliders;
+    s.locks = b.locks;
     s.userData = b.userData;
     return s;
 }

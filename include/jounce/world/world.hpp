@@ -168,6 +168,10 @@ public:
     void moveKinematic(BodyId id, const Transform& target);
     void setDamping(BodyId id, real linear, real angular);
     void setGravityScale(BodyId id, real scale);
+    /// A dynamic body's motion locks (MotionLocks, world axes): its velocities lose their
+    /// locked parts now, its inverse inertia the locked axes, and it is woken. Only for
+    /// dynamic bodies (setMotionLocks.id otherwise).
+    void setMotionLocks(BodyId id, const MotionLocks& locks);
     void setMassProperties(BodyId id, real mass, const Mat3& inertia);
     void setAwake(BodyId id, bool awake);
     void setUserData(BodyId id, std::uint64_t data);
