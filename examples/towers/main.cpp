@@ -2,11 +2,15 @@
 // Towers: throw balls at towers of boxes and knock them off the platform.
 //
 //   towers                      play: left click throws at the point under the mouse,
-//                               right drag picks a body up (ray cast), R resets, Esc quits
+//                               right drag picks a body up (ray cast), W A S D walk the
+//                               hero (up the ramp, into the towers), space jumps, F1
+//                               shows the physics (jounce::debugDraw), R resets, Esc quits
 //   towers --frames N [--screenshot out.ppm]   N frames of 1/50 s with the scripted
 //                               throws, then quit (the window path, under xvfb)
 //   towers --autoplay N         no window: N fixed steps with the scripted throws, then
 //   towers --autoplay N --no-throw   the score; exits 1 if the world blew up
+//   towers ... --walk           the hero walks up the ramp into the left tower
+//   towers --frames N --debug-draw   with the physics drawn over the scene
 //
 // The loop is docs/integration.md's: fixed steps from an accumulator, and drawing
 // interpolated between the last two steps. Drawing is legacy OpenGL to stay short.
@@ -39,6 +43,8 @@ struct Options {
     bool noThrow = false;
     int frames = -1;    ///< >= 0: quit the window after this many frames
     std::string screenshot; ///< with frames: write the last one here (binary PPM)
+    bool walk = false;      ///< the scripted hero walks toward the towers
+    bool debugDraw = false; ///< start with the physics drawn (F1 toggles)
 };
 
 Options parse(int argc, char** argv) {
@@ -49,8 +55,10 @@ Options parse(int argc, char** argv) {
         else if (a == "--frames" && i + 1 < argc) o.frames = std::atoi(argv[++i]);
         else if (a == "--screenshot" && i + 1 < argc) o.screenshot = argv[++i];
         else if (a == "--no-throw") o.noThrow = true;
+        else if (a == "--walk") o.walk = true;
+        else if (a == "--debug-draw") o.debugDraw = true;
         else {
-            std::fprintf(stderr, "usage: towers [--frames N [--screenshot out.ppm]] [--autoplay N [--no-throw]]\n");
+            std::fprintf(stderr, "usage: towers [--frames N [--screenshot out.ppm] [--debug-draw]] [--autoplay N [--no-throw]] [--walk]\n");
             std::exit(2);
         }
     }
@@ -72,8 +80,12 @@ void scriptedThrow(Game& game) {
     if (n % 60 == 30) game.throwBall(targets[(n / 60) % targets.size()]);
 }
 
+/// The scripted hero: straight at the left tower, up the ramp and across the platform.
+void scriptedWalk(Game& game) { game.walk(Vec3(0, 0, real(-2.2))); }
+
 int autoplay(const Options& o) {
     Game game;
+    if (o.walk) scriptedWalk(game);
     for (int n = 0; n < o.autoplay; ++n) {
         if (!o.noThrow) scriptedThrow(game);
         game.step();
@@ -163,6 +175,26 @@ void drawSphere(real r) {
     }
 }
 
+void drawCapsule(real r, real halfHeight) {
+    // Two spheres at the segment's ends and a tube between them (axis y).
+    for (const real y : {-halfHeight, halfHeight}) {
+        glPushMatrix();
+        glTranslated(0, double(y), 0);
+        drawSphere(r);
+        glPopMatrix();
+    }
+    constexpr int sectors = 16;
+    glBegin(GL_QUAD_STRIP);
+    for (int j = 0; j <= sectors; ++j) {
+        const real lon = 2 * real(3.14159265358979) * real(j) / sectors;
+        const Vec3 n(std::cos(lon), 0, std::sin(lon));
+        normal(n);
+        vertex(r * n + Vec3(0, halfHeight, 0));
+        vertex(r * n - Vec3(0, halfHeight, 0));
+    }
+    glEnd();
+}
+
 void drawGround() {
     glBegin(GL_QUADS);
     normal(Vec3::UnitY());
@@ -175,6 +207,7 @@ void drawShape(const jounce::Shape& shape) {
         using S = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<S, jounce::Box>) drawBox(s.halfExtents);
         else if constexpr (std::is_same_v<S, jounce::Sphere>) drawSphere(s.radius);
+        else if constexpr (std::is_same_v<S, jounce::Capsule>) drawCapsule(s.radius, s.halfHeight);
         else if constexpr (std::is_same_v<S, jounce::HalfSpace>) drawGround(); // the game's is y = 0
     }, shape);
 }
@@ -224,13 +257,56 @@ void drawLinesAndFlashes(const Game& game, real alpha) {
     glEnable(GL_LIGHTING);
 }
 
-void draw(const Game& game, const Camera& camera, int width, int height, real alpha) {
+/// The physics as the solver sees it, through Jounce's debug-draw interface (nothing
+/// here reads the world's internals): shapes as wireframes, contacts, normals and
+/// impulses, joints, islands, sleeping bodies, centres of mass; drawn over the scene.
+class GlDebugDraw final : public jounce::DebugDraw {
+public:
+    void shape(const jounce::Shape& s, const jounce::Transform& pose, jounce::DebugColour c) override {
+        glColor3f(c.r, c.g, c.b);
+        glPushMatrix();
+        multiply(pose);
+        drawShape(s);
+        glPopMatrix();
+    }
+    void line(const Vec3& a, const Vec3& b, jounce::DebugColour c) override {
+        glColor3f(c.r, c.g, c.b);
+        glBegin(GL_LINES);
+        vertex(a), vertex(b);
+        glEnd();
+    }
+    void point(const Vec3& p, real, jounce::DebugColour c) override {
+        glColor3f(c.r, c.g, c.b);
+        glBegin(GL_POINTS);
+        vertex(p);
+        glEnd();
+    }
+};
+
+void drawPhysics(const Game& game) {
+    glDisable(GL_LIGHTING);
+    glDisable(GL_DEPTH_TEST); // over the scene
+    glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+    glLineWidth(1);
+    glPointSize(6);
+    GlDebugDraw out;
+    namespace flag = jounce::DebugDrawFlags;
+    jounce::debugDraw(game.world(), out,
+                      {.flags = flag::shapes | flag::contacts | flag::normals | flag::impulses | flag::joints | flag::islands |
+                                flag::sleep | flag::centresOfMass});
+    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    glEnable(GL_DEPTH_TEST);
+    glEnable(GL_LIGHTING);
+}
+
+void draw(const Game& game, const Camera& camera, int width, int height, real alpha, bool physics) {
     glClearColor(0.55f, 0.7f, 0.9f, 1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     setCamera(camera, width, height);
     drawPieces(game, alpha);
     drawBanner(game, alpha);
     drawLinesAndFlashes(game, alpha);
+    if (physics) drawPhysics(game);
 }
 
 /// The frame just drawn as a binary PPM (rows bottom-up in GL, top-down in the file).
@@ -259,7 +335,21 @@ void initGl() {
 
 struct Input {
     bool quit = false;
+    bool physics = false; ///< F1: the debug drawing over the scene
 };
+
+/// W A S D (or the arrows) walk the hero across the view at 3 m/s.
+Vec3 walkFromKeys(const Camera& camera) {
+    const Uint8* keys = SDL_GetKeyboardState(nullptr);
+    const Vec3 ahead = Vec3(camera.forward().x(), 0, camera.forward().z()).normalized();
+    const Vec3 right = Vec3(camera.right().x(), 0, camera.right().z()).normalized();
+    Vec3 walk = Vec3::Zero();
+    if (keys[SDL_SCANCODE_W] || keys[SDL_SCANCODE_UP]) walk += ahead;
+    if (keys[SDL_SCANCODE_S] || keys[SDL_SCANCODE_DOWN]) walk -= ahead;
+    if (keys[SDL_SCANCODE_D] || keys[SDL_SCANCODE_RIGHT]) walk += right;
+    if (keys[SDL_SCANCODE_A] || keys[SDL_SCANCODE_LEFT]) walk -= right;
+    return walk.norm() > 0 ? Vec3(walk.normalized() * 3) : walk;
+}
 
 /// Mouse and keys: left click throws at what is under the mouse, right drag picks.
 void handle(const SDL_Event& e, Game& game, const Camera& camera, SDL_Window* window, Input& input) {
@@ -268,6 +358,8 @@ void handle(const SDL_Event& e, Game& game, const Camera& camera, SDL_Window* wi
     if (e.type == SDL_QUIT) input.quit = true;
     if (e.type == SDL_KEYDOWN && e.key.keysym.sym == SDLK_ESCAPE) input.quit = true;
     if (e.type == SDL_KEYDOWN && e.key.keysym.sym == SDLK_r) game.reset();
+    if (e.type == SDL_KEYDOWN && e.key.keysym.sym == SDLK_SPACE) game.jump();
+    if (e.type == SDL_KEYDOWN && e.key.keysym.sym == SDLK_F1) input.physics = !input.physics;
     if (e.type == SDL_MOUSEBUTTONDOWN) {
         const auto [from, to] = mouseRay(camera, e.button.x, e.button.y, w, h);
         if (e.button.button == SDL_BUTTON_RIGHT) {
@@ -305,12 +397,15 @@ int play(const Options& o) {
     Game game;
     Camera camera;
     Input input;
+    input.physics = o.debugDraw;
+    if (o.walk) scriptedWalk(game);
     const double frequency = double(SDL_GetPerformanceFrequency());
     Uint64 last = SDL_GetPerformanceCounter();
     double accumulator = 0;
     int lastScore = -1, lastHits = -1;
     for (int frame = 0; !input.quit && frame != o.frames; ++frame) {
         for (SDL_Event e; SDL_PollEvent(&e);) handle(e, game, camera, window, input);
+        if (o.frames < 0) game.walk(walkFromKeys(camera)); // scripted runs keep their walk
 
         // Fixed steps from the accumulator; a long stall (a breakpoint, a dragged
         // window) is cut to a quarter second instead of a burst of catch-up steps.
@@ -328,7 +423,7 @@ int play(const Options& o) {
 
         int w = 1, h = 1;
         SDL_GL_GetDrawableSize(window, &w, &h);
-        draw(game, camera, w, h, alpha);
+        draw(game, camera, w, h, alpha, input.physics);
         if (frame + 1 == o.frames && !o.screenshot.empty()) saveScreenshot(o.screenshot, w, h);
         SDL_GL_SwapWindow(window);
         if (game.score() != lastScore || game.hits() != lastHits) { // the HUD is the title bar

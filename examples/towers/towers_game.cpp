@@ -48,6 +48,35 @@ void Game::reset() {
     buildTowers();
     buildBanner();
     buildRope();
+    buildRamp();
+    jounce::CharacterDesc hero;
+    hero.position = heroStart();
+    hero.radius = real(0.3);
+    hero.height = real(1.6);
+    hero.maxPushForce = 1500; // [N]: enough to shove a 26 kg box along the stone
+    hero_.emplace(world_, hero);
+    walk_ = Vec3::Zero();
+    const Transform pose = world_.body(hero_->body()).transform();
+    pieces_.push_back(Piece{hero_->body(), Kind::Hero, {0.2f, 0.45f, 0.9f}, pose, pose});
+}
+
+/// A ramp from the ground up to the platform's front edge before the left tower, 19
+/// degrees (the hero walks slopes up to 45).
+void Game::buildRamp() {
+    const real rise = platformTop, run = real(2.95), front = real(1.5); // the platform's front face is at z = 1.5
+    const real angle = std::atan2(rise, run), half = std::hypot(rise, run) / 2, thick = real(0.1);
+    const Vec3 up(0, std::cos(angle), std::sin(angle)); // the ramp's top normal
+    const Vec3 topMiddle(towerX[0], rise / 2, front + run / 2);
+    BodyDesc d;
+    d.type = BodyType::Static;
+    d.position = topMiddle - thick * up;
+    d.orientation = jounce::Quat(Eigen::AngleAxis<real>(angle, Vec3::UnitX()));
+    d.colliders.push_back(jounce::makeCollider(jounce::Box{Vec3(real(0.6), thick, half)}, 1000, {.friction = real(0.8)}));
+    addBody(d, Kind::Scenery, wood);
+}
+
+void Game::jump() {
+    if (hero_->onGround()) hero_->jump(real(4.5));
 }
 
 BodyId Game::addBody(const BodyDesc& desc, Kind kind, std::array<float, 3> colour) {
@@ -187,6 +216,7 @@ void Game::applyDragForce() {
 
 void Game::step() {
     applyDragForce();
+    hero_->update(world_, dt, walk_); // the character first: it aims its body for the step
     world_.step(dt);
     for (Piece& p : pieces_) {
         p.previous = p.current;
@@ -224,6 +254,7 @@ void Game::countScore() {
 bool Game::finite() const {
     for (const Piece& p : pieces_)
         if (!jounce::isFinite(world_.body(p.id).position)) return false;
+    if (!jounce::isFinite(hero_->position())) return false;
     for (const ParticleTrack* t : {&banner_, &rope_})
         for (const Vec3& x : t->current)
             if (!jounce::isFinite(x)) return false;

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace towers {
@@ -19,7 +20,7 @@ using jounce::Vec3;
 
 /// What a body is to the game, kept in its BodyDesc::userData so contact events (which
 /// name bodies) can be read back into game terms.
-enum class Kind : std::uint64_t { Scenery = 0, Box = 1, Ball = 2, Weight = 3 };
+enum class Kind : std::uint64_t { Scenery = 0, Box = 1, Ball = 2, Weight = 3, Hero = 4 };
 
 /// A body the renderer draws: its poses before and after the last fixed step, so a
 /// frame between two steps can be drawn in between (interpolation).
@@ -51,6 +52,14 @@ public:
     Game() { reset(); }
     void reset();   ///< a new world with the level as it starts
     void step();    ///< one fixed step: the drag force, world.step(dt), then events and score
+
+    /// The hero (a jounce::Character): walks at `velocity` [m/s, across gravity] from the
+    /// next step on, up the ramp onto the platform and into the towers; jump() leaves
+    /// the ground.
+    void walk(const Vec3& velocity) { walk_ = velocity; }
+    void jump();
+    Vec3 heroStart() const { return Vec3(real(-1.8), 0, real(6.5)); }
+    const jounce::Character& hero() const { return *hero_; }
 
     /// Throws a ball from the launcher so that it passes through `target`.
     void throwBall(const Vec3& target);
@@ -86,6 +95,7 @@ private:
     void buildTowers();
     void buildBanner();
     void buildRope();
+    void buildRamp();
     void removeOldestBall();
     void applyDragForce();
     void readContactEvents();
@@ -93,6 +103,8 @@ private:
     Kind kindOf(BodyId id) const { return static_cast<Kind>(world_.body(id).userData); }
 
     jounce::World world_;
+    std::optional<jounce::Character> hero_;
+    Vec3 walk_ = Vec3::Zero();
     std::vector<Piece> pieces_;
     ParticleTrack banner_, rope_;
     std::vector<std::array<std::uint32_t, 3>> bannerTriangles_;

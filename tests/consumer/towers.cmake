@@ -4,6 +4,9 @@
 # CMakeLists with find_package(jounce), warnings as errors. Then plays it headless:
 #   towers --autoplay 600             scripted throws: some boxes must be knocked off
 #   towers --autoplay 600 --no-throw  nobody throws: the towers must stand (score 0)
+#   towers --autoplay 600 --no-throw --walk   the hero (a jounce::Character) walks up the
+#                                     ramp into the left tower: some boxes must fall off
+#   xvfb-run towers --frames 60 --walk --debug-draw   and the physics drawn through debugDraw
 #   xvfb-run towers --frames 60       the window and GL path (when XVFB_RUN is given)
 # Each run must also exit 0 (the world stayed finite).
 # Extra: CONSUMER_FLAGS (e.g. sanitizer flags matching the installed library).
@@ -45,7 +48,12 @@ play(still --autoplay 600 --no-throw)
 if(NOT still EQUAL 0)
   message(FATAL_ERROR "towers: with no throws ${still} boxes fell off (the towers must stand)")
 endif()
+play(walked --autoplay 600 --no-throw --walk)
+if(walked EQUAL 0)
+  message(FATAL_ERROR "towers: the hero walked up the ramp into the left tower and knocked no box off")
+endif()
 if(XVFB_RUN)
   set(launcher ${XVFB_RUN} -a -s "-screen 0 1280x720x24")
   play(windowed --frames 60)
+  play(drawn --frames 60 --walk --debug-draw)
 endif()
