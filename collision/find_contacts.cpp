@@ -155,6 +155,13 @@ struct PairInputs {
     CollisionScratch& scratch;
 };
 
+/// The radius a shape rolls on: a sphere's or a capsule's; 0 for shapes that do not roll.
+real rollingRadius(const Shape& shape) {
+    if (const auto* s = std::get_if<Sphere>(&shape)) return s->radius;
+    if (const auto* c = std::get_if<Capsule>(&shape)) return c->radius;
+    return 0;
+}
+
 /// The pair's contact as the step reports it: bodies, colliders, combined material.
 void describeInto(ContactManifold& m, const Collider& ca, const Collider& cb, ColliderId ia, ColliderId ib) {
     m.bodyA = ca.body;
@@ -166,6 +173,8 @@ void describeInto(ContactManifold& m, const Collider& ca, const Collider& cb, Co
     m.restitution = combineRestitution(ca.material.restitution, ca.material.restitutionCombine, cb.material.restitution,
                                        cb.material.restitutionCombine);
     m.surfaceVelocity = Vec3::Zero(); // a contact modifier's: set again each substep (a refreshed manifold kept the last)
+    m.rollingResistance = std::max(ca.material.rollingResistance * rollingRadius(ca.shape),
+                                   cb.material.rollingResistance * rollingRadius(cb.shape));
 }
 
 /// Tested pair `tested`'s manifolds (or sensor overlap) appended to `contacts` (`sensors`).

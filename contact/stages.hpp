@@ -35,6 +35,7 @@ struct ContactScratch {
     std::vector<std::pair<std::uint64_t, std::uint32_t>> order; ///< keepForWarmStart: (key, index), sorted
     std::vector<std::uint64_t> previousKeys; ///< generateJointContacts: last step's joint contact keys, for warmStart
     std::vector<std::uint32_t> manifoldFirsts; ///< gatherContacts: each manifold's first point
+    std::vector<real> rollingNormals;          ///< applyRollingResistance: each manifold's normal impulse
     std::vector<std::uint32_t> orderSource;    ///< groupContacts: which contact goes to each place
     std::vector<std::uint8_t> movedByKinematic; ///< groupContacts: islands touching a moving kinematic body
     std::vector<ContactEvent> touching;      ///< reportContacts: pairs touching now
@@ -134,6 +135,16 @@ void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const Slee
 /// Stage 8: after islands fell asleep, the pairs of sleeping bodies the step's
 /// contacts joined, added to `links`.
 void keepSleepingLinks(const BodyArray& bodies, const std::vector<Contact>& contacts, std::vector<BodyLink>& links);
+
+/// Rolling resistance (Material::rollingResistance), once a step after the solver: for
+/// each manifold in order with a bound, the angular impulse that stops the two bodies'
+/// relative rolling (their relative angular velocity across the normal), held within
+/// rollingResistance times the step's whole normal impulse on the manifold (its solved
+/// contacts' accumulatedImpulse.x() + bounceImpulse.x(), summed through Contact::source),
+/// goes to its awake dynamic bodies. Friction then brings the slipping contact back to
+/// rolling, slower (contact/rolling_resistance.cpp derives (5/7) c_rr g). `normal` is scratch.
+void applyRollingResistance(BodyArray& bodies, const std::vector<ContactManifold>& manifolds,
+                            const std::vector<Contact>& solved, std::vector<real>& normal);
 
 /// After resolution: keep what next step's warm start needs of the contacts. A
 /// collider pair's contact writes its impulse back to its manifold point

@@ -171,6 +171,7 @@ template <typename Io> void fields(Io& io, Material& m) {
     io("restitution", m.restitution);
     io.enumeration("frictionCombine", m.frictionCombine, names(combineRuleNames));
     io.enumeration("restitutionCombine", m.restitutionCombine, names(combineRuleNames));
+    io("rollingResistance", m.rollingResistance);
 }
 
 template <typename Io> void fields(Io& io, CollisionFilter& f) {

@@ -197,7 +197,7 @@ template <typename Ar> void io(Ar& ar, Body& b) {
 }
 template <typename Ar> void io(Ar& ar, Collider& c) {
     ioEach(ar, c.body, c.shape, c.local, c.density, c.material.friction, c.material.restitution,
-           c.material.frictionCombine, c.material.restitutionCombine, c.filter.category,
+           c.material.frictionCombine, c.material.restitutionCombine, c.material.rollingResistance, c.filter.category,
            c.filter.mask, c.fatBox, c.sensor);
 }
 template <typename Ar> void io(Ar& ar, Attachment& a) {
@@ -244,7 +244,7 @@ template <typename Ar> void io(Ar& ar, ContactPoint& p) {
     ioEach(ar, p.point, p.depth, p.feature);
 }
 template <typename Ar> void io(Ar& ar, ContactManifold& m) {
-    ioEach(ar, m.bodyA, m.bodyB, m.colliderA, m.colliderB, m.friction, m.restitution, m.approachSpeed, m.surfaceVelocity,
+    ioEach(ar, m.bodyA, m.bodyB, m.colliderA, m.colliderB, m.friction, m.restitution, m.approachSpeed, m.surfaceVelocity, m.rollingResistance,
            m.manifold.normal, m.manifold.points, m.manifold.count);
     ioEach(ar, m.normalImpulse, m.frictionImpulse, m.anchorA, m.anchorB, m.normalInB, m.poseAInB, m.origin);
 }

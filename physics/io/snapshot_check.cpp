@@ -290,7 +290,8 @@ void checkContacts(const std::vector<ContactManifold>& manifolds) {
     for (const ContactManifold& m : manifolds) {
         bool ok = m.manifold.count >= 0 && m.manifold.count <= Manifold::maxPoints && isUnitNormal(m.manifold.normal) && std::isfinite(m.friction) &&
                   std::isfinite(m.restitution) && std::isfinite(m.approachSpeed) && isFinite(m.surfaceVelocity) &&
-                  m.surfaceVelocity.cwiseAbs().maxCoeff() <= detail::maxSpeed;
+                  m.surfaceVelocity.cwiseAbs().maxCoeff() <= detail::maxSpeed && m.rollingResistance >= 0 &&
+                  m.rollingResistance <= detail::maxRate * detail::maxCoordinate;
         for (int k = 0; ok && k < m.manifold.count; ++k) {
             const auto i = static_cast<std::size_t>(k);
             const ContactPoint& p = m.manifold.points[i];

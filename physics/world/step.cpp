@@ -186,6 +186,7 @@ void World::substep(const StepContext& ctx) {
         resolver_->resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
     }
     detail::keepForWarmStart(resolverContacts_, contacts_, previousContacts_, scratch_->contact.order, tasks());
+    detail::applyRollingResistance(bodies_, contacts_, resolverContacts_, scratch_->contact.rollingNormals);
     scratch_->contact.broken.clear();
     detail::measureJointForces(joints_, bodies_, previousContacts_, ctx.h, scratch_->contact.broken);
     if (!scratch_->contact.broken.empty()) breakJoints(scratch_->contact.broken);

@@ -326,6 +326,7 @@ namespace detail {
 void validateMaterial(const Material& m, const std::string& prefix) {
     requireInRange(m.friction, 0, maxRate, (prefix + ".friction").c_str());
     requireInRange(m.restitution, 0, 1, (prefix + ".restitution").c_str());
+    requireInRange(m.rollingResistance, 0, maxRate, (prefix + ".rollingResistance").c_str());
     for (const auto& [rule, name] : {std::pair{m.frictionCombine, ".frictionCombine"}, std::pair{m.restitutionCombine, ".restitutionCombine"}})
         if (rule > CombineRule::Max)
             throw Error(prefix + name, std::to_string(static_cast<int>(rule)), "not a CombineRule (Default to Max)");
