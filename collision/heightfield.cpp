@@ -44,10 +44,12 @@ void validate(const HeightfieldDesc& d) {
     if (d.columns < 2) throw Error("makeHeightfield.columns", std::to_string(d.columns), "needs at least 2 samples");
     if (d.rows < 2) throw Error("makeHeightfield.rows", std::to_string(d.rows), "needs at least 2 samples");
     const std::uint64_t cells = std::uint64_t(d.columns - 1) * (d.rows - 1);
-    constexpr std::uint64_t maxCells = std::uint64_t(1) << 24;
+    // Building holds about 600 bytes a cell at its peak (the mesh's adjacency map): 2^22
+    // cells (2048 x 2048) take 2.5 GB while they are built.
+    constexpr std::uint64_t maxCells = std::uint64_t(1) << 22;
     if (cells > maxCells)
         throw Error("makeHeightfield.columns", std::to_string(d.columns) + " x " + std::to_string(d.rows) + " rows",
-                    "more than 2^24 cells");
+                    "more than 2^22 cells");
     detail::requireSize(d.spacingX, "makeHeightfield.spacingX");
     detail::requireSize(d.spacingZ, "makeHeightfield.spacingZ");
     detail::requirePoint(d.origin, "makeHeightfield.origin");
@@ -175,20 +177,27 @@ void gridAlongSegment(const MeshData&, const HeightfieldGrid& g, const Vec3& a, 
 
 std::uint32_t gridNearCandidate(const HeightfieldGrid& g, const Vec3& point) {
     const auto clampCell = [](real u, std::uint32_t count) {
-        return static_cast<std::uint32_t>(std::clamp(std::floor(u), real(0), real(count - 1)));
+        // NaN goes to cell 0 (a cast of NaN is undefined); the caller's checks find nothing near it.
+        return static_cast<std::int64_t>(std::isnan(u) ? real(0) : std::clamp(std::floor(u), real(0), real(count - 1)));
     };
-    const auto cx = static_cast<std::int64_t>(clampCell((point.x() - g.origin.x()) / g.spacingX, g.cellColumns()));
-    const auto cz = static_cast<std::int64_t>(clampCell((point.z() - g.origin.z()) / g.spacingZ, g.cellRows()));
+    const std::int64_t cx = clampCell((point.x() - g.origin.x()) / g.spacingX, g.cellColumns());
+    const std::int64_t cz = clampCell((point.z() - g.origin.z()) / g.spacingZ, g.cellRows());
     const std::int64_t columns = g.cellColumns(), rows = g.cellRows();
-    // Rings of growing distance around the point's cell; the first solid cell's triangle
-    // is a bound the caller then improves on with every triangle within it.
-    for (std::int64_t r = 0; r <= std::max(columns, rows); ++r)
-        for (std::int64_t z = std::max<std::int64_t>(cz - r, 0); z <= std::min(cz + r, rows - 1); ++z)
-            for (std::int64_t x = std::max<std::int64_t>(cx - r, 0); x <= std::min(cx + r, columns - 1); ++x) {
-                if (std::max(std::abs(x - cx), std::abs(z - cz)) != r) continue;
-                const std::uint32_t first = g.firstTriangle[std::size_t(z * columns + x)];
-                if (first != HeightfieldGrid::noTriangle) return first;
-            }
+    const auto solid = [&](std::int64_t x, std::int64_t z) {
+        return x >= 0 && z >= 0 && x < columns && z < rows && g.firstTriangle[std::size_t(z * columns + x)] != HeightfieldGrid::noTriangle;
+    };
+    // Rings of growing distance around the point's cell, walked along their perimeter
+    // (8r cells, so a lake of holes costs its area, not its area times its width); the
+    // first solid cell's triangle is a bound the caller then improves on.
+    if (solid(cx, cz)) return g.firstTriangle[std::size_t(cz * columns + cx)];
+    for (std::int64_t r = 1; r <= std::max(columns, rows); ++r) {
+        for (std::int64_t x = cx - r; x <= cx + r; ++x) // the top and bottom rows of the ring
+            for (const std::int64_t z : {cz - r, cz + r})
+                if (solid(x, z)) return g.firstTriangle[std::size_t(z * columns + x)];
+        for (std::int64_t z = cz - r + 1; z <= cz + r - 1; ++z) // its sides
+            for (const std::int64_t x : {cx - r, cx + r})
+                if (solid(x, z)) return g.firstTriangle[std::size_t(z * columns + x)];
+    }
     return 0; // unreachable: validation keeps one solid cell
 }
 

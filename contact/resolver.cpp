@@ -400,7 +400,9 @@ void ContactResolver::bounceFromGap(const Contact& c) {
     for (std::size_t side = 0; side < 2; ++side) {
         if (share[side] == 0) continue;
         const real sign = side == 0 ? -1 : 1; // body 0 along -normal closes the gap
-        bodies_[c.body[side]].position += c.normal * (sign * shift * share[side] / total);
+        Body& body = bodies_[c.body[side]];
+        const Vec3 move = c.normal * (sign * shift * share[side] / total);
+        body.position += body.locks.anyLinear() ? Vec3(move.cwiseProduct(body.locks.linearFree())) : move; // MotionLocks
     }
 }
 

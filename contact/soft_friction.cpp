@@ -27,7 +27,7 @@ bool samePatch(std::span<const Contact> contacts, std::span<const SoftRow> rows,
     const SoftRow& r = rows[k];
     const SoftRow& q = rows[k - 1];
     return (contacts[k].key >> 32) == (contacts[k - 1].key >> 32) && r.body == q.body && r.friction == q.friction &&
-           r.axis[0].direction == q.axis[0].direction && q.kind != SoftKind::Joint;
+           r.slipTarget == q.slipTarget && r.axis[0].direction == q.axis[0].direction && q.kind != SoftKind::Joint;
 }
 
 /// A point's planar offset from the patch centre (on body a).

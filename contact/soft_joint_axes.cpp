@@ -20,6 +20,8 @@
 
 #include "contact/soft_step.hpp"
 
+#include <Eigen/Eigenvalues>
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -162,6 +164,20 @@ void solveLimit(real room, const Dof& d, SoftBody& a, SoftBody& b, real& accumul
     accumulated = total;
 }
 
+/// The inverse of a symmetric response K on its range, 0 on its null space: where a body
+/// may turn only about some axes (MotionLocks), I_a^-1 + I_b^-1 against the world is
+/// singular, and the lock is solved about the axes that can turn (a plain inverse, or
+/// giving up, left a 2.5D body on a slider free to spin).
+template <int N> Eigen::Matrix<real, N, N> rangeInverse(const Eigen::Matrix<real, N, N>& k) {
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<real, N, N>> eigen(k);
+    const auto& values = eigen.eigenvalues();
+    const real largest = values.cwiseAbs().maxCoeff();
+    Eigen::Matrix<real, N, 1> inverse = Eigen::Matrix<real, N, 1>::Zero();
+    for (int i = 0; i < N; ++i)
+        if (values(i) > largest * real(1e-9)) inverse(i) = 1 / values(i);
+    return eigen.eigenvectors() * inverse.asDiagonal() * eigen.eigenvectors().transpose();
+}
+
 /// A slider's orientation lock: the frames (axis, normal, axis x normal) of A and B as
 /// turned so far, their mismatch e = 1/2 sum_i f_b,i x f_a,i (the small turn taking B's
 /// frame to A's), and the 3x3 block impulse L = -K^-1 (w_a - w_b + bias e), K = I_a^-1 + I_b^-1.
@@ -170,8 +186,8 @@ void solveSliderLock(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness&
     const Mat3 ib = b.inverseMass > 0 ? b.inverseInertia : Mat3::Zero();
     const Eigen::Matrix3d k = (ia + ib).cast<double>();
     const double det = k.determinant();
-    if (!(det > 0) || !std::isfinite(det)) return; // nothing turns (or only about an axis): no lock to solve
-    const Mat3 mass = k.inverse().cast<real>();
+    if (!std::isfinite(det) || (ia + ib).isZero(0)) return; // nothing turns: no lock to solve
+    const Mat3 mass = det > 0 ? Mat3(k.inverse().cast<real>()) : rangeInverse<3>(ia + ib); // locked axes: on the free ones
     const Vec3 fa[3] = {a.turn * x.axisA, a.turn * x.reference[0], a.turn * x.axisA.cross(x.reference[0])};
     const Vec3 fb[3] = {b.turn * x.axis, b.turn * x.reference[1], b.turn * x.axis.cross(x.reference[1])};
     Vec3 error = Vec3::Zero();
@@ -195,8 +211,8 @@ void solveHingeLock(SoftJointAxis& x, SoftBody& a, SoftBody& b, const Softness& 
     Eigen::Matrix<real, 2, 2> k;
     k << u.dot(inverse * u), u.dot(inverse * v), v.dot(inverse * u), v.dot(inverse * v);
     const real det = k.determinant();
-    if (!(det > 0) || !std::isfinite(det)) return; // nothing turns across the axis
-    const Eigen::Matrix<real, 2, 2> mass = k.inverse();
+    if (!std::isfinite(det) || k.isZero(0)) return; // nothing turns across the axis
+    const Eigen::Matrix<real, 2, 2> mass = det > 0 ? Eigen::Matrix<real, 2, 2>(k.inverse()) : rangeInverse<2>(k);
     const Vec3 spin = a.angularVelocity - b.angularVelocity;
     const Vec3 error = nb.cross(na);
     const Eigen::Matrix<real, 2, 1> rate(u.dot(spin), v.dot(spin));

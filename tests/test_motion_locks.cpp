@@ -90,7 +90,7 @@ TEST_CASE("boxes locked to a plane tumble down a pile and stay in it bit for bit
             d.orientation = Quat(Eigen::AngleAxis<real>(rng.uniform() * 3, Vec3::UnitZ()));
             d.angularVelocity = Vec3(rng.uniform(), rng.uniform(), rng.uniform()) * 4; // the locked parts are dropped
             d.locks = planar();
-            d.colliders.push_back(makeCollider(Box{Vec3(0.25, 0.2, 0.3)}, 400));
+            d.colliders.push_back(makeCollider(Box{Vec3(0.25, 0.2, 0.3)}, 400, {.restitution = real(0.6)})); // bounces: the resolver's gap correction too
             boxes.push_back(w.createBody(d));
             planes.push_back(w.body(boxes.back()).position.z());
         }
@@ -164,4 +164,35 @@ TEST_CASE("motion locks: setMotionLocks, snapshots and scene files, bad calls", 
     wall.locks = planar();
     wall.colliders.push_back(makeCollider(Box{}, 1000));
     CHECK(w.body(w.createBody(wall)).locks == MotionLocks{});
+}
+
+TEST_CASE("a body locked to a plane on a slider keeps its orientation (the lock solved about its free axis)", "[physics][contact]") {
+    // Locked to turn about z only, the slider's orientation lock against the world has a
+    // singular response (I^-1 of rank 1): it is solved about z instead of given up.
+    World w = testing::worldWithoutGravity();
+    BodyDesc d;
+    d.position = Vec3(0, 2, 0);
+    d.colliders.push_back(makeCollider(Box{Vec3(0.3, 0.2, 0.2)}, 500));
+    d.angularVelocity = Vec3(0, 0, 2);
+    d.linearVelocity = Vec3(1, 0, 0);
+    d.locks = planar();
+    d.canSleep = false;
+    const BodyId box = w.createBody(d);
+    JointDesc j;
+    j.type = JointType::Slider;
+    j.a = {box, Vec3::Zero()};
+    j.b = {BodyId{}, Vec3(0, 2, 0)};
+    j.axisA = j.axisB = Vec3::UnitX();
+    w.createJoint(j);
+    for (int i = 0; i < 60; ++i) w.step(lockStep);
+    const BodyState s = w.body(box);
+    const real turned = 2 * std::acos(std::min(real(1), std::abs(s.orientation.w())));
+    INFO("turned " << turned << " rad, at " << s.position.transpose());
+    CHECK(turned < real(0.01));
+    CHECK(s.position.x() > real(0.9)); // slid along its axis
+}
+
+TEST_CASE("a combined friction stays within maxRate whatever the rule", "[physics]") {
+    CHECK(combineFriction(2000, CombineRule::Multiply, 1000, CombineRule::Default) == real(1e6));
+    CHECK(combineFriction(real(0.5), CombineRule::Multiply, real(0.4), CombineRule::Default) == Approx(0.2));
 }

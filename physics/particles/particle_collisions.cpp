@@ -38,7 +38,8 @@ Vec3 pushBody(Body& body, const Vec3& at, const Vec3& push, real h, bool withVel
     // the velocity that goes with it (push / h is the impulse's share of the small
     // step: the momentum the particle gains, the body loses).
     const Vec3 r = at - body.position;
-    const Vec3 linear = push * body.inverseMass;
+    Vec3 linear = push * body.inverseMass;
+    if (body.locks.anyLinear()) linear = linear.cwiseProduct(body.locks.linearFree()); // MotionLocks
     const Vec3 angular = body.inverseInertiaWorld * r.cross(push);
     displaceBody(body, linear, angular);
     if (withVelocity) {

@@ -187,6 +187,8 @@ void World::substep(const StepContext& ctx) {
     }
     detail::keepForWarmStart(resolverContacts_, contacts_, previousContacts_, scratch_->contact.order, tasks());
     detail::applyRollingResistance(bodies_, contacts_, resolverContacts_, scratch_->contact.rollingNormals);
+    for (Body& b : bodies_.slots()) // MotionLocks: nothing the solvers did along a locked axis reaches continuous collision
+        if (b.isDynamic()) applyLocks(b.locks, b.linearVelocity, b.angularVelocity);
     scratch_->contact.broken.clear();
     detail::measureJointForces(joints_, bodies_, previousContacts_, ctx.h, scratch_->contact.broken);
     if (!scratch_->contact.broken.empty()) breakJoints(scratch_->contact.broken);
@@ -360,6 +362,7 @@ void World::placeSolvedBodies(const StepContext& ctx) {
         // acceleration: kept whole, a ball falling 20 m onto the floor gained the fall it
         // did not make, g (1 - share) |D| per kilogram (0.4 % of its energy a bounce).
         if (share < 1) b.linearVelocity -= (1 - share) * ctx.h * (b.forceAccum * b.inverseMass);
+        applyLocks(b.locks, b.linearVelocity, b.angularVelocity);
     }
     for (std::size_t i = 0; i < coupled.size() && i < place.size(); ++i) place[i] |= coupled[i];
     detail::integratePositions(bodies_, ctx, place, fraction);

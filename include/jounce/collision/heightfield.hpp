@@ -55,7 +55,7 @@ struct HeightfieldGrid {
 
 /// Builds the terrain. Throws jounce::Error naming the field (makeHeightfield.columns,
 /// .rows, .spacingX, .spacingZ, .origin, .heights[i], .holes) for sizes below 2, more
-/// than 2^24 cells, spans of the wrong length, non-finite or out-of-range numbers, a
+/// than 2^22 cells (2048 x 2048), spans of the wrong length, non-finite or out-of-range numbers, a
 /// grid of nothing but holes, or spacing so fine beside the heights that a cell's
 /// triangles are round-off slivers.
 TriangleMesh makeHeightfield(const HeightfieldDesc& desc);

@@ -52,7 +52,8 @@ inline real combineCoefficients(CombineRule rule, real a, real b, CombineRule fa
 /// The friction a pair of materials touches with (a particle or a deformable, which have
 /// no rule of their own, passes CombineRule::Default for its side).
 inline real combineFriction(real a, CombineRule ruleA, real b, CombineRule ruleB) {
-    return combineCoefficients(ruleA > ruleB ? ruleA : ruleB, a, b, CombineRule::GeometricMean);
+    const real mu = combineCoefficients(ruleA > ruleB ? ruleA : ruleB, a, b, CombineRule::GeometricMean);
+    return mu < real(1e6) ? mu : real(1e6); // each is at most maxRate (1e6); Multiply's product may not be
 }
 /// The restitution a pair of materials bounces with.
 inline real combineRestitution(real a, CombineRule ruleA, real b, CombineRule ruleB) {
