@@ -67,10 +67,11 @@ void validate(const HeightfieldDesc& d) {
     if (!(far.cwiseAbs().maxCoeff() <= maxCoordinate))
         throw Error("makeHeightfield.spacingX", toText(d.spacingX) + ", spacingZ " + toText(d.spacingZ),
                     "the far corner " + toText(far) + " is past maxCoordinate");
-    // A cell's triangles have doubled area at least spacingX spacingZ; the mesh takes
-    // anything below 64 eps extent^2 for round-off (triangle_mesh.cpp).
+    // Samples must stay apart after rounding at the grid's largest coordinate, or a cell's
+    // triangles are slivers (a float grid 4 km across still takes 1 m cells).
     const real extent = std::max({top, d.origin.cwiseAbs().maxCoeff(), far.cwiseAbs().maxCoeff()});
-    if (!(d.spacingX * d.spacingZ > 128 * std::numeric_limits<real>::epsilon() * extent * extent))
+    const real resolvable = 64 * std::numeric_limits<real>::epsilon() * extent;
+    if (!(d.spacingX > resolvable && d.spacingZ > resolvable))
         throw Error("makeHeightfield.spacingX", toText(d.spacingX) + ", spacingZ " + toText(d.spacingZ),
                     "cells this small beside coordinates of " + toText(extent) + " are round-off slivers");
     if (!d.holes.empty()) {

@@ -81,7 +81,9 @@ void MeshData::build() {
             if (v >= vertices_.size())
                 throw Error(field, triangleText(tri), "index past the " + std::to_string(vertices_.size()) + " vertices");
         const Vec3 n = (vertices_[tri[1]] - vertices_[tri[0]]).cross(vertices_[tri[2]] - vertices_[tri[0]]);
-        if (!(n.norm() > minArea)) throw Error(field, triangleText(tri), "degenerate: zero area");
+        // A heightfield's cells were checked whole (resolvable spacing); a free mesh's
+        // triangles here, against the round-off of its largest coordinate.
+        if (!(n.norm() > (grid_ ? real(0) : minArea))) throw Error(field, triangleText(tri), "degenerate: zero area");
         normals_.push_back(n.normalized());
     }
 
