@@ -71,7 +71,7 @@ real rmsAfterAlignment(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
 
 } // namespace
 
-TEST_CASE("ARAP bar: the sag does not depend on iterations or the step, and follows 1/k", "[deformable]") {
+TEST_CASE("ARAP bar: the sag does not depend on iterations or the step, and follows 1/k", "[deformable][long]") {
     const real k = 1e9;
     const real base = sagAfter(k, 10, real(1) / 60);
     const real moreIterations = sagAfter(k, 50, real(1) / 60);
@@ -381,7 +381,7 @@ World sleepingWorld() {
 } // namespace
 
 TEST_CASE("ARAP creature resting on a free box: the box ends each step at rest, and both fall asleep",
-          "[deformable][scene]") {
+          "[deformable][scene][long]") {
     // The creature (~15 kg) on a 5 kg box. Its contact impulses reach the box before the
     // box's own ground contacts are resolved, so the box ends every step at rest; they
     // were once applied after the rigid resolve and left the box sinking at m g h / M
@@ -467,7 +467,7 @@ TEST_CASE("ARAP sleep: a sleeping creature stays put, wakes when a box lands on 
     CHECK(w.deformable(id).position[0].x() > before.x());
 }
 
-TEST_CASE("ARAP sleep: a creature moved by a handle keeps the box it stands on awake", "[deformable]") {
+TEST_CASE("ARAP sleep: a creature moved by a handle keeps the box it stands on awake", "[deformable][long]") {
     World w = sleepingWorld();
     testing::addGround(w, real(0.6));
     const BodyId box = addFreeBox(w);

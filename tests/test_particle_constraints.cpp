@@ -247,7 +247,7 @@ TEST_CASE("soft tet cube squashed flat recovers its volume within 2% in 2 s, no 
 }
 
 TEST_CASE("balloon: keeps its volume within 1% under a box of 10x its weight, over-pressure 1.5 inflates it 1.5x",
-          "[particles][scene]") {
+          "[particles][scene][long]") {
     SECTION("a 5 kg box on a 0.5 kg balloon") {
         World w = worldWith(Vec3(0, real(-9.81), 0));
         addGround(w);
@@ -530,7 +530,7 @@ TEST_CASE("bad constraint, volume and cluster input is rejected with the field n
     CHECK_FALSE(w.contains(good));
 }
 
-TEST_CASE("a 2 kg box in a cloth hammock stays on top of the cloth for 10 s", "[particles][scene]") {
+TEST_CASE("a 2 kg box in a cloth hammock stays on top of the cloth for 10 s", "[particles][scene][long]") {
     // A 1.5 m square cloth of 16 x 16 particles (0.5 kg) whose two opposite edges are
     // pinned 20% closer together than its width, so it hangs slack as a hammock does (a
     // taut, inextensible sheet cannot sag under a load at all: the contact and the

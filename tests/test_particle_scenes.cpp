@@ -35,7 +35,7 @@ real surfaceVolume(const World& w, const SoftBody& body) {
 
 } // namespace
 
-TEST_CASE("softcube: a 1 m cube of 4374 tets lands from 1 m and keeps its volume within 1%", "[particles][scene]") {
+TEST_CASE("softcube: a 1 m cube of 4374 tets lands from 1 m and keeps its volume within 1%", "[particles][scene][long]") {
     Bare scene;
     const SoftBody cube = scenes::buildBenchSoftCube(scene);
     REQUIRE(cube.particles.size() == 1000);
@@ -138,7 +138,7 @@ TEST_CASE("aerodynamics: a plate face-on to the wind takes 1/2 rho C_d A |u|^2, 
     CHECK_THROWS_AS(applyAerodynamics(edge, corners, triangle, air), Error);
 }
 
-TEST_CASE("a cloth resting on a box falls asleep together with the box, and wakes with it", "[particles][scene]") {
+TEST_CASE("a cloth resting on a box falls asleep together with the box, and wakes with it", "[particles][scene][long]") {
     // Particles join contact/'s islands: the cloth and the box it touches are one island,
     // which sleeps when every particle's and the box's recency-weighted motion is below
     // sleepThreshold (Millington ch. 16), and wakes as a whole. The box is dynamic: its
@@ -198,7 +198,7 @@ TEST_CASE("a cloth resting on a box falls asleep together with the box, and wake
 }
 
 TEST_CASE("granular pile: with mu_s 1.0, mu_k 0.5 it stands at over 20 degrees and stops, with mu 0 it spreads flat",
-          "[particles][scene]") {
+          "[particles][scene][long]") {
     // 512 grains (radius 5 cm) dropped as an 8 x 8 x 8 block from 10 cm. Slope: atan of
     // the pile's height over the radius holding 95% of the grains (a cone's side).
     const auto pile = [](real mu, real& meanSpeed) {

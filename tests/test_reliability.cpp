@@ -91,7 +91,7 @@ std::unique_ptr<scenes::Scene> goldenScene(const std::string& name) {
 } // namespace
 
 TEST_CASE("two runs of a mixed scene (bodies, joints, particles) hash equal at every one of 1000 steps",
-          "[reliability][contact][particles][scene]") {
+          "[reliability][contact][particles][scene][long]") {
     TestScene a, b;
     buildJointedMixed(a);
     buildJointedMixed(b);

@@ -47,8 +47,8 @@ TEST_CASE("every scene runs 600 steps with finite state and draws something", "[
         const bool big = scenes::isBenchScene(name) || name == "cloth64" || name == "sandpile" || name == "softcube" ||
                          name == "mixed";
         const bool particles = scene->world().particleCount() > 0;
-        // Under the sanitizers a fifth of that (the two other builds run it whole).
-        const int steps = (big ? 20 : particles ? 120 : 600) / testing::sanitizedStepDivisor;
+        // Under the sanitizers a tenth of that (the two other builds run it whole).
+        const int steps = (big ? 20 : particles ? 120 : 600) / (testing::sanitizedStepDivisor > 1 ? 10 : 1);
         for (int i = 0; i < steps; ++i) scene->step();
         CHECK(allFinite(scene->world()));
         scenes::DrawList list;
@@ -168,7 +168,7 @@ std::vector<Manifold> manifoldsBetween(const World& w, BodyId a, BodyId b) {
 } // namespace
 
 TEST_CASE("dragging a deformable: the picked vertex follows the mouse by a handle, released on let go",
-          "[deformable][scene]") {
+          "[deformable][scene][long]") {
     auto scene = makeScene("arap_fall");
     for (int i = 0; i < 120; ++i) scene->step(); // the creatures land
     const World& world = scene->world();
