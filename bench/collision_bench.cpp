@@ -51,6 +51,15 @@ void BoxBoxEdge(benchmark::State& s) {
 }
 void BoxHalfSpace(benchmark::State& s) { runPair(s, Shape{Box{Vec3::Constant(real(0.5))}}, at(Vec3(0, real(0.49), 0), 10), Shape{HalfSpace{}}, at(Vec3::Zero())); }
 void SphereHalfSpace(benchmark::State& s) { runPair(s, Shape{Sphere{real(0.5)}}, at(Vec3(0, real(0.49), 0)), Shape{HalfSpace{}}, at(Vec3::Zero())); }
+// Cylinders (GJK + EPA + clipped features): standing on a box's face 1 mm deep, lying on
+// it, on another cylinder's cap, side by side, and on a half-space (closed form).
+void CylinderBoxCap(benchmark::State& s) { runPair(s, Shape{Cylinder{real(0.4), real(0.5)}}, at(Vec3(real(0.1), real(0.999), 0), 20), Shape{Box{Vec3::Constant(real(0.5))}}, at(Vec3::Zero())); }
+void CylinderBoxSide(benchmark::State& s) {
+    const Transform lying{Vec3(0, real(0.899), 0), Quat(Eigen::AngleAxis<real>(real(1.5707963), Vec3::UnitX()))};
+    runPair(s, Shape{Cylinder{real(0.4), real(0.5)}}, lying, Shape{Box{Vec3::Constant(real(0.5))}}, at(Vec3::Zero()));
+}
+void CylinderCylinderCap(benchmark::State& s) { runPair(s, Shape{Cylinder{real(0.4), real(0.5)}}, at(Vec3(real(0.1), real(0.999), 0), 20), Shape{Cylinder{real(0.4), real(0.5)}}, at(Vec3::Zero())); }
+void CylinderHalfSpace(benchmark::State& s) { runPair(s, Shape{Cylinder{real(0.4), real(0.5)}}, at(Vec3(0, real(0.499), 0)), Shape{HalfSpace{}}, at(Vec3::Zero())); }
 void CapsuleHalfSpace(benchmark::State& s) { runPair(s, Shape{Capsule{real(0.5), 1}}, at(Vec3(0, real(0.49), 0)), Shape{HalfSpace{}}, at(Vec3::Zero())); }
 
 // ---- Broad phase --------------------------------------------------------------------
@@ -569,6 +578,10 @@ BENCHMARK(BoxBoxEdge);
 BENCHMARK(BoxHalfSpace);
 BENCHMARK(SphereHalfSpace);
 BENCHMARK(CapsuleHalfSpace);
+BENCHMARK(CylinderBoxCap);
+BENCHMARK(CylinderBoxSide);
+BENCHMARK(CylinderCylinderCap);
+BENCHMARK(CylinderHalfSpace);
 BENCHMARK(RayCastBox);
 BENCHMARK(BP_Current)->Apply(broadPhaseScenes);
 BENCHMARK(BP_IncrementalQuadratic)->Apply(broadPhaseScenes);

@@ -32,6 +32,7 @@ real smallestHalfSize(const Shape& shape) {
             using S = std::decay_t<decltype(s)>;
             if constexpr (std::is_same_v<S, Sphere> || std::is_same_v<S, Capsule>) return s.radius;
             else if constexpr (std::is_same_v<S, Box>) return s.halfExtents.minCoeff();
+            else if constexpr (std::is_same_v<S, Cylinder>) return std::min(s.radius, s.halfHeight);
             else if constexpr (std::is_same_v<S, ConvexHull>) {
                 Vec3 low = Vec3::Constant(std::numeric_limits<real>::infinity()), high = -low;
                 for (const Vec3& v : s.hull->vertices) {

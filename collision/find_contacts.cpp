@@ -155,10 +155,12 @@ struct PairInputs {
     CollisionScratch& scratch;
 };
 
-/// The radius a shape rolls on: a sphere's or a capsule's; 0 for shapes that do not roll.
+/// The radius a shape rolls on: a sphere's, a capsule's or a cylinder's; 0 for shapes
+/// that do not roll.
 real rollingRadius(const Shape& shape) {
     if (const auto* s = std::get_if<Sphere>(&shape)) return s->radius;
     if (const auto* c = std::get_if<Capsule>(&shape)) return c->radius;
+    if (const auto* c = std::get_if<Cylinder>(&shape)) return c->radius;
     return 0;
 }
 

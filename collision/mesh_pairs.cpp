@@ -11,6 +11,7 @@
 //  4. manifolds with the same normal (coplanar triangles) are merged and reduced to 4
 //     points, so a box on a flat floor of many triangles gets one manifold.
 
+#include "collision/convex_pairs.hpp"
 #include "collision/polytope.hpp"
 
 #include <jounce/collision/gjk.hpp>
@@ -230,6 +231,40 @@ bool polytopeTriangle(const WorldPolytope& shape, const MeshData& mesh, std::uin
     return detail::clipFaceContact(tri, 0, shape, false, margin, out);
 }
 
+/// A cylinder (placed in the mesh frame) against triangle t: the general convex path
+/// (GJK, EPA, clipped features) with the same internal-edge rule as the polytopes: a
+/// normal that is not the face's is used only if it beats the face by faceTolerance and
+/// the edge or corner it comes from is active; otherwise the face's contact is taken.
+bool convexTriangle(const detail::PlacedConvex& shape, const MeshData& mesh, std::uint32_t t, real margin, Manifold& out,
+                    WorldPolytope& tri) {
+    out.count = 0;
+    const auto c = mesh.corners(t);
+    const Vec3& n = mesh.normal(t);
+    placeTriangle(c, n, tri);
+    const Vec3 lowest = shape.support(-n);
+    const real faceSeparation = n.dot(lowest) - tri.offsets[0];
+    if (faceSeparation > margin) return false;
+    detail::PlacedConvex triangle;
+    triangle.kind = detail::PlacedConvex::Kind::Polytope;
+    triangle.polytope = &tri;
+    detail::ConvexSeparation s = detail::separateConvex(shape, triangle);
+    if (s.separation > margin) return false;
+    bool useFace = parallel(s.normal, n) || s.separation <= faceSeparation + faceTolerance;
+    if (!useFace) {
+        Vec3 bary;
+        closestPointOnTriangle(s.pointB, c[0], c[1], c[2], bary);
+        useFace = !featureActive(mesh, t, featureOf(bary)) || s.normal.dot(n) < -real(1e-6);
+    }
+    if (useFace) {
+        s.normal = n;
+        s.separation = faceSeparation;
+        s.pointA = lowest;
+        s.pointB = lowest - n * faceSeparation;
+    }
+    detail::featureManifold(shape, triangle, s, margin, out);
+    return out.count > 0;
+}
+
 } // namespace
 
 int collideMesh(const Shape& a, const Transform& pa, const TriangleMesh& b, const Transform& pb, real margin,
@@ -242,6 +277,8 @@ int collideMesh(const Shape& a, const Transform& pa, const TriangleMesh& b, cons
 
     WorldPolytope polytope, tri;
     const bool isPolytope = detail::placePolytope(a, local, polytope);
+    detail::PlacedConvex cylinder;
+    const bool isCylinder = std::holds_alternative<Cylinder>(a) && detail::placeConvex(a, local, polytope, cylinder);
     Vec3 p = local.position, q = local.position;
     real radius = 0;
     if (const auto* s = std::get_if<Sphere>(&a)) radius = s->radius;
@@ -267,8 +304,9 @@ int collideMesh(const Shape& a, const Transform& pa, const TriangleMesh& b, cons
         const Vec3& n = mesh.normal(t);
         if (n.dot(centre) < n.dot(mesh.vertices()[mesh.triangles()[t][0]])) continue; // behind: one-sided
         Manifold m;
-        const bool hit = isPolytope ? polytopeTriangle(polytope, mesh, t, margin, m, tri)
-                                    : roundedTriangle(p, q, radius, mesh, t, margin, m);
+        const bool hit = isPolytope   ? polytopeTriangle(polytope, mesh, t, margin, m, tri)
+                         : isCylinder ? convexTriangle(cylinder, mesh, t, margin, m, tri)
+                                      : roundedTriangle(p, q, radius, mesh, t, margin, m);
         if (!hit) continue;
         auto group = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return parallel(g.normal, m.normal); });
         if (group == groups.end()) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Narrow-phase dispatch: orders each pair canonically (sphere < capsule < box < hull <
-// half-space < mesh; two shapes of one type by pose, then size), calls the pair function,
+// cylinder < half-space < mesh; two shapes of one type by pose, then size), calls the pair function,
 // and flips the manifold when it swapped. collide(a, b) and collide(b, a) therefore
 // run the same computation and differ only in the sign of the normal.
 
@@ -24,6 +24,7 @@ std::array<real, 3> sizeKey(const ConvexHull& h) {
     return {static_cast<real>(h.hull->vertices.size()) + v.x(), v.y(), v.z()};
 }
 std::array<real, 3> sizeKey(const TriangleMesh&) { return {0, 0, 0}; }
+std::array<real, 3> sizeKey(const Cylinder& c) { return {c.radius, c.halfHeight, 0}; }
 
 /// Whether (b, pb) comes before (a, pa) in the canonical order of same-type shapes.
 template <typename S> bool comesBefore(const S& b, const Transform& pb, const S& a, const Transform& pa) {
@@ -52,6 +53,9 @@ bool collideOrdered(const A& a, const Transform& pa, const B& b, const Transform
     else if constexpr (std::is_same_v<A, Box> && std::is_same_v<B, ConvexHull>) return collideBoxHull(a, pa, b, pb, margin, out);
     else if constexpr (std::is_same_v<A, ConvexHull> && std::is_same_v<B, ConvexHull>) return collideHulls(a, pa, b, pb, margin, out);
     else if constexpr (std::is_same_v<A, ConvexHull> && std::is_same_v<B, HalfSpace>) return collideHullHalfSpace(a, pa, b, pb, margin, out);
+    else if constexpr (std::is_same_v<B, Cylinder> && !std::is_same_v<A, HalfSpace> && !std::is_same_v<A, TriangleMesh>)
+        return collideCylinder(Shape(a), pa, b, pb, margin, out);
+    else if constexpr (std::is_same_v<A, Cylinder> && std::is_same_v<B, HalfSpace>) return collideCylinderHalfSpace(a, pa, b, pb, margin, out);
     else if constexpr ((std::is_same_v<A, HalfSpace> || std::is_same_v<A, TriangleMesh>) &&
                        (std::is_same_v<B, HalfSpace> || std::is_same_v<B, TriangleMesh>)) {
         out.count = 0; // two static shapes: nothing to resolve

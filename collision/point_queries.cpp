@@ -92,6 +92,28 @@ PointProximity toMesh(const Vec3& q, const MeshData& mesh) {
     return {sign * length, closest, sign * d / length};
 }
 
+/// Across the axis (radial) and along it (axial), like a box in those two coordinates.
+PointProximity toCylinder(const Vec3& q, const Cylinder& c) {
+    const real across = std::hypot(q.x(), q.z());
+    // The unit direction across the axis toward q (+x on the axis itself).
+    const Vec3 out = across > 0 ? Vec3(q.x() / across, 0, q.z() / across) : Vec3(Vec3::UnitX());
+    const Vec3 up(0, q.y() < 0 ? -1 : 1, 0);
+    const real side = across - c.radius, cap = std::abs(q.y()) - c.halfHeight; // > 0 outside each
+    if (side <= 0 && cap <= 0) {
+        // Inside: the nearer of the side and the cap.
+        if (side >= cap) return {side, Vec3(out * c.radius + Vec3(0, q.y(), 0)), out};
+        return {cap, Vec3(q.x(), up.y() * c.halfHeight, q.z()), up};
+    }
+    // Outside: the distance in the (across, along) plane, and the normal from those two
+    // components (not from q minus the closest point, which round-off turns anywhere
+    // when q lies on the surface).
+    const Vec3 closest = out * std::min(across, c.radius) + up * std::min(std::abs(q.y()), c.halfHeight);
+    const real s = std::max(side, real(0)), k = std::max(cap, real(0));
+    const real distance = std::hypot(s, k);
+    if (!(distance > 0)) return {0, closest, side > cap ? out : up};
+    return {distance, closest, Vec3((out * s + up * k) / distance)};
+}
+
 } // namespace
 
 PointProximity signedDistance(const Shape& shape, const Transform& pose, const Vec3& point) {
@@ -105,6 +127,7 @@ PointProximity signedDistance(const Shape& shape, const Transform& pose, const V
                 return toSphere(q, Vec3(0, std::clamp(q.y(), -s.halfHeight, s.halfHeight), 0), s.radius);
             else if constexpr (std::is_same_v<S, ConvexHull>) return toHull(q, *s.hull);
             else if constexpr (std::is_same_v<S, TriangleMesh>) return toMesh(q, *s.mesh);
+            else if constexpr (std::is_same_v<S, Cylinder>) return toCylinder(q, s);
             else {
                 const real d = s.normal.dot(q) - s.offset;
                 return {d, q - s.normal * d, s.normal};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Ray casts against each shape, in the shape's frame: sphere (quadratic), box (slabs),
-// capsule (infinite cylinder, then the two end spheres), half-space (plane).
+// capsule (infinite cylinder, then the two end spheres), cylinder (infinite cylinder,
+// then the two cap discs), half-space (plane).
 
 #include <jounce/collision/ray_cast.hpp>
 
@@ -52,33 +53,59 @@ bool rayBox(const Vec3& p, const Vec3& d, const Vec3& h, real& t, Vec3& normal) 
     return true;
 }
 
+/// Entry into the infinite cylinder x^2 + z^2 = r^2 about y, kept where |y| <= hh and
+/// t in [0, 1]: the straight part of a capsule or the side of a cylinder. Leaves `best`
+/// (infinity when there is no entry) and `normal` alone otherwise.
+void raySide(const Vec3& p, const Vec3& d, real r, real hh, real& best, Vec3& normal) {
+    const real a = d.x() * d.x() + d.z() * d.z();
+    if (!(a > 0)) return;
+    const real b = p.x() * d.x() + p.z() * d.z();
+    const real cc = p.x() * p.x() + p.z() * p.z() - r * r;
+    const real disc = b * b - a * cc;
+    if (disc < 0) return;
+    const real ts = (-b - std::sqrt(disc)) / a;
+    const real y = p.y() + ts * d.y();
+    if (ts >= 0 && ts <= 1 && std::abs(y) <= hh && ts < best) {
+        best = ts;
+        const Vec3 x = p + ts * d;
+        normal = Vec3(x.x(), 0, x.z()) / r;
+    }
+}
+
 bool rayCapsule(const Vec3& p, const Vec3& d, const Capsule& c, real& t, Vec3& normal) {
     const real hh = c.halfHeight, r = c.radius;
     // Starting inside: distance from p to the segment below r.
     const real py = std::clamp(p.y(), -hh, hh);
     if ((p - Vec3(0, py, 0)).squaredNorm() <= r * r) return false;
     real best = std::numeric_limits<real>::infinity();
-    // Side: the infinite cylinder x^2 + z^2 = r^2, kept where |y| <= hh.
-    const real a = d.x() * d.x() + d.z() * d.z();
-    if (a > 0) {
-        const real b = p.x() * d.x() + p.z() * d.z();
-        const real cc = p.x() * p.x() + p.z() * p.z() - r * r;
-        const real disc = b * b - a * cc;
-        if (disc >= 0) {
-            const real ts = (-b - std::sqrt(disc)) / a;
-            const real y = p.y() + ts * d.y();
-            if (ts >= 0 && ts <= 1 && std::abs(y) <= hh) {
-                best = ts;
-                const Vec3 x = p + ts * d;
-                normal = Vec3(x.x(), 0, x.z()) / r;
-            }
-        }
-    }
+    raySide(p, d, r, hh, best, normal);
     for (real end : {-hh, hh}) {
         real te;
         if (raySphere(p, d, Vec3(0, end, 0), r, te) && te < best) {
             best = te;
             normal = (p + te * d - Vec3(0, end, 0)) / r;
+        }
+    }
+    if (!(best <= 1)) return false;
+    t = best;
+    return true;
+}
+
+bool rayCylinder(const Vec3& p, const Vec3& d, const Cylinder& c, real& t, Vec3& normal) {
+    const real hh = c.halfHeight, r = c.radius;
+    if (std::abs(p.y()) <= hh && p.x() * p.x() + p.z() * p.z() <= r * r) return false; // starts inside
+    real best = std::numeric_limits<real>::infinity();
+    raySide(p, d, r, hh, best, normal);
+    // Caps: the plane y = +-hh from outside it, entered within the rim.
+    if (d.y() != 0) {
+        const real end = p.y() > 0 ? hh : -hh;
+        if (std::abs(p.y()) > hh && (end > 0) == (d.y() < 0)) {
+            const real tc = (end - p.y()) / d.y();
+            const Vec3 x = p + tc * d;
+            if (tc >= 0 && tc < best && x.x() * x.x() + x.z() * x.z() <= r * r) {
+                best = tc;
+                normal = Vec3(0, end > 0 ? 1 : -1, 0);
+            }
         }
     }
     if (!(best <= 1)) return false;
@@ -154,6 +181,8 @@ bool rayCast(const Shape& shape, const Transform& pose, const Vec3& from, const 
                 return rayHull(p, d, *s.hull, t, n);
             } else if constexpr (std::is_same_v<S, TriangleMesh>) {
                 return rayMesh(p, d, *s.mesh, t, n);
+            } else if constexpr (std::is_same_v<S, Cylinder>) {
+                return rayCylinder(p, d, s, t, n);
             } else {
                 const real start = s.normal.dot(p) - s.offset; // > 0 outside
                 const real rate = s.normal.dot(d);

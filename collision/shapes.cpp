@@ -50,6 +50,15 @@ Vec3 farthestVertex(const std::vector<Vec3>& vertices, const Vec3& d) {
 
 } // namespace
 
+Vec3 cylinderSupport(const Cylinder& c, const Vec3& d) {
+    // The rim point toward d's part across the axis, on the cap d's axial part points
+    // to (ties: the + cap, and +x when d is along the axis, so answers are deterministic).
+    const real across = std::hypot(d.x(), d.z());
+    const real y = d.y() < 0 ? -c.halfHeight : c.halfHeight;
+    if (!(across > 0)) return {c.radius, y, 0};
+    return {d.x() * (c.radius / across), y, d.z() * (c.radius / across)};
+}
+
 ConvexHull makeConvexHull(std::span<const Vec3> points) {
     return {std::make_shared<const HullData>(buildConvexHull(points))};
 }
@@ -96,6 +105,10 @@ void validateShape(const Shape& shape, const char* field) {
                    [&](const TriangleMesh& m) {
                        if (!m.mesh) throw Error(f + ".TriangleMesh.mesh", "null", "build it with makeTriangleMesh");
                    },
+                   [&](const Cylinder& c) {
+                       detail::requireSize(c.radius, (f + ".Cylinder.radius").c_str());
+                       detail::requireSize(c.halfHeight, (f + ".Cylinder.halfHeight").c_str());
+                   },
                },
                shape);
 }
@@ -135,6 +148,14 @@ Aabb computeAabb(const Shape& shape, const Transform& pose) {
                 return box;
             },
             [&](const TriangleMesh& m) { return placeBox(m.mesh->bounds(), pose); },
+            [&](const Cylinder& c) {
+                // The two rim circles: along world axis i a circle of radius r about the
+                // axis a reaches r sqrt(1 - a_i^2); the caps' centres add |a_i| h.
+                const Vec3 a = pose.directionToWorld(Vec3::UnitY());
+                const Vec3 e = a.cwiseAbs() * c.halfHeight +
+                               c.radius * (Vec3::Ones() - a.cwiseProduct(a)).cwiseMax(Vec3::Zero()).cwiseSqrt();
+                return Aabb{pose.position - e, pose.position + e};
+            },
         },
         shape);
 }
@@ -153,6 +174,7 @@ real computeVolume(const Shape& shape) {
                               return m.mesh->closed() ? closedMeshMassProperties(m.mesh->vertices(), m.mesh->triangles(), 1).mass
                                                       : infinity;
                           },
+                          [](const Cylinder& c) { return 2 * pi * c.radius * c.radius * c.halfHeight; },
                       },
                       shape);
 }
@@ -171,6 +193,7 @@ MassProperties computeMassProperties(const Shape& shape, real density) {
                                   throw Error("shape", "TriangleMesh", "an open mesh encloses no volume; use it on static bodies");
                               return closedMeshMassProperties(m.mesh->vertices(), m.mesh->triangles(), density);
                           },
+                          [&](const Cylinder& c) { return solidCylinder(c.radius, c.halfHeight, density); },
                       },
                       shape);
 }
@@ -197,6 +220,7 @@ Vec3 support(const Shape& shape, const Vec3& d) {
                           },
                           [&](const ConvexHull& h) { return farthestVertex(h.hull->vertices, d); },
                           [&](const TriangleMesh& m) { return farthestVertex(m.mesh->vertices(), d); },
+                          [&](const Cylinder& c) { return cylinderSupport(c, d); },
                       },
                       shape);
 }

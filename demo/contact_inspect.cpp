@@ -93,7 +93,7 @@ void outline(DrawList& out, const Shape& shape, const Transform& pose, const Col
                 circle(out, pose, Vec3::Zero(), x, y, s.radius, colour);
                 circle(out, pose, Vec3::Zero(), y, z, s.radius, colour);
                 circle(out, pose, Vec3::Zero(), z, x, s.radius, colour);
-            } else if constexpr (std::is_same_v<S, Capsule>) {
+            } else if constexpr (std::is_same_v<S, Capsule> || std::is_same_v<S, Cylinder>) {
                 const Vec3 x = Vec3::UnitX(), z = Vec3::UnitZ(), top(0, s.halfHeight, 0);
                 circle(out, pose, top, x, z, s.radius, colour);
                 circle(out, pose, -top, x, z, s.radius, colour);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Fuzz target: every narrow-phase pair on raw numbers (docs/fuzzing.md).
 //
-// Input: byte 0 picks the two shape kinds (6 x 6 pairs, so one target covers every
+// Input: byte 0 picks the two shape kinds (7 x 7 pairs, so one target covers every
 // pair the dispatch knows, both orders), byte 1 picks the extra queries; then each
 // shape's sizes, the two poses and the margin as raw reals. Shapes go through the
 // public validated constructors (validateShape, makeConvexHull, makeTriangleMesh), so
@@ -66,7 +66,11 @@ Shape shapeFrom(int kind, Input& in) {
     }
     case 3: return halfSpaceFrom(in);
     case 4: return hullFrom(in);
-    default: return meshFrom(in);
+    case 5: return meshFrom(in);
+    default: {
+        const real radius = in.number();
+        return Cylinder{radius, in.number()};
+    }
     }
 }
 
@@ -77,6 +81,10 @@ void showShape(const char* name, const Shape& shape) {
     if (const auto* s = std::get_if<Sphere>(&shape)) fuzz::show("radius", s->radius);
     if (const auto* b = std::get_if<Box>(&shape)) fuzz::show("halfExtents", b->halfExtents);
     if (const auto* c = std::get_if<Capsule>(&shape)) {
+        fuzz::show("radius", c->radius);
+        fuzz::show("halfHeight", c->halfHeight);
+    }
+    if (const auto* c = std::get_if<Cylinder>(&shape)) {
         fuzz::show("radius", c->radius);
         fuzz::show("halfHeight", c->halfHeight);
     }

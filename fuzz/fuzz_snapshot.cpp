@@ -65,6 +65,7 @@ World smallScene() {
     addBody(w, Box{Vec3::Constant(real(0.3))}, Vec3(0, real(0.3), 0));
     addBody(w, Sphere{real(0.25)}, Vec3(0, real(0.9), 0));
     addBody(w, Capsule{real(0.2), real(0.3)}, Vec3(1, real(0.5), 0));
+    addBody(w, Cylinder{real(0.2), real(0.25)}, Vec3(2, real(0.3), 1));
     const std::vector<Vec3> rock{{0, 0, 0}, {real(0.6), 0, 0}, {0, real(0.5), 0}, {0, 0, real(0.4)}};
     addBody(w, makeConvexHull(rock), Vec3(-2, real(1.5), 0));
     const std::vector<BodyId> ids = w.bodyIds();

@@ -29,8 +29,9 @@ def write(target, name, data):
     (folder / name).write_bytes(data if isinstance(data, bytes) else data.encode())
 
 
-# ---- narrow phase: byte 0 = kindA + 6 kindB, byte 1 = extras, then the shapes --------
-# Kinds in the order of jounce::Shape: sphere, box, capsule, halfSpace, convexHull, triangleMesh.
+# ---- narrow phase: byte 0 = kindA + 7 kindB, byte 1 = extras, then the shapes --------
+# Kinds in the order of jounce::Shape: sphere, box, capsule, halfSpace, convexHull, triangleMesh,
+# cylinder.
 def shape(kind):
     if kind == 0:
         return reals(0.5)
@@ -43,6 +44,8 @@ def shape(kind):
     if kind == 4:  # a unit cube's 8 corners
         corners = [(x, y, z) for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)]
         return bytes([4]) + b''.join(reals(*c) for c in corners)
+    if kind == 6:
+        return reals(0.3, 0.4)
     # a flat quad of two triangles facing +y: 4 vertices, 2 triangles
     quad = [(-2, 0, -2), (2, 0, -2), (2, 0, 2), (-2, 0, 2)]
     return bytes([1, 1]) + b''.join(reals(*v) for v in quad) + bytes([0, 3, 2, 0, 2, 1])
@@ -53,12 +56,12 @@ def pose(y, tilt):
 
 
 def narrow_phase():
-    for a in range(6):
-        for b in range(6):
+    for a in range(7):
+        for b in range(7):
             extras = 7  # gjk, ray, time of impact
             tail = reals(0, 3, 0, 0, -3, 0)  # the ray
             tail += reals(0, 0, 0, 0, -1, 0, 0, 0, 1) + reals(0, 0, 0, 0, 0, 0, 0, 0, 0) + reals(0.01) + bytes([8])
-            data = bytes([a + 6 * b, extras]) + shape(a) + shape(b) + pose(0.6, 0.1) + pose(0, 0) + reals(0.02) + tail
+            data = bytes([a + 7 * b, extras]) + shape(a) + shape(b) + pose(0.6, 0.1) + pose(0, 0) + reals(0.02) + tail
             write('narrow_phase', f'pair-{a}-{b}', data)
 
 

@@ -31,6 +31,7 @@ std::unique_ptr<Scene> makeCrane();
 std::unique_ptr<Scene> makeCharacterLevel();
 std::unique_ptr<Scene> makeRaycastCar();
 std::unique_ptr<Scene> makeTerrain();
+std::unique_ptr<Scene> makeBarrels();
 
 // The raycar scene's car, shared with the showcase (raycast_car.cpp): a 1200 kg chassis
 // (its mass low, in a floor pan) at `at`, its four wheels (rear-wheel drive), and the

@@ -152,6 +152,7 @@ DrawItem colliderItem(const Shape& shape, const Transform& pose, const Colour& c
             if constexpr (std::is_same_v<S, Sphere>) return {Primitive::Sphere, pose, Vec3(s.radius, 0, 0), colour, {}};
             else if constexpr (std::is_same_v<S, Box>) return {Primitive::Box, pose, s.halfExtents, colour, {}};
             else if constexpr (std::is_same_v<S, Capsule>) return {Primitive::Capsule, pose, Vec3(s.radius, s.halfHeight, 0), colour, {}};
+            else if constexpr (std::is_same_v<S, Cylinder>) return {Primitive::Cylinder, pose, Vec3(s.radius, s.halfHeight, 0), colour, {}};
             else if constexpr (std::is_same_v<S, ConvexHull> || std::is_same_v<S, TriangleMesh>)
                 return {Primitive::Triangles, pose, Vec3::Ones(), colour, trianglesOf(shape)};
             else {
@@ -308,6 +309,7 @@ constexpr Entry registry[] = {
     {"character", makeCharacterLevel},
     {"raycar", makeRaycastCar},
     {"terrain", makeTerrain},
+    {"barrels", makeBarrels},
     {"rope", makeRope},
     {"cloth", makeHangingCloth},
     {"cloth64", makeCloth64},

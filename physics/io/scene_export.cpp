@@ -95,6 +95,10 @@ Json Writer::value(const Shape& shape) const {
                 j["type"] = "capsule";
                 j["radius"] = s.radius;
                 j["halfHeight"] = s.halfHeight;
+            } else if constexpr (std::is_same_v<S, Cylinder>) {
+                j["type"] = "cylinder";
+                j["radius"] = s.radius;
+                j["halfHeight"] = s.halfHeight;
             } else if constexpr (std::is_same_v<S, HalfSpace>) {
                 j["type"] = "halfSpace";
                 j["normal"] = toJson(s.normal);

@@ -73,7 +73,7 @@ void rethrowAt(const Error& e, const std::string& path) {
     std::string where = dot == std::string::npos ? path : path + field.substr(dot);
     // Shape checks name the shape's type ("colliders[0].Box.halfExtents"); in a file
     // that object is "shape".
-    for (const char* type : {".Sphere.", ".Box.", ".Capsule.", ".HalfSpace.", ".ConvexHull.", ".TriangleMesh."})
+    for (const char* type : {".Sphere.", ".Box.", ".Capsule.", ".Cylinder.", ".HalfSpace.", ".ConvexHull.", ".TriangleMesh."})
         if (const std::size_t at = where.find(type); at != std::string::npos)
             where.replace(at, std::string_view(type).size(), ".shape.");
     // what() is "jounce: <field> = <value>: <rule>"; keep the rule.

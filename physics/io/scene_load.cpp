@@ -53,6 +53,11 @@ void read(const Json& j, const std::string& path, Shape& out) {
         r("radius", s.radius);
         r("halfHeight", s.halfHeight);
         out = s;
+    } else if (type == "cylinder") {
+        Cylinder s;
+        r("radius", s.radius);
+        r("halfHeight", s.halfHeight);
+        out = s;
     } else if (type == "halfSpace") {
         HalfSpace s;
         r("normal", s.normal);
@@ -90,7 +95,7 @@ void read(const Json& j, const std::string& path, Shape& out) {
         out = atPath(path, [&] { return makeHeightfield(d); });
     } else {
         fail(path + ".type", r.field("type"),
-             "not one of sphere, box, capsule, halfSpace, convexHull, triangleMesh, heightfield");
+             "not one of sphere, box, capsule, cylinder, halfSpace, convexHull, triangleMesh, heightfield");
     }
     r.finish();
 }

@@ -47,7 +47,7 @@ constexpr char magic[8] = {'J', 'O', 'U', 'N', 'C', 'E', 'S', 'N'};
 // 2: ResolverSettings::shockIterations. 3: a body's damping is a rate c [1/s] (velocity
 // times exp(-c h)), no longer the share d kept per second. 4: ResolverSettings::solver and
 // ::soft (the soft step).
-constexpr std::uint32_t formatVersion = 11;
+constexpr std::uint32_t formatVersion = 12;
 constexpr std::uint32_t byteOrderMark = 0x01020304u;
 
 /// The writer with the table of shared shape data seen so far.
@@ -69,6 +69,9 @@ template <typename Ar, typename... Fields> void ioEach(Ar& ar, Fields&... f) { (
 template <typename Ar> void io(Ar& ar, Sphere& s) { io(ar, s.radius); }
 template <typename Ar> void io(Ar& ar, Box& b) { io(ar, b.halfExtents); }
 template <typename Ar> void io(Ar& ar, Capsule& c) {
+    ioEach(ar, c.radius, c.halfHeight);
+}
+template <typename Ar> void io(Ar& ar, Cylinder& c) {
     ioEach(ar, c.radius, c.halfHeight);
 }
 template <typename Ar> void io(Ar& ar, HalfSpace& h) {

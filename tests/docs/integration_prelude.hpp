@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <exception>
 #include <future>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 #include <vector>

@@ -53,10 +53,13 @@ bool reduce(Simplex& s);
 
 /// Distance between the convex sets with support mappings `supportA(d)` and
 /// `supportB(d)` (world space, any non-zero d). `relativeTolerance` stops the walk when
-/// the lower and upper bounds on the distance agree to that fraction.
+/// the lower and upper bounds on the distance agree to that fraction. `finalSimplex`, if
+/// given, receives the last simplex (on overlap, the one holding the origin: where the
+/// expanding polytope algorithm starts).
 template <typename SupportA, typename SupportB>
 GjkResult gjkDistance(const SupportA& supportA, const SupportB& supportB, Vec3 direction = Vec3::UnitX(),
-                      real relativeTolerance = std::is_same_v<real, double> ? real(1e-10) : real(1e-5)) {
+                      real relativeTolerance = std::is_same_v<real, double> ? real(1e-10) : real(1e-5),
+                      gjk_detail::Simplex* finalSimplex = nullptr) {
     using gjk_detail::Vertex;
     gjk_detail::Simplex s;
     const Vec3 a0 = supportA(direction), b0 = supportB(Vec3(-direction));
@@ -102,6 +105,7 @@ GjkResult gjkDistance(const SupportA& supportA, const SupportB& supportB, Vec3 d
         result.pointB += s.lambda[static_cast<std::size_t>(i)] * s.v[static_cast<std::size_t>(i)].b;
     }
     result.distance = result.overlap ? 0 : (result.pointA - result.pointB).norm();
+    if (finalSimplex != nullptr) *finalSimplex = s;
     return result;
 }
 

@@ -41,6 +41,10 @@ bool collideCapsuleHull(const Capsule& a, const Transform& pa, const ConvexHull&
 bool collideBoxHull(const Box& a, const Transform& pa, const ConvexHull& b, const Transform& pb, real margin, Manifold& out);
 bool collideHulls(const ConvexHull& a, const Transform& pa, const ConvexHull& b, const Transform& pb, real margin, Manifold& out);
 bool collideHullHalfSpace(const ConvexHull& a, const Transform& pa, const HalfSpace& b, const Transform& pb, real margin, Manifold& out);
+/// A sphere, capsule, box, hull or cylinder against a cylinder (GJK, EPA and clipped
+/// supporting features; collision/convex_pairs.hpp).
+bool collideCylinder(const Shape& a, const Transform& pa, const Cylinder& b, const Transform& pb, real margin, Manifold& out);
+bool collideCylinderHalfSpace(const Cylinder& a, const Transform& pa, const HalfSpace& b, const Transform& pb, real margin, Manifold& out);
 
 /// A convex shape (sphere, capsule, box or hull) against a mesh: appends one manifold
 /// per group of touched triangles that share a normal (coplanar triangles merge, so a

@@ -24,7 +24,7 @@ struct ShapeCastContact {
     Vec3 normal = Vec3::UnitY(); ///< unit, from `other` toward the moving shape (moving along it separates them)
 };
 
-/// The first contact of convex `shape` (sphere, capsule, box or hull) moved from `pose`
+/// The first contact of convex `shape` (sphere, capsule, box, hull or cylinder) moved from `pose`
 /// by `translation` with `other` (any shape, placed at `otherPose`), if it comes within
 /// the skin; a shape already that close is hit at fraction 0. The caller validates
 /// (World::shapeCastAll does); a non-convex moving shape has no answer (nullopt).

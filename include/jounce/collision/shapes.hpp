@@ -4,7 +4,7 @@
 /// Collision shapes (issue 3, first step): the convex primitives and the half-space,
 /// each with its bounding box, mass properties and support function. Shapes are
 /// plain values in their own frame; a body places them with a Transform.
-/// Conventions: capsules have their axis along local y; a half-space is the solid
+/// Conventions: capsules and cylinders have their axis along local y; a half-space is the solid
 /// side {x : n . x <= offset} of a plane with unit outward normal n.
 
 #include <jounce/collision/mass_properties.hpp>
@@ -33,6 +33,15 @@ struct Capsule {
     real halfHeight = real(0.5); ///< half the straight part [m] >= 0
 };
 
+/// A solid right circular cylinder: a disc of `radius` swept from y = -halfHeight to
+/// +halfHeight (its axis along local y, like a capsule's), with sharp rims. Barrels,
+/// wheels, pillars, coins. Pairs with it go through GJK and EPA on its exact support
+/// function, and its flat caps and straight sides give manifolds of several points.
+struct Cylinder {
+    real radius = real(0.5);     ///< [m] > 0
+    real halfHeight = real(0.5); ///< half the length along the axis [m] > 0
+};
+
 /// Infinite solid below a plane: level ground, walls. Static bodies only.
 struct HalfSpace {
     Vec3 normal = Vec3::UnitY(); ///< unit, pointing out of the solid
@@ -56,7 +65,8 @@ struct TriangleMesh {
     std::shared_ptr<const MeshData> mesh;
 };
 
-using Shape = std::variant<Sphere, Box, Capsule, HalfSpace, ConvexHull, TriangleMesh>;
+// Cylinder comes last: snapshots and scene files store the alternative's index.
+using Shape = std::variant<Sphere, Box, Capsule, HalfSpace, ConvexHull, TriangleMesh, Cylinder>;
 
 /// Builds a hull shape from a point cloud (quickhull; see convex_hull.hpp for what
 /// counts as degenerate input and how it is reported).
@@ -102,6 +112,9 @@ Aabb computeAabb(const Shape& shape, const Transform& pose);
 /// meshes have no finite mass: asking for one throws jounce::Error. A closed mesh
 /// gives the mass of the solid it encloses.
 MassProperties computeMassProperties(const Shape& shape, real density);
+
+/// The support point of a cylinder in its own frame (what `support` returns for one).
+Vec3 cylinderSupport(const Cylinder& c, const Vec3& direction);
 
 /// Volume [m^3] (infinite for a half-space).
 real computeVolume(const Shape& shape);
