@@ -2,7 +2,7 @@
 // Cylinders against every shape, through the general convex path (convex_pairs.hpp):
 // GJK while apart, EPA when overlapping, then the supporting features clipped against
 // each other. A cylinder's supporting feature along a direction is its cap (a regular
-// octagon inscribed in the rim) when the direction is within 45 degrees of its axis,
+// square inscribed in the rim) when the direction is within 45 degrees of its axis,
 // otherwise the segment of its side that faces that way; every clipped point is kept
 // only if it lies within the margin of the other surface, so a tilted feature gives the
 // points where it really touches. A cylinder against a half-space is exact: the rim
@@ -14,15 +14,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
+#include <type_traits>
 
 namespace jounce {
 namespace detail {
 namespace {
 
-constexpr int capSides = 8;
+constexpr int capSides = 4;
 
-/// The rim octagon of the cap at height y, its first corner toward the local direction
+/// The rim square of the cap at height y (four points: an octagon reduced to four
+/// switched between its even and odd corners as a resting stack rocked by micrometres,
+/// and the stack wobbled by millimetres for seconds), its first corner toward the local direction
 /// (dx, dz) when that is clear of the axis by more than a degree, else toward +x (a
 /// cylinder standing almost level keeps the same corners from step to step).
 void capPolygon(const PlacedConvex& c, const Vec3& local, real y, std::vector<Vec3>& out) {
@@ -146,8 +150,9 @@ ConvexSeparation separateConvex(const PlacedConvex& a, const PlacedConvex& b) {
     const Vec3 towardA = a.centre() - b.centre();
     const GjkResult g = gjkDistance(supportA, supportB, towardA.squaredNorm() > 0 ? towardA : Vec3(Vec3::UnitY()),
                                     std::is_same_v<real, double> ? real(1e-10) : real(1e-5), &simplex);
-    const real scale = 1 + std::max(a.centre().cwiseAbs().maxCoeff(), b.centre().cwiseAbs().maxCoeff());
-    const real tiny = std::sqrt(std::numeric_limits<real>::epsilon()) * scale;
+    // Below this GJK's distance is only as good as its last simplex and EPA decides; it
+    // scales with the pair's size (their centres' distance), not with where they are.
+    const real tiny = std::sqrt(std::numeric_limits<real>::epsilon()) * (1 + towardA.norm());
     ConvexSeparation s;
     Vec3 onA, onB;
     if (!g.overlap && g.distance > tiny) {
@@ -157,11 +162,28 @@ ConvexSeparation separateConvex(const PlacedConvex& a, const PlacedConvex& b) {
         onB = g.pointB;
     } else {
         const Penetration e = expandPolytope(a, b, simplex);
-        if (e.found) {
+        // The supports along EPA's normal bound the distance from below: a gap there
+        // means the cores are apart after all (GJK said overlap on a flat simplex), and
+        // that gap is the separation the contact uses.
+        const Vec3 lowA = e.found ? a.support(Vec3(-e.normal)) : Vec3::Zero();
+        const Vec3 highB = e.found ? b.support(e.normal) : Vec3::Zero();
+        if (e.found && e.normal.dot(lowA - highB) > 0) {
+            s.normal = e.normal;
+            s.separation = e.normal.dot(lowA - highB);
+            onA = lowA;
+            onB = lowA - s.normal * s.separation;
+        } else if (e.found) {
             s.normal = e.normal;
             s.separation = -e.depth;
             onA = e.pointA;
             onB = e.pointB;
+        } else if (!g.overlap && g.distance > 0) {
+            // Apart by less than GJK resolves well, and EPA had no tetrahedron around the
+            // origin to start from: GJK's answer is still the best there is.
+            s.normal = (g.pointA - g.pointB) / g.distance;
+            s.separation = g.distance;
+            onA = g.pointA;
+            onB = g.pointB;
         } else {
             // The cores only touch (M is flat there): part them along the line of centres.
             s.normal = towardA.squaredNorm() > 0 ? Vec3(towardA.normalized()) : Vec3(Vec3::UnitY());
@@ -177,7 +199,7 @@ ConvexSeparation separateConvex(const PlacedConvex& a, const PlacedConvex& b) {
 }
 
 void featureManifold(const PlacedConvex& a, const PlacedConvex& b, const ConvexSeparation& s, real margin,
-                     Manifold& out) {
+                     Manifold& out, bool mayAddDeepest) {
     const Vec3& n = s.normal; // from B toward A
     out.count = 0;
     out.normal = n;
@@ -190,9 +212,13 @@ void featureManifold(const PlacedConvex& a, const PlacedConvex& b, const ConvexS
 
     std::vector<Candidate> candidates;
     if (fa.size() > 1 && fb.size() > 1) {
-        // The reference is the feature with more points (a polygon's sides cut the other
-        // one); between two segments, B's.
-        const bool referenceIsA = fa.size() > fb.size();
+        // The reference is a polygon (its sides cut the other feature): between two, the
+        // one facing the normal more squarely (so a mesh triangle's face contact is cut to
+        // that triangle, and two triangles never report the same point), B's on a tie;
+        // between two segments, B's.
+        bool referenceIsA = fa.size() >= 3 && fb.size() < 3;
+        if (fa.size() >= 3 && fb.size() >= 3)
+            referenceIsA = std::abs(polygonNormal(fa, n).dot(n)) > std::abs(polygonNormal(fb, n).dot(n)) + real(1e-6);
         const std::vector<Vec3>& ref = referenceIsA ? fa : fb;
         const std::vector<Vec3>& inc = referenceIsA ? fb : fa;
         std::vector<ClipPoint> points, scratch;
@@ -232,6 +258,11 @@ void featureManifold(const PlacedConvex& a, const PlacedConvex& b, const ConvexS
                 along.normalize();
                 const Vec3 u = line.normalized();
                 m = (n - u * u.dot(n)).normalized();
+                // Crossed lines (seen along the normal, more than 3 degrees apart) touch
+                // at one point: the deepest pair below, not the incident one's ends.
+                const Vec3 incidentLine = points[1].x - points[0].x;
+                const Vec3 incidentAlong = incidentLine - n * n.dot(incidentLine);
+                if (incidentAlong.norm() > 0 && incidentAlong.normalized().cross(along).norm() > real(0.05)) points.clear();
                 const std::array<std::pair<Vec3, real>, 2> planes{{{along, along.dot(ref[1])}, {-along, -along.dot(ref[0])}}};
                 for (std::size_t k = 0; k < 2 && !points.empty(); ++k) {
                     const real d0 = planes[k].first.dot(points[0].x) - planes[k].second;
@@ -258,10 +289,9 @@ void featureManifold(const PlacedConvex& a, const PlacedConvex& b, const ConvexS
     // the manifold is never shallower than the shapes' true overlap.
     real deepestClipped = -std::numeric_limits<real>::infinity();
     for (const Candidate& c : candidates) deepestClipped = std::max(deepestClipped, c.depth);
-    const real tolerance = std::is_same_v<real, double> ? real(1e-6) : real(1e-4);
-    if (candidates.empty() || -s.separation > deepestClipped + tolerance)
+    if (mayAddDeepest && (candidates.empty() || -s.separation > deepestClipped + shortfallTolerance))
         candidates.push_back({(s.pointA + s.pointB) / 2, -s.separation, packFeature(10, 0, 0, 0)});
-    reduceToFour(candidates, n);
+    reduceToFour(candidates, n, shortfallTolerance);
     for (const Candidate& c : candidates) out.add(c.point, c.depth, c.feature);
 }
 
@@ -269,7 +299,7 @@ bool collideConvex(const PlacedConvex& a, const PlacedConvex& b, real margin, Ma
     out.count = 0;
     const ConvexSeparation s = separateConvex(a, b);
     if (!(s.separation <= margin)) return false;
-    featureManifold(a, b, s, margin, out);
+    featureManifold(a, b, s, margin, out, true);
     return out.count > 0;
 }
 
@@ -292,7 +322,7 @@ bool collideCylinderHalfSpace(const Cylinder& a, const Transform& pa, const Half
     const Vec3 n = pb.directionToWorld(b.normal);
     const real offset = b.offset + n.dot(pb.position);
     // The rim points: the deepest one (the support along -n) and, when a cap or the
-    // side lies nearly flat, the octagon or the other end of the side's line.
+    // side lies nearly flat, the cap's square or the other end of the side's line.
     detail::PlacedConvex c;
     c.kind = detail::PlacedConvex::Kind::Cylinder;
     c.pose = pa;
@@ -303,18 +333,20 @@ bool collideCylinderHalfSpace(const Cylinder& a, const Transform& pa, const Half
     if (n.dot(deepest) - offset > margin) return false;
     out.normal = n;
     std::vector<detail::Candidate> candidates;
-    bool hasDeepest = false;
+    real lowest = std::numeric_limits<real>::infinity();
     for (std::size_t k = 0; k < feature.size(); ++k) {
         const real s = n.dot(feature[k]) - offset;
+        lowest = std::min(lowest, s);
         if (s > margin) continue;
-        hasDeepest = hasDeepest || feature[k] == deepest;
         candidates.push_back({feature[k] - n * (s / 2), -s, detail::packFeature(11, static_cast<std::uint32_t>(k), 0, 0)});
     }
-    if (!hasDeepest) {
-        const real s = n.dot(deepest) - offset;
+    // The deepest rim point only where the feature's corners miss it by more than
+    // shortfallTolerance (a level cap's fixed square would otherwise gain a point that
+    // wanders with the tilt's noise, and the contacts' ids with it).
+    const real s = n.dot(deepest) - offset;
+    if (s < lowest - detail::shortfallTolerance)
         candidates.push_back({deepest - n * (s / 2), -s, detail::packFeature(11, 0xff, 0, 0)});
-    }
-    detail::reduceToFour(candidates, n);
+    detail::reduceToFour(candidates, n, detail::shortfallTolerance);
     for (const detail::Candidate& k : candidates) out.add(k.point, k.depth, k.feature);
     return out.count > 0;
 }

@@ -169,6 +169,10 @@ Penetration expandPolytope(const PlacedConvex& a, const PlacedConvex& b, const g
     if (!polytope.start(start, tolerance)) return result;
     std::size_t best = polytope.nearest();
     if (best == polytope.faceCount()) return result;
+    // GJK's containment test can be fooled by a nearly flat tetrahedron (three support
+    // points on a cylinder's rim a hundredth of a millimetre apart): a start that does not
+    // hold the origin has a face behind it, and no depth can come from it.
+    if (polytope.face(best).distance < -tolerance) return result;
     for (int iteration = 0; iteration < 64; ++iteration) {
         const Face& f = polytope.face(best);
         const Vertex w = polytope.support(f.normal);
@@ -186,7 +190,7 @@ Penetration expandPolytope(const PlacedConvex& a, const PlacedConvex& b, const g
     closestPointOnTriangle(Vec3(f.normal * f.distance), u.w, v.w, w.w, bary);
     result.found = true;
     result.normal = -f.normal; // A moves back along -n: from B toward A
-    result.depth = std::max(f.distance, real(0));
+    result.depth = f.distance;
     result.pointA = bary[0] * u.a + bary[1] * v.a + bary[2] * w.a;
     result.pointB = bary[0] * u.b + bary[1] * v.b + bary[2] * w.b;
     return result;

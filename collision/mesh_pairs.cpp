@@ -255,13 +255,19 @@ bool convexTriangle(const detail::PlacedConvex& shape, const MeshData& mesh, std
         closestPointOnTriangle(s.pointB, c[0], c[1], c[2], bary);
         useFace = !featureActive(mesh, t, featureOf(bary)) || s.normal.dot(n) < -real(1e-6);
     }
+    bool overTriangle = true;
     if (useFace) {
         s.normal = n;
         s.separation = faceSeparation;
         s.pointA = lowest;
         s.pointB = lowest - n * faceSeparation;
+        // The lowest point stands for this triangle only if it lies over it; otherwise
+        // its neighbour reports it.
+        Vec3 bary;
+        closestPointOnTriangle(s.pointB, c[0], c[1], c[2], bary);
+        overTriangle = featureOf(bary) == 3;
     }
-    detail::featureManifold(shape, triangle, s, margin, out);
+    detail::featureManifold(shape, triangle, s, margin, out, overTriangle);
     return out.count > 0;
 }
 
@@ -315,7 +321,11 @@ int collideMesh(const Shape& a, const Transform& pa, const TriangleMesh& b, cons
         }
         for (int k = 0; k < m.count; ++k) {
             const ContactPoint& c = m.points[static_cast<std::size_t>(k)];
-            group->points.push_back({c.point, c.depth, c.feature ^ (t * 2654435761u)}); // distinct per triangle
+            // A point on the edge two triangles share is clipped out of both: keep one.
+            const bool seen = std::any_of(group->points.begin(), group->points.end(), [&](const Candidate& p) {
+                return (p.point - c.point).squaredNorm() <= real(1e-12) && std::abs(p.depth - c.depth) <= real(1e-6);
+            });
+            if (!seen) group->points.push_back({c.point, c.depth, c.feature ^ (t * 2654435761u)}); // distinct per triangle
         }
     }
     for (Group& g : groups) {

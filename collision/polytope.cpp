@@ -111,7 +111,7 @@ SatResult separatingAxisTest(const WorldPolytope& a, const WorldPolytope& b) {
     return r;
 }
 
-void reduceToFour(std::vector<Candidate>& set, const Vec3& normal) {
+void reduceToFour(std::vector<Candidate>& set, const Vec3& normal, real depthTies) {
     if (set.size() <= 4) return;
     auto best = [&](auto score) {
         std::size_t arg = 0;
@@ -125,7 +125,12 @@ void reduceToFour(std::vector<Candidate>& set, const Vec3& normal) {
         }
         return arg;
     };
-    const std::size_t i0 = best([](const Candidate& p) { return p.depth; });
+    std::size_t i0 = best([](const Candidate& p) { return p.depth; });
+    for (std::size_t k = 0; k < i0; ++k) // the first of the nearly deepest, if asked
+        if (set[k].depth >= set[i0].depth - depthTies) {
+            i0 = k;
+            break;
+        }
     const Vec3 a = set[i0].point;
     const std::size_t i1 = best([&](const Candidate& p) { return (p.point - a).squaredNorm(); });
     const Vec3 b = set[i1].point;

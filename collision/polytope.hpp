@@ -68,8 +68,10 @@ struct Candidate {
 };
 
 /// Keeps at most 4: the deepest, the one farthest from it, and the two spanning the
-/// largest triangles on either side of that diagonal (the rule of box_box.cpp).
-void reduceToFour(std::vector<Candidate>& set, const Vec3& normal);
+/// largest triangles on either side of that diagonal (the rule of box_box.cpp). With
+/// `depthTies` > 0 the first point within that of the deepest counts as the deepest, so
+/// a level set (a cylinder's cap) keeps the same four whichever way noise tips it.
+void reduceToFour(std::vector<Candidate>& set, const Vec3& normal, real depthTies = 0);
 
 /// Contacts of `incident` against face `refFace` of `reference`: the incident face
 /// (most anti-parallel) clipped by the reference face's side planes (Sutherland-

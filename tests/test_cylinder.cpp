@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -372,4 +373,69 @@ TEST_CASE("a cylinder cast at a box and a box cast at a tilted cylinder stop whe
     CHECK(3 * across->fraction <= gap);
     CHECK(3 * across->fraction >= gap - shapeCastSkin);
     CHECK(across->normal.x() < -real(0.999));
+}
+
+TEST_CASE("cylinder pairs found by review: apart is apart, crossed lines touch once, ids hold, mesh points distinct",
+          "[collision]") {
+    // 1. GJK called this box and cylinder overlapping (a nearly flat tetrahedron on the
+    //    rim); they are 7.6 cm apart.
+    {
+        const Transform pa{Vec3(-0.98076935116818942, -0.73059293243125323, -0.91294352415503421),
+                           Quat(0.76574180294774463, -0.61758358706489014, 0.041674157325881866, 0.17462321958313073).normalized()};
+        const Transform pb{Vec3(-0.33431409721675975, 0.061305188435234914, -0.0093935894083768678),
+                           Quat(-0.43715485138999233, 0.62777056106716367, -0.25909550966517136, -0.58963486619683325).normalized()};
+        Manifold m;
+        CHECK_FALSE(collide(Box{Vec3(real(0.5), real(0.3), real(0.4))}, pa, Cylinder{real(0.5), real(0.5)}, pb, 0, m));
+        REQUIRE(collide(Box{Vec3(real(0.5), real(0.3), real(0.4))}, pa, Cylinder{real(0.5), real(0.5)}, pb, real(0.1), m));
+        CHECK(m.deepest().depth == Approx(real(-0.0757)).margin(real(0.002)));
+    }
+    // 2. A cylinder 1 cm over a box, far from the origin: apart with margin 0.
+    {
+        const real x = testing::isDouble ? real(1e6) : real(1e3);
+        Manifold m;
+        CHECK_FALSE(collide(Cylinder{real(0.5), real(0.5)}, at(Vec3(x, real(1.01), 0)), Box{Vec3(2, real(0.5), 2)}, at(Vec3(x, 0, 0)), 0, m));
+        REQUIRE(collide(Cylinder{real(0.5), real(0.5)}, at(Vec3(x, real(1.01), 0)), Box{Vec3(2, real(0.5), 2)}, at(Vec3(x, 0, 0)), real(0.02), m));
+        CHECK(m.deepest().depth == Approx(real(-0.01)).margin(tol(1e-6, 1e-3)));
+    }
+    // 3. A capsule along x lying across a cylinder along z touches it at x = 0 only.
+    {
+        Manifold m;
+        const Transform alongX = at(Vec3(0, real(0.59), 0), turn(pi / 2, Vec3::UnitZ()));
+        const Transform alongZ = at(Vec3::Zero(), turn(pi / 2, Vec3::UnitX()));
+        REQUIRE(collide(Capsule{real(0.1), 1}, alongX, Cylinder{real(0.5), 1}, alongZ, real(0.02), m));
+        for (int k = 0; k < m.count; ++k) CHECK(std::abs(m.points[static_cast<std::size_t>(k)].point.x()) < real(0.01));
+        CHECK(m.deepest().depth == Approx(real(0.01)).margin(tol(1e-6, 1e-4)));
+    }
+    // 4. A cylinder standing almost level on a half-space: the same contact ids whichever
+    //    way a millionth of a radian tips it.
+    {
+        std::vector<std::uint32_t> first;
+        for (int k = 0; k < 6; ++k) {
+            const Vec3 axis(std::cos(real(k)), 0, std::sin(real(k)));
+            Manifold m;
+            REQUIRE(collide(Cylinder{real(0.4), real(0.5)}, at(Vec3(0, real(0.499), 0), turn(real(1e-6), axis)), HalfSpace{}, at(Vec3::Zero()),
+                            real(0.01), m));
+            std::vector<std::uint32_t> ids;
+            for (int i = 0; i < m.count; ++i) ids.push_back(m.points[static_cast<std::size_t>(i)].feature);
+            std::sort(ids.begin(), ids.end());
+            if (k == 0) first = ids;
+            CHECK(ids == first);
+        }
+    }
+    // 5. A cylinder tilted on a floor of two triangles: no point reported twice.
+    {
+        const std::vector<Vec3> v{{-2, 0, -2}, {2, 0, -2}, {2, 0, 2}, {-2, 0, 2}};
+        const TriangleMesh floor = makeTriangleMesh(v, std::vector<std::array<std::uint32_t, 3>>{{0, 2, 1}, {0, 3, 2}});
+        for (int k = 0; k < 8; ++k) {
+            const Vec3 axis(std::cos(real(k)), 0, std::sin(real(k)));
+            std::vector<Manifold> all;
+            collideAll(Cylinder{real(0.4), real(0.5)}, at(Vec3(real(0.05), real(0.56), real(0.03)), turn(real(0.2), axis)), floor,
+                       at(Vec3::Zero()), real(0.02), all);
+            REQUIRE(all.size() == 1);
+            const Manifold& m = all[0];
+            for (int i = 0; i < m.count; ++i)
+                for (int j = i + 1; j < m.count; ++j)
+                    CHECK((m.points[static_cast<std::size_t>(i)].point - m.points[static_cast<std::size_t>(j)].point).norm() > real(1e-4));
+        }
+    }
 }

@@ -82,6 +82,18 @@ ConvexHull makeConvexHull(std::span<const Vec3> points, const ErrorHandler& onEr
 TriangleMesh makeTriangleMesh(std::span<const Vec3> vertices, std::span<const std::array<std::uint32_t, 3>> triangles,
                               const ErrorHandler& onError);
 
+/// `shape` stretched by `scale` along its own axes, as a shape of the same kind (exact,
+/// so everything meets it as that kind): a box freely; a cylinder with equal x and z
+/// factors; a sphere or capsule by one factor; a hull or mesh rebuilt from its scaled
+/// points (new data: instances at different scales do not share it), a mirror keeping
+/// the mesh's fronts outside; a heightfield by positive factors; a half-space's plane.
+/// Throws jounce::Error naming "scale" for non-finite or zero factors or a scale the
+/// kind cannot take, or the shape's field for a bad shape.
+Shape scaled(const Shape& shape, const Vec3& scale);
+/// Without exceptions: the error goes to `onError` and an empty shape (a null hull,
+/// which every call taking a shape rejects) comes back.
+Shape scaled(const Shape& shape, const Vec3& scale, const ErrorHandler& onError);
+
 /// Whether a shape may belong to a moving body (half-spaces and meshes may not).
 bool isStaticOnly(const Shape& shape);
 
