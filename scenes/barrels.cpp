@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Cylinders (docs/collision.md): barrels roll down a ramp into ten bowling pins, drums
-// stand stacked on their caps, and a coin rolls on its edge in a circle. The action rolls
-// another barrel.
+// Cylinders and scaled shapes (docs/collision.md): barrels roll down a ramp into ten
+// bowling pins, drums stand stacked on their caps, a coin rolls away on its edge,
+// and three boulders are one rock hull scaled three ways. The action rolls another barrel.
 
 #include "scenes/builtin.hpp"
 
@@ -35,17 +35,27 @@ public:
         // Four drums stacked on their caps.
         for (int k = 0; k < 4; ++k)
             addCylinder(Cylinder{real(0.35), real(0.45)}, Vec3(-3, real(0.45) + real(0.9) * real(k), -5), Quat::Identity(), 300, drumColour);
-        // A coin on its edge, leaning a little, rolling forward: it circles as it rolls.
+        // A coin on its edge, leaning a little, rolling forward: it rights itself as it rolls.
         const Quat upright(Eigen::AngleAxis<real>(pi / 2, Vec3::UnitX()));
         const Quat lean(Eigen::AngleAxis<real>(real(0.15), Vec3::UnitX()));
         const BodyId coin = addCylinder(Cylinder{real(0.3), real(0.03)}, Vec3(2, real(0.31), 5), lean * upright, 2000, coinColour);
         world_.setLinearVelocity(coin, Vec3(real(1.8), 0, 0));
         world_.setAngularVelocity(coin, Vec3(0, 0, real(-1.8) / real(0.3))); // rolling: v = -w_z r
+        // One rock, three boulders: scaled(shape, scale) makes a stretched copy of a shape.
+        const std::vector<Vec3> rock{{0.5, 0, 0}, {-0.4, 0.1, 0.3}, {0, 0.5, -0.1}, {0.1, -0.4, 0.4}, {-0.2, -0.3, -0.4}, {0.3, 0.2, 0.45}};
+        const ConvexHull hull = makeConvexHull(rock);
+        const Vec3 scales[] = {{1, 1, 1}, {2, 1, 1}, {real(1.5), real(0.6), real(1.5)}};
+        for (int k = 0; k < 3; ++k) {
+            BodyDesc d;
+            d.position = Vec3(real(-6) + real(2.5) * real(k), real(1.5), 4);
+            d.colliders.push_back(makeCollider(scaled(hull, scales[k]), 1500, {.friction = real(0.7)}));
+            addBody(d, {BodyId{}, Primitive::Triangles, Vec3::Ones(), {0.55f, 0.55f, 0.5f}});
+        }
     }
     const char* name() const override { return "barrels"; }
     const char* description() const override {
         return "Cylinders: barrels roll down a ramp into ten pins, drums stand stacked on their caps, a coin rolls on its "
-               "edge. The action rolls another barrel.";
+               "edge; three boulders are one rock hull scaled three ways. The action rolls another barrel.";
     }
     Vec3 cameraTarget() const override { return Vec3(1, 1, 0); }
     real cameraDistance() const override { return 15; }
