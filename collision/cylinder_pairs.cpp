@@ -143,13 +143,30 @@ bool placeConvex(const Shape& shape, const Transform& pose, WorldPolytope& stora
     return false;
 }
 
+namespace {
+
+/// Whether GJK's final tetrahedron is too flat for its containment test to be trusted:
+/// its volume under a millionth of its longest edge cubed.
+bool flatSimplex(const gjk_detail::Simplex& s) {
+    if (s.n != 4) return false;
+    const Vec3& w0 = s.v[0].w;
+    const real volume = std::abs((s.v[1].w - w0).dot((s.v[2].w - w0).cross(s.v[3].w - w0)));
+    real edge = 0;
+    for (std::size_t i = 0; i < 4; ++i)
+        for (std::size_t j = i + 1; j < 4; ++j) edge = std::max(edge, (s.v[i].w - s.v[j].w).norm());
+    return volume <= real(1e-6) * edge * edge * edge;
+}
+
+} // namespace
+
 ConvexSeparation separateConvex(const PlacedConvex& a, const PlacedConvex& b) {
     const auto supportA = [&](const Vec3& d) { return a.support(d); };
     const auto supportB = [&](const Vec3& d) { return b.support(d); };
+    const real gjkTolerance = std::is_same_v<real, double> ? real(1e-10) : real(1e-5);
     gjk_detail::Simplex simplex;
     const Vec3 towardA = a.centre() - b.centre();
-    const GjkResult g = gjkDistance(supportA, supportB, towardA.squaredNorm() > 0 ? towardA : Vec3(Vec3::UnitY()),
-                                    std::is_same_v<real, double> ? real(1e-10) : real(1e-5), &simplex);
+    GjkResult g = gjkDistance(supportA, supportB, towardA.squaredNorm() > 0 ? towardA : Vec3(Vec3::UnitY()), gjkTolerance,
+                              &simplex);
     // Below this GJK's distance is only as good as its last simplex and EPA decides; it
     // scales with the pair's size (their centres' distance), not with where they are.
     const real tiny = std::sqrt(std::numeric_limits<real>::epsilon()) * (1 + towardA.norm());
@@ -161,7 +178,25 @@ ConvexSeparation separateConvex(const PlacedConvex& a, const PlacedConvex& b) {
         onA = g.pointA;
         onB = g.pointB;
     } else {
+        // GJK's containment test can be fooled by a flat tetrahedron (three support points
+        // on a cylinder's rim a micrometre apart): such an overlap is asked again from
+        // another direction before EPA believes it (a box and a cylinder 7.6 cm apart
+        // were called touching).
+        if (g.overlap && flatSimplex(simplex)) {
+            const Vec3 retry = towardA.cross(Vec3::UnitY()) + towardA.cross(Vec3::UnitX()) * real(0.5);
+            g = gjkDistance(supportA, supportB, retry.squaredNorm() > 0 ? retry : Vec3(Vec3::UnitX()), gjkTolerance, &simplex);
+        }
         const Penetration e = expandPolytope(a, b, simplex);
+        if (!g.overlap && g.distance > tiny) {
+            s.normal = (g.pointA - g.pointB) / g.distance;
+            s.separation = g.distance;
+            onA = g.pointA;
+            onB = g.pointB;
+            s.separation -= a.radius + b.radius;
+            s.pointA = onA - s.normal * a.radius;
+            s.pointB = onB + s.normal * b.radius;
+            return s;
+        }
         // The supports along EPA's normal bound the distance from below: a gap there
         // means the cores are apart after all (GJK said overlap on a flat simplex), and
         // that gap is the separation the contact uses.
@@ -170,11 +205,12 @@ ConvexSeparation separateConvex(const PlacedConvex& a, const PlacedConvex& b) {
         if (e.found && e.normal.dot(lowA - highB) > 0) {
             s.normal = e.normal;
             s.separation = e.normal.dot(lowA - highB);
-            onA = lowA;
-            onB = lowA - s.normal * s.separation;
+            onA = e.pointA + s.normal * s.normal.dot(lowA - e.pointA); // EPA's point, on A's low plane
+            onB = onA - s.normal * s.separation;
         } else if (e.found) {
+            // Overlapping: only the support gap above can prove them apart.
             s.normal = e.normal;
-            s.separation = -e.depth;
+            s.separation = -std::max(e.depth, real(0));
             onA = e.pointA;
             onB = e.pointB;
         } else if (!g.overlap && g.distance > 0) {

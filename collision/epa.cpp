@@ -173,15 +173,19 @@ Penetration expandPolytope(const PlacedConvex& a, const PlacedConvex& b, const g
     // points on a cylinder's rim a hundredth of a millimetre apart): a start that does not
     // hold the origin has a face behind it, and no depth can come from it.
     if (polytope.face(best).distance < -tolerance) return result;
+    // The nearest face's distance only grows as the polytope grows toward M's boundary.
+    // On a curved rim, round-off can cut a face wrongly and leave the nearest one behind
+    // the origin: stop there and keep the last face that was still right (a copy: the
+    // faces' array grows).
+    Face f = polytope.face(best);
     for (int iteration = 0; iteration < 64; ++iteration) {
-        const Face& f = polytope.face(best);
         const Vertex w = polytope.support(f.normal);
         if (f.normal.dot(w.w) - f.distance <= tolerance) break; // M ends at this face
         if (!polytope.expand(w, tolerance)) break;
         best = polytope.nearest();
-        if (best == polytope.faceCount()) return result;
+        if (best == polytope.faceCount() || polytope.face(best).distance < f.distance - tolerance) break;
+        f = polytope.face(best);
     }
-    const Face& f = polytope.face(best);
     if (!std::isfinite(f.distance)) return result;
     // The origin's projection on the face, in barycentric weights of its three vertices,
     // gives the deepest points on each core.

@@ -28,10 +28,16 @@ namespace {
 /// number are equal; computed ones may differ in their last digits).
 bool sameFactor(real a, real b) { return std::abs(std::abs(a) - std::abs(b)) <= real(1e-6) * std::max(std::abs(a), std::abs(b)); }
 
+/// The points stretched; a scale that puts one beyond maxCoordinate is refused (a hull or
+/// mesh would otherwise be built from numbers whose products overflow).
 std::vector<Vec3> scaledPoints(const std::vector<Vec3>& points, const Vec3& scale) {
     std::vector<Vec3> out;
     out.reserve(points.size());
-    for (const Vec3& p : points) out.push_back(p.cwiseProduct(scale));
+    for (const Vec3& p : points) {
+        out.push_back(p.cwiseProduct(scale));
+        if (!(out.back().cwiseAbs().maxCoeff() <= detail::maxCoordinate))
+            refuse(scale, "puts a point of the shape beyond maxCoordinate (1e6 m)");
+    }
     return out;
 }
 
@@ -46,7 +52,7 @@ TriangleMesh scaledMesh(const MeshData& mesh, const Vec3& scale) {
     }
     // A mirror (an odd number of negative factors) turns each triangle's corners from
     // counter-clockwise to clockwise seen from the front: swap two to keep the front.
-    const bool mirrored = scale.x() * scale.y() * scale.z() < 0;
+    const bool mirrored = ((scale.x() < 0) + (scale.y() < 0) + (scale.z() < 0)) % 2 == 1;
     std::vector<std::array<std::uint32_t, 3>> triangles = mesh.triangles();
     if (mirrored)
         for (auto& t : triangles) std::swap(t[1], t[2]);
@@ -77,10 +83,14 @@ Shape scaled(const Shape& shape, const Vec3& scale) {
             } else if constexpr (std::is_same_v<S, Box>) {
                 return Box{s.halfExtents.cwiseProduct(size)};
             } else if constexpr (std::is_same_v<S, HalfSpace>) {
-                // x' = S x: the plane n . x = d becomes (S^-1 n) . x' = d, then normalised.
+                // x' = S x: the plane n . x = d becomes (S^-1 n) . x' = d, then normalised
+                // (by its largest component first, so extreme factors neither overflow
+                // nor underflow the length).
                 const Vec3 n = s.normal.cwiseQuotient(scale);
-                const real length = n.norm();
-                return HalfSpace{n / length, s.offset / length};
+                const real largest = n.cwiseAbs().maxCoeff();
+                const Vec3 unit = (n / largest).normalized();
+                const real length = (n / largest).norm();
+                return HalfSpace{unit, s.offset / largest / length};
             } else if constexpr (std::is_same_v<S, ConvexHull>) {
                 return makeConvexHull(scaledPoints(s.hull->vertices, scale));
             } else {

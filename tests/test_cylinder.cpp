@@ -439,3 +439,19 @@ TEST_CASE("cylinder pairs found by review: apart is apart, crossed lines touch o
         }
     }
 }
+
+TEST_CASE("a hull 1 cm into a cylinder's rim is found overlapping (EPA kept its last good face)", "[collision]") {
+    // Found by review: on the curved rim EPA's nearest face once jumped behind the origin
+    // at its 19th expansion, and the pair came out 12.8 cm apart.
+    const std::vector<Vec3> cloud{{0.48214355268810388, 0.15382280325038006, -0.040691545955665397},
+                                  {-0.43815610758424622, -0.38766273678538599, 0.24106935280583164},
+                                  {0.42937516901516104, 0.34979158767471852, -0.51161109823527906},
+                                  {-0.34168875536682553, -0.49844078032089945, 0.19706228714142651},
+                                  {0.34103754845825091, -0.2948150154271546, -0.46552717653837489}};
+    const Transform pa{Vec3(-0.16203449096413838, 0.39364584155604393, -0.50110535842502768),
+                       Quat(0.71470355528386642, -0.2456938088992249, 0.25215500888871911, -0.60436018385191659).normalized()};
+    const Transform pb{Vec3::Zero(), Quat(0.33146060125892879, -0.65748082557874421, -0.14403277824380473, 0.66114097785626114).normalized()};
+    Manifold m;
+    REQUIRE(collide(Cylinder{real(0.28991701696540878), real(0.13309944961538592)}, pa, makeConvexHull(cloud), pb, real(0.05), m));
+    CHECK(m.deepest().depth == Approx(real(0.0102)).margin(real(0.001)));
+}

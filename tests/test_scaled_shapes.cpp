@@ -118,6 +118,14 @@ TEST_CASE("bad scales are refused naming the scale, and with a handler give an e
     testing::expectError([&] { scaled(Box{Vec3::Ones()}, Vec3(1, nan, 1)); }, "scale");
     testing::expectError([] { scaled(Box{Vec3::Ones()}, Vec3(1e30, 1, 1)); }, "scaled.Box.halfExtents");
     testing::expectError([] { scaled(Sphere{-1}, Vec3::Ones()); }, "shape.Sphere.radius");
+    // A hull or mesh stretched past maxCoordinate is refused by its scale, not built from
+    // overflowing products.
+    testing::expectError([] { scaled(makeConvexHull(cubeCorners(real(0.5))), Vec3(1, real(1e30), 1)); }, "scale");
+    testing::expectError([] { scaled(closedCube(), Vec3::Constant(real(1e10))); }, "scale");
+    // Extreme factors on a plane neither overflow nor underflow its normal.
+    const HalfSpace thin = std::get<HalfSpace>(scaled(HalfSpace{Vec3::UnitX(), 0}, Vec3(real(1e-20), 1, 1)));
+    CHECK(thin.normal == Vec3::UnitX());
+    CHECK(std::get<HalfSpace>(scaled(HalfSpace{Vec3::UnitY(), 1}, Vec3::Constant(real(1e25)))).normal == Vec3::UnitY());
     std::string reported;
     const Shape empty = scaled(Sphere{1}, Vec3(1, 2, 1), [&](const Error& e) { reported = e.field(); });
     CHECK(reported == "scale");
