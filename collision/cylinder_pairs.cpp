@@ -96,9 +96,9 @@ void PlacedConvex::feature(const Vec3& d, std::vector<Vec3>& out) const {
         if (std::abs(local.y()) >= std::sqrt(real(0.5))) {
             capPolygon(*this, local, local.y() < 0 ? -h : h, out);
         } else {
-            // The side's line facing d: from the bottom rim to the top one.
-            const real across = std::hypot(local.x(), local.z());
-            const Vec3 r(local.x() * (cylinder.radius / across), 0, local.z() * (cylinder.radius / across));
+            // The side's line facing d: from the bottom rim to the top one (through the
+            // support's rim point).
+            const Vec3 r = cylinderSupport(cylinder, Vec3(local.x(), 0, local.z()));
             out.push_back(pose.toWorld(Vec3(r.x(), -h, r.z())));
             out.push_back(pose.toWorld(Vec3(r.x(), h, r.z())));
         }

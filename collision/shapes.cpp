@@ -53,10 +53,13 @@ Vec3 farthestVertex(const std::vector<Vec3>& vertices, const Vec3& d) {
 Vec3 cylinderSupport(const Cylinder& c, const Vec3& d) {
     // The rim point toward d's part across the axis, on the cap d's axial part points
     // to (ties: the + cap, and +x when d is along the axis, so answers are deterministic).
-    const real across = std::hypot(d.x(), d.z());
     const real y = d.y() < 0 ? -c.halfHeight : c.halfHeight;
-    if (!(across > 0)) return {c.radius, y, 0};
-    return {d.x() * (c.radius / across), y, d.z() * (c.radius / across)};
+    // Scaled by the larger component first: a denormal part across the axis made
+    // r / |d_xz| infinite and 0 times that NaN (fuzz_narrow_phase, a time of impact).
+    const real largest = std::max(std::abs(d.x()), std::abs(d.z()));
+    if (!(largest > 0)) return {c.radius, y, 0};
+    const real x = d.x() / largest, z = d.z() / largest, across = std::hypot(x, z);
+    return {x / across * c.radius, y, z / across * c.radius};
 }
 
 ConvexHull makeConvexHull(std::span<const Vec3> points) {

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <random>
 
@@ -454,4 +455,16 @@ TEST_CASE("a hull 1 cm into a cylinder's rim is found overlapping (EPA kept its 
     Manifold m;
     REQUIRE(collide(Cylinder{real(0.28991701696540878), real(0.13309944961538592)}, pa, makeConvexHull(cloud), pb, real(0.05), m));
     CHECK(m.deepest().depth == Approx(real(0.0102)).margin(real(0.001)));
+}
+
+TEST_CASE("a cylinder's support along a direction a denormal off its axis is finite (fuzz finding)", "[collision]") {
+    // fuzz_narrow_phase: d = (0, 1, 5e-315) gave r / across = inf and 0 * inf = NaN in the
+    // support, and a NaN time of impact between a capsule and a cylinder.
+    const Cylinder c{real(0.3), real(0.4)};
+    const real tiny = std::numeric_limits<real>::denorm_min() * 16;
+    for (const Vec3& d : {Vec3(0, 1, tiny), Vec3(tiny, -1, 0), Vec3(tiny, 0, tiny), Vec3(0, 0, tiny)}) {
+        const Vec3 s = support(c, d);
+        CHECK(isFinite(s));
+        CHECK(std::abs(std::hypot(s.x(), s.z()) - c.radius) < real(0.01) * c.radius); // on the rim, to the few bits a denormal has
+    }
 }
