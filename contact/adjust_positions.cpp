@@ -8,7 +8,6 @@
 #include <cmath>
 
 namespace jounce::detail {
-
 BodyChange projectContact(const Contact& c, std::span<Body> bodies, real maxProjectionAngle) {
     BodyChange change;
     // How far the contact point moves along the normal per unit of "move" applied
@@ -20,7 +19,7 @@ BodyChange projectContact(const Contact& c, std::span<Body> bodies, real maxProj
         if (b == nullptr || !b->isDynamic()) continue;
         const Vec3 perImpulse = b->inverseInertiaWorld * c.relative[side].cross(c.normal);
         angularInertia[side] = perImpulse.cross(c.relative[side]).dot(c.normal);
-        linearInertia[side] = b->inverseMass;
+        linearInertia[side] = b->inverseMass * b->locks.linearShare(c.normal); // MotionLocks: locked_mass.hpp
         total += linearInertia[side] + angularInertia[side];
     }
     if (!(total > 0)) return change;
@@ -41,7 +40,11 @@ BodyChange projectContact(const Contact& c, std::span<Body> bodies, real maxProj
             angularMove = angularMove > 0 ? limit : -limit;
             linearMove = sum - angularMove;
         }
-        change.linear[side] = c.normal * linearMove;
+        // A locked body moves along the free part of the normal, f o n, far enough to
+        // open the contact by linearMove (none when it cannot move along it at all).
+        const real free = b->locks.linearShare(c.normal);
+        if (free == 1) change.linear[side] = c.normal * linearMove;
+        else if (free > 0) change.linear[side] = c.normal.cwiseProduct(b->locks.linearFree()) * (linearMove / free);
         if (angularMove != 0 && angularInertia[side] > 0) {
             const Vec3 perImpulse = b->inverseInertiaWorld * r.cross(c.normal);
             change.angular[side] = perImpulse * (angularMove / angularInertia[side]);

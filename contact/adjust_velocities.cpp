@@ -31,9 +31,15 @@ Mat3 velocityPerImpulse(const ImpulseRow& row, std::span<const SolverBody> solve
     for (std::size_t side = 0; side < 2; ++side) {
         if (static_cast<int>(side) == holdSide) continue;
         // An impulse along axis j moves the centre by j/m along it (no change along the
-        // other axes: they are orthonormal) and turns the body by turn_j, which moves the
-        // point along axis i by lever_i . turn_j.
-        d.diagonal().array() += solver[row.body[side]].inverseMass;
+        // other axes: they are orthonormal; a body locked along a world axis moves by
+        // M^-1 j instead, which couples them: locked_mass.hpp) and turns the body by
+        // turn_j, which moves the point along axis i by lever_i . turn_j.
+        const SolverBody& body = solver[row.body[side]];
+        for (std::size_t i = 0; i < 3; ++i) {
+            const Vec3& di = row.axis[i].direction;
+            for (std::size_t j = 0; j < 3; ++j)
+                d(Eigen::Index(i), Eigen::Index(j)) += i == j ? linearResponse(body, di) : linearCoupling(body, di, row.axis[j].direction);
+        }
         for (std::size_t i = 0; i < 3; ++i)
             for (std::size_t j = 0; j < 3; ++j)
                 d(Eigen::Index(i), Eigen::Index(j)) += row.axis[i].lever[side].dot(row.axis[j].turn[side]);

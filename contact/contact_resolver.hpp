@@ -27,11 +27,14 @@ struct BodyChange;
 /// of the Body array when a pass begins (a Body is ~0.5 kB; the velocity pass touches
 /// these 56 bytes thousands of times per step). Index: body + 1; entry 0 is the
 /// immovable world (noBody). Static and kinematic bodies have zero inverse mass (and
-/// zero inverse inertia), so impulses leave them unchanged.
+/// zero inverse inertia), so impulses leave them unchanged. A body locked along a world
+/// axis has the inverse mass diag(linearFree) / m (MotionLocks: locked_mass.hpp).
 struct SolverBody {
     Vec3 linearVelocity = Vec3::Zero();
     Vec3 angularVelocity = Vec3::Zero();
     real inverseMass = 0;
+    Vec3 linearFree = Vec3::Ones(); ///< 1 along the world axes it may move along
+    bool linearLocked = false;      ///< some linearFree component is 0
 };
 
 /// Sequential projection's per-contact constants, computed once per step (the passes

@@ -385,14 +385,16 @@ void ContactResolver::bounceFromGap(const Contact& c) {
     // began: the bodies would meet a time g / v into the step and leave at e v for the
     // rest of it. Moving with e v for the whole step (x += h v) puts them (1 + e) g too
     // far apart; that much is taken back here, shared by inverse mass (a translation:
-    // exact for the normal motion, which is what restitution is about).
+    // exact for the normal motion, which is what restitution is about). A body locked
+    // along some world axes shares by (1/m) |f o n|^2 and moves along f o n.
     if (!(c.penetration < 0) || c.restitution <= 0) return;
     std::array<real, 2> share{0, 0};
     real total = 0;
     for (std::size_t side = 0; side < 2; ++side) {
         const std::uint32_t b = c.body[side];
         if (b == noBody || !bodies_[b].isDynamic()) continue;
-        share[side] = bodies_[b].inverseMass;
+        const Body& body = bodies_[b];
+        share[side] = body.inverseMass * body.locks.linearShare(c.normal);
         total += share[side];
     }
     if (!(total > 0)) return;
@@ -401,7 +403,8 @@ void ContactResolver::bounceFromGap(const Contact& c) {
         if (share[side] == 0) continue;
         const real sign = side == 0 ? -1 : 1; // body 0 along -normal closes the gap
         Body& body = bodies_[c.body[side]];
-        const Vec3 move = c.normal * (sign * shift * share[side] / total);
+        // d = (f o n) t opens the gap by n . d = |f o n|^2 t: t = shift (1/m) / total.
+        const Vec3 move = c.normal * (sign * shift * (body.locks.anyLinear() ? body.inverseMass : share[side]) / total);
         body.position += body.locks.anyLinear() ? Vec3(move.cwiseProduct(body.locks.linearFree())) : move; // MotionLocks
     }
 }

@@ -5,6 +5,7 @@
 // decides the order.
 
 #include "contact/contact_resolver.hpp"
+#include "contact/locked_mass.hpp"
 
 /// Inner-loop helpers the compiler must inline: GCC at -O2 keeps small Eigen-heavy
 /// functions out of line, and the call (arguments through memory) lengthens the chain
@@ -128,11 +129,11 @@ JOUNCE_HOT_INLINE real speedAlong(const ImpulseAxis& axis, const SolverBody& a, 
 JOUNCE_HOT_INLINE void applyAll(const ImpulseRow& row, SolverBody& a, SolverBody& b, const Vec3& j, int holdSide) {
     const Vec3 linear = row.axis[0].direction * j.x() + row.axis[1].direction * j.y() + row.axis[2].direction * j.z();
     if (holdSide != 0) {
-        a.linearVelocity += linear * a.inverseMass;
+        a.linearVelocity += lockedChange(a, linear * a.inverseMass);
         a.angularVelocity += row.axis[0].turn[0] * j.x() + row.axis[1].turn[0] * j.y() + row.axis[2].turn[0] * j.z();
     }
     if (holdSide != 1) {
-        b.linearVelocity -= linear * b.inverseMass;
+        b.linearVelocity -= lockedChange(b, linear * b.inverseMass);
         b.angularVelocity -= row.axis[0].turn[1] * j.x() + row.axis[1].turn[1] * j.y() + row.axis[2].turn[1] * j.z();
     }
 }

@@ -45,7 +45,7 @@ void preparePushRow(const Contact& c, std::span<const SolverBody> solver, std::s
         row.rCrossN[side] = r.cross(c.normal);
         row.turnPerPush[side] = inverseInertia[i] * row.rCrossN[side];
         // Millington's linear plus angular inertia: zero for a body that does not move.
-        row.perPush[side] = solver[i].inverseMass + row.turnPerPush[side].cross(r).dot(c.normal);
+        row.perPush[side] = linearResponse(solver[i], c.normal) + row.turnPerPush[side].cross(r).dot(c.normal);
     }
 }
 
@@ -71,7 +71,7 @@ BodyChange pushContact(Contact& c, const PushRow& row, std::span<const SolverBod
         const std::uint32_t i = solverIndex(c.body[side]);
         if (row.perPush[side] == 0 || push == 0 || static_cast<int>(side) == holdSide) continue;
         const real sign = side == 0 ? 1 : -1;
-        change.linear[side] = c.normal * (sign * push * solver[i].inverseMass);
+        change.linear[side] = lockedChange(solver[i], c.normal * (sign * push * solver[i].inverseMass));
         change.angular[side] = row.turnPerPush[side] * (sign * push);
         moveLinear[i] += change.linear[side];
         moveAngular[i] += change.angular[side];

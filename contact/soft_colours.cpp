@@ -263,7 +263,8 @@ void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts,
                                     real massRatio, const Vec3& gravity) {
     // Joints (contacts that do not only push: joint_contacts.cpp), and contacts that hold
     // a light body under a heavy one (soft_hold.cpp: the ghost follows its body only in
-    // solveIsland), keep their island with the rows.
+    // solveIsland), keep their island with the rows; so do bodies locked along a world
+    // axis, whose inverse mass is a matrix (locked_mass.hpp) where a block's lane holds one number.
     const auto count = static_cast<std::uint32_t>(contacts.size());
     coloured_.assign(detail::islandCount(islandStarts), 0);
     for (std::size_t k = 0; k < coloured_.size(); ++k) {
@@ -271,7 +272,9 @@ void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts,
         bool blocks = first < last;
         for (std::uint32_t i = first; i < last && blocks; ++i) {
             const Contact& c = contacts[i];
-            blocks = c.supports && detail::heldSide(c.normal, bodies_[detail::solverIndex(c.body[0])],
+            const detail::SoftBody& a = bodies_[detail::solverIndex(c.body[0])];
+            const detail::SoftBody& b = bodies_[detail::solverIndex(c.body[1])];
+            blocks = c.supports && !a.linearLocked && !b.linearLocked && detail::heldSide(c.normal, bodies_[detail::solverIndex(c.body[0])],
                                                     bodies_[detail::solverIndex(c.body[1])], massRatio, gravity) < 0;
         }
         coloured_[k] = blocks ? 1 : 0;

@@ -66,7 +66,10 @@ void preparePatch(std::span<const Contact> contacts, std::span<SoftRow> rows, st
     for (std::size_t i = 0; i < 2; ++i)
         for (std::size_t j = 0; j < 2; ++j)
             k(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
-                (i == j ? a.inverseMass + b.inverseMass : 0) + p.axis[i].lever[0].dot(p.axis[j].turn[0]) +
+                (i == j ? linearResponse(a, p.axis[i].direction) + linearResponse(b, p.axis[i].direction)
+                        : linearCoupling(a, p.axis[i].direction, p.axis[j].direction) +
+                              linearCoupling(b, p.axis[i].direction, p.axis[j].direction)) +
+                p.axis[i].lever[0].dot(p.axis[j].turn[0]) +
                 p.axis[i].lever[1].dot(p.axis[j].turn[1]);
     p.planarMass = planarMassOf(k);
     const Vec3& n = head.axis[0].direction;

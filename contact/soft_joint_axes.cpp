@@ -20,8 +20,6 @@
 
 #include "contact/soft_step.hpp"
 
-#include <Eigen/Eigenvalues>
-
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -38,6 +36,12 @@ struct Dof {
     real mass = 0;                                        ///< 1 / (J M^-1 J^T), 0 if nothing moves
 };
 
+/// j_l^T M^-1 j_l for a linear Jacobian j_l (any length) of a body with 1 / m = move:
+/// only its free components count (MotionLocks, locked_mass.hpp).
+real linearReach(const SoftBody& body, real move, const Vec3& l) {
+    return move * (body.linearLocked ? l.cwiseProduct(body.linearFree).squaredNorm() : l.squaredNorm());
+}
+
 Dof makeDof(const SoftBody& a, const SoftBody& b, const Vec3& la, const Vec3& aa, const Vec3& lb, const Vec3& ab) {
     Dof d{la, aa, lb, ab};
     if (a.inverseMass > 0) {
@@ -48,7 +52,7 @@ Dof makeDof(const SoftBody& a, const SoftBody& b, const Vec3& la, const Vec3& aa
         d.moveB = b.inverseMass;
         d.turnB = b.inverseInertia * ab;
     }
-    const real k = d.moveA * la.squaredNorm() + aa.dot(d.turnA) + d.moveB * lb.squaredNorm() + ab.dot(d.turnB);
+    const real k = linearReach(a, d.moveA, la) + aa.dot(d.turnA) + linearReach(b, d.moveB, lb) + ab.dot(d.turnB);
     d.mass = k > 0 ? 1 / k : 0;
     return d;
 }
@@ -116,9 +120,9 @@ real rate(const Dof& d, const SoftBody& a, const SoftBody& b) {
 }
 
 void push(const Dof& d, SoftBody& a, SoftBody& b, real impulse) {
-    a.linearVelocity += d.linearA * (d.moveA * impulse);
+    a.linearVelocity += lockedChange(a, d.linearA * (d.moveA * impulse));
     a.angularVelocity += d.turnA * impulse;
-    b.linearVelocity -= d.linearB * (d.moveB * impulse);
+    b.linearVelocity -= lockedChange(b, d.linearB * (d.moveB * impulse));
     b.angularVelocity -= d.turnB * impulse;
 }
 
@@ -164,19 +168,6 @@ void solveLimit(real room, const Dof& d, SoftBody& a, SoftBody& b, real& accumul
     accumulated = total;
 }
 
-/// The inverse of a symmetric response K on its range, 0 on its null space: where a body
-/// may turn only about some axes (MotionLocks), I_a^-1 + I_b^-1 against the world is
-/// singular, and the lock is solved about the axes that can turn (a plain inverse, or
-/// giving up, left a 2.5D body on a slider free to spin).
-template <int N> Eigen::Matrix<real, N, N> rangeInverse(const Eigen::Matrix<real, N, N>& k) {
-    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<real, N, N>> eigen(k);
-    const auto& values = eigen.eigenvalues();
-    const real largest = values.cwiseAbs().maxCoeff();
-    Eigen::Matrix<real, N, 1> inverse = Eigen::Matrix<real, N, 1>::Zero();
-    for (int i = 0; i < N; ++i)
-        if (values(i) > largest * real(1e-9)) inverse(i) = 1 / values(i);
-    return eigen.eigenvectors() * inverse.asDiagonal() * eigen.eigenvectors().transpose();
-}
 
 /// A slider's orientation lock: the frames (axis, normal, axis x normal) of A and B as
 /// turned so far, their mismatch e = 1/2 sum_i f_b,i x f_a,i (the small turn taking B's

@@ -39,11 +39,11 @@ JOUNCE_HOT_INLINE Vec3 pointVelocity(const SoftBody& s, const Vec3& r) {
 
 JOUNCE_HOT_INLINE void applyAt(SoftBody& a, SoftBody& b, const Vec3& ra, const Vec3& rb, const Vec3& impulse) {
     if (a.inverseMass > 0) {
-        a.linearVelocity += impulse * a.inverseMass;
+        a.linearVelocity += lockedChange(a, impulse * a.inverseMass);
         a.angularVelocity += a.inverseInertia * ra.cross(impulse);
     }
     if (b.inverseMass > 0) {
-        b.linearVelocity -= impulse * b.inverseMass;
+        b.linearVelocity -= lockedChange(b, impulse * b.inverseMass);
         b.angularVelocity -= b.inverseInertia * rb.cross(impulse);
     }
 }
@@ -51,12 +51,16 @@ JOUNCE_HOT_INLINE void applyAt(SoftBody& a, SoftBody& b, const Vec3& ra, const V
 /// K^-1 for anchors ra, rb (zero when nothing can move the point).
 Mat3 blockMass(const SoftBody& a, const SoftBody& b, const Vec3& ra, const Vec3& rb) {
     const Mat3 ca = skew(ra), cb = skew(rb);
-    const Mat3 k = (a.inverseMass + b.inverseMass) * Mat3::Identity() - ca * a.inverseInertia * ca - cb * b.inverseInertia * cb;
+    const Mat3 k = linearResponseMatrix(a) + linearResponseMatrix(b) - ca * a.inverseInertia * ca - cb * b.inverseInertia * cb;
     // Inverted in double: in float a determinant of responses near 1e15 (an absurd but
     // accepted mass or inertia, restored from a forged snapshot) overflows.
     const Eigen::Matrix3d kd = k.cast<double>();
     const double det = kd.determinant();
-    if (!(det > 0) || !std::isfinite(det)) return Mat3::Zero();
+    if (!std::isfinite(det)) return Mat3::Zero();
+    // Motion locks can leave a direction neither body can move the point along (a body
+    // locked to a plane, on a joint to the world): K is singular there, and the point is
+    // held along the directions it can move (rangeInverse), not given up.
+    if (!(det > 0)) return k.allFinite() ? rangeInverse<3>(k) : Mat3::Zero();
     const Eigen::Matrix3d inverse = kd.inverse();
     const double largest = inverse.cwiseAbs().maxCoeff();
     return largest < static_cast<double>(std::numeric_limits<real>::max()) ? Mat3(inverse.cast<real>()) : Mat3::Zero();
@@ -138,6 +142,11 @@ bool buildJointSystem(std::span<const SoftPoint> points, std::span<const SoftBod
     system.couplings.clear();
     system.factored = false;
     if (points.size() < 2) return false; // one point: solvePoint is already exact
+    // A body locked along an axis can leave A singular where no body moves a point
+    // (docs/physics.md, motion locks): those islands take Gauss-Seidel over the points,
+    // each held along the directions it can move (blockMass).
+    for (const SoftPoint& p : points)
+        if (soft[p.body[0]].linearLocked || soft[p.body[1]].linearLocked) return false;
     // One point per pair of bodies (the world and other bodies that cannot move count as
     // one, per body), and no loop: union-find over the movable bodies' solver indices.
     // Several points between the same two bodies (a hinge's two, a fixed joint's three)
@@ -196,7 +205,7 @@ void factorJointSystem(SoftJointSystem& system, std::span<const SoftPoint> point
         const SoftBody& b = soft[p.body[1]];
         system.anchors[j] = {turnedAnchor(p, soft, 0), turnedAnchor(p, soft, 1)};
         const Mat3 ca = skew(system.anchors[j][0]), cb = skew(system.anchors[j][1]);
-        Mat3 k = (a.inverseMass + b.inverseMass) * Mat3::Identity() - ca * a.inverseInertia * ca - cb * b.inverseInertia * cb;
+        Mat3 k = linearResponseMatrix(a) + linearResponseMatrix(b) - ca * a.inverseInertia * ca - cb * b.inverseInertia * cb;
         k += Mat3::Identity() * (regularise * k.diagonal().maxCoeff());
         block(j, j, k);
     }
@@ -207,7 +216,7 @@ void factorJointSystem(SoftJointSystem& system, std::span<const SoftPoint> point
         const real sign = (c.sideJ == c.sideK) ? 1 : -1;
         const Mat3 cj = skew(system.anchors[c.j][c.sideJ]);
         const Mat3 ck = skew(system.anchors[c.k][c.sideK]);
-        const Mat3 m = sign * (body.inverseMass * Mat3::Identity() - cj * body.inverseInertia * ck);
+        const Mat3 m = sign * (linearResponseMatrix(body) - cj * body.inverseInertia * ck);
         block(c.j, c.k, m);
         block(c.k, c.j, m.transpose());
     }

@@ -106,8 +106,11 @@ void SoftStepSolver::report(const Visit& visit, const std::array<BodyVelocity, 2
     r.after = normalSpeed(r.velocityAfter);
     if (!impulseWorld) {
         // Rows, patches and joint points: the impulse from body a's change of momentum
-        // (or b's, when a takes none): all of a visit's impulse acts on both.
-        const real ma = bodies_[visit.body[0]].inverseMass, mb = bodies_[visit.body[1]].inverseMass;
+        // (or b's, when a takes none, or is locked along an axis and so does not show
+        // the whole impulse in its velocity): all of a visit's impulse acts on both.
+        const detail::SoftBody& a = bodies_[visit.body[0]];
+        const detail::SoftBody& b = bodies_[visit.body[1]];
+        const real ma = a.linearLocked && b.inverseMass > 0 && !b.linearLocked ? 0 : a.inverseMass, mb = b.inverseMass;
         impulseWorld = ma > 0 ? Vec3(r.linearChange[0] / ma) : mb > 0 ? Vec3(-r.linearChange[1] / mb) : Vec3::Zero();
     }
     r.impulseWorld = *impulseWorld;

@@ -17,7 +17,7 @@ namespace {
 
 /// 1 / (velocity change per unit impulse along the axis), or 0 when nothing moves.
 real effectiveMass(const ImpulseAxis& axis, const SoftBody& a, const SoftBody& b) {
-    const real d = a.inverseMass + b.inverseMass + axis.lever[0].dot(axis.turn[0]) + axis.lever[1].dot(axis.turn[1]);
+    const real d = linearResponse(a, axis.direction) + linearResponse(b, axis.direction) + axis.lever[0].dot(axis.turn[0]) + axis.lever[1].dot(axis.turn[1]);
     return d > 0 ? 1 / d : 0;
 }
 

@@ -45,15 +45,18 @@ SoftBody makeSoftBody(const Body& b, real h) {
     s.inverseMass = b.inverseMass;
     s.inverseInertia = b.inverseInertiaWorld; // without the locked axes (MotionLocks)
     s.locked = b.locks.anyLinear() || b.locks.anyAngular();
+    s.linearLocked = b.locks.anyLinear();
     s.linearFree = b.locks.linearFree();
     s.angularFree = b.locks.angularFree();
     // Forces and torques act over every substep (symplectic Euler per substep, as
     // integrate.cpp does per step); impulses the game applied act once, at the start.
-    s.linearAcceleration = b.forceAccum * b.inverseMass;
+    // Neither moves a body along a locked axis: a row would read that velocity as the
+    // body's and push the other body to match it.
+    s.linearAcceleration = detail::lockedChange(s, b.forceAccum * b.inverseMass);
     s.angularAcceleration = b.inverseInertiaWorld * b.torqueAccum;
     s.linearDamping = b.linearDamping;
     s.angularDamping = b.angularDamping;
-    s.linearVelocity += b.impulseAccum * b.inverseMass;
+    s.linearVelocity += detail::lockedChange(s, b.impulseAccum * b.inverseMass);
     s.angularVelocity += b.inverseInertiaWorld * b.angularImpulseAccum;
     setSubstep(s, h);
     return s;

@@ -26,6 +26,7 @@
 
 #include "contact/contact_resolver.hpp"
 #include "contact/joint_motion.hpp"
+#include "contact/locked_mass.hpp"
 #include "contact/resolver_stages.hpp"
 #include "contact/soft_blocks.hpp"
 #include "contact/soft_constraint.hpp"
@@ -63,6 +64,7 @@ struct SoftBody {
     bool integrates = false;            ///< its velocity is integrated here (dynamic and awake)
     bool moves = false;                 ///< its position is integrated here (also kinematic bodies)
     bool locked = false;                ///< has motion locks: velocities masked before each move
+    bool linearLocked = false;          ///< locked along some world axis: M^-1 = diag(linearFree) / m (locked_mass.hpp)
     Vec3 linearFree = Vec3::Ones();     ///< 1 along the world axes it may move along (MotionLocks)
     Vec3 angularFree = Vec3::Ones();    ///< 1 about the world axes it may turn about
 };
@@ -84,11 +86,11 @@ JOUNCE_HOT_INLINE real axisSpeed(const ImpulseAxis& axis, const SoftBody& a, con
 /// (the world, static, kinematic and sleeping ones) are not written.
 JOUNCE_HOT_INLINE void axisPush(const ImpulseAxis& axis, SoftBody& a, SoftBody& b, real j) {
     if (a.inverseMass > 0) {
-        a.linearVelocity += axis.direction * (j * a.inverseMass);
+        a.linearVelocity += lockedChange(a, axis.direction * (j * a.inverseMass));
         a.angularVelocity += axis.turn[0] * j;
     }
     if (b.inverseMass > 0) {
-        b.linearVelocity -= axis.direction * (j * b.inverseMass);
+        b.linearVelocity -= lockedChange(b, axis.direction * (j * b.inverseMass));
         b.angularVelocity -= axis.turn[1] * j;
     }
 }

@@ -18,6 +18,8 @@ void gatherSolverBodies(std::span<const Body> bodies, std::span<const std::uint3
         s.angularVelocity = b.angularVelocity;
         // A kinematic body keeps its velocity but takes no impulse.
         s.inverseMass = b.isDynamic() ? b.inverseMass : 0;
+        s.linearLocked = b.isDynamic() && b.locks.anyLinear();
+        s.linearFree = b.locks.linearFree();
         inverseInertia[i + 1] = b.isDynamic() ? b.inverseInertiaWorld : Mat3::Zero();
     }
 }

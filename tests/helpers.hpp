@@ -44,6 +44,19 @@ inline bool stepsAsItsSnapshot(jounce::World& world, int steps, real h) {
     return stateHash(copy) == stateHash(world);
 }
 
+/// The period of a signal sampled every `step` seconds, from its upward crossings of its
+/// mean (interpolated between samples) [s]; 0 with fewer than two crossings.
+inline real periodOf(const std::vector<real>& x, real step) {
+    real mean = 0;
+    for (const real v : x) mean += v;
+    mean /= static_cast<real>(x.size());
+    std::vector<real> ups;
+    for (std::size_t i = 1; i < x.size(); ++i)
+        if (x[i - 1] < mean && x[i] >= mean) ups.push_back(static_cast<real>(i - 1) + (mean - x[i - 1]) / (x[i] - x[i - 1]));
+    if (ups.size() < 2) return 0;
+    return (ups.back() - ups.front()) / static_cast<real>(ups.size() - 1) * step;
+}
+
 /// A small deterministic generator (Knuth's MMIX LCG): uniform() in [-1, 1).
 struct Lcg {
     std::uint64_t state;

@@ -48,18 +48,6 @@ struct Hanging {
     }
 };
 
-/// The period of a signal crossing its mean, from its upward crossings [s].
-real lengthPeriodOf(const std::vector<real>& x) {
-    real mean = 0;
-    for (const real v : x) mean += v;
-    mean /= static_cast<real>(x.size());
-    std::vector<real> ups;
-    for (std::size_t i = 1; i < x.size(); ++i)
-        if (x[i - 1] < mean && x[i] >= mean) ups.push_back(static_cast<real>(i - 1) + (mean - x[i - 1]) / (x[i] - x[i - 1]));
-    if (ups.size() < 2) return 0;
-    return (ups.back() - ups.front()) / static_cast<real>(ups.size() - 1) * distanceStep;
-}
-
 } // namespace
 
 TEST_CASE("a distance joint held at 1 m swings with the pendulum's period and keeps its length", "[contact][physics]") {
@@ -77,8 +65,8 @@ TEST_CASE("a distance joint held at 1 m swings with the pendulum's period and ke
     }
     // Small swings: T = 2 pi sqrt(L / g) (1 + theta^2 / 16).
     const real expected = 2 * std::numbers::pi_v<real> * std::sqrt(1 / real(9.81)) * (1 + angle * angle / 16);
-    INFO("period " << lengthPeriodOf(x) << " s, expected " << expected << " s; length off by " << worst << " m at most");
-    CHECK(lengthPeriodOf(x) == Approx(expected).epsilon(0.01));
+    INFO("period " << testing::periodOf(x, distanceStep) << " s, expected " << expected << " s; length off by " << worst << " m at most");
+    CHECK(testing::periodOf(x, distanceStep) == Approx(expected).epsilon(0.01));
     CHECK(worst < real(0.002));
 }
 
@@ -120,8 +108,8 @@ TEST_CASE("a distance joint's spring of 100 N/m bobs a 1 kg ball with 2 pi sqrt(
     std::vector<real> lengths;
     run(0, lengths);
     const real expected = 2 * std::numbers::pi_v<real> * std::sqrt(m / k);
-    INFO("period " << lengthPeriodOf(lengths) << " s, expected " << expected);
-    CHECK(lengthPeriodOf(lengths) == Approx(expected).epsilon(0.02));
+    INFO("period " << testing::periodOf(lengths, distanceStep) << " s, expected " << expected);
+    CHECK(testing::periodOf(lengths, distanceStep) == Approx(expected).epsilon(0.02));
     run(2 * std::sqrt(k * m), lengths); // critically damped: settles at the sag, no overshoot
     const real sag = m * real(9.81) / k;
     INFO("settled at " << lengths.back() << " m, 1 + m g / k = " << 1 + sag << "; longest " << *std::max_element(lengths.begin(), lengths.end()));

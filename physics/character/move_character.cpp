@@ -163,7 +163,7 @@ Vec3 impulseOn(const World& world, BodyId body) {
 real effectiveMass(const BodyState& b, const Vec3& point, const Vec3& n) {
     const Vec3 rn = (point - b.centerOfMass).cross(n);
     const Mat3 r = b.orientation.toRotationMatrix();
-    const real w = b.inverseMass + rn.dot(r * b.inverseInertia * r.transpose() * rn);
+    const real w = b.inverseMass * b.locks.linearShare(n) + rn.dot(r * b.inverseInertia * r.transpose() * rn);
     return w > 0 ? 1 / w : 0;
 }
 

@@ -30,7 +30,7 @@ Vec3 frictionCorrection(const Vec3& dx, const Vec3& n, real depth, real staticFr
 
 real generalizedInverseMass(const Body& body, const Vec3& at, const Vec3& direction) {
     const Vec3 rn = (at - body.position).cross(direction);
-    return body.inverseMass + rn.dot(body.inverseInertiaWorld * rn);
+    return body.inverseMass * body.locks.linearShare(direction) + rn.dot(body.inverseInertiaWorld * rn); // MotionLocks: M^-1 = diag(f) / m
 }
 
 Vec3 pushBody(Body& body, const Vec3& at, const Vec3& push, real h, bool withVelocity) {

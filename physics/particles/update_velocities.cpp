@@ -15,7 +15,8 @@ namespace {
 /// An impulse j at `at`: the particle gains w j, the body loses it.
 void exchange(Vec3& v, real w, Body& body, const Vec3& at, const Vec3& j) {
     v += j * w;
-    body.linearVelocity -= j * body.inverseMass;
+    const Vec3 linear = j * body.inverseMass;
+    body.linearVelocity -= body.locks.anyLinear() ? Vec3(linear.cwiseProduct(body.locks.linearFree())) : linear; // MotionLocks
     body.angularVelocity -= body.inverseInertiaWorld * (at - body.position).cross(j);
 }
 

@@ -40,6 +40,10 @@ struct MotionLocks {
     /// 1 along the free world axes, 0 along the locked ones.
     Vec3 linearFree() const { return Vec3(linearX ? 0 : 1, linearY ? 0 : 1, linearZ ? 0 : 1); }
     Vec3 angularFree() const { return Vec3(angularX ? 0 : 1, angularY ? 0 : 1, angularZ ? 0 : 1); }
+    /// |f o d|^2 for a unit direction d (f = linearFree()): the share of an impulse along d
+    /// a body with these locks takes in translation; its response along d is
+    /// d^T M^-1 d = linearShare(d) / m. Exactly 1 with no linear lock.
+    real linearShare(const Vec3& d) const { return anyLinear() ? d.cwiseProduct(linearFree()).squaredNorm() : real(1); }
     bool operator==(const MotionLocks&) const = default;
 };
 
