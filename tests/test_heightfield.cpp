@@ -57,6 +57,9 @@ struct TerrainGrid {
     }
 };
 
+/// How far short of touching a cast's hit left the shape: skin / 2 to skin, by the contract.
+bool withinSkin(real gap) { return gap >= shapeCastSkin / 2 - real(1e-6) && gap <= shapeCastSkin + real(1e-6); }
+
 real hills(real x, real z) { return real(0.6) * std::sin(real(0.7) * x) + real(0.4) * std::cos(real(0.9) * z + real(0.3) * x); }
 
 BodyId addTerrain(World& w, const TriangleMesh& mesh, real friction = real(0.6)) {
@@ -174,9 +177,10 @@ TEST_CASE("every shape and a particle come to rest on the terrain, and fall thro
     g.hole(8, 6); // x in [2, 3], z in [0, 1]
     World w;
     addTerrain(w, g.make());
-    const std::vector<Vec3> points{{-3, 0, 0}, {-1, 0, 2}, {1, 0, -3}, {real(-3.5), 0, -3}};
+    const std::vector<Vec3> points{{-3, 0, 0}, {-1, 0, 2}, {1, 0, -3}, {real(-3.5), 0, -3}, {real(1.5), 0, 3}};
     const std::vector<Shape> shapes{Sphere{real(0.3)}, Box{Vec3(0.3, 0.2, 0.4)}, Capsule{real(0.2), real(0.3)},
-                                    makeConvexHull(std::vector<Vec3>{{-.3, 0, -.3}, {.3, 0, -.3}, {0, 0, .3}, {0, .4, 0}})};
+                                    makeConvexHull(std::vector<Vec3>{{-.3, 0, -.3}, {.3, 0, -.3}, {0, 0, .3}, {0, .4, 0}}),
+                                    Cylinder{real(0.25), real(0.3)}};
     std::vector<BodyId> bodies;
     for (std::size_t k = 0; k < shapes.size(); ++k) bodies.push_back(dropShape(w, shapes[k], points[k] + Vec3(0, 2, 0)));
     const BodyId falls = dropShape(w, Sphere{real(0.2)}, Vec3(real(2.5), 2, real(0.5)));
@@ -196,6 +200,72 @@ TEST_CASE("every shape and a particle come to rest on the terrain, and fall thro
     CHECK(w.body(falls).position.y() < -2); // through the hole
     const Particle p = w.particle(particle);
     CHECK(p.position.y() == Approx(real(0.35)).margin(real(0.01)));
+}
+
+TEST_CASE("shape casts meet the terrain triangle by triangle: along the ground to a wall and over hills within the skin", "[collision]") {
+    // A flat grid of 0.5 m cells at y = 0 and a wall whose face is at x = 6: every convex
+    // shape, resting 0.7 mm above the ground (within the 1 mm skin), cast 12 m along x and
+    // diagonally across the cells' seams, meets the wall and not the ground it slides on.
+    TerrainGrid flat(41, 41, real(0.5), Vec3(-10, 0, -10), [](real, real) { return real(0); });
+    World w;
+    addTerrain(w, flat.make());
+    BodyDesc wall;
+    wall.type = BodyType::Static;
+    wall.position = Vec3(7, 2, 0);
+    wall.colliders.push_back(makeCollider(Box{Vec3(1, 2, 8)}, 1000));
+    const BodyId wallId = w.createBody(wall);
+    w.step(real(1) / 60);
+    const std::vector<Shape> shapes{Sphere{real(0.5)}, Box{Vec3(real(0.5), real(0.3), real(0.4))}, Capsule{real(0.3), real(0.5)},
+                                    makeConvexHull(std::vector<Vec3>{{-.4, 0, -.4}, {.4, 0, -.4}, {0, 0, .4}, {0, .5, 0}}),
+                                    Cylinder{real(0.4), real(0.5)}};
+    for (std::size_t k = 0; k < shapes.size(); ++k)
+        for (const Vec3& move : {Vec3(12, 0, 0), Vec3(12, 0, real(7.5))}) {
+            INFO("shape " << k << ", moved by " << move.transpose());
+            const Aabb local = computeAabb(shapes[k], Transform{Vec3::Zero(), Quat::Identity()});
+            const Transform start{Vec3(-5, real(0.0007) - local.min.y(), real(-3.1)), Quat::Identity()};
+            const auto hit = w.shapeCastClosest(shapes[k], start, move);
+            REQUIRE(hit);
+            const real gap = 6 - (start.position.x() + local.max.x() + hit->fraction * move.x()); // its front short of the wall
+            INFO("fraction " << hit->fraction << ", gap " << gap << " m, normal " << hit->normal.transpose());
+            CHECK(hit->body == wallId);
+            CHECK(withinSkin(gap));
+            CHECK((hit->normal + Vec3::UnitX()).norm() < real(1e-3));
+            // Straight down instead: the ground, at once.
+            const auto down = w.shapeCastClosest(shapes[k], start, Vec3(0, -1, 0));
+            REQUIRE(down);
+            CHECK(down->fraction == 0);
+            CHECK(down->body != wallId);
+        }
+    // Over hills: a sphere cast across them at heights that graze and cut the slopes
+    // stops where it first comes within the skin of the surface: checked against the
+    // distance to the nearest triangle at 2000 poses along the way.
+    TerrainGrid rough(41, 41, real(0.5), Vec3(-10, 0, -10), hills);
+    const TriangleMesh terrain = rough.make();
+    World hilly;
+    addTerrain(hilly, terrain);
+    hilly.step(real(1) / 60);
+    const real radius = real(0.3);
+    int hits = 0;
+    for (const real height : {real(0.9), real(1.05), real(1.2), real(1.5)}) {
+        const Vec3 from(-9, height, real(-2.3)), move(18, real(-0.4), real(4.1));
+        const auto distance = [&](real t) {
+            Vec3 closest;
+            terrain.mesh->nearest(from + t * move, closest);
+            return (from + t * move - closest).norm() - radius;
+        };
+        const auto hit = hilly.shapeCastClosest(Sphere{radius}, Transform{from, Quat::Identity()}, move);
+        real firstClose = 2; // the first sampled pose within half the skin
+        for (int i = 0; i <= 2000 && firstClose > 1; ++i)
+            if (distance(real(i) / 2000) < shapeCastSkin / 2) firstClose = real(i) / 2000;
+        INFO("height " << height << ": hit at " << (hit ? hit->fraction : real(-1)) << ", first sample within half the skin "
+                       << firstClose);
+        CHECK(bool(hit) == (firstClose <= 1));
+        if (!hit) continue;
+        ++hits;
+        CHECK(withinSkin(distance(hit->fraction)));
+        CHECK(hit->fraction <= firstClose);
+    }
+    CHECK(hits >= 3); // the path cuts the hills at most heights tried
 }
 
 TEST_CASE("a sphere rolls down a tilted heightfield at 5/7 g sin(angle), across the diagonals without a bump", "[collision][scene]") {

@@ -229,7 +229,7 @@ TEST_CASE("a platform locked along y carries a 100 kg box as a floor would", "[p
     }
 }
 
-TEST_CASE("a cart on a rail with a pendulum: momentum along the rail kept, omega^2 = g (M + m) / (M L)", "[physics][contact][scene]") {
+TEST_CASE("a cart on a rail with a pendulum keeps its momentum along the rail and swings at omega^2 = g (M + m) / (M L)", "[physics][contact][scene]") {
     // A 2 kg cart locked to the x axis (no turning) carrying a 1 kg bob on a 1 m rod: the
     // rod's pull along y and z reaches the cart only as a lock's reaction, so along x the
     // two exchange momentum and the bob swings faster than on a fixed pivot.

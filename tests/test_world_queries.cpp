@@ -186,6 +186,10 @@ void compareQueries(Pile& pile, int count) {
             const Transform start{from, pose.orientation};
             const std::vector<CastHit> cast0 = w.shapeCastAll(cast, start, to - from, mask);
             REQUIRE(sameCasts(cast0, scanShapeCast(w, cast, start, to - from, mask)));
+            // The closest, which skips colliders its box reaches after the best hit so far: the first of all.
+            const std::optional<CastHit> first = w.shapeCastClosest(cast, start, to - from, mask);
+            REQUIRE(first.has_value() == !cast0.empty());
+            if (first) REQUIRE(sameCasts({*first}, {cast0.front()}));
             casts += static_cast<int>(cast0.size());
         }
     }
@@ -253,13 +257,25 @@ TEST_CASE("world queries from several threads at once agree with one thread", "[
     };
     std::vector<std::vector<CastHit>> expectedCasts;
     for (const auto& ray : rays) expectedCasts.push_back(castAlong(ray));
+    // And a box overlap and a closest point at each ray's start.
+    const Shape box = Box{Vec3(1, real(0.5), 2)};
+    const auto overlapAt = [&](const std::pair<Vec3, Vec3>& ray) { return pile.world.overlap(box, Transform{ray.first, Quat::Identity()}); };
+    const auto nearestTo = [&](const std::pair<Vec3, Vec3>& ray) { return pile.world.closestPoint(ray.first, 3); };
+    std::vector<std::vector<ColliderId>> expectedOverlaps;
+    std::vector<std::optional<World::ClosestPoint>> expectedNearest;
+    for (const auto& ray : rays) {
+        expectedOverlaps.push_back(overlapAt(ray));
+        expectedNearest.push_back(nearestTo(ray));
+    }
     std::vector<int> agree(4, 0);
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t)
         threads.emplace_back([&, t] {
             for (std::size_t i = 0; i < rays.size(); ++i)
                 agree[static_cast<std::size_t>(t)] += same(pile.world.rayCastAll(rays[i].first, rays[i].second), expected[i]) &&
-                                                              sameCasts(castAlong(rays[i]), expectedCasts[i])
+                                                              sameCasts(castAlong(rays[i]), expectedCasts[i]) &&
+                                                              overlapAt(rays[i]) == expectedOverlaps[i] &&
+                                                              same(nearestTo(rays[i]), expectedNearest[i])
                                                           ? 1
                                                           : 0;
         });
@@ -332,6 +348,24 @@ TEST_CASE("a shape cast stops within the skin of the first contact, with the sur
         CHECK(withinSkin(gap));
         CHECK((hit->normal - Vec3::UnitY()).norm() < real(1e-6));
     }
+    SECTION("a hull dropped onto the mesh slab, a cylinder slid into the wall") {
+        const Shape hull = makeConvexHull(std::vector<Vec3>{{-.3, 0, -.3}, {.3, 0, -.3}, {.3, 0, .3}, {-.3, 0, .3}, {0, .6, 0}});
+        const auto onSlab = s.w.shapeCastClosest(hull, Transform{Vec3(-10, 3, 0), Quat::Identity()}, Vec3(1, -3, 0));
+        REQUIRE(onSlab);
+        const real gap = 3 - 3 * onSlab->fraction - 1; // its base above the slab
+        INFO("fraction " << onSlab->fraction << ", gap " << gap << " m, normal " << onSlab->normal.transpose());
+        CHECK(onSlab->body == s.slab);
+        CHECK(withinSkin(gap));
+        CHECK((onSlab->normal - Vec3::UnitY()).norm() < real(1e-6));
+        const Shape drum = Cylinder{real(0.4), real(0.5)};
+        const auto onWall = s.w.shapeCastClosest(drum, Transform{Vec3(0, 1, real(0.5)), Quat::Identity()}, Vec3(6, 0, 0));
+        REQUIRE(onWall);
+        const real wallGap = real(4.5) - real(0.4) - 6 * onWall->fraction;
+        INFO("fraction " << onWall->fraction << ", gap " << wallGap << " m, normal " << onWall->normal.transpose());
+        CHECK(onWall->body == s.wall);
+        CHECK(withinSkin(wallGap));
+        CHECK((onWall->normal + Vec3::UnitX()).norm() < real(1e-3));
+    }
     SECTION("already touching, grazing, missing, and all hits in order") {
         const Shape ball = Sphere{real(0.5)};
         const auto inside = s.w.shapeCastClosest(ball, Transform{Vec3(0, real(0.3), 0), Quat::Identity()}, Vec3(1, 0, 0));
@@ -384,6 +418,65 @@ TEST_CASE("a shape cast against a half-space: the plane's distance, and nothing 
     CHECK((hit->normal - Vec3::UnitY()).norm() < real(1e-6));
     // Sliding along it within the skin, a long way: no hit (the sweeps' walk ends at once).
     CHECK(!w.shapeCastClosest(box, Transform{Vec3(0, real(0.2507), 0), Quat::Identity()}, Vec3(30, 0, 0)));
+}
+
+TEST_CASE("a query filter leaves out a body and sensors and what its callback refuses and a stale body names the field", "[collision]") {
+    CastWorld s;
+    // A sensor box over the floor at x = 2 (a trigger zone), on its own body.
+    BodyDesc z;
+    z.type = BodyType::Static;
+    z.position = Vec3(2, 1, 0);
+    z.colliders.push_back(makeCollider(Box{Vec3(real(0.5), real(0.5), real(0.5))}, 1000));
+    z.colliders.back().sensor = true;
+    const BodyId zone = s.w.createBody(z);
+    s.w.step(real(1) / 60);
+    const Vec3 above(2, 5, 0), below(2, -1, 0);
+    // Rays: the sensor first, then the floor; without sensors, the floor.
+    REQUIRE(s.w.rayCastClosest(above, below));
+    CHECK(s.w.rayCastClosest(above, below)->body == zone);
+    QueryFilter solid;
+    solid.sensors = false;
+    CHECK(s.w.rayCastClosest(above, below, solid)->body == s.floor);
+    QueryFilter notZone;
+    notZone.ignore = zone;
+    CHECK(s.w.rayCastClosest(above, below, notZone)->body == s.floor);
+    CHECK(s.w.rayCastAll(above, below, notZone).size() == 1);
+    // A callback refusing the floor's collider: only the sensor is left.
+    const ColliderId floorCollider = s.w.colliderIdsOf(s.floor).front();
+    QueryFilter noFloor;
+    noFloor.accept = [&](ColliderId id) { return id != floorCollider; };
+    const std::vector<World::RayHit> left = s.w.rayCastAll(above, below, noFloor);
+    REQUIRE(left.size() == 1);
+    CHECK(left[0].body == zone);
+    // Shape casts beside the zone: toward the wall; ignoring it, nothing (the floor is not in the way).
+    const Transform ball{Vec3(0, 1, 2), Quat::Identity()};
+    REQUIRE(s.w.shapeCastClosest(Sphere{real(0.3)}, ball, Vec3(8, 0, 0)));
+    CHECK(s.w.shapeCastClosest(Sphere{real(0.3)}, ball, Vec3(8, 0, 0))->body == s.wall);
+    QueryFilter notWall;
+    notWall.ignore = s.wall;
+    CHECK(!s.w.shapeCastClosest(Sphere{real(0.3)}, ball, Vec3(8, 0, 0), notWall));
+    CHECK(s.w.shapeCastAll(Sphere{real(0.3)}, ball, Vec3(8, 0, 0), notWall).empty());
+    // Overlap and closest point: a box over the zone touches it and the floor.
+    const Transform onZone{Vec3(2, real(0.4), 0), Quat::Identity()};
+    CHECK(s.w.overlap(Box{Vec3(real(0.3), real(0.5), real(0.3))}, onZone).size() == 2);
+    CHECK(s.w.overlap(Box{Vec3(real(0.3), real(0.5), real(0.3))}, onZone, solid).size() == 1);
+    REQUIRE(s.w.closestPoint(Vec3(2, real(1.7), 0), 2));
+    CHECK(s.w.closestPoint(Vec3(2, real(1.7), 0), 2)->body == zone);
+    CHECK(s.w.closestPoint(Vec3(2, real(1.7), 0), 2, notZone)->body == s.floor);
+    // A destroyed body as `ignore`: every query names its field and answers nothing.
+    BodyDesc gone;
+    const BodyId stale = s.w.createBody(gone);
+    s.w.destroyBody(stale);
+    QueryFilter bad;
+    bad.ignore = stale;
+    const std::uint64_t before = testing::stateHash(s.w);
+    testing::expectError([&] { s.w.rayCastClosest(above, below, bad); }, "rayCast.filter.ignore");
+    testing::expectError([&] { s.w.rayCastAll(above, below, bad); }, "rayCast.filter.ignore");
+    testing::expectError([&] { s.w.shapeCastClosest(Sphere{1}, ball, Vec3(1, 0, 0), bad); }, "shapeCast.filter.ignore");
+    testing::expectError([&] { s.w.shapeCastAll(Sphere{1}, ball, Vec3(1, 0, 0), bad); }, "shapeCast.filter.ignore");
+    testing::expectError([&] { s.w.overlap(Sphere{1}, ball, bad); }, "overlap.filter.ignore");
+    testing::expectError([&] { s.w.closestPoint(above, 1, bad); }, "closestPoint.filter.ignore");
+    CHECK(testing::stateHash(s.w) == before);
 }
 
 TEST_CASE("shape casts refuse what they cannot cast, naming the field", "[collision]") {

@@ -16,6 +16,7 @@
 #include "physics/world/stages.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <optional>
 #include <vector>
@@ -40,17 +41,26 @@ void World::indexQueries() {
     queriesScanAll_ = false;
 }
 
-/// The world queries' shared sweep: every live collider whose category meets `mask` and
+/// A query's filter names a live body, if any (a stale handle is a bug in the caller:
+/// it would silently ignore nothing).
+void World::validateFilter(const QueryFilter& filter, const char* field) const {
+    if (filter.ignore.isNull()) return;
+    requireLiveBody(filter.ignore, (std::string(field) + ".ignore").c_str());
+}
+
+/// The world queries' shared sweep: every live collider `filter` admits and
 /// whose box may meet `region`, with its world pose and box, in index order. The broad
 /// phase's trees name the candidates, with the colliders they do not cover; when they
 /// cannot be trusted, or `region` has no bounds, every collider is visited. The
 /// visitors test the box themselves, so both ways give the same answers.
-template <typename Visit> void World::forEachCollider(const Aabb& region, std::uint32_t mask, Visit visit) const {
+template <typename Visit> void World::forEachCollider(const Aabb& region, const QueryFilter& filter, Visit visit) const {
     const auto visitSlot = [&](std::size_t i) {
         const Collider& c = colliders_.atSlot(i);
-        if ((c.filter.category & mask) == 0) return;
+        if ((c.filter.category & filter.mask) == 0 || c.body == filter.ignore || (c.sensor && !filter.sensors)) return;
+        const ColliderId id = colliders_.idOf(i);
+        if (filter.accept && !filter.accept(id)) return;
         const Transform pose = bodies_[c.body].origin() * c.local;
-        visit(colliders_.idOf(i), c, pose, computeAabb(c.shape, pose));
+        visit(id, c, pose, computeAabb(c.shape, pose));
     };
     if (queriesScanAll_ || !isFinite(region.min) || !isFinite(region.max)) {
         for (std::size_t i = 0; i < colliders_.slotCount(); ++i)
@@ -81,12 +91,13 @@ template <typename Visit> void World::forEachCollider(const Aabb& region, std::u
     for (const std::uint32_t i : slots) visitSlot(i);
 }
 
-std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
+std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, const QueryFilter& filter) const { return detail::guarded(errorHandler_, [&] {
     detail::requireFinite(from, "rayCast.from");
     detail::requireFinite(to, "rayCast.to");
+    validateFilter(filter, "rayCast.filter");
     std::vector<RayHit> hits;
     const Aabb segment{from.cwiseMin(to), from.cwiseMax(to)};
-    forEachCollider(segment, mask, [&](ColliderId id, const Collider& c, const Transform& pose, const Aabb& box) {
+    forEachCollider(segment, filter, [&](ColliderId id, const Collider& c, const Transform& pose, const Aabb& box) {
         ShapeRayHit h;
         if (rayHitsAabb(box, from, to) && rayCast(c.shape, pose, from, to, h))
             hits.push_back({c.body, id, h.fraction, h.point, h.normal});
@@ -95,8 +106,8 @@ std::vector<World::RayHit> World::rayCastAll(const Vec3& from, const Vec3& to, s
     return hits;
 }); }
 
-std::optional<World::RayHit> World::rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&]() -> std::optional<RayHit> {
-    const std::vector<RayHit> hits = rayCastAll(from, to, mask);
+std::optional<World::RayHit> World::rayCastClosest(const Vec3& from, const Vec3& to, const QueryFilter& filter) const { return detail::guarded(errorHandler_, [&]() -> std::optional<RayHit> {
+    const std::vector<RayHit> hits = rayCastAll(from, to, filter);
     if (hits.empty()) return std::nullopt;
     return hits.front();
 }); }
@@ -111,25 +122,52 @@ std::vector<std::optional<World::RayHit>> World::rayCastBatch(std::span<const Ra
     std::vector<std::optional<RayHit>> hits(rays.size());
     // Each ray writes its own answer: any split among workers gives the same answers.
     detail::parallelFor(tasks, static_cast<std::uint32_t>(rays.size()), 16, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t k = begin; k < end; ++k) hits[k] = rayCastClosest(rays[k].from, rays[k].to, rays[k].mask);
+        for (std::uint32_t k = begin; k < end; ++k) hits[k] = rayCastClosest(rays[k].from, rays[k].to, QueryFilter(rays[k].mask));
     });
     return hits;
 }); }
 
-std::vector<World::ShapeCastHit> World::shapeCastAll(const Shape& shape, const Transform& pose, const Vec3& translation,
-                                                     std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
+namespace {
+
+/// The fraction of `d` at which box `moving`, translated by it, first meets `target`
+/// (slabs on the boxes' Minkowski sum); +infinity if it never does. A shape inside
+/// `moving` cannot touch anything inside `target` sooner.
+real entryFraction(const Aabb& moving, const Vec3& d, const Aabb& target) {
+    real enter = 0;
+    for (int k = 0; k < 3; ++k) {
+        const real low = target.min[k] - moving.max[k], high = target.max[k] - moving.min[k]; // the gaps to close along k
+        if (d[k] == 0) {
+            if (low > 0 || high < 0) return std::numeric_limits<real>::infinity();
+            continue;
+        }
+        const real a = low / d[k], b = high / d[k];
+        enter = std::max(enter, std::min(a, b));
+        if (std::max(a, b) < 0) return std::numeric_limits<real>::infinity();
+    }
+    return enter;
+}
+
+} // namespace
+
+void World::checkShapeCast(const Shape& shape, const Transform& pose, const Vec3& translation, const QueryFilter& filter) const {
     validateShape(shape, "shapeCast.shape");
     if (std::holds_alternative<HalfSpace>(shape) || std::holds_alternative<TriangleMesh>(shape))
-        throw Error("shapeCast.shape", "a half-space or triangle mesh", "must be convex (a sphere, capsule, box or hull)");
+        throw Error("shapeCast.shape", "a half-space or triangle mesh", "must be convex (a sphere, capsule, box, hull or cylinder)");
     detail::requirePoint(pose.position, "shapeCast.pose.position");
     detail::requireUnit(pose.orientation, "shapeCast.pose.orientation");
     detail::requireWithin(translation, detail::maxCoordinate, "maxCoordinate", "shapeCast.translation");
+    validateFilter(filter, "shapeCast.filter");
+}
+
+std::vector<World::ShapeCastHit> World::shapeCastAll(const Shape& shape, const Transform& pose, const Vec3& translation,
+                                                     const QueryFilter& filter) const { return detail::guarded(errorHandler_, [&] {
+    checkShapeCast(shape, pose, translation, filter);
     // Every collider whose box meets the box the shape sweeps (its boxes at both ends).
     const Aabb start = computeAabb(shape, pose);
     // (grown by the skin: a collider within it of the path is hit too)
     const Aabb region = Aabb{start.min.cwiseMin(start.min + translation), start.max.cwiseMax(start.max + translation)}.fattened(shapeCastSkin);
     std::vector<ShapeCastHit> hits;
-    forEachCollider(region, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+    forEachCollider(region, filter, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
         if (!box.overlaps(region)) return;
         if (const std::optional<ShapeCastContact> h = shapeCast(shape, pose, translation, c.shape, cp))
             hits.push_back({c.body, id, h->fraction, h->point, h->normal});
@@ -139,31 +177,47 @@ std::vector<World::ShapeCastHit> World::shapeCastAll(const Shape& shape, const T
 }); }
 
 std::optional<World::ShapeCastHit> World::shapeCastClosest(const Shape& shape, const Transform& pose, const Vec3& translation,
-                                                           std::uint32_t mask) const { return detail::guarded(errorHandler_, [&]() -> std::optional<ShapeCastHit> {
-    const std::vector<ShapeCastHit> hits = shapeCastAll(shape, pose, translation, mask);
-    if (hits.empty()) return std::nullopt;
-    return hits.front();
+                                                           const QueryFilter& filter) const { return detail::guarded(errorHandler_, [&]() -> std::optional<ShapeCastHit> {
+    // shapeCastAll's first hit, without casting at colliders whose boxes the shape's box
+    // reaches only after the best hit so far (each such hit comes later still): the same
+    // answer, ties to the lower index (colliders come in index order).
+    checkShapeCast(shape, pose, translation, filter);
+    const Aabb start = computeAabb(shape, pose);
+    const Aabb region = Aabb{start.min.cwiseMin(start.min + translation), start.max.cwiseMax(start.max + translation)}.fattened(shapeCastSkin);
+    // (grown by a few rounding errors of the coordinates too, as forEachCollider's query is)
+    const real pad = 64 * std::numeric_limits<real>::epsilon() *
+                     (1 + std::max(region.min.cwiseAbs().maxCoeff(), region.max.cwiseAbs().maxCoeff()));
+    std::optional<ShapeCastHit> best;
+    forEachCollider(region, filter, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+        if (!box.overlaps(region)) return;
+        if (best && entryFraction(start, translation, box.fattened(2 * shapeCastSkin + pad)) > best->fraction) return;
+        if (const std::optional<ShapeCastContact> h = shapeCast(shape, pose, translation, c.shape, cp))
+            if (!best || h->fraction < best->fraction) best = ShapeCastHit{c.body, id, h->fraction, h->point, h->normal};
+    });
+    return best;
 }); }
 
-std::vector<ColliderId> World::overlap(const Shape& shape, const Transform& pose, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
+std::vector<ColliderId> World::overlap(const Shape& shape, const Transform& pose, const QueryFilter& filter) const { return detail::guarded(errorHandler_, [&] {
     validateShape(shape, "overlap.shape");
     detail::requireFinite(pose.position, "overlap.pose.position");
     detail::requireUnit(pose.orientation, "overlap.pose.orientation");
+    validateFilter(filter, "overlap.filter");
     const Aabb query = computeAabb(shape, pose);
     std::vector<ColliderId> found;
-    forEachCollider(query, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+    forEachCollider(query, filter, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
         Manifold m;
         if (box.overlaps(query) && collide(shape, pose, c.shape, cp, 0, m)) found.push_back(id);
     });
     return found;
 }); }
 
-std::optional<World::ClosestPoint> World::closestPoint(const Vec3& point, real maxDistance, std::uint32_t mask) const { return detail::guarded(errorHandler_, [&] {
+std::optional<World::ClosestPoint> World::closestPoint(const Vec3& point, real maxDistance, const QueryFilter& filter) const { return detail::guarded(errorHandler_, [&] {
     detail::requireFinite(point, "closestPoint.point");
     detail::requireNonNegative(maxDistance, "closestPoint.maxDistance");
+    validateFilter(filter, "closestPoint.filter");
     std::optional<ClosestPoint> best;
     const Aabb reach{point.array() - maxDistance, point.array() + maxDistance};
-    forEachCollider(reach, mask, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
+    forEachCollider(reach, filter, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
         if (!box.overlaps(reach)) return;
         const PointProximity p = signedDistance(c.shape, cp, point);
         if (p.distance <= maxDistance && (!best || p.distance < best->proximity.distance))

@@ -65,6 +65,23 @@ struct CollisionFilter {
     std::uint32_t mask = 0xffffffffu;    ///< bits it collides with (both ways must agree)
 };
 
+/// Which colliders a world query sees (World::rayCast*, shapeCast*, overlap,
+/// closestPoint): those whose category has a bit in `mask`, not on body `ignore`, not
+/// sensors unless `sensors`, and that `accept` (when set) takes. A mask alone converts
+/// to a filter, so `rayCastClosest(from, to, 1u)` reads as before. `accept` is called
+/// on the querying thread, for colliders that pass the rest, in index order; it must
+/// not change the world. A character casting its own capsule ignores its own body;
+/// a line of sight skips sensors.
+struct QueryFilter {
+    std::uint32_t mask = 0xffffffffu;             ///< collider categories seen
+    BodyId ignore{};                              ///< a body left out (null: none); must be live
+    bool sensors = true;                          ///< false: sensors are left out
+    std::function<bool(ColliderId)> accept;       ///< false leaves the collider out (empty: all)
+
+    QueryFilter() = default;
+    QueryFilter(std::uint32_t categories) : mask(categories) {} // NOLINT: a mask is a filter
+};
+
 /// What a user fills to attach a shape to a body.
 struct ColliderDesc {
     Shape shape = Box{};

@@ -209,8 +209,9 @@ public:
         Vec3 normal = Vec3::UnitY();
     };
     /// The first collider the segment from -> to enters, if any. Ties in fraction go to
-    /// the lower collider index. Colliders whose filter category has no bit in `mask`
-    /// are skipped.
+    /// the lower collider index. `filter` says which colliders count (a category mask, a
+    /// body to ignore, sensors, a callback: QueryFilter); a stale `filter.ignore` throws
+    /// naming rayCast.filter.ignore (shapeCast..., overlap..., closestPoint...).
     ///
     /// Cost of the queries (rayCast*, overlap, closestPoint): the broad phase's R-trees
     /// give the colliders whose fat boxes meet the query's box (the segment's box here),
@@ -221,9 +222,9 @@ public:
     /// stepped since it was made, restored or failed a step, and a query box without
     /// bounds (a half-space's), test every collider. Queries only read the world:
     /// several threads may run them at once.
-    std::optional<RayHit> rayCastClosest(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
+    std::optional<RayHit> rayCastClosest(const Vec3& from, const Vec3& to, const QueryFilter& filter = {}) const;
     /// Every collider the segment enters, nearest first.
-    std::vector<RayHit> rayCastAll(const Vec3& from, const Vec3& to, std::uint32_t mask = 0xffffffffu) const;
+    std::vector<RayHit> rayCastAll(const Vec3& from, const Vec3& to, const QueryFilter& filter = {}) const;
     /// One ray of a batch: the segment from -> to and its category mask.
     struct RayQuery {
         Vec3 from = Vec3::Zero();
@@ -250,18 +251,18 @@ public:
     };
     /// The first collider a convex shape (sphere, capsule, box, hull; not turning) placed at
     /// `pose` meets when moved by `translation`, if any; a collider it overlaps already
-    /// is hit at fraction 0. Ties in fraction go to the lower collider index; `mask` as
+    /// is hit at fraction 0. Ties in fraction go to the lower collider index; `filter` as
     /// for ray casts. Throws jounce::Error naming the field (shapeCast.shape, .pose...,
     /// .translation) for a non-convex or invalid shape, non-finite numbers or a
     /// translation beyond maxCoordinate.
     std::optional<ShapeCastHit> shapeCastClosest(const Shape& shape, const Transform& pose, const Vec3& translation,
-                                                 std::uint32_t mask = 0xffffffffu) const;
+                                                 const QueryFilter& filter = {}) const;
     /// Every collider the cast meets, nearest first (each at its own first contact).
     std::vector<ShapeCastHit> shapeCastAll(const Shape& shape, const Transform& pose, const Vec3& translation,
-                                           std::uint32_t mask = 0xffffffffu) const;
+                                           const QueryFilter& filter = {}) const;
 
     /// Colliders overlapping `shape` placed at `pose` (touching counts), in index order.
-    std::vector<ColliderId> overlap(const Shape& shape, const Transform& pose, std::uint32_t mask = 0xffffffffu) const;
+    std::vector<ColliderId> overlap(const Shape& shape, const Transform& pose, const QueryFilter& filter = {}) const;
 
     struct ClosestPoint {
         BodyId body{};
@@ -271,7 +272,7 @@ public:
     /// The collider surface nearest to `point` within `maxDistance` (a point inside a
     /// collider is nearest to it, with negative distance). Ties go to the lower index.
     std::optional<ClosestPoint> closestPoint(const Vec3& point, real maxDistance,
-                                             std::uint32_t mask = 0xffffffffu) const;
+                                             const QueryFilter& filter = {}) const;
 
     /// Contacts found by the last step's narrow phase, in a deterministic order (by
     /// broad-phase pair). This is also the debug-draw stream: points, normals, depths.
@@ -563,7 +564,9 @@ private:
     void validateDerivedMass(const std::vector<const Collider*>& colliders, const char* field) const;
     std::vector<const Collider*> collidersOf(BodyId id) const;
     void refreshMassFromColliders(Body& b, BodyId id);
-    template <typename Visit> void forEachCollider(const Aabb& region, std::uint32_t mask, Visit visit) const;
+    template <typename Visit> void forEachCollider(const Aabb& region, const QueryFilter& filter, Visit visit) const;
+    void validateFilter(const QueryFilter& filter, const char* field) const;
+    void checkShapeCast(const Shape& shape, const Transform& pose, const Vec3& translation, const QueryFilter& filter) const;
     void indexQueries(); ///< after a step: which colliders the broad phase's trees do not cover
     void validateGenerator(const ForceGenerator& g, const char* field) const;
     Body& checkedBody(BodyId id, const char* field);
