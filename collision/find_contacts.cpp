@@ -175,8 +175,10 @@ void describeInto(ContactManifold& m, const Collider& ca, const Collider& cb, Co
     m.restitution = combineRestitution(ca.material.restitution, ca.material.restitutionCombine, cb.material.restitution,
                                        cb.material.restitutionCombine);
     m.surfaceVelocity = Vec3::Zero(); // a contact modifier's: set again each substep (a refreshed manifold kept the last)
-    m.rollingResistance = std::max(ca.material.rollingResistance * rollingRadius(ca.shape),
-                                   cb.material.rollingResistance * rollingRadius(cb.shape));
+    // Either side may carry the coefficient (turf slows every ball; a soft tyre slows on
+    // anything), the roller its radius: the larger of each.
+    m.rollingResistance = std::max(ca.material.rollingResistance, cb.material.rollingResistance) *
+                          std::max(rollingRadius(ca.shape), rollingRadius(cb.shape));
 }
 
 /// Tested pair `tested`'s manifolds (or sensor overlap) appended to `contacts` (`sensors`).

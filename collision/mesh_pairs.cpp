@@ -19,6 +19,7 @@
 #include <jounce/collision/triangle_mesh.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 namespace jounce {
@@ -51,7 +52,10 @@ void placeTriangle(const std::array<Vec3, 3>& c, const Vec3& n, WorldPolytope& o
 /// Which feature of the triangle a barycentric point is on: 3 face, 0-2 edge k (from
 /// corner k to k+1), 4 + i corner i.
 int featureOf(const Vec3& bary) {
-    constexpr real eps = real(1e-9);
+    // A point on an edge has one coordinate zero up to rounding: 1e-17 in double, but
+    // 1e-8 in float, which read as "inside" made a sphere beside a heightfield's flat
+    // diagonal take the edge's tilted normal as the face's.
+    constexpr real eps = std::max(real(1e-9), 64 * std::numeric_limits<real>::epsilon());
     const bool in0 = bary[0] > eps, in1 = bary[1] > eps, in2 = bary[2] > eps;
     if (in0 && in1 && in2) return 3;
     if (in0 && in1) return 0;

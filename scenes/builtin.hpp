@@ -32,6 +32,7 @@ std::unique_ptr<Scene> makeCharacterLevel();
 std::unique_ptr<Scene> makeRaycastCar();
 std::unique_ptr<Scene> makeTerrain();
 std::unique_ptr<Scene> makeBarrels();
+std::unique_ptr<Scene> makeSurfaces();
 
 // The raycar scene's car, shared with the showcase (raycast_car.cpp): a 1200 kg chassis
 // (its mass low, in a floor pan) at `at`, its four wheels (rear-wheel drive), and the

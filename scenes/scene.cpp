@@ -310,6 +310,7 @@ constexpr Entry registry[] = {
     {"raycar", makeRaycastCar},
     {"terrain", makeTerrain},
     {"barrels", makeBarrels},
+    {"surfaces", makeSurfaces},
     {"rope", makeRope},
     {"cloth", makeHangingCloth},
     {"cloth64", makeCloth64},

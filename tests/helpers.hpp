@@ -7,6 +7,7 @@
 #include <jounce/jounce.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -181,6 +182,15 @@ inline jounce::BodyId addGround(jounce::World& w, real friction = real(0.6)) {
     c.shape = jounce::Box{jounce::Vec3(20, real(0.5), 20)};
     c.material.friction = friction;
     d.colliders.push_back(c);
+    return w.createBody(d);
+}
+
+/// A static body of one triangle mesh (makeTriangleMesh's corners and counter-clockwise triangles).
+inline jounce::BodyId addStaticMesh(jounce::World& w, const std::vector<jounce::Vec3>& vertices,
+                                    const std::vector<std::array<std::uint32_t, 3>>& triangles) {
+    jounce::BodyDesc d;
+    d.type = jounce::BodyType::Static;
+    d.colliders.push_back(jounce::makeCollider(jounce::makeTriangleMesh(vertices, triangles), 1000));
     return w.createBody(d);
 }
 

@@ -77,6 +77,25 @@ BodyId addPlatform(World& w, const Vec3& centre, real halfX, real halfZ, const V
     return w.createBody(p);
 }
 
+
+/// A level of one triangle mesh: a profile in the x-y plane (each point after the first
+/// joined to the one before) extruded over z in [-2, 2], its front faces up and toward -x
+/// (the way a character walking +x meets them). Each straight piece is two triangles.
+BodyId addProfileMesh(World& w, const std::vector<Vec3>& profile) {
+    std::vector<Vec3> v;
+    std::vector<std::array<std::uint32_t, 3>> t;
+    for (const Vec3& p : profile) {
+        v.push_back(Vec3(p.x(), p.y(), -2));
+        v.push_back(Vec3(p.x(), p.y(), 2));
+    }
+    for (std::uint32_t i = 0; i + 1 < profile.size(); ++i) {
+        const std::uint32_t a = 2 * i, b = 2 * i + 1, c = 2 * i + 3, d = 2 * i + 2;
+        t.push_back({a, b, c});
+        t.push_back({a, c, d});
+    }
+    return testing::addStaticMesh(w, v, t);
+}
+
 } // namespace
 
 TEST_CASE("character: solvePlanes finds the nearest clear move and clipVelocity stops motion into the planes", "[physics]") {
@@ -213,6 +232,66 @@ TEST_CASE("character: steps up stairs no higher than stepHeight and not higher o
         play(w3, c3, 3, Vec3(2, 0, 0));
         CHECK(c3.position().y() < real(1e-3));
         CHECK(c3.position().x() == Approx(2 - 0.3).margin(0.01));
+    }
+}
+
+TEST_CASE("character: on a triangle-mesh level climbs and snaps down mesh stairs and walks a 30 degree mesh ramp but not a 60 degree one", "[physics][scene]") {
+    const real deg = std::numbers::pi_v<real> / 180;
+    SECTION("stairs: 8 of 0.2 m rise and 0.4 m tread, the ground before them in 1 m strips") {
+        std::vector<Vec3> profile;
+        for (int x = -4; x <= 1; ++x) profile.push_back(Vec3(real(x), 0, 0));
+        for (int i = 0; i < 8; ++i) {
+            profile.push_back(Vec3(1 + real(0.4) * real(i), real(0.2) * real(i + 1), 0));       // the riser's top
+            profile.push_back(Vec3(1 + real(0.4) * real(i + 1), real(0.2) * real(i + 1), 0)); // the tread's end
+        }
+        profile.push_back(Vec3(8, real(1.6), 0)); // the landing
+        World w;
+        addProfileMesh(w, profile);
+        CharacterDesc d;
+        d.position = Vec3(-2, 0, 0);
+        Character c(w, d);
+        play(w, c, 4, Vec3(2, 0, 0)); // 3 m to the stairs, up them, on along the landing
+        CHECK(c.onGround());
+        CHECK(c.position().y() == Approx(1.6).margin(2e-3));
+        CHECK(c.position().x() > real(4.5));
+        int airborne = 0;
+        for (int i = 0; i < 180; ++i) {
+            c.update(w, frame, Vec3(-2, 0, 0));
+            w.step(frame);
+            if (!c.onGround()) ++airborne;
+        }
+        CHECK(airborne == 0); // snapped down every stair
+        CHECK(std::abs(c.position().y()) < real(2e-3));
+        CHECK(c.position().x() < 0);
+    }
+    for (const real angle : {30 * deg, 60 * deg}) {
+        INFO("a mesh ramp of " << angle / deg << " degrees");
+        const real length = 6;
+        World w;
+        addProfileMesh(w, {Vec3(-4, 0, 0), Vec3(-3, 0, 0), Vec3(-2, 0, 0), Vec3(-1, 0, 0), Vec3(0, 0, 0),
+                           Vec3(length * std::cos(angle), length * std::sin(angle), 0)});
+        CharacterDesc d;
+        d.position = Vec3(-2, 0, 0);
+        Character c(w, d);
+        real highest = 0;
+        for (int i = 0; i < 180; ++i) {
+            c.update(w, frame, Vec3(2, 0, 0));
+            w.step(frame);
+            highest = std::max(highest, c.position().y());
+        }
+        if (angle < 45 * deg) {
+            CHECK(c.onGround());
+            CHECK(c.position().y() > real(1.5)); // about 4 m up the slope
+            const Vec3 standing = c.position();
+            play(w, c, 2, Vec3::Zero());
+            CHECK((c.position() - standing).norm() < real(1e-3)); // stands without sliding
+        } else {
+            CHECK(highest < real(0.05));
+            c.teleport(w, Vec3(1, 2, 0)); // put on the slope: slides to its foot
+            play(w, c, 3, Vec3::Zero());
+            CHECK(c.position().y() < real(0.05));
+            CHECK(c.position().x() < real(0.5));
+        }
     }
 }
 

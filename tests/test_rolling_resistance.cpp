@@ -26,7 +26,8 @@ struct Roller {
 
 /// A level floor and `shape` resting on it at x = 0, rolling toward +x at v0 (spinning
 /// to match: w = v0 / r about -z... the rolling axis).
-void setUp(Roller& r, const Shape& shape, real radius, const Quat& turn, real cRR, bool resolver) {
+/// cRR on the floor's material and on the roller's (`onRoller`, by default the same).
+void setUp(Roller& r, const Shape& shape, real radius, const Quat& turn, real cRR, bool resolver, real onRoller = -1) {
     if (resolver) testing::useResolver(r.world);
     BodyDesc floor;
     floor.type = BodyType::Static;
@@ -40,7 +41,7 @@ void setUp(Roller& r, const Shape& shape, real radius, const Quat& turn, real cR
     d.linearVelocity = Vec3(v0, 0, 0);
     d.angularVelocity = Vec3(0, 0, -v0 / radius); // rolling without slipping toward +x
     d.canSleep = false;
-    d.colliders.push_back(makeCollider(shape, 1000, {.friction = real(0.8), .rollingResistance = cRR}));
+    d.colliders.push_back(makeCollider(shape, 1000, {.friction = real(0.8), .rollingResistance = onRoller < 0 ? cRR : onRoller}));
     r.body = r.world.createBody(d);
 }
 
@@ -62,6 +63,18 @@ TEST_CASE("rolling resistance: a ball slows at (5/7) c g and a capsule at c g / 
             // resistance leaves for friction to take up (c r m g h / I r = 2 cm/s here).
             const BodyState b = r.world.body(r.body);
             CHECK(std::abs(b.linearVelocity.x() + b.angularVelocity.z() * real(0.3)) < real(0.03));
+        }
+        SECTION(std::string("the coefficient on the floor alone or on the ball alone, ") + (resolver ? "resolver" : "soft step")) {
+            // Turf slows every ball on it; a ball with its own slows on a bare floor: the
+            // pair takes the larger coefficient and the roller's radius.
+            for (const bool onFloor : {true, false}) {
+                Roller r;
+                setUp(r, Sphere{real(0.3)}, real(0.3), Quat::Identity(), onFloor ? c : 0, resolver, onFloor ? 0 : c);
+                for (int i = 0; i < 120; ++i) r.world.step(rollStep);
+                const real expected = v0 - real(5) / 7 * c * g * t;
+                INFO((onFloor ? "on the floor" : "on the ball") << ": speed " << r.world.body(r.body).linearVelocity.x() << ", expected " << expected);
+                CHECK(r.world.body(r.body).linearVelocity.x() == Approx(expected).epsilon(0.02));
+            }
         }
         SECTION(std::string("a capsule on its side, ") + (resolver ? "resolver" : "soft step")) {
             Roller r;

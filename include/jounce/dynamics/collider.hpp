@@ -34,8 +34,10 @@ struct Material {
     /// Rolling resistance coefficient c_rr >= 0 of spheres and capsules (other shapes do
     /// not roll): rolling is opposed by a torque of at most c_rr r N, r the shape's
     /// radius and N the normal force, so a solid ball rolling on a level floor slows at
-    /// (5/7) c_rr g. A pair uses the larger c_rr r of its two colliders. Typical: 0.001
-    /// (steel on steel) to 0.05 (a tyre on sand).
+    /// (5/7) c_rr g. A pair uses the larger c_rr of its two materials and the larger r of
+    /// its two shapes, so a surface's coefficient (turf, sand) slows whatever rolls on it
+    /// and a roller's own slows it on anything. Typical: 0.001 (steel on steel) to 0.05
+    /// (a tyre on sand).
     real rollingResistance = 0;
 };
 
@@ -127,8 +129,9 @@ struct ContactManifold {
     /// Closing speed along the normal at the deepest point when the pair was found,
     /// before the resolver (> 0: approaching) [m/s]: how hard they hit.
     real approachSpeed = 0;
-    /// Torque bound of rolling resistance per unit normal force, the larger c_rr r of the
-    /// two colliders [m] (Material::rollingResistance; 0: none).
+    /// Torque bound of rolling resistance per unit normal force: the larger c_rr of the two
+    /// materials times the larger rolling radius of the two shapes [m]
+    /// (Material::rollingResistance; 0: none).
     real rollingResistance = 0;
     /// What friction drives A's surface's velocity relative to B's toward, in the contact
     /// plane [m/s]: zero unless a contact modifier set it (ContactModification).
