@@ -121,9 +121,11 @@ void drawParticleMesh(const World& world, const std::vector<ParticleId>& particl
                       DrawList& out) {
     auto corners = std::make_shared<std::vector<Vec3>>();
     corners->reserve(triangles.size() * (bothSides ? 6 : 3));
-    const ParticleSystem& ps = world.particles();
+    std::vector<Vec3> at;
+    at.reserve(particles.size());
+    for (const ParticleId id : particles) at.push_back(world.particle(id).position);
     for (const auto& t : triangles) {
-        const Vec3 a = ps.x[particles[t[0]].index], b = ps.x[particles[t[1]].index], c = ps.x[particles[t[2]].index];
+        const Vec3 a = at[t[0]], b = at[t[1]], c = at[t[2]];
         corners->insert(corners->end(), {a, b, c});
         if (bothSides) corners->insert(corners->end(), {a, c, b});
     }

@@ -167,40 +167,42 @@ DrawItem colliderItem(const Shape& shape, const Transform& pose, const Colour& c
 
 /// debugDraw's calls as DrawList items, drawn over everything: a point as a small
 /// particle with a short cross, a line as a line, a shape as its collider's item.
+/// debugDraw into a DrawList. `overlay`: the solver's kinds (contacts, joints, boxes),
+/// drawn over the bodies they sit inside, each point marked by a cross; otherwise the
+/// scene's own parts (particles, deformables' skins, springs), drawn with depth.
 class DrawListDebugDraw final : public DebugDraw {
 public:
-    explicit DrawListDebugDraw(DrawList& out) : out_(out) {}
+    DrawListDebugDraw(DrawList& out, bool overlay) : out_(out), overlay_(overlay) {}
+    /// The triangles gathered, one item per colour, both faces.
+    ~DrawListDebugDraw() override {
+        for (auto& [c, corners] : surfaces_) out_.items.push_back({Primitive::Triangles, Transform{}, Vec3::Ones(), colour(c), corners});
+    }
+    DrawListDebugDraw(const DrawListDebugDraw&) = delete;
+    DrawListDebugDraw& operator=(const DrawListDebugDraw&) = delete;
     void shape(const Shape& shape, const Transform& pose, DebugColour c) override {
         out_.items.push_back(colliderItem(shape, pose, colour(c)));
     }
-    void line(const Vec3& a, const Vec3& b, DebugColour c) override { out_.lines.push_back({a, b, colour(c), true}); }
+    void line(const Vec3& a, const Vec3& b, DebugColour c) override { out_.lines.push_back({a, b, colour(c), overlay_}); }
     void point(const Vec3& p, real size, DebugColour c) override {
         out_.items.push_back({Primitive::Particle, Transform{p, Quat::Identity()}, Vec3(size, 0, 0), colour(c), {}});
+        if (!overlay_) return;
         for (int axis = 0; axis < 3; ++axis)
             out_.lines.push_back({p - Vec3::Unit(axis) * (size + real(0.01)), p + Vec3::Unit(axis) * (size + real(0.01)), colour(c), true});
+    }
+    void triangle(const Vec3& a, const Vec3& b, const Vec3& c, DebugColour colour) override {
+        auto surface = std::find_if(surfaces_.begin(), surfaces_.end(), [&](const auto& s) { return s.first == colour; });
+        if (surface == surfaces_.end()) surface = surfaces_.insert(surfaces_.end(), {colour, std::make_shared<std::vector<Vec3>>()});
+        surface->second->insert(surface->second->end(), {a, b, c, a, c, b});
     }
 
 private:
     DrawList& out_;
+    bool overlay_;
+    std::vector<std::pair<DebugColour, std::shared_ptr<std::vector<Vec3>>>> surfaces_;
     static Colour colour(DebugColour c) { return {c.r, c.g, c.b}; }
 };
 
 } // namespace
-
-void Scene::drawDeformables(DrawList& out) const {
-    // Each deformable's skinned mesh (eq. 1 of Choi 2017), both faces, in a colour of
-    // its own.
-    const Colour palette[] = {{0.35f, 0.7f, 0.45f}, {0.85f, 0.55f, 0.25f}, {0.4f, 0.5f, 0.9f}, {0.8f, 0.35f, 0.6f}};
-    std::size_t n = 0;
-    for (const DeformableId id : world_.deformableIds()) {
-        const std::vector<Vec3> vertices = world_.deformableVertices(id);
-        auto corners = std::make_shared<std::vector<Vec3>>();
-        for (const auto& t : world_.deformable(id).triangles)
-            corners->insert(corners->end(), {vertices[t[0]], vertices[t[1]], vertices[t[2]], vertices[t[0]], vertices[t[2]],
-                                             vertices[t[1]]});
-        out.items.push_back({Primitive::Triangles, Transform{}, Vec3::Ones(), palette[n++ % 4], corners});
-    }
-}
 
 std::vector<std::array<std::uint32_t, 3>> gridTriangles(int cells) {
     std::vector<std::array<std::uint32_t, 3>> triangles;
@@ -237,36 +239,16 @@ void Scene::draw(DrawList& out) const {
     const std::uint32_t debug = (debugFlags | (showContacts ? DebugDrawFlags::contacts | DebugDrawFlags::normals : 0u)) &
                                 ~DebugDrawFlags::shapes;
     if (debug != 0) {
-        DrawListDebugDraw adapter(out);
+        DrawListDebugDraw adapter(out, true);
         debugDraw(world_, adapter, {.flags = debug});
     }
-    const Colour springColour{0.9f, 0.85f, 0.3f};
-    const Colour bungeeColour{0.9f, 0.4f, 0.2f};
-    const Colour fakeColour{0.4f, 0.9f, 0.9f};
-    for (const ForceGeneratorId id : world_.forceGeneratorIds()) {
-        const ForceGenerator& g = world_.forceGenerator(id);
-        if (const auto* s = std::get_if<Spring>(&g))
-            out.lines.push_back({world_.attachmentPoint(s->a), world_.attachmentPoint(s->b), springColour});
-        else if (const auto* bg = std::get_if<Bungee>(&g))
-            out.lines.push_back({world_.attachmentPoint(bg->a), world_.attachmentPoint(bg->b), bungeeColour});
-        else if (const auto* f = std::get_if<FakeSpring>(&g))
-            out.lines.push_back({f->anchor, world_.body(f->body).centerOfMass, fakeColour}); // it pulls the centre of mass
+    // The scene's own parts, through debugDraw too: springs, particles and their links
+    // (while there are at most 2000 links), deformables' skins.
+    {
+        DrawListDebugDraw adapter(out, false);
+        const std::uint32_t parts = DebugDrawFlags::forces | DebugDrawFlags::deformables | (showParticles ? DebugDrawFlags::particles : 0u);
+        debugDraw(world_, adapter, {.flags = parts, .maxParticleLinks = 2000});
     }
-    if (showParticles) {
-        const ParticleSystem& ps = world_.particles();
-        const Colour grain{0.85f, 0.75f, 0.5f}, pinned{0.9f, 0.3f, 0.3f};
-        for (std::size_t i = 0; i < ps.slotCount(); ++i)
-            if (ps.isAlive(i))
-                out.items.push_back({Primitive::Particle, Transform{ps.x[i], Quat::Identity()}, Vec3(ps.radius[i], 0, 0),
-                                     ps.w[i] == 0 ? pinned : grain, {}});
-        if (ps.distances.size() <= 2000)
-            for (std::size_t k = 0; k < ps.distances.slotCount(); ++k)
-                if (ps.distances.isAlive(k)) {
-                    const DistanceConstraint& d = ps.distances.atSlot(k);
-                    out.lines.push_back({ps.x[d.a], ps.x[d.b], Colour{0.8f, 0.8f, 0.75f}});
-                }
-    }
-    drawDeformables(out);
     // Cables, rods, distance and 6-DOF joints are visible parts of a scene (a bridge's
     // hangers, a winch's line, a crane's hoist); ball, hinge and fixed joints sit inside
     // the bodies they join.

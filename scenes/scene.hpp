@@ -145,8 +145,6 @@ protected:
     World world_;
     std::vector<Visual> visuals_;
 
-    /// Appends each deformable's skinned render mesh (draw() calls it).
-    void drawDeformables(DrawList& out) const;
 
 private:
     void applyDrag();

@@ -588,7 +588,7 @@ TEST_CASE("character: the character scene walks through its level, knocks the cr
     CHECK(w.body(hero).position.z() < -6);
 }
 
-TEST_CASE("character: the showcase scene opens the demo, and walking ahead knocks its pyramid about", "[physics][scene]") {
+TEST_CASE("character: the showcase scene opens the demo where walking ahead knocks its pyramid about and the ragdoll falls and the car stays parked and the cloth and rope hang", "[physics][scene]") {
     REQUIRE(scenes::sceneNames().front() == "showcase");
     const std::unique_ptr<scenes::Scene> scene = scenes::makeScene("showcase");
     World& w = scene->world();
@@ -598,9 +598,47 @@ TEST_CASE("character: the showcase scene opens the demo, and walking ahead knock
         if (b.isDynamic() && std::abs(b.mass - 10) < real(0.01)) crates.emplace_back(id, b.position);
     }
     REQUIRE(crates.size() == 15);
+    // The ragdoll's limbs (dynamic capsules that are not the character), the car's chassis
+    // (the dynamic box near (-4.5, 1, 2.5)), the cloth's and the rope's particles.
+    std::vector<BodyId> limbs;
+    BodyId chassis{};
+    for (const BodyId id : w.bodyIds()) {
+        const BodyState b = w.body(id);
+        if (!b.isDynamic()) continue;
+        const Shape& shape = w.collider(w.colliderIdsOf(id)[0]).shape;
+        if (std::holds_alternative<Capsule>(shape)) limbs.push_back(id);
+        else if ((b.position - Vec3(real(-4.5), 1, real(2.5))).norm() < real(0.5)) chassis = id;
+    }
+    REQUIRE(limbs.size() >= 10);
+    REQUIRE(!chassis.isNull());
+    const Vec3 parked = w.body(chassis).position;
+    REQUIRE(w.particleCount() == 16 * 12 + 31);
     scene->control(1, 0);
-    for (int i = 0; i < 180; ++i) scene->step();
+    real ropeLowest = 10; // over the run: the rope swings down from the horizontal and back up
+    for (int i = 0; i < 180; ++i) {
+        scene->step();
+        for (const ParticleId id : w.particleIds())
+            if (w.particle(id).position.x() < -2) ropeLowest = std::min(ropeLowest, w.particle(id).position.y());
+    }
     int moved = 0;
     for (const auto& [id, start] : crates) moved += (w.body(id).position - start).norm() > real(0.3) ? 1 : 0;
     CHECK(moved >= 5);
+    // The ragdoll fell from 3 m onto the ramp and the ground; the car sits parked on its springs.
+    real highestLimb = 0;
+    for (const BodyId id : limbs) highestLimb = std::max(highestLimb, w.body(id).position.y());
+    CHECK(highestLimb < real(1.8));
+    CHECK((w.body(chassis).position - parked).norm() < real(0.3));
+    CHECK(w.body(chassis).linearVelocity.norm() < real(0.2));
+    // The cloth hangs from its bar (its lowest row about 2.2 m below it) and the 2.5 m rope
+    // swung down from its post, pinned 3.9 m up: every particle above the ground.
+    real clothLowest = 10, lowest = 10;
+    for (const ParticleId id : w.particleIds()) {
+        const Vec3 p = w.particle(id).position;
+        lowest = std::min(lowest, p.y());
+        if (std::abs(p.z() + 5) < real(0.6) && std::abs(p.x()) < 2) clothLowest = std::min(clothLowest, p.y());
+    }
+    INFO("cloth's lowest particle at " << clothLowest << " m, rope's at " << ropeLowest << " m");
+    CHECK(lowest > 0);
+    CHECK(clothLowest == Approx(real(3.1) - real(2.2)).margin(0.25));
+    CHECK(ropeLowest < real(1.6)); // its end passed within 0.2 m of straight down (1.4 m)
 }

@@ -26,7 +26,17 @@ struct Recorder final : DebugDraw {
     std::vector<std::pair<Vec3, DebugColour>> points;
     void shape(const Shape&, const Transform& pose, DebugColour c) override { shapes.emplace_back(pose, c); }
     void line(const Vec3& a, const Vec3& b, DebugColour c) override { lines.push_back({a, b, c}); }
-    void point(const Vec3& p, real, DebugColour c) override { points.emplace_back(p, c); }
+    void point(const Vec3& p, real size, DebugColour c) override {
+        points.emplace_back(p, c);
+        sizes.push_back(size);
+    }
+    void triangle(const Vec3& a, const Vec3& b, const Vec3& c, DebugColour colour) override { triangles.push_back({a, b, c, colour}); }
+    struct Triangle {
+        Vec3 a, b, c;
+        DebugColour colour;
+    };
+    std::vector<real> sizes;
+    std::vector<Triangle> triangles;
     std::size_t linesOf(DebugColour c) const {
         return static_cast<std::size_t>(std::count_if(lines.begin(), lines.end(), [&](const Line& l) { return l.colour == c; }));
     }
@@ -196,4 +206,50 @@ TEST_CASE("debugDraw: a half-space's unbounded box is left out, everything else 
     debugDraw(w, again, {.flags = DebugDrawFlags::boundingBoxes});
     REQUIRE(again.lines.size() == 24);
     CHECK(again.lines[12].a.x() == Approx(3 - 0.5 - w.settings().aabbMargin));
+}
+
+TEST_CASE("debugDraw: particles and their links and a deformable's skin triangle by triangle and the springs", "[physics]") {
+    World w;
+    RopeDesc r; // six particles, five links, the first pinned
+    r.from = Vec3(0, 3, 0);
+    r.to = Vec3(1, 3, 0);
+    r.segments = 5;
+    r.radius = real(0.05);
+    const Rope rope = buildRope(w, r);
+    const DeformableDesc bar = arapBarDesc({});
+    const DeformableId d = w.createDeformable(bar);
+    BodyDesc a, b;
+    a.position = Vec3(5, 1, 0);
+    b.position = Vec3(7, 1, 0);
+    const BodyId ba = w.createBody(a), bb = w.createBody(b);
+    w.createForceGenerator(Spring{{ba, Vec3::Zero()}, {bb, Vec3::Zero()}, 100, 1, 0});
+    Recorder rec;
+    debugDraw(w, rec, {.flags = DebugDrawFlags::particles | DebugDrawFlags::deformables | DebugDrawFlags::forces});
+    REQUIRE(rec.points.size() == 6);
+    CHECK(rec.points[0].second == DebugColours::pinnedParticle);
+    CHECK(rec.points[1].second == DebugColours::particle);
+    CHECK(rec.sizes[3] == real(0.05));
+    CHECK(rec.points[5].first == w.particle(rope.particles[5]).position);
+    CHECK(rec.linesOf(DebugColours::particleLink) == 5);
+    CHECK(rec.linesOf(DebugColours::spring) == 1);
+    // The deformable: every triangle of its skin, at its skinned vertices, in the first colour.
+    REQUIRE(rec.triangles.size() == w.deformable(d).triangles.size());
+    const std::vector<Vec3> v = w.deformableVertices(d);
+    const auto& t0 = w.deformable(d).triangles.front();
+    CHECK(rec.triangles.front().a == v[t0[0]]);
+    CHECK(rec.triangles.front().c == v[t0[2]]);
+    CHECK(rec.triangles.front().colour == DebugColours::deformables[0]);
+    // Links left out past maxParticleLinks; a default triangle() draws three edges.
+    Recorder few;
+    debugDraw(w, few, {.flags = DebugDrawFlags::particles, .maxParticleLinks = 4});
+    CHECK(few.points.size() == 6);
+    CHECK(few.lines.empty());
+    struct EdgesOnly final : DebugDraw {
+        std::size_t lines = 0;
+        void shape(const Shape&, const Transform&, DebugColour) override {}
+        void line(const Vec3&, const Vec3&, DebugColour) override { ++lines; }
+        void point(const Vec3&, real, DebugColour) override {}
+    } edges;
+    debugDraw(w, edges, {.flags = DebugDrawFlags::deformables});
+    CHECK(edges.lines == 3 * w.deformable(d).triangles.size());
 }

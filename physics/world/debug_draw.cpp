@@ -118,6 +118,36 @@ void drawCentresOfMass(const World& world, DebugDraw& out, const DebugDrawSettin
     }
 }
 
+void drawParticles(const World& world, DebugDraw& out, const DebugDrawSettings& s) {
+    const ParticleSystem& ps = world.particles();
+    for (std::size_t i = 0; i < ps.slotCount(); ++i)
+        if (ps.isAlive(i)) out.point(ps.x[i], ps.radius[i], ps.w[i] == 0 ? DebugColours::pinnedParticle : DebugColours::particle);
+    if (ps.distances.size() > s.maxParticleLinks) return;
+    for (std::size_t k = 0; k < ps.distances.slotCount(); ++k)
+        if (ps.distances.isAlive(k)) {
+            const DistanceConstraint& d = ps.distances.atSlot(k);
+            out.line(ps.x[d.a], ps.x[d.b], DebugColours::particleLink);
+        }
+}
+
+void drawDeformables(const World& world, DebugDraw& out) {
+    std::size_t n = 0;
+    for (const DeformableId id : world.deformableIds()) {
+        const std::vector<Vec3> v = world.deformableVertices(id); // the skinned surface (Choi 2017, eq. 1)
+        const DebugColour colour = DebugColours::deformables[n++ % 4];
+        for (const auto& t : world.deformable(id).triangles) out.triangle(v[t[0]], v[t[1]], v[t[2]], colour);
+    }
+}
+
+void drawForces(const World& world, DebugDraw& out) {
+    for (const ForceGeneratorId id : world.forceGeneratorIds()) {
+        const ForceGenerator& g = world.forceGenerator(id);
+        if (const auto* s = std::get_if<Spring>(&g)) out.line(world.attachmentPoint(s->a), world.attachmentPoint(s->b), DebugColours::spring);
+        else if (const auto* b = std::get_if<Bungee>(&g)) out.line(world.attachmentPoint(b->a), world.attachmentPoint(b->b), DebugColours::bungee);
+        else if (const auto* f = std::get_if<FakeSpring>(&g)) out.line(f->anchor, world.body(f->body).centerOfMass, DebugColours::fakeSpring); // it pulls the centre of mass
+    }
+}
+
 } // namespace
 
 void debugDraw(const World& world, DebugDraw& out, const DebugDrawSettings& settings) { detail::guarded(world.errorHandler(), [&] {
@@ -132,6 +162,9 @@ void debugDraw(const World& world, DebugDraw& out, const DebugDrawSettings& sett
     if (f & (DebugDrawFlags::contacts | DebugDrawFlags::normals | DebugDrawFlags::impulses)) drawContacts(world, out, settings);
     if (f & DebugDrawFlags::joints) drawJoints(world, out);
     if (f & DebugDrawFlags::centresOfMass) drawCentresOfMass(world, out, settings);
+    if (f & DebugDrawFlags::particles) drawParticles(world, out, settings);
+    if (f & DebugDrawFlags::deformables) drawDeformables(world, out);
+    if (f & DebugDrawFlags::forces) drawForces(world, out);
 }); }
 
 } // namespace jounce

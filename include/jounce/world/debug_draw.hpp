@@ -2,10 +2,12 @@
 #pragma once
 /// \file debug_draw.hpp
 /// What the world looks like to its solver, handed to a game's own renderer: shapes,
-/// bounding boxes, contact points, normals and impulses, joints, islands, sleep states
-/// and centres of mass, each kind switched on by a flag (Box2D's b2DebugDraw, Jolt's
+/// bounding boxes, contact points, normals and impulses, joints, islands, sleep states,
+/// centres of mass, particles and their links, deformables' surfaces and force
+/// generators, each kind switched on by a flag (Box2D's b2DebugDraw, Jolt's
 /// DebugRenderer and Bullet's btIDebugDraw are the same idea). The demo draws its
-/// contacts and joints through it; a game implements DebugDraw's three calls.
+/// contacts, joints, particles, deformables and springs through it; a game implements
+/// DebugDraw's three calls (and `triangle`, if it fills surfaces; by default its edges).
 ///
 ///     struct MyDraw : jounce::DebugDraw {
 ///         void shape(const jounce::Shape& s, const jounce::Transform& pose, jounce::DebugColour c) override {...}
@@ -39,7 +41,10 @@ inline constexpr std::uint32_t joints = 1u << 5;         ///< each joint: its an
 inline constexpr std::uint32_t islands = 1u << 6;        ///< each island of the last step: a box around its bodies' colliders as they are now, a colour per island
 inline constexpr std::uint32_t sleep = 1u << 7;          ///< shapes of sleeping bodies in their own colour (with shapes)
 inline constexpr std::uint32_t centresOfMass = 1u << 8;  ///< each dynamic body's centre of mass and its axes, axisLength long
-inline constexpr std::uint32_t all = (1u << 9) - 1;
+inline constexpr std::uint32_t particles = 1u << 9;      ///< each particle (a point its radius across; pinned ones in their own colour) and, up to maxParticleLinks of them, each distance constraint
+inline constexpr std::uint32_t deformables = 1u << 10;   ///< each deformable's skinned surface, triangle by triangle, a colour per deformable
+inline constexpr std::uint32_t forces = 1u << 11;        ///< each spring, bungee and fake spring between the points it joins
+inline constexpr std::uint32_t all = (1u << 12) - 1;
 } // namespace DebugDrawFlags
 
 struct DebugDrawSettings {
@@ -48,6 +53,9 @@ struct DebugDrawSettings {
     real impulseScale = real(0.05); ///< [m per N s]
     real axisLength = real(0.25);   ///< [m]
     real pointSize = real(0.04);    ///< [m]
+    /// With `particles`: the distance constraints are drawn while there are at most this
+    /// many (a 64 x 64 cloth's 24 000 lines hide what they join).
+    std::size_t maxParticleLinks = 1u << 20;
 };
 
 /// Receives the drawing. Every call gives world coordinates.
@@ -58,6 +66,13 @@ public:
     virtual void shape(const Shape& shape, const Transform& pose, DebugColour colour) = 0;
     virtual void line(const Vec3& a, const Vec3& b, DebugColour colour) = 0;
     virtual void point(const Vec3& p, real size, DebugColour colour) = 0;
+    /// A surface triangle, counter-clockwise seen from its front (a deformable's skin).
+    /// By default its three edges.
+    virtual void triangle(const Vec3& a, const Vec3& b, const Vec3& c, DebugColour colour) {
+        line(a, b, colour);
+        line(b, c, colour);
+        line(c, a, colour);
+    }
 };
 
 /// The colours debugDraw uses, so a game's legend can name them.
@@ -76,10 +91,18 @@ inline constexpr DebugColour joint{0.75f, 0.75f, 0.7f};
 inline constexpr DebugColour axisX{0.9f, 0.2f, 0.2f};
 inline constexpr DebugColour axisY{0.2f, 0.9f, 0.2f};
 inline constexpr DebugColour axisZ{0.2f, 0.3f, 0.9f};
+inline constexpr DebugColour particle{0.85f, 0.75f, 0.5f};
+inline constexpr DebugColour pinnedParticle{0.9f, 0.3f, 0.3f};
+inline constexpr DebugColour particleLink{0.8f, 0.8f, 0.75f};
+inline constexpr DebugColour spring{0.9f, 0.85f, 0.3f};
+inline constexpr DebugColour bungee{0.9f, 0.4f, 0.2f};
+inline constexpr DebugColour fakeSpring{0.4f, 0.9f, 0.9f};
+/// Deformable k takes deformables[k % 4].
+inline constexpr DebugColour deformables[4] = {{0.35f, 0.7f, 0.45f}, {0.85f, 0.55f, 0.25f}, {0.4f, 0.5f, 0.9f}, {0.8f, 0.35f, 0.6f}};
 } // namespace DebugColours
 
 /// Draws what `settings.flags` asks for, in a fixed order (shapes, boxes, islands,
-/// contacts, joints, centres of mass; each in handle order). Throws jounce::Error naming
+/// contacts, joints, centres of mass, particles, deformables, forces; each in handle order). Throws jounce::Error naming
 /// the field (debugDraw.settings.normalLength, ...) for a length that is negative or not
 /// finite, before drawing anything.
 void debugDraw(const World& world, DebugDraw& out, const DebugDrawSettings& settings = {});
