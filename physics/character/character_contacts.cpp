@@ -31,6 +31,19 @@ bool characterMeets(const World& world, const CharacterDesc& desc, BodyId self, 
     return (c.filter.category & desc.mask) != 0 && (c.filter.mask & desc.category) != 0;
 }
 
+namespace {
+
+/// What the character's queries see: its mask's categories, not its own body, no sensors
+/// (characterMeets' rule, checked again on each hit where the pair's other way matters).
+QueryFilter characterFilter(const CharacterDesc& desc, BodyId self) {
+    QueryFilter f(desc.mask);
+    f.ignore = self;
+    f.sensors = false;
+    return f;
+}
+
+} // namespace
+
 std::vector<CharacterContact> gatherCharacterContacts(const World& world, const CharacterDesc& desc, BodyId self,
                                                       const CharacterShape& shape, const Vec3& feet, real margin) {
     const Transform pose = shape.pose(feet);
@@ -38,7 +51,7 @@ std::vector<CharacterContact> gatherCharacterContacts(const World& world, const 
     const Capsule reach{shape.capsule.radius + margin, shape.capsule.halfHeight};
     std::vector<CharacterContact> out;
     std::vector<Manifold> manifolds;
-    for (const ColliderId id : world.overlap(reach, pose, desc.mask)) {
+    for (const ColliderId id : world.overlap(reach, pose, characterFilter(desc, self))) {
         if (!characterMeets(world, desc, self, id)) continue;
         const Collider& c = world.collider(id);
         manifolds.clear();
@@ -66,7 +79,7 @@ CharacterSweep sweepCharacter(const World& world, const CharacterDesc& desc, Bod
     // skins along its normal) and swept again.
     for (int attempt = 0; attempt < 4; ++attempt) {
         const std::vector<World::ShapeCastHit> hits =
-            world.shapeCastAll(shape.core, shape.pose(feet + sweep.nudge), delta, desc.mask);
+            world.shapeCastAll(shape.core, shape.pose(feet + sweep.nudge), delta, characterFilter(desc, self));
         bool again = false;
         for (const World::ShapeCastHit& h : hits) {
             if (!characterMeets(world, desc, self, h.collider)) continue;
