@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The world's queries among many bodies (part of jounce-collision-bench):
 //   jounce-collision-bench --benchmark_filter='Query'
-// A ray cast and a sphere cast, each 5 m long from a random point, among N boxes and
+// A ray cast, a sphere cast and a box cast, each 5 m long from a random point, among N boxes and
 // spheres scattered over a square (one step taken, so the broad phase's trees hold them),
 // through World::rayCastClosest / shapeCastClosest, and by a scan of every collider (its
 // box, kept in an array, then the shape test) beside them: the trees' cost grows with log N, the scan's
-// with N.
+// with N. And a box cast across heightfield terrain (meshes are cast triangle by triangle).
 
 #include <jounce/jounce.hpp>
 
@@ -109,6 +109,57 @@ void QueryCastTrees(benchmark::State& state) {
     }
 }
 
+/// The same casts with a box (0.3 m half extents, turned 30 degrees about y): the
+/// polytope path of every pair.
+void QueryBoxCastTrees(benchmark::State& state) {
+    QueryWorld& q = worldOf(static_cast<int>(state.range(0)));
+    const Shape box = Box{Vec3::Constant(real(0.3))};
+    const Quat turned(Eigen::AngleAxis<real>(real(0.5236), Vec3::UnitY()));
+    std::size_t k = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(q.world.shapeCastClosest(box, Transform{q.from[k], turned}, q.along[k]));
+        k = (k + 1) % q.from.size();
+    }
+}
+
+/// A box cast 5 m across rolling terrain (a 257 x 257 heightfield of 0.5 m cells), just
+/// above it or grazing it: the per-triangle cast over the cells its swept box covers.
+void QueryTerrainCast(benchmark::State& state) {
+    static const std::unique_ptr<World> world = [] {
+        auto w = std::make_unique<World>();
+        HeightfieldDesc d;
+        d.columns = d.rows = 257;
+        d.spacingX = d.spacingZ = real(0.5);
+        std::vector<real> heights;
+        for (std::uint32_t z = 0; z < d.rows; ++z)
+            for (std::uint32_t x = 0; x < d.columns; ++x)
+                heights.push_back(real(0.6) * std::sin(real(0.35) * real(x)) + real(0.4) * std::cos(real(0.45) * real(z)));
+        d.heights = heights;
+        BodyDesc terrain;
+        terrain.type = BodyType::Static;
+        terrain.colliders.push_back(makeCollider(makeHeightfield(d), 1000));
+        w->createBody(terrain);
+        w->step(real(1) / 60);
+        return w;
+    }();
+    const Shape box = Box{Vec3(real(0.4), real(0.2), real(0.4))};
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> unit(0, 1);
+    std::vector<Vec3> from, along;
+    for (int q = 0; q < 256; ++q) {
+        from.emplace_back(10 + real(unit(rng)) * 100, real(0.8) + real(unit(rng)), 10 + real(unit(rng)) * 100);
+        const real angle = real(unit(rng)) * real(6.283185307179586);
+        along.emplace_back(5 * std::cos(angle), real(-0.5) * real(unit(rng)), 5 * std::sin(angle));
+    }
+    std::size_t k = 0, hits = 0;
+    for (auto _ : state) {
+        const auto hit = world->shapeCastClosest(box, Transform{from[k], Quat::Identity()}, along[k]);
+        hits += hit ? 1 : 0;
+        k = (k + 1) % from.size();
+    }
+    state.counters["hit share"] = static_cast<double>(hits) / static_cast<double>(state.iterations());
+}
+
 void QueryCastScan(benchmark::State& state) {
     QueryWorld& q = worldOf(static_cast<int>(state.range(0)));
     const Shape ball = Sphere{real(0.3)};
@@ -166,9 +217,11 @@ void CharacterUpdate(benchmark::State& state) {
     }
 }
 
-BENCHMARK(QueryRayTrees)->Arg(1000)->Arg(10000);
-BENCHMARK(QueryRayScan)->Arg(1000)->Arg(10000);
+BENCHMARK(QueryRayTrees)->Arg(1000)->Arg(10000)->Arg(100000);
+BENCHMARK(QueryRayScan)->Arg(1000)->Arg(10000)->Arg(100000);
 BENCHMARK(QueryRayBatch)->Arg(1)->Arg(2)->UseRealTime();
-BENCHMARK(QueryCastTrees)->Arg(1000)->Arg(10000);
-BENCHMARK(QueryCastScan)->Arg(1000)->Arg(10000);
+BENCHMARK(QueryCastTrees)->Arg(1000)->Arg(10000)->Arg(100000);
+BENCHMARK(QueryBoxCastTrees)->Arg(1000)->Arg(10000)->Arg(100000);
+BENCHMARK(QueryCastScan)->Arg(1000)->Arg(10000)->Arg(100000);
+BENCHMARK(QueryTerrainCast);
 BENCHMARK(CharacterUpdate)->Arg(100)->Arg(10000);

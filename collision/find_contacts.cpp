@@ -176,9 +176,11 @@ void describeInto(ContactManifold& m, const Collider& ca, const Collider& cb, Co
                                        cb.material.restitutionCombine);
     m.surfaceVelocity = Vec3::Zero(); // a contact modifier's: set again each substep (a refreshed manifold kept the last)
     // Either side may carry the coefficient (turf slows every ball; a soft tyre slows on
-    // anything), the roller its radius: the larger of each.
-    m.rollingResistance = std::max(ca.material.rollingResistance, cb.material.rollingResistance) *
-                          std::max(rollingRadius(ca.shape), rollingRadius(cb.shape));
+    // anything), the roller its radius: the larger coefficient, and the smaller radius of
+    // two rollers (a ball on a great drum rolls as a ball).
+    const real ra = rollingRadius(ca.shape), rb = rollingRadius(cb.shape);
+    const real radius = ra > 0 && rb > 0 ? std::min(ra, rb) : std::max(ra, rb);
+    m.rollingResistance = std::max(ca.material.rollingResistance, cb.material.rollingResistance) * radius;
 }
 
 /// Tested pair `tested`'s manifolds (or sensor overlap) appended to `contacts` (`sensors`).

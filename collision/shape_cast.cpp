@@ -13,6 +13,7 @@
 #include <jounce/collision/triangle_mesh.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -119,6 +120,13 @@ bool stops(const Manifold& m, const Vec3& translation) {
 /// lower triangle), and the first where the narrow phase against the whole mesh finds a
 /// hit (stops) is the answer: a contact from a triangle's internal edge, met sliding
 /// across a flat floor onto its neighbour, is a graze there, and the cast goes on.
+/// The point the mesh's one-sided rule judges a shape by, as the narrow phase does: a
+/// hull's centroid (a hull built off its origin), any other shape's origin.
+Vec3 sidedCentre(const Shape& shape, const Transform& pose) {
+    if (const auto* h = std::get_if<ConvexHull>(&shape)) return pose.toWorld(h->hull->centroid);
+    return pose.position;
+}
+
 std::optional<ShapeCastContact> meshCast(const Shape& shape, const Transform& pose, const Vec3& translation, const Shape& other,
                                          const Transform& meshPose) {
     const MeshData& mesh = *std::get<TriangleMesh>(other).mesh;
@@ -128,11 +136,16 @@ std::optional<ShapeCastContact> meshCast(const Shape& shape, const Transform& po
     const Aabb from = computeAabb(shape, start);
     std::vector<std::uint32_t> triangles;
     mesh.overlapping(from.merged(computeAabb(shape, end)).fattened(shapeCastSkin), triangles);
-    const Vec3 centre = (from.min + from.max) / 2;
+    const Vec3 centre = sidedCentre(shape, start);
+    const Vec3 localMove = end.position - start.position;
     std::vector<std::pair<real, std::uint32_t>> firsts;
     for (const std::uint32_t k : triangles) {
         const std::array<Vec3, 3> c = mesh.corners(k);
         if (mesh.normal(k).dot(centre - c[0]) < 0) continue; // behind: one-sided
+        // Off the path: the shape's box, moved along it, never comes within the skin of the
+        // triangle's box (a long diagonal cast's swept box holds many such triangles).
+        const Aabb box{c[0].cwiseMin(c[1]).cwiseMin(c[2]), c[0].cwiseMax(c[1]).cwiseMax(c[2])};
+        if (!(sweptAabbEntry(from, localMove, box.fattened(2 * shapeCastSkin)) <= 1)) continue;
         const std::array<Vec3, 3> w{meshPose.toWorld(c[0]), meshPose.toWorld(c[1]), meshPose.toWorld(c[2])};
         const auto supportB = [&](const Vec3& d) -> Vec3 {
             const real a = d.dot(w[0]), b = d.dot(w[1]), e = d.dot(w[2]);
@@ -164,6 +177,21 @@ std::optional<ShapeCastContact> meshCast(const Shape& shape, const Transform& po
 }
 
 } // namespace
+
+real sweptAabbEntry(const Aabb& moving, const Vec3& translation, const Aabb& target) {
+    real enter = 0;
+    for (int k = 0; k < 3; ++k) {
+        const real low = target.min[k] - moving.max[k], high = target.max[k] - moving.min[k]; // the gaps to close along k
+        if (translation[k] == 0) {
+            if (low > 0 || high < 0) return std::numeric_limits<real>::infinity();
+            continue;
+        }
+        const real a = low / translation[k], b = high / translation[k];
+        if (std::max(a, b) < 0) return std::numeric_limits<real>::infinity();
+        enter = std::max(enter, std::min(a, b));
+    }
+    return enter;
+}
 
 std::optional<ShapeCastContact> shapeCast(const Shape& shape, const Transform& pose, const Vec3& translation,
                                           const Shape& other, const Transform& otherPose) {

@@ -8,6 +8,7 @@
 #include <cmath>
 
 namespace jounce::detail {
+
 BodyChange projectContact(const Contact& c, std::span<Body> bodies, real maxProjectionAngle) {
     BodyChange change;
     // How far the contact point moves along the normal per unit of "move" applied

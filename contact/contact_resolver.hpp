@@ -25,7 +25,7 @@ struct BodyChange;
 
 /// A body as the resolver's passes see it: its velocities and inverse mass, copied out
 /// of the Body array when a pass begins (a Body is ~0.5 kB; the velocity pass touches
-/// these 56 bytes thousands of times per step). Index: body + 1; entry 0 is the
+/// these 88 bytes (double) thousands of times per step). Index: body + 1; entry 0 is the
 /// immovable world (noBody). Static and kinematic bodies have zero inverse mass (and
 /// zero inverse inertia), so impulses leave them unchanged. A body locked along a world
 /// axis has the inverse mass diag(linearFree) / m (MotionLocks: locked_mass.hpp).

@@ -16,8 +16,7 @@
 // `inverseMass`, `linearFree` (f) and `linearLocked` (any f_k = 0).
 
 #include <jounce/common/math.hpp>
-
-#include <Eigen/Eigenvalues>
+#include <jounce/dynamics/body.hpp>
 
 #include <type_traits>
 
@@ -29,38 +28,30 @@ template <class B> inline Vec3 lockedChange(const B& b, const Vec3& dv) {
     return b.linearLocked ? Vec3(dv.cwiseProduct(b.linearFree)) : dv;
 }
 
+/// |f o d|^2 for a unit direction d, 0 below lockedShareTolerance (body.hpp: a direction
+/// within rounding of the locked axes is taken as locked).
+inline real freeShare(const Vec3& f, const Vec3& d) {
+    const real share = d.cwiseProduct(f).squaredNorm();
+    return share < lockedShareTolerance ? real(0) : share;
+}
+
 /// d^T M^-1 d for a unit direction d: the body's share of a row's response from its
 /// translation.
 template <class B> inline real linearResponse(const B& b, const Vec3& d) {
-    return b.linearLocked ? b.inverseMass * d.cwiseProduct(b.linearFree).squaredNorm() : b.inverseMass;
+    return b.linearLocked ? b.inverseMass * freeShare(b.linearFree, d) : b.inverseMass;
 }
 
-/// d^T M^-1 e for orthogonal unit directions d and e: zero unless a lock couples them.
+/// d^T M^-1 e for orthogonal unit directions d and e: zero unless a lock couples them
+/// (and zero where either is within the tolerance of locked).
 template <class B> inline real linearCoupling(const B& b, const Vec3& d, const Vec3& e) {
-    return b.linearLocked ? b.inverseMass * d.cwiseProduct(b.linearFree).dot(e) : real(0);
+    if (!b.linearLocked || freeShare(b.linearFree, d) == 0 || freeShare(b.linearFree, e) == 0) return 0;
+    return b.inverseMass * d.cwiseProduct(b.linearFree).dot(e);
 }
 
-/// M^-1 itself, for the 3x3 blocks of joint points (m I when nothing is locked: the
-/// same entries as (1/m) times the identity).
+/// M^-1 itself, for the 3x3 blocks of joint points ((1/m) I when nothing is locked,
+/// entry for entry).
 template <class B> inline Mat3 linearResponseMatrix(const B& b) {
     return Mat3((b.linearFree * b.inverseMass).asDiagonal());
-}
-
-/// The inverse of a symmetric response K on its range, 0 on its null space. Locks make
-/// K singular where no body can move: I_a^-1 + I_b^-1 of a body that turns about some
-/// axes only, against the world; a joint point's K for a body locked to a plane, along
-/// its normal. A plain inverse, or giving up, left a 2.5D body on a slider free to spin;
-/// on the range the constraint is held along every direction it can be. An eigenvalue
-/// below the largest times a few units of rounding counts as zero.
-template <int N> Eigen::Matrix<real, N, N> rangeInverse(const Eigen::Matrix<real, N, N>& k) {
-    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<real, N, N>> eigen(k);
-    const auto& values = eigen.eigenvalues();
-    const real largest = values.cwiseAbs().maxCoeff();
-    const real noise = std::is_same_v<real, float> ? real(1e-6) : real(1e-9);
-    Eigen::Matrix<real, N, 1> inverse = Eigen::Matrix<real, N, 1>::Zero();
-    for (int i = 0; i < N; ++i)
-        if (values(i) > largest * noise) inverse(i) = 1 / values(i);
-    return eigen.eigenvectors() * inverse.asDiagonal() * eigen.eigenvectors().transpose();
 }
 
 } // namespace jounce::detail

@@ -27,6 +27,9 @@ int heldSide(const SoftRow& row, std::span<const SoftBody> bodies, real massRati
 
 int heldSide(const Vec3& normal, const SoftBody& a, const SoftBody& b, real massRatio, const Vec3& gravity) {
     if (!(massRatio > 0) || !(a.inverseMass > 0) || !(b.inverseMass > 0)) return -1;
+    // A body locked along an axis has no single inverse mass (locked_mass.hpp): a light
+    // platform locked along y under a heavy crate is a floor along y, solved exactly.
+    if (a.linearLocked || b.linearLocked) return -1;
     // The heavy side (the smaller inverse mass) and the light one.
     const int light = a.inverseMass > b.inverseMass ? 0 : 1;
     const SoftBody& heavy = light == 0 ? b : a;

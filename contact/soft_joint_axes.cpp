@@ -18,6 +18,7 @@
 // bodies' own inertia as Box2D and Jolt take it (the hinge's points, solved next, turn an
 // arm about its pivot).
 
+#include "contact/range_inverse.hpp"
 #include "contact/soft_step.hpp"
 
 #include <algorithm>
@@ -39,7 +40,9 @@ struct Dof {
 /// j_l^T M^-1 j_l for a linear Jacobian j_l (any length) of a body with 1 / m = move:
 /// only its free components count (MotionLocks, locked_mass.hpp).
 real linearReach(const SoftBody& body, real move, const Vec3& l) {
-    return move * (body.linearLocked ? l.cwiseProduct(body.linearFree).squaredNorm() : l.squaredNorm());
+    if (!body.linearLocked) return move * l.squaredNorm();
+    const real free = l.cwiseProduct(body.linearFree).squaredNorm();
+    return free < lockedShareTolerance * l.squaredNorm() ? real(0) : move * free; // along a locked axis but for rounding: locked
 }
 
 Dof makeDof(const SoftBody& a, const SoftBody& b, const Vec3& la, const Vec3& aa, const Vec3& lb, const Vec3& ab) {
@@ -167,7 +170,6 @@ void solveLimit(real room, const Dof& d, SoftBody& a, SoftBody& b, real& accumul
     push(d, a, b, sign * (total - accumulated));
     accumulated = total;
 }
-
 
 /// A slider's orientation lock: the frames (axis, normal, axis x normal) of A and B as
 /// turned so far, their mismatch e = 1/2 sum_i f_b,i x f_a,i (the small turn taking B's

@@ -8,6 +8,7 @@
 // on a at its anchor and -P on b. Only points held exactly (tolerance 0) fold: a
 // point allowed to drift inside a box keeps its six one-sided rows.
 
+#include "contact/range_inverse.hpp"
 #include "contact/soft_step.hpp"
 #include "contact/soft_constraint.hpp"
 #include "common/disjoint_sets.hpp"
@@ -58,9 +59,10 @@ Mat3 blockMass(const SoftBody& a, const SoftBody& b, const Vec3& ra, const Vec3&
     const double det = kd.determinant();
     if (!std::isfinite(det)) return Mat3::Zero();
     // Motion locks can leave a direction neither body can move the point along (a body
-    // locked to a plane, on a joint to the world): K is singular there, and the point is
-    // held along the directions it can move (rangeInverse), not given up.
-    if (!(det > 0)) return k.allFinite() ? rangeInverse<3>(k) : Mat3::Zero();
+    // locked to a plane, on a joint to the world): K is singular there, or nearly (an
+    // anchor a rounding error off the plane), and the point is held along the directions
+    // it can move (rangeInverse), not given up nor pushed by a near-infinite mass.
+    if (!(det > 0) || a.linearLocked || b.linearLocked) return k.allFinite() ? rangeInverse<3>(k) : Mat3::Zero();
     const Eigen::Matrix3d inverse = kd.inverse();
     const double largest = inverse.cwiseAbs().maxCoeff();
     return largest < static_cast<double>(std::numeric_limits<real>::max()) ? Mat3(inverse.cast<real>()) : Mat3::Zero();

@@ -58,6 +58,7 @@ SoftBody makeSoftBody(const Body& b, real h) {
     s.angularDamping = b.angularDamping;
     s.linearVelocity += detail::lockedChange(s, b.impulseAccum * b.inverseMass);
     s.angularVelocity += b.inverseInertiaWorld * b.angularImpulseAccum;
+    lockVelocities(s); // nothing along a locked axis, whatever the game set or applied
     setSubstep(s, h);
     return s;
 }
@@ -276,6 +277,7 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
             detail::limitSpeed(b.linearVelocity);
             detail::limitSpeed(b.angularVelocity);
             b.lastFrameAcceleration = b.forceAccum * b.inverseMass + b.impulseAccum * (b.inverseMass / h);
+            if (b.locks.anyLinear()) b.lastFrameAcceleration = b.lastFrameAcceleration.cwiseProduct(b.locks.linearFree()); // gravity it never felt
         }
     });
 }

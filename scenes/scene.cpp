@@ -165,20 +165,18 @@ DrawItem colliderItem(const Shape& shape, const Transform& pose, const Colour& c
         shape);
 }
 
-/// debugDraw's calls as DrawList items, drawn over everything: a point as a small
-/// particle with a short cross, a line as a line, a shape as its collider's item.
-/// debugDraw into a DrawList. `overlay`: the solver's kinds (contacts, joints, boxes),
+/// debugDraw into a DrawList (a point as a small particle, a line as a line, a shape as
+/// its collider's item, triangles gathered into one item per colour by flush()). `overlay`: the solver's kinds (contacts, joints, boxes),
 /// drawn over the bodies they sit inside, each point marked by a cross; otherwise the
 /// scene's own parts (particles, deformables' skins, springs), drawn with depth.
 class DrawListDebugDraw final : public DebugDraw {
 public:
     DrawListDebugDraw(DrawList& out, bool overlay) : out_(out), overlay_(overlay) {}
     /// The triangles gathered, one item per colour, both faces.
-    ~DrawListDebugDraw() override {
+    void flush() {
         for (auto& [c, corners] : surfaces_) out_.items.push_back({Primitive::Triangles, Transform{}, Vec3::Ones(), colour(c), corners});
+        surfaces_.clear();
     }
-    DrawListDebugDraw(const DrawListDebugDraw&) = delete;
-    DrawListDebugDraw& operator=(const DrawListDebugDraw&) = delete;
     void shape(const Shape& shape, const Transform& pose, DebugColour c) override {
         out_.items.push_back(colliderItem(shape, pose, colour(c)));
     }
@@ -236,19 +234,19 @@ void Scene::draw(DrawList& out) const {
             out.items.push_back(colliderItem(world_.collider(c).shape, world_.colliderPose(c), v.colour));
     }
     // The debug kinds asked for (the scene draws its own shapes, in its own colours).
+    // (the scene's own parts, below, drawn once whatever the panel asks)
+    const std::uint32_t parts = DebugDrawFlags::forces | DebugDrawFlags::deformables | DebugDrawFlags::particles;
     const std::uint32_t debug = (debugFlags | (showContacts ? DebugDrawFlags::contacts | DebugDrawFlags::normals : 0u)) &
-                                ~DebugDrawFlags::shapes;
+                                ~(DebugDrawFlags::shapes | parts);
     if (debug != 0) {
         DrawListDebugDraw adapter(out, true);
         debugDraw(world_, adapter, {.flags = debug});
     }
     // The scene's own parts, through debugDraw too: springs, particles and their links
     // (while there are at most 2000 links), deformables' skins.
-    {
-        DrawListDebugDraw adapter(out, false);
-        const std::uint32_t parts = DebugDrawFlags::forces | DebugDrawFlags::deformables | (showParticles ? DebugDrawFlags::particles : 0u);
-        debugDraw(world_, adapter, {.flags = parts, .maxParticleLinks = 2000});
-    }
+    DrawListDebugDraw adapter(out, false);
+    debugDraw(world_, adapter, {.flags = showParticles ? parts : parts & ~DebugDrawFlags::particles, .maxParticleLinks = 2000});
+    adapter.flush();
     // Cables, rods, distance and 6-DOF joints are visible parts of a scene (a bridge's
     // hangers, a winch's line, a crane's hoist); ball, hinge and fixed joints sit inside
     // the bodies they join.

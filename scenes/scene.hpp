@@ -145,7 +145,6 @@ protected:
     World world_;
     std::vector<Visual> visuals_;
 
-
 private:
     void applyDrag();
     struct Grab {

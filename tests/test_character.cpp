@@ -77,7 +77,6 @@ BodyId addPlatform(World& w, const Vec3& centre, real halfX, real halfZ, const V
     return w.createBody(p);
 }
 
-
 /// A level of one triangle mesh: a profile in the x-y plane (each point after the first
 /// joined to the one before) extruded over z in [-2, 2], its front faces up and toward -x
 /// (the way a character walking +x meets them). Each straight piece is two triangles.
@@ -237,7 +236,7 @@ TEST_CASE("character: steps up stairs no higher than stepHeight and not higher o
 
 TEST_CASE("character: on a triangle-mesh level climbs and snaps down mesh stairs and walks a 30 degree mesh ramp but not a 60 degree one", "[physics][scene]") {
     const real deg = std::numbers::pi_v<real> / 180;
-    SECTION("stairs: 8 of 0.2 m rise and 0.4 m tread, the ground before them in 1 m strips") {
+    SECTION("stairs: 8 of 0.2 m rise and 0.4 m tread with the ground before them in 1 m strips") {
         std::vector<Vec3> profile;
         for (int x = -4; x <= 1; ++x) profile.push_back(Vec3(real(x), 0, 0));
         for (int i = 0; i < 8; ++i) {

@@ -348,7 +348,7 @@ TEST_CASE("a shape cast stops within the skin of the first contact, with the sur
         CHECK(withinSkin(gap));
         CHECK((hit->normal - Vec3::UnitY()).norm() < real(1e-6));
     }
-    SECTION("a hull dropped onto the mesh slab, a cylinder slid into the wall") {
+    SECTION("a hull dropped onto the mesh slab and a cylinder slid into the wall") {
         const Shape hull = makeConvexHull(std::vector<Vec3>{{-.3, 0, -.3}, {.3, 0, -.3}, {.3, 0, .3}, {-.3, 0, .3}, {0, .6, 0}});
         const auto onSlab = s.w.shapeCastClosest(hull, Transform{Vec3(-10, 3, 0), Quat::Identity()}, Vec3(1, -3, 0));
         REQUIRE(onSlab);
@@ -436,9 +436,11 @@ TEST_CASE("a query filter leaves out a body and sensors and what its callback re
     CHECK(s.w.rayCastClosest(above, below)->body == zone);
     QueryFilter solid;
     solid.sensors = false;
+    REQUIRE(s.w.rayCastClosest(above, below, solid));
     CHECK(s.w.rayCastClosest(above, below, solid)->body == s.floor);
     QueryFilter notZone;
     notZone.ignore = zone;
+    REQUIRE(s.w.rayCastClosest(above, below, notZone));
     CHECK(s.w.rayCastClosest(above, below, notZone)->body == s.floor);
     CHECK(s.w.rayCastAll(above, below, notZone).size() == 1);
     // A callback refusing the floor's collider: only the sensor is left.
@@ -462,6 +464,7 @@ TEST_CASE("a query filter leaves out a body and sensors and what its callback re
     CHECK(s.w.overlap(Box{Vec3(real(0.3), real(0.5), real(0.3))}, onZone, solid).size() == 1);
     REQUIRE(s.w.closestPoint(Vec3(2, real(1.7), 0), 2));
     CHECK(s.w.closestPoint(Vec3(2, real(1.7), 0), 2)->body == zone);
+    REQUIRE(s.w.closestPoint(Vec3(2, real(1.7), 0), 2, notZone));
     CHECK(s.w.closestPoint(Vec3(2, real(1.7), 0), 2, notZone)->body == s.floor);
     // A destroyed body as `ignore`: every query names its field and answers nothing.
     BodyDesc gone;

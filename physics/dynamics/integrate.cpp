@@ -76,6 +76,7 @@ void accelerateExplicit(Body& b, real h, bool gyroscopic) {
 void accelerate(Body& b, const StepContext& ctx) {
     const real h = ctx.h;
     b.lastFrameAcceleration = (b.forceAccum + b.impulseAccum / h) * b.inverseMass;
+    if (b.locks.anyLinear()) b.lastFrameAcceleration = b.lastFrameAcceleration.cwiseProduct(b.locks.linearFree()); // MotionLocks: none along a locked axis
     b.linearVelocity += h * b.lastFrameAcceleration;
     b.linearVelocity *= std::exp(-b.linearDamping * h);
     if (ctx.gyroscopic == GyroscopicMode::ConserveMomentum) {

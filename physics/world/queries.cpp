@@ -127,27 +127,6 @@ std::vector<std::optional<World::RayHit>> World::rayCastBatch(std::span<const Ra
     return hits;
 }); }
 
-namespace {
-
-/// The fraction of `d` at which box `moving`, translated by it, first meets `target`
-/// (slabs on the boxes' Minkowski sum); +infinity if it never does. A shape inside
-/// `moving` cannot touch anything inside `target` sooner.
-real entryFraction(const Aabb& moving, const Vec3& d, const Aabb& target) {
-    real enter = 0;
-    for (int k = 0; k < 3; ++k) {
-        const real low = target.min[k] - moving.max[k], high = target.max[k] - moving.min[k]; // the gaps to close along k
-        if (d[k] == 0) {
-            if (low > 0 || high < 0) return std::numeric_limits<real>::infinity();
-            continue;
-        }
-        const real a = low / d[k], b = high / d[k];
-        enter = std::max(enter, std::min(a, b));
-        if (std::max(a, b) < 0) return std::numeric_limits<real>::infinity();
-    }
-    return enter;
-}
-
-} // namespace
 
 void World::checkShapeCast(const Shape& shape, const Transform& pose, const Vec3& translation, const QueryFilter& filter) const {
     validateShape(shape, "shapeCast.shape");
@@ -190,7 +169,7 @@ std::optional<World::ShapeCastHit> World::shapeCastClosest(const Shape& shape, c
     std::optional<ShapeCastHit> best;
     forEachCollider(region, filter, [&](ColliderId id, const Collider& c, const Transform& cp, const Aabb& box) {
         if (!box.overlaps(region)) return;
-        if (best && entryFraction(start, translation, box.fattened(2 * shapeCastSkin + pad)) > best->fraction) return;
+        if (best && sweptAabbEntry(start, translation, box.fattened(2 * shapeCastSkin + pad)) > best->fraction) return;
         if (const std::optional<ShapeCastContact> h = shapeCast(shape, pose, translation, c.shape, cp))
             if (!best || h->fraction < best->fraction) best = ShapeCastHit{c.body, id, h->fraction, h->point, h->normal};
     });

@@ -609,7 +609,7 @@ void World::applyImpulse(BodyId id, const Vec3& j, const Vec3& p) { return detai
     detail::requirePoint(p, "applyImpulse.point");
     if (!b.isDynamic()) return;
     requireBoundedChange(b, j, p - b.position, "applyImpulse.impulse");
-    const Vec3 dv = j * b.inverseMass;
+    const Vec3 dv = b.locks.anyLinear() ? Vec3((j * b.inverseMass).cwiseProduct(b.locks.linearFree())) : Vec3(j * b.inverseMass); // MotionLocks
     const Vec3 dw = b.inverseInertiaWorld * (p - b.position).cross(j);
     requireAccumulates(b.linearVelocity, dv, "applyImpulse.impulse");
     requireAccumulates(b.angularVelocity, dw, "applyImpulse.impulse");

@@ -24,9 +24,15 @@ struct ShapeCastContact {
     Vec3 normal = Vec3::UnitY(); ///< unit, from `other` toward the moving shape (moving along it separates them)
 };
 
+/// The fraction of `translation` at which box `moving`, translated by it, first meets
+/// `target` (slabs on the boxes' Minkowski sum; 0 if they overlap already), +infinity if
+/// it never does. A shape inside `moving` cannot touch anything inside `target` sooner.
+real sweptAabbEntry(const Aabb& moving, const Vec3& translation, const Aabb& target);
+
 /// The first contact of convex `shape` (sphere, capsule, box, hull or cylinder) moved from `pose`
 /// by `translation` with `other` (any shape, placed at `otherPose`), if it comes within
-/// the skin; a shape already that close is hit at fraction 0. The caller validates
+/// the skin; a shape already that close is hit at fraction 0 if they overlap or the
+/// translation closes on it (resting on a floor and moving along it or away is no hit). The caller validates
 /// (World::shapeCastAll does); a non-convex moving shape has no answer (nullopt).
 std::optional<ShapeCastContact> shapeCast(const Shape& shape, const Transform& pose, const Vec3& translation,
                                           const Shape& other, const Transform& otherPose);

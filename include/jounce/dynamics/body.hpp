@@ -31,6 +31,13 @@ enum class BodyType : std::uint8_t {
 /// velocity before every move, as Box2D v3 does (the solver's effective masses still see
 /// a free body, so contacts along a locked axis converge a little softer). Kinematic and
 /// static bodies ignore them.
+/// A direction d whose free share |f o d|^2 (MotionLocks::linearShare) is below this is
+/// taken as locked: within 1e-3 rad (double), 1e-2 (float) of the locked axes. A normal off
+/// a locked axis by rounding (a platform locked along y on a floor, its normal from GJK)
+/// would otherwise give a response of 1e-14 / m and push it sideways by the penetration
+/// over |f o d|, kilometres.
+inline constexpr real lockedShareTolerance = sizeof(real) == sizeof(float) ? real(1e-4) : real(1e-6);
+
 struct MotionLocks {
     bool linearX = false, linearY = false, linearZ = false;
     bool angularX = false, angularY = false, angularZ = false;
@@ -42,8 +49,13 @@ struct MotionLocks {
     Vec3 angularFree() const { return Vec3(angularX ? 0 : 1, angularY ? 0 : 1, angularZ ? 0 : 1); }
     /// |f o d|^2 for a unit direction d (f = linearFree()): the share of an impulse along d
     /// a body with these locks takes in translation; its response along d is
-    /// d^T M^-1 d = linearShare(d) / m. Exactly 1 with no linear lock.
-    real linearShare(const Vec3& d) const { return anyLinear() ? d.cwiseProduct(linearFree()).squaredNorm() : real(1); }
+    /// d^T M^-1 d = linearShare(d) / m. Exactly 1 with no linear lock; 0 below
+    /// lockedShareTolerance.
+    real linearShare(const Vec3& d) const {
+        if (!anyLinear()) return 1;
+        const real share = d.cwiseProduct(linearFree()).squaredNorm();
+        return share < lockedShareTolerance ? real(0) : share;
+    }
     bool operator==(const MotionLocks&) const = default;
 };
 

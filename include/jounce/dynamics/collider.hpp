@@ -31,12 +31,12 @@ struct Material {
     real restitution = 0;       ///< in [0, 1]
     CombineRule frictionCombine = CombineRule::Default;    ///< Default: sqrt(fa fb)
     CombineRule restitutionCombine = CombineRule::Default; ///< Default: max(ea, eb)
-    /// Rolling resistance coefficient c_rr >= 0 of spheres and capsules (other shapes do
-    /// not roll): rolling is opposed by a torque of at most c_rr r N, r the shape's
+    /// Rolling resistance coefficient c_rr >= 0 of spheres, capsules and cylinders (other
+    /// shapes do not roll): rolling is opposed by a torque of at most c_rr r N, r the shape's
     /// radius and N the normal force, so a solid ball rolling on a level floor slows at
-    /// (5/7) c_rr g. A pair uses the larger c_rr of its two materials and the larger r of
-    /// its two shapes, so a surface's coefficient (turf, sand) slows whatever rolls on it
-    /// and a roller's own slows it on anything. Typical: 0.001 (steel on steel) to 0.05
+    /// (5/7) c_rr g. A pair uses the larger c_rr of its two materials and the roller's r
+    /// (of two rollers, the smaller), so a surface's coefficient (turf, sand) slows whatever
+    /// rolls on it and a roller's own slows it on anything. Typical: 0.001 (steel on steel) to 0.05
     /// (a tyre on sand).
     real rollingResistance = 0;
 };
@@ -71,8 +71,9 @@ struct CollisionFilter {
 /// closestPoint): those whose category has a bit in `mask`, not on body `ignore`, not
 /// sensors unless `sensors`, and that `accept` (when set) takes. A mask alone converts
 /// to a filter, so `rayCastClosest(from, to, 1u)` reads as before. `accept` is called
-/// on the querying thread, for colliders that pass the rest, in index order; it must
-/// not change the world. A character casting its own capsule ignores its own body;
+/// on the querying thread, in index order, for each candidate collider that passes the
+/// rest (the trees' candidates, before their boxes are tested against the query's); it
+/// must not change the world. A character casting its own capsule ignores its own body;
 /// a line of sight skips sensors.
 struct QueryFilter {
     std::uint32_t mask = 0xffffffffu;             ///< collider categories seen
@@ -130,7 +131,7 @@ struct ContactManifold {
     /// before the resolver (> 0: approaching) [m/s]: how hard they hit.
     real approachSpeed = 0;
     /// Torque bound of rolling resistance per unit normal force: the larger c_rr of the two
-    /// materials times the larger rolling radius of the two shapes [m]
+    /// materials times the roller's radius (of two, the smaller) [m]
     /// (Material::rollingResistance; 0: none).
     real rollingResistance = 0;
     /// What friction drives A's surface's velocity relative to B's toward, in the contact
