@@ -7,6 +7,7 @@
 
 #include <jounce/collision/shape_cast.hpp>
 
+#include <jounce/collision/convex_hull.hpp>
 #include <jounce/collision/gjk.hpp>
 #include <jounce/collision/narrow_phase.hpp>
 #include <jounce/collision/time_of_impact.hpp>
