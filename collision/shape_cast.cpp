@@ -57,12 +57,13 @@ constexpr real castRounding = std::is_same_v<real, double> ? real(1e-6) : real(1
 /// until the translation has closed d along -n: the shape advances by d / (-n . r) of
 /// it (r the translation), exactly onto the plane, and a translation that does not
 /// close along -n never meets the other shape. A graze along a wall stops at once.
-/// The other shape is its support function (world) and a point inside it; `overlapsAt`
-/// says whether the shape placed at a pose overlaps it (GJK's walk on a curved shape
-/// nears the origin only slowly, and may stop short of saying so).
-template <class SupportB, class Overlaps>
+/// The other shape is its support function (world) and a point inside it (a mesh's
+/// triangle, or a whole convex shape); within the skin and not closing, the narrow phase
+/// against `other` (the whole shape or mesh) says whether they overlap (GJK's walk on a
+/// curved shape nears the origin only slowly, and may stop short of saying so).
+template <class SupportB>
 std::optional<real> advanceConvex(const Shape& shape, const Transform& pose, const Vec3& translation, const Vec3& insideB,
-                                  const SupportB& supportB, const Overlaps& overlapsAt) {
+                                  const SupportB& supportB, const Shape& other, const Transform& otherPose) {
     real t = 0;
     for (int i = 0; i < 256; ++i) {
         const Vec3 at = pose.position + t * translation;
@@ -84,7 +85,8 @@ std::optional<real> advanceConvex(const Shape& shape, const Transform& pose, con
             if (closing > castRounding * translation.norm()) return t;
             // Within the skin and moving away or along (a shape resting on a floor,
             // moving across it): no hit, unless they overlap.
-            if (overlapsAt(Transform{at, pose.orientation})) return t;
+            Manifold m;
+            if (collide(shape, Transform{at, pose.orientation}, other, otherPose, 0, m) && m.count > 0 && m.deepest().depth > 0) return t;
             return std::nullopt;
         }
         // Moving away or along: the plane between them stays between them.
@@ -100,11 +102,7 @@ std::optional<real> advanceConvex(const Shape& shape, const Transform& pose, con
 std::optional<real> convexContact(const Shape& shape, const Transform& pose, const Vec3& translation, const Shape& other,
                                   const Transform& otherPose) {
     const auto supportB = [&](const Vec3& d) -> Vec3 { return otherPose.toWorld(support(other, otherPose.directionToLocal(d))); };
-    const auto overlaps = [&](const Transform& here) {
-        Manifold m;
-        return collide(shape, here, other, otherPose, 0, m) && m.count > 0 && m.deepest().depth > 0;
-    };
-    return advanceConvex(shape, pose, translation, otherPose.position, supportB, overlaps);
+    return advanceConvex(shape, pose, translation, otherPose.position, supportB, other, otherPose);
 }
 
 /// Whether a manifold found where a cast stopped is a hit: the shapes overlap, or the
@@ -152,11 +150,7 @@ std::optional<ShapeCastContact> meshCast(const Shape& shape, const Transform& po
             const real a = d.dot(w[0]), b = d.dot(w[1]), e = d.dot(w[2]);
             return a >= b && a >= e ? w[0] : b >= e ? w[1] : w[2];
         };
-        const auto overlaps = [&](const Transform& here) {
-            Manifold m;
-            return collide(shape, here, other, meshPose, 0, m) && m.count > 0 && m.deepest().depth > 0;
-        };
-        if (const std::optional<real> t = advanceConvex(shape, pose, translation, (w[0] + w[1] + w[2]) / 3, supportB, overlaps))
+        if (const std::optional<real> t = advanceConvex(shape, pose, translation, (w[0] + w[1] + w[2]) / 3, supportB, other, meshPose))
             firsts.emplace_back(*t, k);
     }
     std::sort(firsts.begin(), firsts.end());
