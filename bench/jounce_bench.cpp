@@ -166,6 +166,7 @@ int usage(const char* problem) {
 struct Figures : StepTimes {
     long steps = 0;
     std::map<std::string, double> msPerPhase; ///< medians
+    std::map<std::string, double> msPerPhaseTotal; ///< sums over the run (where a sleep-on run's time goes)
     std::size_t bodies = 0, dynamic = 0;
     std::size_t asleep = 0;
     long allAsleepFrom = -1; ///< -1: never
@@ -268,7 +269,10 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
         if (!allAsleep) lastNotAllAsleep = f.steps;
     }
     static_cast<StepTimes&>(f) = stepTimes(ms);
-    for (const auto& [phase, values] : phases) f.msPerPhase[phase] = median(values);
+    for (const auto& [phase, values] : phases) {
+        f.msPerPhase[phase] = median(values);
+        for (const double v : values) f.msPerPhaseTotal[phase] += v;
+    }
     f.positionIterations = median(positionIterations);
     f.velocityIterations = median(velocityIterations);
     f.allAsleepFrom = lastNotAllAsleep < f.steps ? lastNotAllAsleep + 1 : -1;
@@ -346,6 +350,11 @@ void print(const Options& o, const Figures& f) {
         phases += (phases.size() > 1 ? ", " : "") + jsonString(phase) + ": " + number(value);
     phases += "}";
     fields.emplace_back("ms_per_phase", phases);
+    std::string totals = "{";
+    for (const auto& [phase, value] : f.msPerPhaseTotal)
+        totals += (totals.size() > 1 ? ", " : "") + jsonString(phase) + ": " + number(value);
+    totals += "}";
+    fields.emplace_back("ms_per_phase_total", totals);
     if (f.resolutionRecords >= 0) fields.emplace_back("resolution_records", std::to_string(f.resolutionRecords));
     fields.emplace_back("error", f.error.empty() ? "null" : jsonString(f.error));
     if (o.json) {

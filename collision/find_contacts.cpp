@@ -12,14 +12,26 @@
 #include <algorithm>
 #include <exception>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace jounce::detail {
 
 namespace {
 /// How many steps of motion ahead a moving collider's new fat box reaches.
-constexpr real predictedSteps = 2;
+constexpr real predictedSteps = 4;
 } // namespace
+
+namespace {
+template <typename Derived> bool sameBits(const Eigen::DenseBase<Derived>& a, const Eigen::DenseBase<Derived>& b) {
+    return std::memcmp(a.derived().data(), b.derived().data(), sizeof(real) * static_cast<std::size_t>(a.size())) == 0;
+}
+} // namespace
+
+bool PlacedCollider::madeFrom(const Body& body, std::uint32_t colliderGeneration) const {
+    return valid && generation == colliderGeneration && sameBits(position, body.position) &&
+           sameBits(orientation.coeffs(), body.orientation.coeffs()) && sameBits(localCentroid, body.localCentroid);
+}
 
 void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const CollisionSettings& settings,
                      std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
@@ -30,14 +42,21 @@ void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const Co
     scratch.boxes.clear();
     scratch.velocities.clear();
     scratch.sensors.clear();
+    scratch.placed.resize(colliders.slotCount());
     for (std::size_t i = 0; i < colliders.slotCount(); ++i) {
         if (!colliders.isAlive(i)) continue;
         Collider& c = colliders.atSlot(i);
         const Body& b = bodies[c.body];
-        const Transform pose = b.origin() * c.local;
+        PlacedCollider& placed = scratch.placed[i];
+        const std::uint32_t generation = colliders.idOf(i).generation;
+        if (!placed.madeFrom(b, generation)) {
+            const Transform pose = b.origin() * c.local;
+            placed = {generation, true, b.position, b.localCentroid, b.orientation, pose, computeAabb(c.shape, pose)};
+        }
+        const Transform& pose = placed.pose;
         // The box covers where the shape is now and where its velocity takes it this
         // step, so a fast body meets what lies in its path (see narrowPhase).
-        const Aabb tight = computeAabb(c.shape, pose);
+        const Aabb& tight = placed.tight;
         Aabb swept = tight;
         const Vec3 move = b.type != BodyType::Static ? Vec3(b.linearVelocity * h) : Vec3::Zero();
         if (settings.continuous) {

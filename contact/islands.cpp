@@ -58,7 +58,7 @@ int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const S
             Body& b = bodies[islands.bodies[i]];
             if (!b.awake) continue;
             const real current = b.linearVelocity.squaredNorm() + b.angularVelocity.squaredNorm();
-            b.motion = std::min(bias * b.motion + (1 - bias) * current, 10 * settings.sleepThreshold);
+            b.motion = std::min(bias * b.motion + (1 - bias) * current, settings.motionCap * settings.sleepThreshold);
             allQuiet = allQuiet && b.canSleep && b.motion < settings.sleepThreshold;
         }
         if (!allQuiet || (k < keepAwake.size() && keepAwake[k])) continue;

@@ -135,7 +135,18 @@ void SoftStepSolver::integrateOneAlone(const Body& body, SoftBody& b, real h, in
     // A body that may turn about some axes only turns about them as it spins (its
     // gyroscopic terms would turn it about the locked ones).
     if (body.locks.anyAngular()) gyroscopic = GyroscopicMode::None;
+    // A body that does not spin and feels no torque keeps its orientation exactly: every
+    // form's turn is by w = 0 (a falling pile's boxes: the turns were a quarter of its
+    // free fall's step).
+    const bool turns = !b.angularVelocity.isZero(0) || !b.angularKick.isZero(0);
     for (int s = 0; s < substeps; ++s) {
+        if (!turns) {
+            detail::kick(b);
+            detail::lockVelocities(b);
+            detail::limitSpeed(b.linearVelocity);
+            b.moved += sub * b.linearVelocity;
+            continue;
+        }
         detail::kick(b);
         detail::lockVelocities(b);
         Vec3& w = b.angularVelocity;
@@ -154,6 +165,7 @@ void SoftStepSolver::integrateOneAlone(const Body& body, SoftBody& b, real h, in
             q = integrateOrientation(q, w, sub);
         }
     }
+    if (!turns) return; // turned and turn stay the identity
     b.turned = (q * body.orientation.conjugate()).normalized();
     b.turn = b.turned.toRotationMatrix();
 }

@@ -336,6 +336,43 @@ TEST_CASE("every benchmark stack is asleep by step 30 (half a second) with eithe
         }
 }
 
+TEST_CASE("a box dropped hard sleeps ln(motionCap) / ln(1 / motionBias) seconds after it comes to rest", "[contact][scene]") {
+    // The recency-weighted motion is clamped at motionCap sleepThresholds, so once the
+    // box is quiet it decays from the cap to the threshold in n steps, bias^n = 1 / cap:
+    // 22 steps at the default cap of 2, 73 at Millington's 10 (the control).
+    for (const real cap : {real(2), real(10)}) {
+        TestScene scene;
+        World& w = scene.world();
+        WorldSettings s = w.settings();
+        s.sleep.motionCap = cap;
+        w.setSettings(s);
+        BodyDesc ground;
+        ground.type = BodyType::Static;
+        ground.colliders.push_back(ColliderDesc{HalfSpace{}, Transform{}, 1000, Material{0.5, 0}, CollisionFilter{}});
+        scene.addBody(ground, {});
+        BodyDesc box;
+        box.position = Vec3(0, 5, 0); // hits the ground at 9.4 m/s: motion far above the cap
+        box.colliders.push_back(ColliderDesc{Box{Vec3::Constant(real(0.5))}, Transform{}, 1000, Material{0.5, 0}, CollisionFilter{}});
+        const BodyId id = scene.addBody(box, {});
+        int lastLoud = -1, asleepAt = -1;
+        for (int i = 1; i <= 300 && asleepAt < 0; ++i) {
+            scene.step();
+            const BodyState b = w.body(id);
+            if (!b.awake) asleepAt = i;
+            else if (b.linearVelocity.squaredNorm() + b.angularVelocity.squaredNorm() >= s.sleep.sleepThreshold) lastLoud = i;
+        }
+        const real perStep = -std::log(s.sleep.motionBias) / 60; // ln(1 / bias) per step of 1/60 s
+        const int expected = static_cast<int>(std::ceil(std::log(cap) / perStep));
+        INFO("cap " << cap << ": quiet after step " << lastLoud << ", asleep at step " << asleepAt << ", expected "
+                    << expected << " steps after");
+        REQUIRE(lastLoud > 30);  // it fell and hit
+        REQUIRE(asleepAt > 0);
+        CHECK(asleepAt - lastLoud >= expected - 1);
+        CHECK(asleepAt - lastLoud <= expected + 8); // the motion of its last quiet steps decays too
+        CHECK(w.body(id).position.y() == Approx(real(0.5)).margin(0.01));
+    }
+}
+
 TEST_CASE("with sleep on, a body gliding at 0.3 m/s on frictionless ground keeps gliding", "[contact][scene]") {
     // The control of the stacks' quick sleep: at Millington's 0.3 m^2/s^2 a body moving
     // steadily slower than 0.55 m/s fell asleep, at 0.05 it glides on.

@@ -164,6 +164,7 @@ TEST_CASE("renamed settings and body damping rates round-trip through scene file
     s.resolver.velocityTolerance = real(0.02);
     s.sleep.sleepThreshold = real(0.1);
     s.sleep.motionBias = real(0.25);
+    s.sleep.motionCap = real(7);
     World world(s);
     BodyDesc d;
     d.linearDamping = real(0.75);
@@ -171,7 +172,7 @@ TEST_CASE("renamed settings and body damping rates round-trip through scene file
     const BodyId body = world.createBody(d);
     const std::string text = exportScene(world);
     for (const char* name : {"\"restitutionThreshold\"", "\"maxProjectionAngle\"", "\"penetrationTolerance\"",
-                             "\"velocityTolerance\"", "\"sleepThreshold\"", "\"motionBias\"", "\"linearDamping\"",
+                             "\"velocityTolerance\"", "\"sleepThreshold\"", "\"motionBias\"", "\"motionCap\"", "\"linearDamping\"",
                              "\"angularDamping\""})
         CHECK_THAT(text, Catch::Contains(name));
     for (const char* old : {"velocityLimit", "angularLimit", "positionEpsilon", "velocityEpsilon", "sleepEpsilon", "baseBias"})
@@ -184,6 +185,7 @@ TEST_CASE("renamed settings and body damping rates round-trip through scene file
     CHECK(r.resolver.velocityTolerance == s.resolver.velocityTolerance);
     CHECK(r.sleep.sleepThreshold == s.sleep.sleepThreshold);
     CHECK(r.sleep.motionBias == s.sleep.motionBias);
+    CHECK(r.sleep.motionCap == s.sleep.motionCap);
     CHECK(r.collisionMargin == s.collisionMargin);
     REQUIRE(loaded.world.bodyCount() == 1);
     const BodyState b = loaded.world.body(loaded.world.bodyIds().front());

@@ -224,6 +224,8 @@ TEST_CASE("settings are validated", "[physics]") {
     with("WorldSettings.resolver.slidingSpeed", [](WorldSettings& s) { s.resolver.slidingSpeed = kNaN; });
     with("WorldSettings.sleep.sleepThreshold", [](WorldSettings& s) { s.sleep.sleepThreshold = 0; });
     with("WorldSettings.sleep.motionBias", [](WorldSettings& s) { s.sleep.motionBias = 2; });
+    with("WorldSettings.sleep.motionCap", [](WorldSettings& s) { s.sleep.motionCap = real(0.5); });
+    with("WorldSettings.sleep.motionCap", [](WorldSettings& s) { s.sleep.motionCap = kNaN; });
     // Values that passed once and made a later step fail or do nothing.
     with("WorldSettings.collisionMargin", [](WorldSettings& s) { s.collisionMargin = 0; });
     with("WorldSettings.collisionMargin", [](WorldSettings& s) { s.collisionMargin = real(-0.01); });

@@ -106,7 +106,7 @@ void deformableMotion(DeformableArray& deformables, const DeformableIslands& isl
         for (std::uint32_t n = islands.deformableStarts[k]; n < islands.deformableStarts[k + 1]; ++n) {
             Deformable& d = deformables.atSlot(islands.deformables[n]);
             if (d.asleep) continue;
-            d.motion = std::min(bias * d.motion + (1 - bias) * fastestSquared(d), 10 * settings.sleepThreshold);
+            d.motion = std::min(bias * d.motion + (1 - bias) * fastestSquared(d), settings.motionCap * settings.sleepThreshold);
             quiet = quiet && d.motion < settings.sleepThreshold;
         }
         if (quiet) continue;

@@ -100,6 +100,7 @@ template <typename Io> void fields(Io& io, SleepSettings& s) {
     io("enabled", s.enabled);
     io("sleepThreshold", s.sleepThreshold);
     io("motionBias", s.motionBias);
+    io("motionCap", s.motionCap);
 }
 
 template <typename Io> void fields(Io& io, ParticleSettings& s) {

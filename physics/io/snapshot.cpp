@@ -47,7 +47,7 @@ constexpr char magic[8] = {'J', 'O', 'U', 'N', 'C', 'E', 'S', 'N'};
 // 2: ResolverSettings::shockIterations. 3: a body's damping is a rate c [1/s] (velocity
 // times exp(-c h)), no longer the share d kept per second. 4: ResolverSettings::solver and
 // ::soft (the soft step).
-constexpr std::uint32_t formatVersion = 12;
+constexpr std::uint32_t formatVersion = 13;
 constexpr std::uint32_t byteOrderMark = 0x01020304u;
 
 /// The writer with the table of shared shape data seen so far.
@@ -335,7 +335,7 @@ template <typename Ar> void io(Ar& ar, ParticleSettings& p) {
 }
 template <typename Ar> void io(Ar& ar, WorldSettings& s) {
     ioEach(ar, s.gravity, s.gyroscopic, s.minTimeStep, s.maxTimeStep, s.maxSubsteps, s.collisionMargin,
-           s.aabbMargin, s.continuous, s.contactCache.distance, s.contactCache.angle, s.resolver, s.sleep.enabled, s.sleep.sleepThreshold, s.sleep.motionBias,
+           s.aabbMargin, s.continuous, s.contactCache.distance, s.contactCache.angle, s.resolver, s.sleep.enabled, s.sleep.sleepThreshold, s.sleep.motionBias, s.sleep.motionCap,
            s.particles);
 }
 

@@ -109,7 +109,7 @@ void particleMotion(ParticleSystem& ps, const ParticleIslands& islands, std::siz
         for (std::uint32_t n = islands.particleStarts[k]; n < islands.particleStarts[k + 1]; ++n) {
             const std::uint32_t i = islands.particles[n];
             if (ps.asleep[i]) continue;
-            ps.motion[i] = std::min(bias * ps.motion[i] + (1 - bias) * ps.v[i].squaredNorm(), 10 * settings.sleepThreshold);
+            ps.motion[i] = std::min(bias * ps.motion[i] + (1 - bias) * ps.v[i].squaredNorm(), settings.motionCap * settings.sleepThreshold);
             quiet = quiet && ps.motion[i] < settings.sleepThreshold;
         }
         if (quiet) continue;

@@ -31,12 +31,14 @@ namespace jounce {
 void World::indexQueries() {
     unindexed_.clear();
     movedBodies_.clear();
-    const std::vector<Transform>& poses = scratch_->collision.poses; // where the last substep's boxes were made
-    for (std::size_t p = 0; p < proxyColliders_.size(); ++p) {
-        const Collider& c = colliders_[proxyColliders_[p]];
-        const Transform pose = bodies_[c.body].origin() * c.local;
-        const bool moved = pose.position != poses[p].position || pose.orientation.coeffs() != poses[p].orientation.coeffs();
-        if (moved && !c.fatBox.contains(computeAabb(c.shape, pose))) unindexed_.push_back(proxyColliders_[p]);
+    // Where the last substep's boxes were made: a collider whose body has not moved
+    // since is still inside its box (a sleeping pile is never placed again here).
+    const std::vector<detail::PlacedCollider>& placed = scratch_->collision.placed;
+    for (const ColliderId id : proxyColliders_) {
+        const Collider& c = colliders_[id];
+        const Body& body = bodies_[c.body];
+        if (placed[id.index].madeFrom(body, id.generation)) continue;
+        if (!c.fatBox.contains(computeAabb(c.shape, body.origin() * c.local))) unindexed_.push_back(id);
     }
     queriesScanAll_ = false;
 }

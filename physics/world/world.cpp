@@ -252,6 +252,7 @@ void World::setSettings(const WorldSettings& s) { return detail::guarded(errorHa
     if (s.sleep.sleepThreshold > detail::maxSpeed * detail::maxSpeed) // compared with v.v + w.w
         throw Error("WorldSettings.sleep.sleepThreshold", toText(s.sleep.sleepThreshold), "must be at most maxSpeed^2");
     detail::requireInRange(s.sleep.motionBias, 0, 1, "WorldSettings.sleep.motionBias");
+    detail::requireInRange(s.sleep.motionCap, 1, 1e6, "WorldSettings.sleep.motionCap");
     settings_ = s;
 }); }
 
