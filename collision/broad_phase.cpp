@@ -85,6 +85,9 @@ struct BroadPhase::State {
     std::vector<char> moves;     ///< which tree holds the box: 0 static, 1 moving
     std::vector<std::uint32_t> groups; ///< same non-zero group: never an overlap worth keeping
     std::vector<char> isChanged; ///< scratch: changed in this call
+    /// Scratch: whether each proxy moves and is awake this call, one byte each, so the
+    /// kept overlaps of a sleeping pile are turned down without reading their proxies.
+    std::vector<char> isActive;
 
     std::array<Tree, 2> trees;            ///< [0] static proxies, [1] moving ones
     std::vector<std::uint32_t> unbounded; ///< proxies kept out of the trees, ascending
@@ -127,11 +130,13 @@ void BroadPhase::findPairs(std::span<const BroadPhaseProxy> proxies, std::vector
         for (std::uint32_t i : s.changed) s.isChanged[i] = 0;
     }
     out.clear();
+    s.isActive.resize(proxies.size());
+    for (std::size_t i = 0; i < proxies.size(); ++i) s.isActive[i] = active(proxies[i]) ? 1 : 0;
     for (const ProxyPair& pair : s.overlaps) {
+        if (!s.isActive[pair.a] && !s.isActive[pair.b]) continue;
         const BroadPhaseProxy& p = proxies[pair.a];
         const BroadPhaseProxy& q = proxies[pair.b];
-        if ((active(p) || active(q)) && p.owner != q.owner && filtersPass(p, q) && !ignores(p.owner, q.owner))
-            out.push_back(pair);
+        if (p.owner != q.owner && filtersPass(p, q) && !ignores(p.owner, q.owner)) out.push_back(pair);
     }
 }
 
