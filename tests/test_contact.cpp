@@ -361,7 +361,7 @@ TEST_CASE("a box dropped hard sleeps ln(motionCap) / ln(1 / motionBias) seconds 
             if (!b.awake) asleepAt = i;
             else if (b.linearVelocity.squaredNorm() + b.angularVelocity.squaredNorm() >= s.sleep.sleepThreshold) lastLoud = i;
         }
-        const real perStep = -std::log(s.sleep.motionBias) / 60; // ln(1 / bias) per step of 1/60 s
+        const real perStep = -std::log(s.sleep.motionBias) * scene.timeStep(); // ln(1 / bias) per step
         const int expected = static_cast<int>(std::ceil(std::log(cap) / perStep));
         INFO("cap " << cap << ": quiet after step " << lastLoud << ", asleep at step " << asleepAt << ", expected "
                     << expected << " steps after");

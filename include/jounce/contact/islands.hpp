@@ -56,7 +56,8 @@ struct SleepSettings {
     /// rest. Millington clamps at 10 (1.2 s at motionBias 0.15: a dropped pile of 1000
     /// boxes, at rest from step 115, slept from step 187); 2, the motion a body starts and
     /// wakes with, puts a hard-hit body to sleep as soon as a gently placed one (0.37 s,
-    /// Box2D's and Jolt's half a second at rest: the pile sleeps from step 138).
+    /// Box2D's and Jolt's half a second at rest: the pile sleeps from step 138). In
+    /// [1, 1e6]; below 2 a woken body starts above the cap, and the next update clamps it.
     real motionCap = 2;
 };
 
