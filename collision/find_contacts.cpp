@@ -200,9 +200,30 @@ void describeInto(ContactManifold& m, const Collider& ca, const Collider& cb, Co
     m.rollingResistance = std::max(ca.material.rollingResistance, cb.material.rollingResistance) * radius;
 }
 
-/// Tested pair `tested`'s manifolds (or sensor overlap) appended to `contacts` (`sensors`).
-void collidePair(const PairInputs& in, std::uint32_t tested, CollisionScratch::PairWork& work,
-                 std::vector<ContactManifold>& contacts, std::vector<SensorEvent>& sensors) {
+/// Where a run of pairs puts its manifolds: first into `room` slots of the step's list
+/// from `slots` on (on several workers, the slots its pairs' manifolds filled last step:
+/// a settled pair makes as many again), then onto `extra`. Each manifold starts as a
+/// default-constructed one or a copy, wherever it lands.
+struct ManifoldSink {
+    ContactManifold* slots = nullptr;
+    std::size_t room = 0, used = 0;
+    std::vector<ContactManifold>* extra = nullptr;
+
+    ContactManifold& add() {
+        if (used == room) return extra->emplace_back();
+        slots[used] = ContactManifold{};
+        return slots[used++];
+    }
+    ContactManifold& add(const ContactManifold& from) {
+        if (used == room) return extra->emplace_back(from);
+        slots[used] = from;
+        return slots[used++];
+    }
+};
+
+/// Tested pair `tested`'s manifolds (or sensor overlap) added to `contacts` (`sensors`).
+void collidePair(const PairInputs& in, std::uint32_t tested, CollisionScratch::PairWork& work, ManifoldSink& contacts,
+                 std::vector<SensorEvent>& sensors) {
     const ProxyPair& pair = in.pairs[in.scratch.tested[tested]];
     const Aabb& boxA = in.scratch.boxes[pair.a];
     const Aabb& boxB = in.scratch.boxes[pair.b];
@@ -252,7 +273,7 @@ void collidePair(const PairInputs& in, std::uint32_t tested, CollisionScratch::P
         for (const ContactManifold& kept : last) {
             // Its impulses, anchors and pose when found carry over whole; the points move
             // with the anchors.
-            ContactManifold& m = contacts.emplace_back(kept);
+            ContactManifold& m = contacts.add(kept);
             describeInto(m, ca, cb, ia, ib);
             refreshPoints(m, pa, pb);
             m.approachSpeed = approachSpeed(ba, bb, m.manifold);
@@ -280,7 +301,7 @@ void collidePair(const PairInputs& in, std::uint32_t tested, CollisionScratch::P
                          manifolds, work.speculative, work.sweep);
     for (const Manifold& manifold : manifolds) {
         // Built where it stays (a manifold is 0.7 kB: made aside and copied, it cost twice).
-        ContactManifold& m = contacts.emplace_back();
+        ContactManifold& m = contacts.add();
         m.manifold = manifold;
         describeInto(m, ca, cb, ia, ib);
         m.approachSpeed = approachSpeed(ba, bb, manifold);
@@ -344,58 +365,85 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
         scratch.chunkErrors.resize(chunks);
     }
     const PairInputs in{bodies, colliders, settings, proxyColliders, pairs, previous, h, scratch};
+    if (!tasks || workers < 2 || chunks < minChunksForThreads) {
+        // One worker: straight into the step's lists, in pair order.
+        contacts.clear();
+        ManifoldSink sink{nullptr, 0, 0, &contacts};
+        for (std::uint32_t k = 0; k < tested.size(); ++k) collidePair(in, k, scratch.workers[0], sink, sensorOverlaps);
+        return;
+    }
+    // Each chunk writes where its pairs' manifolds of the last step lay, counted from
+    // the last step's list, straight into the step's list; what does not fit goes to the
+    // chunk's own list. A settled scene's chunks make as many manifolds as before and
+    // nothing is copied; otherwise the chunks are joined in chunk order afterwards.
+    std::vector<std::size_t>& predicted = scratch.chunkOffsets; // where each chunk's manifolds went last step
+    predicted.assign(chunks + 1, 0);
+    for (std::uint32_t k = 0; k < tested.size(); ++k)
+        predicted[k / pairsPerChunk + 1] += scratch.previous[k].last - scratch.previous[k].first;
+    for (std::uint32_t chunk = 0; chunk < chunks; ++chunk) predicted[chunk + 1] += predicted[chunk];
+    // Sized over what the list held (an older step's manifolds, each overwritten before it
+    // is read): clearing first constructed every manifold again, 8 MB a step for spheres4096.
+    contacts.resize(predicted[chunks]);
+    scratch.chunkUsed.assign(chunks, 0);
     struct Context {
         const PairInputs& in;
         CollisionScratch& scratch;
-    } context{in, scratch};
+        std::vector<ContactManifold>& contacts;
+    } context{in, scratch, contacts};
     const TaskFunction collideChunks = [](std::uint32_t begin, std::uint32_t end, std::uint32_t worker, void* raw) {
         const Context& c = *static_cast<const Context*>(raw);
         for (std::uint32_t chunk = begin; chunk < end; ++chunk) {
-            std::vector<ContactManifold>& out = c.scratch.chunkContacts[chunk];
+            const std::size_t at = c.scratch.chunkOffsets[chunk];
+            std::vector<ContactManifold>& extra = c.scratch.chunkContacts[chunk];
             std::vector<SensorEvent>& sensed = c.scratch.chunkSensors[chunk];
-            out.clear();
+            extra.clear();
             sensed.clear();
+            ManifoldSink sink{c.contacts.data() + at, c.scratch.chunkOffsets[chunk + 1] - at, 0, &extra};
             const std::size_t first = std::size_t{chunk} * pairsPerChunk;
             const std::size_t last = std::min(c.scratch.tested.size(), first + pairsPerChunk);
             try {
                 for (std::size_t k = first; k < last; ++k)
-                    collidePair(c.in, static_cast<std::uint32_t>(k), c.scratch.workers[worker], out, sensed);
+                    collidePair(c.in, static_cast<std::uint32_t>(k), c.scratch.workers[worker], sink, sensed);
             } catch (...) { // kept, so the step fails with the first pair's error, as on one thread
                 c.scratch.chunkErrors[chunk] = std::current_exception();
             }
+            c.scratch.chunkUsed[chunk] = sink.used;
         }
     };
-    if (!tasks || workers < 2 || chunks < minChunksForThreads) {
-        // One worker: straight into the step's lists, in pair order.
-        contacts.clear();
-        for (std::uint32_t k = 0; k < tested.size(); ++k) collidePair(in, k, scratch.workers[0], contacts, sensorOverlaps);
-        return;
-    }
     std::fill(scratch.chunkErrors.begin(), scratch.chunkErrors.begin() + chunks, nullptr);
     tasks->run(chunks, 1, collideChunks, &context);
     for (std::uint32_t chunk = 0; chunk < chunks; ++chunk)
         if (scratch.chunkErrors[chunk]) std::rethrow_exception(scratch.chunkErrors[chunk]);
-    // Joined in chunk order; the copying is shared out too (each chunk's contacts to
-    // their place in the list).
-    std::vector<std::size_t>& offsets = scratch.chunkOffsets;
-    offsets.assign(chunks + 1, 0);
+    bool asPredicted = true;
     for (std::uint32_t chunk = 0; chunk < chunks; ++chunk) {
-        offsets[chunk + 1] = offsets[chunk] + scratch.chunkContacts[chunk].size();
         sensorOverlaps.insert(sensorOverlaps.end(), scratch.chunkSensors[chunk].begin(), scratch.chunkSensors[chunk].end());
+        asPredicted = asPredicted && scratch.chunkContacts[chunk].empty() &&
+                      scratch.chunkUsed[chunk] == predicted[chunk + 1] - predicted[chunk];
     }
-    // Sized over what the list held (an older step's manifolds, all overwritten below):
-    // clearing first constructed every manifold again, 8 MB a step for spheres4096.
-    contacts.resize(offsets[chunks]);
+    if (asPredicted) return;
+    // Joined in chunk order into the other list, each chunk's part (its slots, then its
+    // own list) copied by a worker, and the lists swapped.
+    std::vector<std::size_t>& offsets = scratch.joinOffsets;
+    offsets.assign(chunks + 1, 0);
+    for (std::uint32_t chunk = 0; chunk < chunks; ++chunk)
+        offsets[chunk + 1] = offsets[chunk] + scratch.chunkUsed[chunk] + scratch.chunkContacts[chunk].size();
+    std::vector<ContactManifold>& joined = scratch.joined;
+    joined.resize(offsets[chunks]);
     struct Join {
         CollisionScratch& scratch;
-        std::vector<ContactManifold>& contacts;
-    } join{scratch, contacts};
+        const std::vector<ContactManifold>& contacts;
+        std::vector<ContactManifold>& joined;
+    } join{scratch, contacts, joined};
     tasks->run(chunks, 4, [](std::uint32_t begin, std::uint32_t end, std::uint32_t, void* raw) {
         const Join& j = *static_cast<const Join*>(raw);
-        for (std::uint32_t chunk = begin; chunk < end; ++chunk)
-            std::copy(j.scratch.chunkContacts[chunk].begin(), j.scratch.chunkContacts[chunk].end(),
-                      j.contacts.begin() + static_cast<std::ptrdiff_t>(j.scratch.chunkOffsets[chunk]));
+        for (std::uint32_t chunk = begin; chunk < end; ++chunk) {
+            const auto from = j.contacts.begin() + static_cast<std::ptrdiff_t>(j.scratch.chunkOffsets[chunk]);
+            auto to = j.joined.begin() + static_cast<std::ptrdiff_t>(j.scratch.joinOffsets[chunk]);
+            to = std::copy(from, from + static_cast<std::ptrdiff_t>(j.scratch.chunkUsed[chunk]), to);
+            std::copy(j.scratch.chunkContacts[chunk].begin(), j.scratch.chunkContacts[chunk].end(), to);
+        }
     }, &join);
+    contacts.swap(joined);
 }
 
 } // namespace jounce::detail

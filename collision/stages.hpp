@@ -78,9 +78,15 @@ struct CollisionScratch {
     std::vector<Manifold> sweep;             ///< limitFastMotion: the time-of-impact walk's
     std::vector<std::uint32_t> tested;       ///< narrowPhase: the pairs it tests, in pair order
     std::vector<ManifoldRange> previous;     ///< narrowPhase: by tested pair, its manifolds of the last step
-    std::vector<std::vector<ContactManifold>> chunkContacts; ///< narrowPhase: by chunk of tested pairs
+    std::vector<std::vector<ContactManifold>> chunkContacts; ///< narrowPhase: by chunk, what did not fit its slots
     std::vector<std::vector<SensorEvent>> chunkSensors;      ///< narrowPhase: by chunk
-    std::vector<std::size_t> chunkOffsets;   ///< narrowPhase: where each chunk's contacts go
+    /// narrowPhase on workers: where each chunk's manifolds start in the step's list (from
+    /// its pairs' count of the last step), how many went there, and, when a chunk made
+    /// more or fewer, the list joined in chunk order and where each chunk starts in it.
+    std::vector<std::size_t> chunkOffsets;
+    std::vector<std::size_t> chunkUsed;
+    std::vector<std::size_t> joinOffsets;
+    std::vector<ContactManifold> joined;
     std::vector<std::exception_ptr> chunkErrors; ///< narrowPhase: what each chunk threw
     std::vector<std::uint8_t> fast;          ///< markFastBodies: by body slot, swept this step
     std::vector<real> fraction;              ///< limitFastMotion: by body slot, share of the step to move
