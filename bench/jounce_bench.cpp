@@ -256,7 +256,8 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
         for (const auto& [phase, value] : {std::pair{"forces", p.forces}, {"integrate", p.integrate},
                                            {"broad_phase", p.broadPhase}, {"narrow_phase", p.narrowPhase},
                                            {"group", p.group}, {"resolve", p.resolve}, {"finish", p.finish},
-                                           {"particles", p.particles}, {"deformables", p.deformables}, {"sleep", p.sleep}})
+                                           {"particles", p.particles}, {"deformables", p.deformables}, {"sleep", p.sleep},
+                                           {"backup", p.backup}, {"events", p.events}})
             phases[phase].push_back(value);
         const jounce::ResolverStats& rs = world.resolverStats();
         positionIterations.push_back(rs.positionIterations);

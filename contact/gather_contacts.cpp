@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Stage 5a of the step: the narrow phase's manifolds become the resolver's contact
+// Stage 5c of the step: the narrow phase's manifolds become the resolver's contact
 // points (Millington's contact data, seeds/004 ch. 14), each starting from the impulse
 // its manifold carried from the last step (collision/persistent_contacts.cpp).
 
@@ -37,38 +37,32 @@ bool finite(const Contact& c) { return finitePoint(c) && finiteShared(c.normal, 
 
 } // namespace
 
-void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds, std::vector<Contact>& out,
-                    std::vector<std::string>& errors, std::vector<std::uint32_t>& firsts, TaskSystem* tasks) {
+void gatherContacts(const std::vector<ContactManifold>& manifolds, std::span<const std::uint32_t> firsts,
+                    const std::vector<Contact>& jointContacts, std::span<const std::uint32_t> jointPlaces,
+                    std::vector<Contact>& out, std::vector<std::uint32_t>& islandStarts, std::vector<std::string>& errors,
+                    TaskSystem* tasks) {
     errors.clear();
-    // Where each manifold's points go (none for a manifold with nothing to move), then
-    // the points built on the workers, each manifold into its own slots.
-    firsts.resize(manifolds.size() + 1);
-    std::uint32_t total = 0;
-    for (std::size_t k = 0; k < manifolds.size(); ++k) {
-        firsts[k] = total;
-        const ContactManifold& m = manifolds[k];
-        if (bodies[m.bodyA].isDynamic() || bodies[m.bodyB].isDynamic()) total += static_cast<std::uint32_t>(m.manifold.count);
-    }
-    firsts[manifolds.size()] = total;
     // Built in place over last step's contacts (a Contact is ~300 bytes: constructing
     // them first cost as much as filling them). Every field a solver reads before it
-    // writes it is set below; the rest the solvers' preparation fills.
-    out.resize(total);
+    // writes it is set below; the rest the solvers' preparation fills. Each manifold
+    // writes its own places (groupContacts chose them), so the workers share them.
+    out.resize(firsts.back());
+    for (std::size_t i = 0; i < jointContacts.size(); ++i)
+        if (jointPlaces[i] != noPlace) out[jointPlaces[i]] = jointContacts[i];
     std::atomic<bool> anyBad{false};
     parallelFor(tasks, static_cast<std::uint32_t>(manifolds.size()), 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
+            if (firsts[k] == noPlace) continue;
             const ContactManifold& m = manifolds[k];
-            if (firsts[k] == firsts[k + 1]) continue;
             // Shared by the manifold's points: one pair, one normal (its basis made at
             // the first point that passes the check).
             const std::uint64_t key = pairKey(m);
             const bool sharedOk = finiteShared(m.manifold.normal, m.friction, m.restitution);
             Mat3 basis = Mat3::Identity();
             bool haveBasis = false;
-            for (std::uint32_t i = firsts[k]; i < firsts[k + 1]; ++i) {
-                const std::size_t point = i - firsts[k];
+            for (std::uint32_t point = 0; point < static_cast<std::uint32_t>(m.manifold.count); ++point) {
                 const ContactPoint& p = m.manifold.points[point];
-                Contact& c = out[i];
+                Contact& c = out[firsts[k] + point];
                 c.body = {m.bodyA.index, m.bodyB.index};
                 c.point = p.point;
                 c.normal = m.manifold.normal;
@@ -77,7 +71,7 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
                 c.restitution = m.restitution;
                 c.surfaceVelocity = m.surfaceVelocity;
                 c.key = key | p.feature;
-                c.source = k * Manifold::maxPoints + static_cast<std::uint32_t>(point);
+                c.source = k * Manifold::maxPoints + point;
                 c.carries = true;
                 c.supports = true;
                 c.desiredDeltaVelocity = 0; // the resolver's (the soft step leaves them 0)
@@ -103,21 +97,42 @@ void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>&
         }
     });
     if (!anyBad.load()) return;
-    // Bad data never reaches a body: report it and drop the point (in order, here).
+    // Bad data never reaches a body: report it and drop the point (in order, here),
+    // each island's range shrinking with it. Joints' contacts (no source) are kept.
     std::size_t kept = 0;
-    for (std::size_t k = 0; k < manifolds.size(); ++k)
-        for (std::uint32_t i = firsts[k]; i < firsts[k + 1]; ++i) {
+    for (std::size_t island = 0; island + 1 < islandStarts.size(); ++island) {
+        const std::uint32_t first = islandStarts[island], last = islandStarts[island + 1];
+        islandStarts[island] = static_cast<std::uint32_t>(kept);
+        for (std::uint32_t i = first; i < last; ++i) {
             const Contact& c = out[i];
-            if (finite(c)) {
+            if (c.source == noSource || finite(c)) {
                 if (kept != i) out[kept] = out[i];
                 ++kept;
                 continue;
             }
-            errors.push_back("contact between bodies " + std::to_string(manifolds[k].bodyA.index) + " and " +
-                             std::to_string(manifolds[k].bodyB.index) + " dropped: non-finite point " + toText(c.point) +
-                             ", normal " + toText(c.normal) + " or depth " + toText(c.penetration));
+            errors.push_back("contact between bodies " + std::to_string(c.body[0]) + " and " + std::to_string(c.body[1]) +
+                             " dropped: non-finite point " + toText(c.point) + ", normal " + toText(c.normal) +
+                             " or depth " + toText(c.penetration));
         }
+    }
+    islandStarts.back() = static_cast<std::uint32_t>(kept);
     out.resize(kept);
+}
+
+void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds, std::vector<Contact>& out,
+                    std::vector<std::string>& errors, std::vector<std::uint32_t>& firsts, TaskSystem* tasks) {
+    // Every manifold with something to move, in manifold order, as one island.
+    firsts.assign(manifolds.size() + 1, noPlace);
+    std::uint32_t total = 0;
+    for (std::size_t k = 0; k < manifolds.size(); ++k) {
+        const ContactManifold& m = manifolds[k];
+        if (!bodies[m.bodyA].isDynamic() && !bodies[m.bodyB].isDynamic()) continue;
+        firsts[k] = total;
+        total += static_cast<std::uint32_t>(m.manifold.count);
+    }
+    firsts.back() = total;
+    std::vector<std::uint32_t> starts{0, total};
+    gatherContacts(manifolds, firsts, {}, {}, out, starts, errors, tasks);
 }
 
 } // namespace jounce::detail

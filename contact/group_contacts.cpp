@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Stages 5c and 8 of the step: contacts grouped into islands (sleeping islands left
-// out, a touched one woken), and the links that keep a sleeping pile one island after
+// Stages 5b and 8 of the step: manifolds and joints grouped into islands (sleeping
+// islands left out, a touched one woken), each contact's place in the step's list by
+// island, and the links that keep a sleeping pile one island after
 // its contacts are no longer looked for.
 
-#include "common/parallel.hpp"
+#include "common/disjoint_sets.hpp"
 #include "contact/stages.hpp"
 
 #include <algorithm>
@@ -18,49 +19,68 @@ bool sleepingBody(const BodyArray& bodies, std::uint32_t i) {
     return i < slots.size() && bodies.aliveFlags()[i] && slots[i].isDynamic() && !slots[i].awake;
 }
 
+/// The island of a pair of bodies: its dynamic body's (either, if both), or none when
+/// neither is dynamic (nothing to resolve).
+std::uint32_t islandOfPair(std::span<const Body> slots, const Islands& islands, std::uint32_t a, std::uint32_t b) {
+    if (a != noBody && slots[a].isDynamic()) return islands.bodyIsland[a];
+    if (b != noBody && slots[b].isDynamic()) return islands.bodyIsland[b];
+    return noIsland;
+}
+
 } // namespace
 
-void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const SleepSettings& sleep, Islands& islands,
-                   std::vector<std::uint32_t>& islandStarts, std::vector<BodyLink>& sleepingLinks,
-                   const std::vector<BodyLink>& jointLinks, ContactScratch& scratch, TaskSystem* tasks) {
+void groupContacts(BodyArray& bodies, const std::vector<ContactManifold>& manifolds, const std::vector<Contact>& jointContacts,
+                   const SleepSettings& sleep, Islands& islands, std::vector<std::uint32_t>& islandStarts,
+                   std::vector<BodyLink>& sleepingLinks, const std::vector<BodyLink>& jointLinks, ContactScratch& scratch) {
     // Sleeping bodies are not tested against each other, so the contacts that held a
     // sleeping pile together are not found again. The links kept from them join its
     // bodies into one island still, so a hit on any of them wakes all of them.
     const std::span<const Body> slots = bodies.slots();
     const auto asleep = [&](std::uint32_t i) { return sleepingBody(bodies, i); };
     std::erase_if(sleepingLinks, [&](const BodyLink& l) { return !asleep(l.first) && !asleep(l.second); });
+    // The islands join the bodies of every manifold (a pair's points all join the same
+    // two) and of every joint (its contacts join the bodies its link names).
     std::vector<BodyLink>& links = scratch.links;
     links.assign(sleepingLinks.begin(), sleepingLinks.end());
     links.insert(links.end(), jointLinks.begin(), jointLinks.end());
-    buildIslands(slots, bodies.aliveFlags(), contacts, links, islands);
+    for (const ContactManifold& m : manifolds)
+        if (m.manifold.count > 0) links.emplace_back(m.bodyA.index, m.bodyB.index);
+    buildIslands(slots, bodies.aliveFlags(), {}, links, islands);
     // An island a moving kinematic body touches wakes (and the sleep stage keeps it awake).
-    markMovedByKinematics(slots, contacts, islands, scratch.movedByKinematic);
+    markMovedByKinematics(slots, links, islands, scratch.movedByKinematic);
     for (std::size_t k = 0; k < islands.count(); ++k)
         if (scratch.movedByKinematic[k]) wakeIsland(bodies.slots(), islands, k, sleep.sleepThreshold);
     wakeTouchedIslands(bodies.slots(), islands, sleep.sleepThreshold);
-    // Contacts in island order; islands that sleep as a whole are left out. Which goes
-    // where is listed first (plain indices), then the contacts (~300 bytes each) are
-    // copied on the workers.
-    std::vector<std::uint32_t>& source = scratch.orderSource;
-    source.clear();
+    // Where each manifold's points and each joint contact go in the step's contact list:
+    // island by island (islands that sleep as a whole left out), in each its manifolds'
+    // points in manifold order, then its joints' contacts in order. gatherContacts
+    // writes them there, so nothing is copied to put them in order.
+    const auto islandCount = static_cast<std::uint32_t>(islands.count());
+    groupByIsland(static_cast<std::uint32_t>(manifolds.size()), islandCount, [&](std::uint32_t k) {
+        const ContactManifold& m = manifolds[k];
+        return m.manifold.count > 0 ? islandOfPair(slots, islands, m.bodyA.index, m.bodyB.index) : noIsland;
+    }, scratch.manifoldOrder, scratch.manifoldStarts);
+    groupByIsland(static_cast<std::uint32_t>(jointContacts.size()), islandCount, [&](std::uint32_t i) {
+        return islandOfPair(slots, islands, jointContacts[i].body[0], jointContacts[i].body[1]);
+    }, scratch.jointOrder, scratch.jointStarts);
+    scratch.manifoldFirsts.assign(manifolds.size() + 1, noPlace);
+    scratch.jointPlaces.assign(jointContacts.size(), noPlace);
     islandStarts.assign(1, 0);
-    for (std::size_t k = 0; k < islands.count(); ++k) {
-        const std::uint32_t first = islands.contactStarts[k], last = islands.contactStarts[k + 1];
-        if (first == last) continue;
+    std::uint32_t next = 0;
+    for (std::uint32_t k = 0; k < islandCount; ++k) {
+        const std::uint32_t firstManifold = scratch.manifoldStarts[k], lastManifold = scratch.manifoldStarts[k + 1];
+        const std::uint32_t firstJoint = scratch.jointStarts[k], lastJoint = scratch.jointStarts[k + 1];
+        if (firstManifold == lastManifold && firstJoint == lastJoint) continue;
         if (!slots[islands.bodies[islands.bodyStarts[k]]].awake) continue;
-        for (std::uint32_t i = first; i < last; ++i) source.push_back(islands.contactOrder[i]);
-        islandStarts.push_back(static_cast<std::uint32_t>(source.size()));
+        for (std::uint32_t i = firstManifold; i < lastManifold; ++i) {
+            const std::uint32_t m = scratch.manifoldOrder[i];
+            scratch.manifoldFirsts[m] = next;
+            next += static_cast<std::uint32_t>(manifolds[m].manifold.count);
+        }
+        for (std::uint32_t i = firstJoint; i < lastJoint; ++i) scratch.jointPlaces[scratch.jointOrder[i]] = next++;
+        islandStarts.push_back(next);
     }
-    // One island of every contact (a pile, a heap) is already in order: nothing to copy.
-    bool inOrder = source.size() == contacts.size();
-    for (std::uint32_t i = 0; i < source.size() && inOrder; ++i) inOrder = source[i] == i;
-    if (inOrder) return;
-    std::vector<Contact>& ordered = scratch.ordered;
-    ordered.resize(source.size());
-    parallelFor(tasks, static_cast<std::uint32_t>(source.size()), 2048, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t i = begin; i < end; ++i) ordered[i] = contacts[source[i]];
-    });
-    contacts.swap(ordered);
+    scratch.manifoldFirsts.back() = next; // the list's length
 }
 
 void keepSleepingLinks(const BodyArray& bodies, const std::vector<Contact>& contacts, std::vector<BodyLink>& links) {

@@ -74,16 +74,17 @@ int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const S
     return fellAsleep;
 }
 
-void markMovedByKinematics(std::span<const Body> bodies, std::span<const Contact> contacts, const Islands& islands,
-                           std::vector<std::uint8_t>& moved) {
+void markMovedByKinematics(std::span<const Body> bodies, std::span<const std::pair<std::uint32_t, std::uint32_t>> links,
+                           const Islands& islands, std::vector<std::uint8_t>& moved) {
     moved.assign(islands.count(), 0);
     const auto movingKinematic = [&](std::uint32_t i) {
         return i != noBody && bodies[i].type == BodyType::Kinematic &&
                (!bodies[i].linearVelocity.isZero(0) || !bodies[i].angularVelocity.isZero(0));
     };
-    for (const Contact& c : contacts)
-        for (int side = 0; side < 2; ++side)
-            if (movingKinematic(c.body[side]) && joins(bodies, c.body[1 - side])) moved[islands.bodyIsland[c.body[1 - side]]] = 1;
+    for (const auto& [a, b] : links) {
+        if (movingKinematic(a) && joins(bodies, b)) moved[islands.bodyIsland[b]] = 1;
+        if (movingKinematic(b) && joins(bodies, a)) moved[islands.bodyIsland[a]] = 1;
+    }
 }
 
 int wakeTouchedIslands(std::span<Body> bodies, const Islands& islands, real sleepThreshold) {

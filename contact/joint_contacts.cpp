@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Stage 5b, contact generators: joints, cables and rods turn the drift of their point
+// Stage 5a, contact generators: joints, cables and rods turn the drift of their point
 // pairs into ordinary contacts (Millington ch. 14 "joints"; his cables and rods). A
 // contact's normal points from body 1 toward body 0 and body 0 moving along it
 // "opens" the contact; here opening means bringing the two points back together, so

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Stage 5b, the joints' own rows: each awake hinge, slider (and swing-twist, wheel,
+// Stage 5a, the joints' own rows: each awake hinge, slider (and swing-twist, wheel,
 // distance and 6-DOF joint: a row per axis that has one) hands the soft step its
 // axis, normals and (a slider) anchors in world coordinates, with last substep's impulses as
 // the warm start; after the solve the impulses come back to the joint (its warm start

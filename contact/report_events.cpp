@@ -4,9 +4,13 @@
 // the previous step, both sorted by collider handle: only-now is a begin, both a
 // persist, only-before an end. Sensors work the same way on their overlaps.
 
+#include "common/hot_inline.hpp"
 #include "contact/stages.hpp"
 
+#include "common/parallel.hpp"
+
 #include <algorithm>
+#include <atomic>
 #include <utility>
 
 namespace jounce::detail {
@@ -17,7 +21,7 @@ namespace {
 std::uint64_t key(ColliderId id) { return std::uint64_t{id.index} << 32 | id.generation; }
 std::pair<std::uint64_t, std::uint64_t> keys(const ContactEvent& e) { return {key(e.colliderA), key(e.colliderB)}; }
 std::pair<std::uint64_t, std::uint64_t> keys(const SensorEvent& e) { return {key(e.sensor), key(e.visitor)}; }
-template <class Event> bool before(const Event& x, const Event& y) { return keys(x) < keys(y); }
+template <class Event> JOUNCE_HOT_INLINE bool before(const Event& x, const Event& y) { return keys(x) < keys(y); }
 
 /// Walks two sorted lists: `now` only -> begin, both -> persist (now's record),
 /// `was` only -> end (was's record).
@@ -53,43 +57,97 @@ void sortUnique(std::vector<ContactEvent>& events) {
                  events.end());
 }
 
+namespace {
+
+constexpr std::uint32_t eventChunk = 2048; ///< manifolds per chunk of the events' build
+
+/// Whether every key is above the one before: sorted and no pair twice (the list
+/// sortUnique would leave as it is). The narrow phase walks the broad phase's pairs in
+/// collider order, so this is the usual case: one read of the list, not two.
+bool strictlyOrdered(const std::vector<ContactEvent>& events) {
+    for (std::size_t i = 1; i < events.size(); ++i)
+        if (!before(events[i - 1], events[i])) return false;
+    return true;
+}
+
+} // namespace
+
 void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<std::uint8_t>& asleep,
                     const std::vector<ContactManifold>& contacts, real touchDepth, std::vector<ContactEvent>& touching, std::vector<ContactEvent>& near,
-                    ContactScratch& scratch, ContactEvents& events) {
+                    ContactScratch& scratch, ContactEvents& events, TaskSystem* tasks) {
     std::vector<ContactEvent>& now = scratch.touching;
     std::vector<ContactEvent>& nearNow = scratch.near;
-    now.clear();
-    nearNow.clear();
-    for (const ContactManifold& m : contacts) {
-        const Manifold& mf = m.manifold;
-        if (mf.count == 0) continue;
-        const ContactPoint& deepest = mf.deepest();
-        const ContactEvent e{m.colliderA, m.colliderB, m.bodyA, m.bodyB, deepest.point, mf.normal, deepest.depth,
-                             m.approachSpeed};
-        nearNow.push_back(e);
-        if (e.depth >= -touchDepth) now.push_back(e); // farther apart: speculative, not touching yet
-    }
+    // Every manifold's deepest point, chunk by chunk on the workers: each chunk writes
+    // its manifolds' slots of `nearNow` (an empty manifold's is dropped below) and
+    // counts its touching ones; then each chunk copies those to its place in `now`.
+    // Reading 13 000 manifolds of 0.7 kB (spheres4096) was most of this stage.
+    const auto count = static_cast<std::uint32_t>(contacts.size());
+    const std::uint32_t chunks = (count + eventChunk - 1) / eventChunk;
+    std::vector<std::uint32_t>& touchingIn = scratch.eventChunks;
+    touchingIn.assign(chunks + 1, 0);
+    nearNow.resize(count);
+    std::atomic<bool> anyEmpty{false};
+    parallelFor(tasks, chunks, 1, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t chunk = begin; chunk < end; ++chunk) {
+            std::uint32_t touches = 0;
+            for (std::uint32_t k = chunk * eventChunk; k < std::min(count, (chunk + 1) * eventChunk); ++k) {
+                const ContactManifold& m = contacts[k];
+                const Manifold& mf = m.manifold;
+                if (mf.count == 0) {
+                    anyEmpty.store(true, std::memory_order_relaxed);
+                    nearNow[k] = ContactEvent{};
+                    continue;
+                }
+                const ContactPoint& deepest = mf.deepest();
+                nearNow[k] = ContactEvent{m.colliderA, m.colliderB, m.bodyA, m.bodyB, deepest.point, mf.normal, deepest.depth,
+                                          m.approachSpeed};
+                touches += deepest.depth >= -touchDepth ? 1 : 0; // farther apart: speculative, not touching yet
+            }
+            touchingIn[chunk + 1] = touches;
+        }
+    });
+    for (std::uint32_t chunk = 0; chunk < chunks; ++chunk) touchingIn[chunk + 1] += touchingIn[chunk];
+    now.resize(touchingIn[chunks]);
+    parallelFor(tasks, chunks, 1, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t chunk = begin; chunk < end; ++chunk) {
+            std::uint32_t at = touchingIn[chunk];
+            for (std::uint32_t k = chunk * eventChunk; k < std::min(count, (chunk + 1) * eventChunk); ++k)
+                if (contacts[k].manifold.count > 0 && nearNow[k].depth >= -touchDepth) now[at++] = nearNow[k];
+        }
+    });
+    if (anyEmpty.load())
+        std::erase_if(nearNow, [](const ContactEvent& e) { return e.colliderA.isNull(); }); // in order, here
     // A pair whose bodies slept while the contacts were found (`asleep`, by body slot:
     // markFastBodies) was not tested: the broad phase pairs nothing asleep with what
     // does not move. It still touches, so it stays touching, silently (no persist
     // events while asleep, as in Jolt), until a body is awake for the search and the
     // narrow phase finds it again or not (then the end event). A kinematic body is
-    // always searched.
-    const auto untested = [&](BodyId b) {
-        if (!bodies.contains(b)) return false;
-        const Body& body = bodies[b];
-        return body.type == BodyType::Static || (body.isDynamic() && b.index < asleep.size() && asleep[b.index]);
-    };
+    // always searched. Per body slot, read once here: every pair asks about two bodies,
+    // and a pair's bodies lie all over the body array (0.3 ms of spheres4096's 16 went
+    // to reading them).
+    constexpr std::uint8_t isDynamic = 1, isUntested = 2;
+    // `asleep` holds live dynamic bodies only: none set, no pair was left untested.
+    const bool anyUntestedDynamic = std::find(asleep.begin(), asleep.end(), std::uint8_t{1}) != asleep.end();
+    std::vector<std::uint8_t>& flags = scratch.untested;
+    flags.assign(anyUntestedDynamic ? bodies.slotCount() : 0, 0);
+    for (std::size_t i = 0; i < flags.size(); ++i) {
+        if (!bodies.isAlive(i)) continue;
+        const Body& body = bodies.atSlot(i);
+        const bool dynamic = body.isDynamic(), sleeps = dynamic && i < asleep.size() && asleep[i];
+        flags[i] = static_cast<std::uint8_t>((dynamic ? isDynamic : 0) | (body.type == BodyType::Static || sleeps ? isUntested : 0));
+    }
+    const auto flagsOf = [&](BodyId b) { return bodies.contains(b) ? flags[b.index] : std::uint8_t{0}; };
     const auto sleeping = [&](const ContactEvent& e) {
-        const bool dynamicSide = (bodies.contains(e.bodyA) && bodies[e.bodyA].isDynamic()) ||
-                               (bodies.contains(e.bodyB) && bodies[e.bodyB].isDynamic());
-        return dynamicSide && untested(e.bodyA) && untested(e.bodyB) && colliders.contains(e.colliderA) &&
+        if (!anyUntestedDynamic) return false; // a pair left untested has a sleeping side
+        const std::uint8_t a = flagsOf(e.bodyA), b = flagsOf(e.bodyB);
+        return ((a | b) & isDynamic) != 0 && (a & b & isUntested) != 0 && colliders.contains(e.colliderA) &&
                colliders.contains(e.colliderB);
     };
-    for (const ContactEvent& e : touching)
-        if (sleeping(e)) now.push_back(e);
-    sortUnique(now);
-    sortUnique(nearNow);
+    if (anyUntestedDynamic)
+        for (const ContactEvent& e : touching)
+            if (sleeping(e)) now.push_back(e);
+    if (!strictlyOrdered(now)) sortUnique(now);
+    if (!strictlyOrdered(nearNow)) sortUnique(nearNow);
     events.begin.clear();
     events.persist.clear();
     events.end.clear();

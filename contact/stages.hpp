@@ -29,17 +29,25 @@ using BodyArray = SlotArray<Body, BodyTag>;
 using ColliderArray = SlotArray<Collider, ColliderTag>;
 
 /// Buffers the contact stages reuse from step to step.
+/// groupContacts' "goes nowhere" (a manifold or joint contact of a sleeping island, or
+/// with no dynamic body).
+inline constexpr std::uint32_t noPlace = 0xffffffffu;
+
 struct ContactScratch {
-    std::vector<Contact> ordered;            ///< groupContacts: contacts in island order
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> links; ///< groupContacts: sleeping and joint links
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> links; ///< groupContacts: sleeping, joint and manifold links
+    std::vector<Contact> jointContacts;      ///< generateJointContacts: this substep's, before groupContacts places them
     std::vector<std::pair<std::uint64_t, std::uint32_t>> order; ///< keepForWarmStart: (key, index), sorted
     std::vector<std::uint64_t> previousKeys; ///< generateJointContacts: last step's joint contact keys, for warmStart
-    std::vector<std::uint32_t> manifoldFirsts; ///< gatherContacts: each manifold's first point
+    std::vector<std::uint32_t> manifoldFirsts; ///< groupContacts: each manifold's first point's place, or noPlace; then the count
+    std::vector<std::uint32_t> jointPlaces;    ///< groupContacts: each joint contact's place, or noPlace
+    std::vector<std::uint32_t> manifoldOrder, manifoldStarts; ///< groupContacts: manifolds by island
+    std::vector<std::uint32_t> jointOrder, jointStarts;       ///< groupContacts: joint contacts by island
     std::vector<real> rollingNormals;          ///< applyRollingResistance: each manifold's normal impulse
-    std::vector<std::uint32_t> orderSource;    ///< groupContacts: which contact goes to each place
     std::vector<std::uint8_t> movedByKinematic; ///< groupContacts: islands touching a moving kinematic body
     std::vector<ContactEvent> touching;      ///< reportContacts: pairs touching now
     std::vector<ContactEvent> near;          ///< reportContacts: every pair with a manifold now
+    std::vector<std::uint8_t> untested;      ///< reportContacts: per body slot, static or asleep (see there)
+    std::vector<std::uint32_t> eventChunks;  ///< reportContacts: touching pairs before each chunk of manifolds
     std::vector<SensorEvent> sensing;        ///< reportSensors: overlaps now
     std::vector<JointId> broken;             ///< measureJointForces: joints that broke this substep
 };
@@ -54,18 +62,25 @@ struct ContactScratch {
 /// the last substep's contacts were found).
 void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<std::uint8_t>& asleep,
                     const std::vector<ContactManifold>& contacts, real touchDepth, std::vector<ContactEvent>& touching, std::vector<ContactEvent>& near,
-                    ContactScratch& scratch, ContactEvents& events);
+                    ContactScratch& scratch, ContactEvents& events, TaskSystem* tasks);
 
 /// Stage 9: sensor events from the last substep's overlaps (visitors asleep inside a
 /// sensor stay in) against the previous step's (events.overlaps, replaced).
 void reportSensors(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<SensorEvent>& overlaps,
                    ContactScratch& scratch, SensorEvents& events);
 
-/// Stage 5a: the contact points of every manifold with a dynamic body, each starting
+/// Stage 5c: the contact points of the manifolds groupContacts placed (`firsts`: each
+/// manifold's first place, or noPlace; firsts.back(): the list's length), each starting
 /// from the impulse its manifold carried from the last step (warm starting) and naming
-/// its manifold point (Contact::source). Points with non-finite data are dropped and
-/// described in `errors`. With `tasks`, the manifolds' points are built on its workers
-/// (each manifold's into its own slots: `firsts`, scratch), in the same order.
+/// its manifold point (Contact::source), and the joints' contacts at their places
+/// (`jointPlaces`). Points with non-finite data are dropped (the island ranges
+/// `islandStarts` shrink with them) and described in `errors`. With `tasks`, the
+/// manifolds' points are built on its workers.
+void gatherContacts(const std::vector<ContactManifold>& manifolds, std::span<const std::uint32_t> firsts,
+                    const std::vector<Contact>& jointContacts, std::span<const std::uint32_t> jointPlaces,
+                    std::vector<Contact>& out, std::vector<std::uint32_t>& islandStarts, std::vector<std::string>& errors,
+                    TaskSystem* tasks);
+/// The same for every manifold with a dynamic body, in manifold order (`firsts`: scratch).
 void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds, std::vector<Contact>& out,
                     std::vector<std::string>& errors, std::vector<std::uint32_t>& firsts, TaskSystem* tasks = nullptr);
 
@@ -92,7 +107,7 @@ int jointPointOf(const Joint& joint, std::uint32_t k);
 void measureJointForces(JointArray& joints, const BodyArray& bodies, const std::vector<KeptContact>& resolved, real h,
                         std::vector<JointId>& broken);
 
-/// Stage 5b (contact generators): a contact for each joint point pair that drifted
+/// Stage 5a (contact generators): a contact for each joint point pair that drifted
 /// apart, appended to `out`, warm-started from `previous` (`keys`: scratch, filled
 /// with previous's keys).
 /// `hingeRows` (the soft step, whose rows keep a hinge's axis): a hinge gives its anchor
@@ -122,15 +137,16 @@ void storeJointMotions(JointArray& joints, const std::vector<JointMotionRow>& ro
 void jointLinks(const JointArray& joints, std::vector<std::pair<std::uint32_t, std::uint32_t>>& links,
                 std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision);
 
-/// Stage 5c: islands; wakes islands an awake body touches; reorders `contacts` by
-/// island, leaving out sleeping islands, with the island ranges in `islandStarts`.
+/// Stage 5b: islands over the manifolds' and joints' body pairs; wakes islands an awake
+/// body or a moving kinematic one touches; then where each contact goes in the step's
+/// list (scratch.manifoldFirsts, scratch.jointPlaces: gatherContacts fills them), island
+/// by island, leaving out sleeping islands, with the island ranges in `islandStarts`.
 /// `sleepingLinks` (pairs of body indices) join sleeping bodies whose contacts are no
 /// longer looked for; links with no sleeping body left are dropped.
 using BodyLink = std::pair<std::uint32_t, std::uint32_t>;
-void groupContacts(BodyArray& bodies, std::vector<Contact>& contacts, const SleepSettings& sleep, Islands& islands,
-                   std::vector<std::uint32_t>& islandStarts, std::vector<BodyLink>& sleepingLinks,
-                   const std::vector<BodyLink>& jointLinks, ContactScratch& scratch,
-                   TaskSystem* tasks = nullptr);
+void groupContacts(BodyArray& bodies, const std::vector<ContactManifold>& manifolds, const std::vector<Contact>& jointContacts,
+                   const SleepSettings& sleep, Islands& islands, std::vector<std::uint32_t>& islandStarts,
+                   std::vector<BodyLink>& sleepingLinks, const std::vector<BodyLink>& jointLinks, ContactScratch& scratch);
 
 /// Stage 8: after islands fell asleep, the pairs of sleeping bodies the step's
 /// contacts joined, added to `links`.

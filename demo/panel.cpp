@@ -128,7 +128,8 @@ void contactStep(Simulation& sim) {
 
 void profile(const Simulation& sim) {
     // Listed in the order the stages run in World::step.
-    static constexpr std::array<std::pair<const char*, double Profile::*>, 11> kStages{{
+    static constexpr std::array<std::pair<const char*, double Profile::*>, 13> kStages{{
+        {"backup", &Profile::backup},
         {"forces", &Profile::forces},
         {"integrate", &Profile::integrate},
         {"broad phase", &Profile::broadPhase},
@@ -139,6 +140,7 @@ void profile(const Simulation& sim) {
         {"particles", &Profile::particles},
         {"deformables", &Profile::deformables},
         {"sleep", &Profile::sleep},
+        {"events", &Profile::events},
         {"total", &Profile::total},
     }};
     // Folded while contacts are stepped: the record's lines need the room.

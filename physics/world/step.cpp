@@ -58,12 +58,14 @@ void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, 
 
     const auto start = Clock::now();
     backup_->save(*this); // all or nothing: restored if the step overflows
+    const double backupMs = millisecondsSince(start);
     aimKinematicTargets(dt, true);
     // The manifolds are rebuilt from the last ones (Step::rebuilds): set aside whole, they
     // are the first substep's to continue and the backup at once.
     contacts_.swap(scratch_->stepStartManifolds);
     jointEvents_.broken.clear();
     profile_ = Profile{};
+    profile_.backup = backupMs;
     StepContext ctx;
     ctx.h = dt / static_cast<real>(substeps);
     ctx.gravity = settings_.gravity;
@@ -118,9 +120,11 @@ void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, 
     }
     landKinematicTargets();
     // Stage 9: what touched what, from the last substep.
-    detail::reportContacts(bodies_, colliders_, scratch_->collision.asleep, contacts_, settings_.collisionMargin / 2, touching_, near_, scratch_->contact, contactEvents_);
+    const auto eventsStart = Clock::now();
+    detail::reportContacts(bodies_, colliders_, scratch_->collision.asleep, contacts_, settings_.collisionMargin / 2, touching_, near_, scratch_->contact, contactEvents_, tasks());
     detail::reportSensors(bodies_, colliders_, sensorOverlaps_, scratch_->contact, sensorEvents_);
     indexQueries();
+    profile_.events = millisecondsSince(eventsStart);
     ++stepCount_;
     profile_.total = millisecondsSince(start);
 }); }
@@ -162,10 +166,13 @@ void World::substep(const StepContext& ctx) {
     profile_.narrowPhase += millisecondsSince(t);
 
     t = Clock::now();
-    detail::gatherContacts(bodies_, contacts_, resolverContacts_, contactErrors_, scratch_->contact.manifoldFirsts, tasks());
-    detail::generateJointContacts(bodies_, joints_, previousContacts_, scratch_->contact.previousKeys, resolverContacts_, soft);
-    detail::groupContacts(bodies_, resolverContacts_, settings_.sleep, islands_, islandStarts_, sleepingLinks_,
-                          jointLinks_, scratch_->contact, tasks());
+    detail::ContactScratch& grouping = scratch_->contact;
+    grouping.jointContacts.clear();
+    detail::generateJointContacts(bodies_, joints_, previousContacts_, grouping.previousKeys, grouping.jointContacts, soft);
+    detail::groupContacts(bodies_, contacts_, grouping.jointContacts, settings_.sleep, islands_, islandStarts_, sleepingLinks_,
+                          jointLinks_, grouping);
+    detail::gatherContacts(contacts_, grouping.manifoldFirsts, grouping.jointContacts, grouping.jointPlaces,
+                           resolverContacts_, islandStarts_, contactErrors_, tasks());
     detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepThreshold,
                            particleIslands_);
     detail::groupDeformables(deformables_, bodies_, colliders_, *deformableCandidates_, islands_,

@@ -72,9 +72,10 @@ int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const S
 /// Flags (`moved`, by island) the islands with a contact on a kinematic body that moves
 /// (a joint to one counts: its rows are contacts). Such an island is woken and does not
 /// sleep: a box on a turning platform rides along instead of being left behind (Box2D
-/// and Jolt keep bodies touching a moving kinematic body awake the same way).
-void markMovedByKinematics(std::span<const Body> bodies, std::span<const Contact> contacts, const Islands& islands,
-                           std::vector<std::uint8_t>& moved);
+/// and Jolt keep bodies touching a moving kinematic body awake the same way). `links`:
+/// the pairs of body indices that touch or are jointed (a manifold's, a joint's).
+void markMovedByKinematics(std::span<const Body> bodies, std::span<const std::pair<std::uint32_t, std::uint32_t>> links,
+                           const Islands& islands, std::vector<std::uint8_t>& moved);
 
 /// Wakes every body of an island in which any body is awake (a sleeping pile touched
 /// by an awake ball wakes as a whole). Returns how many bodies it woke.

@@ -104,6 +104,7 @@ struct WorldSettings {
 /// Milliseconds spent in each stage of the last step (summed over its substeps).
 /// Stages not built yet stay 0; the names follow the step in docs/architecture.md.
 struct Profile {
+    double backup = 0; ///< the step's copy of what it may change (all or nothing)
     double forces = 0;
     double integrate = 0;
     double broadPhase = 0;
@@ -114,6 +115,7 @@ struct Profile {
     double particles = 0;
     double deformables = 0;
     double sleep = 0;
+    double events = 0; ///< contact and sensor events, the query index
     double total = 0;
 };
 
