@@ -359,7 +359,7 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
         }
         tested.push_back(k);
     }
-    findPreviousManifolds(previous, proxyColliders, pairs, tested, scratch.previous);
+    findPreviousManifolds(previous, proxyColliders, pairs, tested, scratch.previous, tasks);
     const auto chunks = static_cast<std::uint32_t>((tested.size() + pairsPerChunk - 1) / pairsPerChunk);
     const std::uint32_t workers = tasks ? tasks->workerCount() : 1;
     if (scratch.workers.size() < workers) scratch.workers.resize(workers);

@@ -9,7 +9,9 @@
 // docs/contact.md, "Persistent contacts").
 
 #include "collision/stages.hpp"
+#include "common/parallel.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -35,22 +37,39 @@ constexpr real reach = real(0.05);
 
 void findPreviousManifolds(const std::vector<ContactManifold>& previous, const std::vector<ColliderId>& proxyColliders,
                            const std::vector<ProxyPair>& pairs, const std::vector<std::uint32_t>& tested,
-                           std::vector<ManifoldRange>& ranges) {
+                           std::vector<ManifoldRange>& ranges, TaskSystem* tasks) {
     ranges.resize(tested.size());
     const auto n = static_cast<std::uint32_t>(previous.size());
-    std::uint32_t j = 0;
-    for (std::size_t k = 0; k < tested.size(); ++k) {
+    const auto keyOf = [&](std::size_t k) {
         const ColliderId a = proxyColliders[pairs[tested[k]].a], b = proxyColliders[pairs[tested[k]].b];
-        const std::pair<std::uint32_t, std::uint32_t> key{a.index, b.index};
-        while (j < n && order(previous[j]) < key) ++j;
-        ManifoldRange r{j, j};
-        while (r.last < n && order(previous[r.last]) == key) ++r.last;
-        // The same slots may hold other colliders than last step (one destroyed, another
-        // made): a handle's generation tells.
-        if (r.first < r.last && (previous[r.first].colliderA != a || previous[r.first].colliderB != b)) r.last = r.first;
-        ranges[k] = r;
-        j = r.last > j ? r.last : j;
-    }
+        return std::pair{a, b};
+    };
+    // Both lists are in collider order, so a chunk of pairs starts its walk where its
+    // first pair's manifolds would lie (spheres4096: 13 000 manifolds of 0.7 kB, read
+    // one after the other, were a serial 0.3 ms of the narrow phase).
+    constexpr std::uint32_t pairsPerWalk = 2048;
+    const auto walks = static_cast<std::uint32_t>((tested.size() + pairsPerWalk - 1) / pairsPerWalk);
+    parallelFor(tasks, walks, 1, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t walk = begin; walk < end; ++walk) {
+            const std::size_t first = std::size_t{walk} * pairsPerWalk, last = std::min(tested.size(), first + pairsPerWalk);
+            const std::pair<std::uint32_t, std::uint32_t> start{keyOf(first).first.index, keyOf(first).second.index};
+            auto j = static_cast<std::uint32_t>(
+                std::partition_point(previous.begin(), previous.end(), [&](const ContactManifold& m) { return order(m) < start; }) -
+                previous.begin());
+            for (std::size_t k = first; k < last; ++k) {
+                const auto [a, b] = keyOf(k);
+                const std::pair<std::uint32_t, std::uint32_t> key{a.index, b.index};
+                while (j < n && order(previous[j]) < key) ++j;
+                ManifoldRange r{j, j};
+                while (r.last < n && order(previous[r.last]) == key) ++r.last;
+                // The same slots may hold other colliders than last step (one destroyed, another
+                // made): a handle's generation tells.
+                if (r.first < r.last && (previous[r.first].colliderA != a || previous[r.first].colliderB != b)) r.last = r.first;
+                ranges[k] = r;
+                j = r.last > j ? r.last : j;
+            }
+        }
+    });
 }
 
 bool mayRefresh(std::span<const ContactManifold> last, const Transform& pa, const Transform& pb,

@@ -161,9 +161,11 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
 /// For each tested pair (indices into `pairs`, in pair order), the range of `previous`
 /// (last step's manifolds, in collider order) of the same two colliders: one walk down
 /// both lists. Empty where the pair had none, or a collider slot now holds another.
+/// With `tasks`, chunks of pairs walk on its workers, each from its first pair's place
+/// found by bisection (the same ranges).
 void findPreviousManifolds(const std::vector<ContactManifold>& previous, const std::vector<ColliderId>& proxyColliders,
                            const std::vector<ProxyPair>& pairs, const std::vector<std::uint32_t>& tested,
-                           std::vector<ManifoldRange>& ranges);
+                           std::vector<ManifoldRange>& ranges, TaskSystem* tasks = nullptr);
 
 /// Whether a pair's last manifolds (`last`, non-empty) may be refreshed for colliders at
 /// `pa` and `pb`: all were found by the shape test (none speculative or moving) and A's
