@@ -98,11 +98,14 @@ void gatherContacts(const std::vector<ContactManifold>& manifolds, std::span<con
     });
     if (!anyBad.load()) return;
     // Bad data never reaches a body: report it and drop the point (in order, here),
-    // each island's range shrinking with it. Joints' contacts (no source) are kept.
+    // each island's range shrinking with it (an island left empty is dropped: its
+    // manifold joined its bodies, but nothing is left to solve). Joints' contacts (no
+    // source) are kept.
     std::size_t kept = 0;
-    for (std::size_t island = 0; island + 1 < islandStarts.size(); ++island) {
-        const std::uint32_t first = islandStarts[island], last = islandStarts[island + 1];
-        islandStarts[island] = static_cast<std::uint32_t>(kept);
+    const std::vector<std::uint32_t> starts = islandStarts;
+    islandStarts.assign(1, 0);
+    for (std::size_t island = 0; island + 1 < starts.size(); ++island) {
+        const std::uint32_t first = starts[island], last = starts[island + 1];
         for (std::uint32_t i = first; i < last; ++i) {
             const Contact& c = out[i];
             if (c.source == noSource || finite(c)) {
@@ -114,8 +117,8 @@ void gatherContacts(const std::vector<ContactManifold>& manifolds, std::span<con
                              " dropped: non-finite point " + toText(c.point) + ", normal " + toText(c.normal) +
                              " or depth " + toText(c.penetration));
         }
+        if (kept > islandStarts.back()) islandStarts.push_back(static_cast<std::uint32_t>(kept));
     }
-    islandStarts.back() = static_cast<std::uint32_t>(kept);
     out.resize(kept);
 }
 

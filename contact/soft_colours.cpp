@@ -210,12 +210,10 @@ void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contact
         const Vec3 d = inPlane(ra - centre[0], n);
         twist += n.dot(d.cross(f));
         // What the resolver's preparation leaves in the contact (World::resolvedContacts).
-#if 0
         c.contactToWorld = basis;
         c.relative = {ra, rb};
         c.velocity = Vec3(approach, t.dot(relative), u.dot(relative));
         c.penetrationAtStart = c.penetration;
-#endif
     }
     k.planar[0][lane] = planarT * perSubstep;
     k.planar[1][lane] = planarU * perSubstep;

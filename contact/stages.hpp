@@ -28,11 +28,11 @@ namespace jounce::detail {
 using BodyArray = SlotArray<Body, BodyTag>;
 using ColliderArray = SlotArray<Collider, ColliderTag>;
 
-/// Buffers the contact stages reuse from step to step.
 /// groupContacts' "goes nowhere" (a manifold or joint contact of a sleeping island, or
 /// with no dynamic body).
 inline constexpr std::uint32_t noPlace = 0xffffffffu;
 
+/// Buffers the contact stages reuse from step to step.
 struct ContactScratch {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> links; ///< groupContacts: sleeping, joint and manifold links
     std::vector<Contact> jointContacts;      ///< generateJointContacts: this substep's, before groupContacts places them
@@ -74,8 +74,9 @@ void reportSensors(const BodyArray& bodies, const ColliderArray& colliders, cons
 /// from the impulse its manifold carried from the last step (warm starting) and naming
 /// its manifold point (Contact::source), and the joints' contacts at their places
 /// (`jointPlaces`). Points with non-finite data are dropped (the island ranges
-/// `islandStarts` shrink with them) and described in `errors`. With `tasks`, the
-/// manifolds' points are built on its workers.
+/// `islandStarts` shrink with them, an island left with none is dropped) and described
+/// in `errors`, in island order (a sleeping island's manifolds are not read). With
+/// `tasks`, the manifolds' points are built on its workers.
 void gatherContacts(const std::vector<ContactManifold>& manifolds, std::span<const std::uint32_t> firsts,
                     const std::vector<Contact>& jointContacts, std::span<const std::uint32_t> jointPlaces,
                     std::vector<Contact>& out, std::vector<std::uint32_t>& islandStarts, std::vector<std::string>& errors,
@@ -124,8 +125,8 @@ void validateSwingDrive(const JointMotion& drive, const Vec3& target, const std:
 /// A 6-DOF joint's axes and their motions (joint_contacts.cpp: what makeJoint checks).
 void validateSixDof(const JointDesc& desc, const std::string& field);
 
-/// Stage 5b (the joints' own rows): a JointMotionRow for each awake hinge whose motion
-/// asks for rows (`out` replaced), in slot order, warm-started from Joint::motionImpulse.
+/// Stage 5a (the joints' own rows, made just before the soft step): a JointMotionRow
+/// for each awake hinge whose motion asks for rows (`out` replaced), in slot order, warm-started from Joint::motionImpulse.
 void generateJointMotions(const BodyArray& bodies, const JointArray& joints, std::vector<JointMotionRow>& out);
 
 /// After the solve: each row's impulses back into its joint, and the torque they carried

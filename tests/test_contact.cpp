@@ -293,6 +293,37 @@ TEST_CASE("a contact with non-finite data is dropped with a reported error", "[c
     CHECK(errors[0].find("non-finite") != std::string::npos);
 }
 
+TEST_CASE("points dropped from the step's list shrink their islands' ranges and joints' contacts stay", "[contact]") {
+    // Two islands as groupContacts places them: body 0's manifold (its one point not
+    // finite) at 0, then body 2's two points at 1 and 2 and its joint's contact at 3.
+    OnGround pair;
+    Body other;
+    other.inverseMass = 1;
+    const BodyId second = pair.bodies.insert(other);
+    ContactManifold bad = pair.manifold, good = pair.manifold;
+    bad.manifold.add(Vec3(0, std::numeric_limits<real>::quiet_NaN(), 0), real(0.01), 1);
+    good.bodyA = second;
+    good.manifold.add(Vec3(1, 0, 0), real(0.01), 1);
+    good.manifold.add(Vec3(2, 0, 0), real(0.01), 2);
+    Contact joint;
+    joint.body = {second.index, noBody};
+    joint.supports = false;
+    const std::vector<std::uint32_t> firsts{0, 1, 4}, jointPlaces{3};
+    std::vector<std::uint32_t> islandStarts{0, 1, 4};
+    std::vector<Contact> out;
+    std::vector<std::string> errors;
+    detail::gatherContacts({bad, good}, firsts, {joint}, jointPlaces, out, islandStarts, errors, nullptr);
+    REQUIRE(out.size() == 3);
+    CHECK(islandStarts == std::vector<std::uint32_t>{0, 3}); // the first island is left empty: gone
+    CHECK(out[0].source == Manifold::maxPoints + 0);
+    CHECK(out[1].source == Manifold::maxPoints + 1);
+    CHECK(out[1].point == Vec3(2, 0, 0));
+    CHECK(out[2].source == noSource);
+    CHECK(out[2].body[0] == second.index);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].find("bodies 0 and 1") != std::string::npos);
+}
+
 TEST_CASE("column of 10 boxes falls asleep within 3 s with sleep on", "[contact][scene]") {
     auto run = benchRun("column", true);
     int asleepAt = -1;

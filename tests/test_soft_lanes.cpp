@@ -141,3 +141,37 @@ TEST_CASE("thread counts are validated", "[physics]") {
     w.step(real(1) / 60);
     CHECK(w.body(ball).position.y() < 1);
 }
+
+TEST_CASE("soft step: a contact solved in the coloured blocks keeps what the resolver's preparation leaves", "[contact][scene]") {
+    // World::resolvedContacts() after a step: each point's frame, its anchors from the
+    // centres of mass, its closing velocity and its depth as the solve began, the same
+    // as the row-by-row path and Millington's resolver leave them.
+    World w(testing::softSettings());
+    const BodyId ground = testing::addGround(w);
+    const Vec3 v(real(0.3), -2, 0);
+    BodyDesc d;
+    d.position = Vec3(0, real(0.498), 0); // 2 mm into the floor, falling at 2 m/s
+    d.linearVelocity = v;
+    d.colliders.push_back(testing::boxCollider(Vec3::Constant(real(0.5))));
+    const BodyId box = w.createBody(d);
+    const Vec3 boxAt = w.body(box).centerOfMass, groundAt = w.body(ground).centerOfMass;
+    w.step(real(1) / 60);
+    const std::vector<Contact>& solved = w.resolvedContacts();
+    REQUIRE(solved.size() == 4);
+    for (const Contact& c : solved) {
+        REQUIRE(c.source != noSource);
+        const ContactManifold& m = w.contacts()[c.source / Manifold::maxPoints];
+        const ContactPoint& p = m.manifold.points[c.source % Manifold::maxPoints];
+        CHECK(c.contactToWorld.col(0) == c.normal);
+        CHECK(c.contactToWorld.col(1).dot(c.normal) == Approx(0).margin(1e-6));
+        CHECK(c.penetrationAtStart == p.depth);
+        CHECK(c.penetrationAtStart == Approx(real(0.002)).margin(1e-6));
+        const bool boxIsA = c.body[0] == box.index;
+        CHECK(c.relative[boxIsA ? 0 : 1] == c.point - boxAt);
+        CHECK(c.relative[boxIsA ? 1 : 0] == c.point - groundAt);
+        // Closing: the velocity of A's point relative to B's along the normal (from B
+        // toward A), before this step's gravity: -2 m/s down onto the floor.
+        CHECK(c.velocity.x() == Approx(c.normal.dot(boxIsA ? v : Vec3(-v))).margin(1e-6));
+        CHECK(c.velocity.x() < real(-1.99));
+    }
+}

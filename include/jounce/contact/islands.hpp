@@ -70,7 +70,7 @@ int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const S
                 std::span<const std::uint8_t> keepAwake = {});
 
 /// Flags (`moved`, by island) the islands with a contact on a kinematic body that moves
-/// (a joint to one counts: its rows are contacts). Such an island is woken and does not
+/// (a joint to one counts, slack or not: it will pull). Such an island is woken and does not
 /// sleep: a box on a turning platform rides along instead of being left behind (Box2D
 /// and Jolt keep bodies touching a moving kinematic body awake the same way). `links`:
 /// the pairs of body indices that touch or are jointed (a manifold's, a joint's).

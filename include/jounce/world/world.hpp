@@ -284,7 +284,10 @@ public:
     /// island (awake islands only), with the impulses it applied (accumulatedImpulse,
     /// contact frame; `body` holds body slot indices).
     const std::vector<Contact>& resolvedContacts() const { return resolverContacts_; }
-    /// The islands of the last substep.
+    /// The islands of the last substep: their bodies. They are built over the
+    /// manifolds' and joints' body pairs (as links), so `contactOrder` and
+    /// `contactStarts` stay empty; the contacts of the awake islands are
+    /// resolvedContacts(), in island order.
     const Islands& islands() const { return islands_; }
     /// Iterations used and penetrations before and after, last substep.
     const ResolverStats& resolverStats() const;
