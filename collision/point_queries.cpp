@@ -137,20 +137,29 @@ PointProximity signedDistance(const Shape& shape, const Transform& pose, const V
     return {local.distance, pose.toWorld(local.point), pose.directionToWorld(local.normal)};
 }
 
-bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, SweptHit& hit) {
-    const PointProximity start = signedDistance(shape, pose, x);
+namespace {
+
+/// Whether the signed distance to the shape is a convex function of the point outside
+/// it (every convex shape; a triangle mesh's is not).
+bool convexShape(const Shape& shape) { return !std::holds_alternative<TriangleMesh>(shape); }
+
+} // namespace
+
+bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, SweptHit& hit,
+                   PointProximity& start) {
+    start = signedDistance(shape, pose, x);
     if (start.distance < radius) {
         hit = {0, start.point + start.normal * radius, start.normal, true};
         return true;
     }
     const Vec3 d = p - x;
     const real length = d.norm();
-    if (length == 0) return false;
-    // Sphere tracing: a step of the clearance can never pass through a convex surface.
+    if (length == 0 || start.distance - radius > length) return false; // cannot reach it in this move
     // "Touching" is 1e-9 m, or the round-off of the coordinates involved if that is
     // larger (float builds).
     const real scale = x.cwiseAbs().maxCoeff() + length + radius + 1;
     const real touching = std::max(real(1e-9), 16 * std::numeric_limits<real>::epsilon() * scale);
+    const bool convex = convexShape(shape);
     real t = 0;
     PointProximity here = start;
     for (int iteration = 0; iteration < 128; ++iteration) {
@@ -159,11 +168,26 @@ bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, con
             hit = {t, x + t * d, here.normal, false};
             return true;
         }
-        t += clearance / length;
+        if (convex) {
+            // Outside a convex shape f(t) = distance(x + t d) - radius is convex in t with
+            // f'(t) = n . d, so Newton's step t += f / -f' never passes the first root
+            // (f lies above its tangent), and a path not closing now never closes.
+            // One step lands on a face; a sphere converges quadratically.
+            const real closing = -here.normal.dot(d);
+            if (!(closing > 0)) return false;
+            t += clearance / closing;
+        } else {
+            t += clearance / length; // sphere tracing: a step of the clearance cannot pass a surface
+        }
         if (t > 1) return false;
         here = signedDistance(shape, pose, x + t * d);
     }
     return false; // grazing: still clear after 128 steps
+}
+
+bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, SweptHit& hit) {
+    PointProximity start;
+    return sweptParticle(shape, pose, x, p, radius, hit, start);
 }
 
 } // namespace jounce

@@ -69,6 +69,61 @@ TEST_CASE("a particle starting inside is pushed to the nearest surface", "[colli
     CHECK(hit.position.x() == Approx(-1.1));
 }
 
+TEST_CASE("a swept particle meets a sphere and a turned box where the ray meets their inflated surfaces", "[collision]") {
+    // Newton's steps on the distance along the path (point_queries.cpp) against the
+    // closed forms: the centre's ray x + t d meets the sphere of radius R + r where
+    // |x + t d - c|^2 = (R + r)^2, and a box's face where its plane offset by r is
+    // crossed; grazing paths (the slow case of plain sphere tracing) included.
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<real> u(-1, 1);
+    const real R = real(0.5), r = real(0.02);
+    const Vec3 centre(real(0.3), real(0.5), real(-0.2));
+    int hits = 0, grazing = 0;
+    for (int i = 0; i < 4000; ++i) {
+        // A path whose closest approach to the centre is spread around R + r: grazing
+        // paths (the slow case of plain sphere tracing), hits and misses.
+        const Vec3 dir = Vec3(u(rng), u(rng), u(rng)).normalized();
+        const Vec3 side = dir.cross(Vec3(u(rng), u(rng), u(rng))).normalized();
+        const Vec3 foot = centre + side * ((R + r) * (1 + real(0.1) * u(rng)));
+        const Vec3 x = foot - dir * (real(0.6) + real(0.4) * std::abs(u(rng)));
+        const Vec3 p = foot + dir * real(0.3) * u(rng);
+        SweptHit hit;
+        PointProximity start;
+        const bool touched = sweptParticle(Sphere{R}, Transform{centre, Quat::Identity()}, x, p, r, hit, start);
+        REQUIRE(start.distance == Approx((x - centre).norm() - R).margin(tol(1e-12, 1e-5)));
+        const Vec3 d = p - x, m = x - centre;
+        const real a = d.squaredNorm(), b = m.dot(d), c = m.squaredNorm() - (R + r) * (R + r);
+        const real disc = b * b - a * c;
+        const real t = (-b - std::sqrt(std::max(disc, real(0)))) / a;
+        const real missBy = std::sqrt(std::max(m.squaredNorm() - b * b / a, real(0))) - (R + r); // closest approach
+        if (std::abs(missBy) < tol(1e-6, 1e-3)) continue; // on the rim itself: either answer
+        const bool expected = disc > 0 && t >= 0 && t <= 1;
+        REQUIRE(touched == expected);
+        if (!touched) continue;
+        ++hits;
+        if (missBy > -real(0.02) * (R + r)) ++grazing;
+        REQUIRE(hit.fraction == Approx(t).margin(tol(1e-7, 1e-3)));
+        REQUIRE((hit.position - (x + t * d)).norm() < tol(1e-7, 1e-3));
+        REQUIRE(hit.normal.isApprox((x + t * d - centre).normalized(), tol(1e-6, 1e-3)));
+    }
+    CHECK(hits > 500);
+    CHECK(grazing > 10);
+    // A turned box: paths from above its top face to below its top plane.
+    const Quat turn(Eigen::AngleAxis<real>(real(0.3), Vec3(1, 0, 1).normalized()));
+    const Transform pose{Vec3(0, 1, 0), turn};
+    const Vec3 up = turn * Vec3::UnitY(), h(real(0.8), real(0.2), real(0.8));
+    for (int i = 0; i < 1000; ++i) {
+        const Vec3 across = turn * Vec3(real(0.5) * u(rng), 0, real(0.5) * u(rng));
+        const Vec3 x = pose.position + across + up * (h.y() + r + real(0.3) * std::abs(u(rng)) + real(1e-3));
+        const Vec3 p = pose.position + across * real(1.1) + up * (h.y() + r - real(0.05) * std::abs(u(rng)) - real(1e-3));
+        SweptHit hit;
+        REQUIRE(sweptParticle(Box{h}, pose, x, p, r, hit));
+        const real t = ((x - pose.position).dot(up) - (h.y() + r)) / (x - p).dot(up);
+        REQUIRE(hit.fraction == Approx(t).margin(tol(1e-9, 1e-4)));
+        REQUIRE(hit.normal.isApprox(up, tol(1e-9, 1e-4)));
+    }
+}
+
 TEST_CASE("world overlap and closest-point queries", "[physics][collision]") {
     World world;
     BodyDesc ground;

@@ -59,10 +59,10 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
         const Body& body = bodies[collider.body];
         const Transform pose = body.origin() * collider.local;
         SweptHit hit;
-        if (!sweptParticle(collider.shape, pose, ps.x[i], ps.p[i], ps.radius[i], hit)) {
+        PointProximity near;
+        if (!sweptParticle(collider.shape, pose, ps.x[i], ps.p[i], ps.radius[i], hit, near)) {
             // Its path misses, but it is near: the tangent plane at the closest point
             // holds it where constraints would pull it in (Müller 2007 sec. 3.5 static case).
-            const PointProximity near = signedDistance(collider.shape, pose, ps.x[i]);
             if (!(near.distance < ps.radius[i] + (ps.p[i] - ps.x[i]).norm() + margin)) continue;
             hit.position = near.point + near.normal * ps.radius[i];
             hit.normal = near.normal;

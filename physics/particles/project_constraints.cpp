@@ -9,7 +9,9 @@
 // scales the full projection -C / sum w |grad C|^2 by a stiffness k' in (0, 1].
 
 #include "physics/particles/stages.hpp"
+#include "physics/particles/sweep_levels.hpp"
 
+#include <array>
 #include <cmath>
 
 namespace jounce::detail {
@@ -27,22 +29,46 @@ real multiplierChange(real c, real weights, real compliance, real lambda, const 
     return (-c - alphaTilde * lambda) / (weights + alphaTilde);
 }
 
-void projectDistances(ParticleSystem& ps, const ParticleSettings& settings, real h,
-                      const std::vector<std::uint8_t>& solvedDirectly) {
+void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, real h,
+                   const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& out) {
+    out.rows.clear();
+    out.pbd = settings.solver == ParticleSolver::PBD;
+    out.pbdStiffness = out.pbd ? 1 - std::pow(1 - settings.pbdStiffness, real(1) / static_cast<real>(settings.iterations)) : 0;
     for (std::size_t k = 0; k < ps.distances.slotCount(); ++k) {
         if (!ps.distances.isAlive(k) || (k < solvedDirectly.size() && solvedDirectly[k])) continue;
-        DistanceConstraint& d = ps.distances.atSlot(k);
+        const DistanceConstraint& d = ps.distances.atSlot(k);
         const real wa = ps.w[d.a], wb = ps.w[d.b];
-        if (wa + wb == 0) continue;
-        const Vec3 delta = ps.p[d.a] - ps.p[d.b];
+        if (wa + wb == 0) continue; // both pinned: nothing can move
+        out.rows.push_back({d.a, d.b, static_cast<std::uint32_t>(k), wa, wb, d.restLength, d.compliance / (h * h), 0});
+    }
+    // Level by level (sweep_levels.hpp): the same sweep, bit for bit, with independent
+    // neighbours.
+    orderSweep(
+        ps.slotCount(), out.rows.size(),
+        [&](std::size_t r) { return std::array<std::uint32_t, 2>{out.rows[r].a, out.rows[r].b}; }, out.levels);
+    out.sorted.resize(out.rows.size());
+    for (std::size_t k = 0; k < out.rows.size(); ++k) out.sorted[k] = out.rows[out.levels.order[k]];
+    out.rows.swap(out.sorted);
+}
+
+void projectDistances(std::vector<Vec3>& p, DistanceRows& distances) {
+    for (DistanceRow& d : distances.rows) {
+        const Vec3 delta = p[d.a] - p[d.b];
         const real length = delta.norm();
         if (!(length > real(1e-12))) continue; // coincident: no direction to push along
         const Vec3 n = delta / length;         // grad_a C = n, grad_b C = -n
-        const real dlambda = multiplierChange(length - d.restLength, wa + wb, d.compliance, d.lambda, settings, h);
+        const real c = length - d.restLength, weights = d.wa + d.wb;
+        // multiplierChange's two forms, with alpha~ and k' worked out once in packDistances.
+        const real dlambda = distances.pbd ? -distances.pbdStiffness * c / weights
+                                           : (-c - d.alphaTilde * d.lambda) / (weights + d.alphaTilde);
         d.lambda += dlambda;
-        ps.p[d.a] += n * (wa * dlambda);
-        ps.p[d.b] -= n * (wb * dlambda);
+        p[d.a] += n * (d.wa * dlambda);
+        p[d.b] -= n * (d.wb * dlambda);
     }
+}
+
+void storeDistanceMultipliers(ParticleSystem& ps, const DistanceRows& distances) {
+    for (const DistanceRow& d : distances.rows) ps.distances.atSlot(d.slot).lambda = d.lambda;
 }
 
 void projectAttachments(ParticleSystem& ps, BodyArray& bodies, const ParticleSettings& settings, real h) {

@@ -113,9 +113,23 @@ bool constraintValue(const ParticleConstraint& k, const std::array<Vec3, 4>& x, 
     return false;
 }
 
-void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& settings, real h) {
-    for (std::size_t s = 0; s < ps.constraints.slotCount(); ++s) {
-        if (!ps.constraints.isAlive(s)) continue;
+void orderSmallConstraints(const ParticleSystem& ps, SmallConstraintOrder& out) {
+    out.slots.clear();
+    for (std::size_t s = 0; s < ps.constraints.slotCount(); ++s)
+        if (ps.constraints.isAlive(s)) out.slots.push_back(static_cast<std::uint32_t>(s));
+    orderSweep(
+        ps.slotCount(), out.slots.size(),
+        [&](std::size_t r) {
+            const ParticleConstraint& k = ps.constraints.atSlot(out.slots[r]);
+            return std::span<const std::uint32_t>(k.p.data(), k.count);
+        },
+        out.levels);
+    out.sequence.resize(out.slots.size());
+    for (std::size_t r = 0; r < out.slots.size(); ++r) out.sequence[r] = out.slots[out.levels.order[r]];
+}
+
+void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& settings, real h, const SmallConstraintOrder& order) {
+    for (const std::uint32_t s : order.sequence) {
         ParticleConstraint& k = ps.constraints.atSlot(s);
         std::array<Vec3, 4> x, grad;
         for (int i = 0; i < 4; ++i) x[i] = ps.p[k.p[i]];

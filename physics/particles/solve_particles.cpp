@@ -64,6 +64,10 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
     if (settings.keepAngularMomentum && ps.freeGroups.builtFor != ps.topologyVersion) buildFreeGroups(ps);
     const bool keepMomentum = settings.keepAngularMomentum && !ps.freeGroups.members.empty();
     std::vector<Vec3> beforeSweep, hierarchyScratch;
+    DistanceRows distances;
+    packDistances(ps, settings, hc, direct.solvedDirectly, distances);
+    SmallConstraintOrder smallConstraints;
+    orderSmallConstraints(ps, smallConstraints);
     StepContext small = ctx;
     small.h = h;
     for (int s = 0; s < settings.substeps; ++s) {
@@ -78,13 +82,14 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
         preStabilizePairs(ps, pairContacts);
         markTouching(ps, shapeContacts, pairContacts, surfaceContacts, touching);
         resetMultipliers(ps);
+        for (DistanceRow& d : distances.rows) d.lambda = 0;
         for (int it = 0; it < settings.iterations; ++it) {
             // Internal constraints first, contacts last (they must hold at the end).
             if (keepMomentum) beforeSweep = ps.p;
             projectHierarchies(ps, hierarchyScratch); // coarse levels first (Müller 2008)
             if (settings.directChains) projectDirect(ps, direct, settings, hc);
-            projectDistances(ps, settings, hc, direct.solvedDirectly);
-            projectSmallConstraints(ps, settings, hc);
+            projectDistances(ps.p, distances);
+            projectSmallConstraints(ps, settings, hc, smallConstraints);
             projectVolumes(ps, settings, hc, touching, volumeScratch);
             matchShapes(ps, settings);
             if (keepMomentum) keepAngularMomentum(ps, beforeSweep);
@@ -100,6 +105,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
         bounceParticles(ps, bodies, shapeContacts, settings, h);
         bounceParticles(ps, bodies, pairContacts, settings, h);
     }
+    storeDistanceMultipliers(ps, distances);
 }
 
 } // namespace jounce::detail

@@ -4,6 +4,7 @@
 // world calls solveParticles once per world substep; it runs the layer's own small
 // steps (Macklin et al. 2019), each: predict, project, update velocities.
 
+#include "physics/particles/sweep_levels.hpp"
 #include "physics/world/stages.hpp"
 
 #include <jounce/particles/particles.hpp>
@@ -86,9 +87,31 @@ void projectHierarchies(ParticleSystem& ps, std::vector<Vec3>& start);
 
 /// One Gauss-Seidel sweep over each kind of constraint (XPBD's alpha~ = alpha / h^2;
 /// PBD's corrected stiffness k').
-/// Distance constraints marked in `solvedDirectly` are left to projectDirect.
-void projectDistances(ParticleSystem& ps, const ParticleSettings& settings, real h,
-                      const std::vector<std::uint8_t>& solvedDirectly);
+/// Distance constraints are packed once per world substep (packDistances) into rows
+/// that carry what every visit reads: the particles, their inverse masses and
+/// alpha~ = alpha / h^2 (h the constraint step), in slot order; those marked in
+/// `solvedDirectly` are left to projectDirect and those between two pinned particles
+/// out. The rows' multipliers start each small step at 0 and are stored back in the
+/// constraints after the last (World::distanceTension reads them).
+struct DistanceRow {
+    std::uint32_t a = 0, b = 0;
+    std::uint32_t slot = 0; ///< in ParticleSystem::distances
+    real wa = 0, wb = 0;
+    real restLength = 0;
+    real alphaTilde = 0;
+    real lambda = 0;
+};
+struct DistanceRows {
+    std::vector<DistanceRow> rows; ///< level by level (sweep_levels.hpp)
+    SweepLevels levels;
+    std::vector<DistanceRow> sorted; ///< scratch
+    bool pbd = false;
+    real pbdStiffness = 0; ///< PBD's k' = 1 - (1 - k)^(1/n)
+};
+void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, real h,
+                   const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& out);
+void projectDistances(std::vector<Vec3>& p, DistanceRows& distances);
+void storeDistanceMultipliers(ParticleSystem& ps, const DistanceRows& distances);
 void projectAttachments(ParticleSystem& ps, BodyArray& bodies, const ParticleSettings& settings, real h);
 void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<ParticleContact>& contacts, real h);
 
@@ -104,7 +127,14 @@ bool constraintValue(const ParticleConstraint& k, const std::array<Vec3, 4>& x, 
 bool bendingAngle(const std::array<Vec3, 4>& x, real& theta, std::array<Vec3, 4>& grad);
 /// Isometric bending's c = sqrt(3 / (A0 + A1)) K for a rest stencil (Q = c c^T).
 std::array<real, 4> isometricBendingCoefficients(const std::array<Vec3, 4>& x);
-void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& settings, real h);
+/// The live constraints' slots in sweep order: level by level (sweep_levels.hpp), the
+/// same sweep as in slot order, found once per world substep.
+struct SmallConstraintOrder {
+    std::vector<std::uint32_t> slots, sequence;
+    SweepLevels levels;
+};
+void orderSmallConstraints(const ParticleSystem& ps, SmallConstraintOrder& out);
+void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& settings, real h, const SmallConstraintOrder& order);
 
 /// Closed-mesh volumes (project_volumes.cpp). `touching` flags particles with a contact
 /// in this small step (Diziol's weights leave them alone).

@@ -31,9 +31,15 @@ struct SweptHit {
 
 /// Whether a particle of `radius` moving from x to p touches the shape. When it starts
 /// overlapping, the static fallback gives the nearest non-overlapping position (the
-/// closest surface point plus radius along the normal) with fraction 0. Found by
-/// sphere tracing on the signed distance (exact for convex shapes; a path grazing
-/// within 1e-9 m of a surface, or within round-off in float builds, counts as touching).
+/// closest surface point plus radius along the normal) with fraction 0. Found by Newton's
+/// method on the signed distance along the path for convex shapes (it cannot step past
+/// the first touch: the distance is convex there), by sphere tracing for triangle
+/// meshes; a path grazing within 1e-9 m of a surface, or within round-off in float
+/// builds, counts as touching.
 bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, SweptHit& hit);
+/// The same, also giving the signed distance at x (`start`), which a caller that also
+/// wants the nearest point when the path misses need not compute again.
+bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, SweptHit& hit,
+                   PointProximity& start);
 
 } // namespace jounce
