@@ -16,6 +16,7 @@
 #include <jounce/collision/point_queries.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace jounce::detail {
@@ -101,7 +102,7 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
 }
 
 void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candidates, real h,
-                      std::vector<ParticleContact>& out) {
+                      std::vector<PairContact>& out) {
     out.clear();
     for (const ParticlePair& pair : candidates.particles) {
         if (ps.asleep[pair.a] && ps.asleep[pair.b]) continue;
@@ -110,7 +111,7 @@ void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candid
         // left out (a quarter of their radii spare for what pushes them on the way).
         const real reach = (ps.radius[pair.a] + ps.radius[pair.b]) * real(1.25) + (ps.v[pair.a].norm() + ps.v[pair.b].norm()) * h;
         if (d.squaredNorm() > reach * reach) continue;
-        ParticleContact c;
+        PairContact c;
         c.a = pair.a;
         c.b = pair.b;
         const real length = d.norm();
@@ -123,8 +124,18 @@ void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candid
     }
 }
 
-void preStabilizePairs(ParticleSystem& ps, const std::vector<ParticleContact>& contacts) {
-    for (const ParticleContact& c : contacts) {
+void orderPairContacts(std::size_t particles, std::vector<PairContact>& contacts, SweepLevels& levels,
+                       std::vector<PairContact>& scratch) {
+    orderSweep(
+        particles, contacts.size(), [&](std::size_t k) { return std::array<std::uint32_t, 2>{contacts[k].a, contacts[k].b}; },
+        levels);
+    scratch.resize(contacts.size());
+    for (std::size_t k = 0; k < contacts.size(); ++k) scratch[k] = contacts[levels.order[k]];
+    contacts.swap(scratch);
+}
+
+void preStabilizePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts) {
+    for (const PairContact& c : contacts) {
         const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
         if (!(total > 0)) continue;
         const Vec3 d = ps.x[c.a] - ps.x[c.b];
@@ -143,40 +154,40 @@ void preStabilizePairs(ParticleSystem& ps, const std::vector<ParticleContact>& c
 namespace {
 
 /// A contact with a shape that does not yield (static, kinematic or asleep).
-bool unyielding(const ParticleContact& c) { return c.b == ParticleContact::none && c.body == noBody; }
+bool unyielding(const ParticleContact& c) { return c.body == noBody; }
 
 void projectContact(ParticleSystem& ps, BodyArray& bodies, ParticleContact& c, real h) {
-    if (c.b == ParticleContact::none) {
-        Vec3& p = ps.p[c.a];
-        const real value = (p - c.q).dot(c.n);
-        if (value >= 0) return;
-        if (c.body == noBody) {
-            p -= c.n * value; // the shape does not move: the particle takes all of it
-            p -= frictionCorrection(p - ps.x[c.a] - c.surfaceMotion, c.n, -value, c.staticFriction, c.kineticFriction);
-            return;
-        }
-        // Two-way: the overlap is shared by the particle's inverse mass and the
-        // body's generalized inverse mass at the contact point (DESIGN.md step 6).
-        // The body moves in the same small steps (findCoupledBodies), so its share
-        // is a move and a velocity change, as the particle's is (v = (p - x) / h).
-        Body& body = bodies.slots()[c.body];
-        const Vec3 surface = c.q - c.n * ps.radius[c.a];
-        const real dlambda = -value / (ps.w[c.a] + generalizedInverseMass(body, surface, c.n));
-        p += c.n * (ps.w[c.a] * dlambda);
-        c.q += pushBody(body, surface, c.n * -dlambda, h, true); // the plane moves with the surface
-        // Friction on the sliding relative to the body's surface point (where all pushes
-        // left it), shared by the generalized inverse masses along the slip as the push
-        // was (without it a cloth slid off a box).
-        const Vec3 surfaceMoved = body.orientation * c.surfaceLocal + body.position - c.surfaceStart;
-        const Vec3 slip = frictionCorrection(p - ps.x[c.a] - surfaceMoved, c.n, -value, c.staticFriction, c.kineticFriction);
-        const real length = slip.norm();
-        if (!(length > 0)) return;
-        const Vec3 t = slip / length;
-        const real tlambda = length / (ps.w[c.a] + generalizedInverseMass(body, surface, t));
-        p -= t * (ps.w[c.a] * tlambda);
-        c.q += pushBody(body, surface, t * tlambda, h, true);
+    Vec3& p = ps.p[c.a];
+    const real value = (p - c.q).dot(c.n);
+    if (value >= 0) return;
+    if (c.body == noBody) {
+        p -= c.n * value; // the shape does not move: the particle takes all of it
+        p -= frictionCorrection(p - ps.x[c.a] - c.surfaceMotion, c.n, -value, c.staticFriction, c.kineticFriction);
         return;
     }
+    // Two-way: the overlap is shared by the particle's inverse mass and the
+    // body's generalized inverse mass at the contact point (DESIGN.md step 6).
+    // The body moves in the same small steps (findCoupledBodies), so its share
+    // is a move and a velocity change, as the particle's is (v = (p - x) / h).
+    Body& body = bodies.slots()[c.body];
+    const Vec3 surface = c.q - c.n * ps.radius[c.a];
+    const real dlambda = -value / (ps.w[c.a] + generalizedInverseMass(body, surface, c.n));
+    p += c.n * (ps.w[c.a] * dlambda);
+    c.q += pushBody(body, surface, c.n * -dlambda, h, true); // the plane moves with the surface
+    // Friction on the sliding relative to the body's surface point (where all pushes
+    // left it), shared by the generalized inverse masses along the slip as the push
+    // was (without it a cloth slid off a box).
+    const Vec3 surfaceMoved = body.orientation * c.surfaceLocal + body.position - c.surfaceStart;
+    const Vec3 slip = frictionCorrection(p - ps.x[c.a] - surfaceMoved, c.n, -value, c.staticFriction, c.kineticFriction);
+    const real length = slip.norm();
+    if (!(length > 0)) return;
+    const Vec3 t = slip / length;
+    const real tlambda = length / (ps.w[c.a] + generalizedInverseMass(body, surface, t));
+    p -= t * (ps.w[c.a] * tlambda);
+    c.q += pushBody(body, surface, t * tlambda, h, true);
+}
+
+void projectPair(ParticleSystem& ps, const PairContact& c) {
     const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
     if (!(total > 0)) return;
     const Vec3 d = ps.p[c.a] - ps.p[c.b];
@@ -204,6 +215,10 @@ void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<Particle
         if (!unyielding(c)) projectContact(ps, bodies, c, h);
     for (ParticleContact& c : contacts)
         if (unyielding(c)) projectContact(ps, bodies, c, h);
+}
+
+void projectPairContacts(ParticleSystem& ps, const std::vector<PairContact>& contacts) {
+    for (const PairContact& c : contacts) projectPair(ps, c);
 }
 
 } // namespace jounce::detail

@@ -21,12 +21,12 @@ void resetMultipliers(ParticleSystem& ps) {
 
 /// Flags the particles with a contact in this small step (for Diziol's volume weights).
 void markTouching(const ParticleSystem& ps, const std::vector<ParticleContact>& shapeContacts,
-                  const std::vector<ParticleContact>& pairContacts, const std::vector<SurfaceContact>& surfaceContacts,
+                  const std::vector<PairContact>& pairContacts, const std::vector<SurfaceContact>& surfaceContacts,
                   std::vector<std::uint8_t>& touching) {
     touching.assign(ps.volumes.size() > 0 ? ps.slotCount() : 0, 0);
     if (touching.empty()) return;
     for (const ParticleContact& c : shapeContacts) touching[c.a] = 1;
-    for (const ParticleContact& c : pairContacts) touching[c.a] = touching[c.b] = 1;
+    for (const PairContact& c : pairContacts) touching[c.a] = touching[c.b] = 1;
     for (const SurfaceContact& c : surfaceContacts) {
         touching[c.particle] = 1;
         for (const std::uint32_t i : c.corners) touching[i] = 1;
@@ -54,11 +54,17 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
     // pushed by push / (2/3 h) does.
     const real hc = settings.integrator == ParticleIntegrator::BDF2 ? h * 2 / 3 : h;
     ps.lastSubstep = hc;
-    std::vector<ParticleContact> shapeContacts, pairContacts;
+    std::vector<ParticleContact> shapeContacts;
+    std::vector<PairContact> pairContacts;
     std::vector<SurfaceContact> surfaceContacts;
     std::vector<std::uint8_t> touching;
     VolumeScratch volumeScratch;
     makePairContacts(ps, candidates, ctx.h, pairContacts);
+    {
+        SweepLevels levels;
+        std::vector<PairContact> scratch;
+        orderPairContacts(ps.slotCount(), pairContacts, levels, scratch);
+    }
     if (!settings.directChains) direct = DirectSolver{};
     else if (direct.builtFor != ps.topologyVersion) buildDirectGroups(ps, direct);
     if (settings.keepAngularMomentum && ps.freeGroups.builtFor != ps.topologyVersion) buildFreeGroups(ps);
@@ -97,13 +103,13 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
             // Shapes last: a particle squeezed between a heavy grain and a box ends the
             // sweep outside the box (pairs left overlapping are separated without
             // velocity at the next small step's start, preStabilizePairs).
-            projectContacts(ps, bodies, pairContacts, hc);
+            projectPairContacts(ps, pairContacts);
             projectSurfaceContacts(ps, surfaceContacts);
             projectContacts(ps, bodies, shapeContacts, hc);
         }
         updateParticleVelocities(ps, h, settings.integrator);
         bounceParticles(ps, bodies, shapeContacts, settings, h);
-        bounceParticles(ps, bodies, pairContacts, settings, h);
+        bouncePairs(ps, pairContacts, settings);
     }
     storeDistanceMultipliers(ps, distances);
 }

@@ -14,9 +14,9 @@ namespace jounce::detail {
 /// A collision constraint of one small step: C(p) = (p - q) . n >= 0 for a particle
 /// against a shape (q: where the particle's centre touches, n: the surface normal),
 /// or |p_a - p_b| - (r_a + r_b) >= 0 for two particles (b != none).
+/// A particle's contact with a shape (made each small step).
 struct ParticleContact {
-    static constexpr std::uint32_t none = ~std::uint32_t(0);
-    std::uint32_t a = 0, b = none;
+    std::uint32_t a = 0;
     Vec3 q = Vec3::Zero();
     Vec3 n = Vec3::UnitY();
     Vec3 surfaceMotion = Vec3::Zero(); ///< how far the shape's surface moves in the small step
@@ -28,6 +28,17 @@ struct ParticleContact {
     real staticFriction = 0, kineticFriction = 0;
     real restitution = 0;
     real normalVelocity = 0;           ///< v . n before the small step (for the bounce)
+};
+
+/// Two particles that may touch in this world substep: C = |p_a - p_b| - (r_a + r_b) >= 0.
+/// Kept small (64 bytes in double): a sand pile has tens of thousands, and every
+/// pass of every small step reads them all.
+struct PairContact {
+    std::uint32_t a = 0, b = 0;
+    Vec3 n = Vec3::UnitY();  ///< from b to a at the world substep's start (coincident pairs push along it)
+    real staticFriction = 0, kineticFriction = 0;
+    real restitution = 0;
+    real normalVelocity = 0; ///< (v_a - v_b) . n at the world substep's start (for the bounce)
 };
 
 /// Step 2 for particles: v += h (g + w f), damping, p = x + h v (Euler), or BDF2's
@@ -46,13 +57,18 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
 /// (each small step's projection tests whether it is touching; the bounce uses the
 /// closing speed at the start of the world substep).
 void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candidates, real h,
-                      std::vector<ParticleContact>& out);
+                      std::vector<PairContact>& out);
+/// Puts pair contacts level by level (sweep_levels.hpp): every pass over them (the
+/// pre-stabilisation, the projection, the bounce) touches only the pair's particles,
+/// so it gives the same bits in the new order, with neighbouring pairs independent.
+void orderPairContacts(std::size_t particles, std::vector<PairContact>& contacts, SweepLevels& levels,
+                       std::vector<PairContact>& scratch);
 
 /// Pre-stabilization (Macklin et al. 2014, sec. 5): pairs that already overlap at the
 /// start of the small step are pushed apart at x and p alike, by their inverse masses,
 /// so an overlap left by the last step (a light cloth particle squeezed between heavy
 /// grains and a box) is undone without becoming velocity.
-void preStabilizePairs(ParticleSystem& ps, const std::vector<ParticleContact>& contacts);
+void preStabilizePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts);
 
 /// Position-based friction (Macklin 2014; survey eq. 27-29): the share of the relative
 /// displacement dx to take away, given the normal n and the penetration depth just
@@ -114,6 +130,7 @@ void projectDistances(std::vector<Vec3>& p, DistanceRows& distances);
 void storeDistanceMultipliers(ParticleSystem& ps, const DistanceRows& distances);
 void projectAttachments(ParticleSystem& ps, BodyArray& bodies, const ParticleSettings& settings, real h);
 void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<ParticleContact>& contacts, real h);
+void projectPairContacts(ParticleSystem& ps, const std::vector<PairContact>& contacts);
 
 /// The XPBD multiplier change for a constraint of value c with summed weights
 /// sum_i w_i |grad_i C|^2 and accumulated lambda (PBD: the projection scaled by k').
@@ -168,6 +185,7 @@ void updateParticleVelocities(ParticleSystem& ps, real h, ParticleIntegrator int
 /// with their restitution times the closing speed.
 void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<ParticleContact>& contacts,
                      const ParticleSettings& settings, real h);
+void bouncePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts, const ParticleSettings& settings);
 
 /// Calls link(a, b) for pairs of particle slots that internal constraints join (every
 /// particle of a constraint, closed mesh or cluster with its first one).

@@ -62,22 +62,14 @@ void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<Pa
                      const ParticleSettings& settings, real h) {
     constexpr real touching = real(1e-6); // [m]
     for (const ParticleContact& c : contacts) {
-        const bool pair = c.b != ParticleContact::none;
         // Only a contact that touches at the end of the small step: the projection
         // stopped its particle along n, or pushed it out.
-        Vec3 n = c.n;
-        if (pair) {
-            const Vec3 d = ps.x[c.a] - ps.x[c.b];
-            const real reach = ps.radius[c.a] + ps.radius[c.b] + touching;
-            if (d.squaredNorm() > reach * reach) continue;
-            if (d.squaredNorm() > 0) n = d.normalized();
-        } else if ((ps.x[c.a] - c.q).dot(c.n) > touching) {
-            continue;
-        }
+        const Vec3 n = c.n;
+        if ((ps.x[c.a] - c.q).dot(c.n) > touching) continue;
         Body* body = c.body == noBody ? nullptr : &bodies.slots()[c.body];
         const Vec3 surface = c.q - c.n * ps.radius[c.a];
         const Vec3 surfaceVelocity = body != nullptr ? body->velocityAt(surface) : Vec3(c.surfaceMotion / h);
-        const real vn = pair ? (ps.v[c.a] - ps.v[c.b]).dot(n) : (ps.v[c.a] - surfaceVelocity).dot(n);
+        const real vn = (ps.v[c.a] - surfaceVelocity).dot(n);
         // Müller 2007's velocity update: the normal velocity becomes -e times the
         // closing speed (0 below the threshold). Both ways: the push out of a
         // penetration, divided by h, is not a velocity the particle earned, and left
@@ -97,15 +89,30 @@ void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<Pa
         }
         if (!bounces && change >= 0) continue; // resting or closing: the projection handles it
         ps.hasHistory[c.a] = 0;
-        if (pair) {
-            ps.hasHistory[c.b] = 0;
-            const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
-            if (!(total > 0)) continue;
-            ps.v[c.a] += n * (change * wa / total);
-            ps.v[c.b] -= n * (change * wb / total);
-        } else {
-            ps.v[c.a] += n * change;
-        }
+        ps.v[c.a] += n * change;
+    }
+}
+
+void bouncePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts, const ParticleSettings& settings) {
+    // As bounceParticles, between two particles: the pair's normal is where they touch
+    // at the end of the small step, and the change is shared by inverse mass.
+    constexpr real touching = real(1e-6); // [m]
+    for (const PairContact& c : contacts) {
+        const Vec3 d = ps.x[c.a] - ps.x[c.b];
+        const real reach = ps.radius[c.a] + ps.radius[c.b] + touching;
+        if (d.squaredNorm() > reach * reach) continue;
+        const Vec3 n = d.squaredNorm() > 0 ? Vec3(d.normalized()) : c.n;
+        const real vn = (ps.v[c.a] - ps.v[c.b]).dot(n);
+        const bool bounces = c.restitution > 0 && -c.normalVelocity >= settings.restitutionThreshold;
+        const real target = bounces ? -c.restitution * c.normalVelocity : 0;
+        const real change = target - vn;
+        if (!bounces && change >= 0) continue;
+        ps.hasHistory[c.a] = 0;
+        ps.hasHistory[c.b] = 0;
+        const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
+        if (!(total > 0)) continue;
+        ps.v[c.a] += n * (change * wa / total);
+        ps.v[c.b] -= n * (change * wb / total);
     }
 }
 
