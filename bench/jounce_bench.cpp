@@ -137,7 +137,8 @@ int usage(const char* problem) {
                  "  --compare runs a benchmark scene (column, pyramid10, pyramid20, pileN, spheres4096)\n"
                  "        in Jounce, Bullet and ODE interleaved, --runs times (default 3, at least 1);\n"
                  "        --set and --threads change Jounce alone (the others run at their defaults, one thread);\n"
-                 "        cloth64 and softcube in Jounce and Bullet's soft bodies (sleeping off)\n"
+                 "        cloth64 and softcube in Jounce and Bullet's soft bodies, sandpile beside as many\n"
+                 "        rigid spheres in Bullet (sleeping off)\n"
                  "  --solver picks the resolver's velocity solver (with --set solver=0: the default solver\n"
                  "        is the soft step)\n"
                  "  --threads N shares each step among N workers (World::setThreads; the same bits for any N)\n"
@@ -438,7 +439,7 @@ int main(int argc, char** argv) {
     }
     if (o.scene.empty()) return usage("--scene is required");
     if (o.compare) {
-        const bool soft = o.scene == "cloth64" || o.scene == "softcube";
+        const bool soft = o.scene == "cloth64" || o.scene == "softcube" || o.scene == "sandpile";
         if (!soft && !jounce::scenes::isBenchScene(o.scene)) return usage("--compare runs the benchmark scenes only");
         if (!solver.empty() || o.observe || o.simd != "")
             return usage("--compare runs the other engines at their defaults (no --solver, --simd or --observe; "

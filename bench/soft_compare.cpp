@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // jounce-bench --compare for the particle scenes cloth64 and softcube: Jounce's
-// particle layer against Bullet's soft bodies (btSoftBody in a btSoftRigidDynamicsWorld).
+// particle layer against Bullet's soft bodies (btSoftBody in a btSoftRigidDynamicsWorld);
+// and for sandpile, Jounce's grains against what a game without a particle layer would
+// do: as many rigid spheres in Bullet (btDiscreteDynamicsWorld, see BulletGrains).
 //
 // Comparable settings, stated: Bullet gets the very particles and constraints Jounce
 // built (same positions, masses and node order; one link per Jounce distance
@@ -24,6 +26,7 @@
 #include <BulletSoftBody/btSoftRigidDynamicsWorld.h>
 #include <btBulletDynamicsCommon.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -45,6 +48,7 @@ struct SoftSceneData {
     std::vector<std::array<std::uint32_t, 3>> surface;    ///< closed surface (softcube) for the volume, else empty
     real radius = 0;
     bool sphere = false;                                  ///< cloth64: the static sphere at (0, 0.5, 0)
+    bool grains = false;                                  ///< sandpile: loose grains, no links
 };
 
 class SoftEngine {
@@ -62,6 +66,8 @@ public:
         scene_.world().setSettings(s);
         if (scene == "cloth64") {
             particles_ = scenes::buildCloth64(scene_).particles;
+        } else if (scene == "sandpile") {
+            particles_ = scenes::buildSandpile(scene_);
         } else {
             const SoftBody cube = scenes::buildBenchSoftCube(scene_);
             particles_ = cube.particles;
@@ -95,6 +101,7 @@ public:
             d.links.push_back({node.at(c.a), node.at(c.b)});
         }
         d.sphere = scene == "cloth64";
+        d.grains = scene == "sandpile";
         d.surface = surface_;
         return d;
     }
@@ -172,6 +179,84 @@ private:
     std::unique_ptr<btSoftBody> body_;
 };
 
+/// The sand pile as Bullet's rigid spheres: one btSphereShape of the grains' radius and
+/// mass per grain, at the grains' start positions, on the same ground box, one step of
+/// 1/60 s with Bullet's defaults (10 solver iterations, no rolling friction: a game
+/// would start there). Bullet has one friction coefficient and multiplies the two
+/// bodies': grains get sqrt(0.5) and the ground 0.775, so grain on grain slides at 0.5 and
+/// grain on ground at 0.548, Jounce's kinetic coefficients (sqrt(0.5 x 0.5) and
+/// sqrt(0.5 x 0.6)); Jounce also has static friction (1 and 0.775).
+class BulletGrains final : public SoftEngine {
+public:
+    explicit BulletGrains(const SoftSceneData& d) : dispatcher_(&config_), world_(&dispatcher_, &broadphase_, &solver_, &config_) {
+        world_.setGravity(btVector3(0, btScalar(scenes::benchGravity), 0));
+        ground_ = std::make_unique<btBoxShape>(btVector3(50, btScalar(0.5), 50));
+        add(ground_.get(), 0, btVector3(0, btScalar(-0.5), 0), btScalar(0.775));
+        sphere_ = std::make_unique<btSphereShape>(btScalar(d.radius));
+        for (std::size_t i = 0; i < d.positions.size(); ++i)
+            add(sphere_.get(), btScalar(d.masses[i]),
+                btVector3(btScalar(d.positions[i].x()), btScalar(d.positions[i].y()), btScalar(d.positions[i].z())),
+                btScalar(std::sqrt(0.5)));
+    }
+    ~BulletGrains() override {
+        for (auto& b : bodies_) world_.removeRigidBody(b.get());
+    }
+    void step() override { world_.stepSimulation(btScalar(1.0 / 60), 1, btScalar(1.0 / 60)); }
+    void sample(std::vector<Point>& x, double& maxSpeed) const override {
+        x.clear();
+        maxSpeed = 0;
+        for (std::size_t i = 1; i < bodies_.size(); ++i) { // bodies_[0] is the ground
+            const btVector3 p = bodies_[i]->getWorldTransform().getOrigin();
+            x.push_back({double(p.x()), double(p.y()), double(p.z())});
+            maxSpeed = std::max(maxSpeed, double(bodies_[i]->getLinearVelocity().length()));
+        }
+    }
+
+private:
+    void add(btCollisionShape* shape, btScalar mass, const btVector3& at, btScalar friction) {
+        btTransform t;
+        t.setIdentity();
+        t.setOrigin(at);
+        btVector3 inertia(0, 0, 0);
+        if (mass > 0) shape->calculateLocalInertia(mass, inertia);
+        motions_.push_back(std::make_unique<btDefaultMotionState>(t));
+        btRigidBody::btRigidBodyConstructionInfo info(mass, motions_.back().get(), shape, inertia);
+        info.m_friction = friction;
+        info.m_rollingFriction = btScalar(0.1);
+        info.m_spinningFriction = btScalar(0.1);
+        bodies_.push_back(std::make_unique<btRigidBody>(info));
+        if (mass > 0) bodies_.back()->setActivationState(DISABLE_DEACTIVATION); // sleeping off, as in Jounce
+        world_.addRigidBody(bodies_.back().get());
+    }
+
+    btDefaultCollisionConfiguration config_;
+    btCollisionDispatcher dispatcher_;
+    btDbvtBroadphase broadphase_;
+    btSequentialImpulseConstraintSolver solver_;
+    btDiscreteDynamicsWorld world_;
+    std::unique_ptr<btCollisionShape> ground_, sphere_;
+    std::vector<std::unique_ptr<btDefaultMotionState>> motions_;
+    std::vector<std::unique_ptr<btRigidBody>> bodies_;
+};
+
+/// A pile's angle of repose [degrees] from its grains' centres: atan(H / R), H the
+/// highest grain's top above the ground (y = 0) and R the horizontal distance from the
+/// pile's axis (the grains' mean x, z) within which 90 % of the grains lie.
+double reposeAngle(const std::vector<Point>& x, double radius) {
+    if (x.empty()) return 0;
+    double cx = 0, cz = 0, top = 0;
+    for (const Point& p : x) {
+        cx += p[0] / double(x.size());
+        cz += p[2] / double(x.size());
+        top = std::max(top, p[1] + radius);
+    }
+    std::vector<double> out;
+    for (const Point& p : x) out.push_back(std::hypot(p[0] - cx, p[2] - cz));
+    const auto k = out.begin() + static_cast<std::ptrdiff_t>(0.9 * double(out.size() - 1));
+    std::nth_element(out.begin(), k, out.end());
+    return std::atan2(top, *k) * 180 / 3.14159265358979323846;
+}
+
 /// Volume enclosed by a closed, outward-wound triangle surface (divergence theorem).
 double enclosedVolume(const std::vector<Point>& x, const std::vector<std::array<std::uint32_t, 3>>& surface) {
     double v = 0;
@@ -184,7 +269,7 @@ double enclosedVolume(const std::vector<Point>& x, const std::vector<std::array<
 
 struct SoftFigures : StepTimes {
     long steps = 0;
-    double maxSpeed = 0, lowestY = 0, centroidY = 0, volumeRatio = 0;
+    double maxSpeed = 0, lowestY = 0, centroidY = 0, volumeRatio = 0, repose = 0;
     std::size_t particles = 0, escaped = 0;
     bool nonFinite = false;
     bool exploded() const { return nonFinite || maxSpeed > 50; }
@@ -216,10 +301,11 @@ SoftFigures runSoft(SoftEngine& engine, const SoftSceneData& d, long steps) {
         if (!(p[1] >= -1)) ++f.escaped;
     }
     if (volume0 > 0) f.volumeRatio = enclosedVolume(x, d.surface) / volume0;
+    if (d.grains) f.repose = reposeAngle(x, d.radius);
     return f;
 }
 
-std::vector<std::pair<std::string, std::string>> softFields(const std::vector<SoftFigures>& runs, bool cube) {
+std::vector<std::pair<std::string, std::string>> softFields(const std::vector<SoftFigures>& runs, bool cube, bool grains) {
     const StepTimes times = medianStepTimes(runs);
     const SoftFigures& f = runs.back();
     return {{"steps", std::to_string(f.steps)},
@@ -231,6 +317,7 @@ std::vector<std::pair<std::string, std::string>> softFields(const std::vector<So
             {"lowest_y", number(f.lowestY)},
             {"centroid_y", number(f.centroidY)},
             {"volume_ratio", cube ? number(f.volumeRatio) : "null"},
+            {"repose_deg", grains ? number(f.repose) : "null"},
             {"particles_escaped", std::to_string(f.escaped)},
             {"exploded", f.exploded() ? "true" : "false"},
             {"any_nan", f.nonFinite ? "true" : "false"}};
@@ -246,7 +333,10 @@ int compareSoftBodies(const std::string& scene, long steps, int runs, bool json)
             JounceSoft engine(scene);
             results["jounce"].push_back(runSoft(engine, data, steps));
         }
-        {
+        if (data.grains) {
+            BulletGrains engine(data);
+            results["bullet"].push_back(runSoft(engine, data, steps));
+        } else {
             BulletSoft engine(data);
             results["bullet"].push_back(runSoft(engine, data, steps));
         }
@@ -259,7 +349,7 @@ int compareSoftBodies(const std::string& scene, long steps, int runs, bool json)
         ratios.push_back(results["jounce"][std::size_t(r)].msMedian / results["bullet"][std::size_t(r)].msMedian);
     const double ratio = median(ratios);
     const bool cube = scene == "softcube";
-    const auto j = softFields(results["jounce"], cube), b = softFields(results["bullet"], cube);
+    const auto j = softFields(results["jounce"], cube, data.grains), b = softFields(results["bullet"], cube, data.grains);
     if (json) {
         std::string line = "{\"scene\": " + jsonString(scene) + ", \"sleep\": false, \"runs\": " + std::to_string(runs) +
                            ", \"engines\": {";
@@ -273,7 +363,8 @@ int compareSoftBodies(const std::string& scene, long steps, int runs, bool json)
         std::printf("%s\n", line.c_str());
         return 0;
     }
-    std::printf("%s, sleep off, %d runs interleaved, %ld steps of 1/60 s (Bullet: btSoftBody, piterations 20)\n",
+    std::printf(data.grains ? "%s, sleep off, %d runs interleaved, %ld steps of 1/60 s (Bullet: rigid spheres, 10 iterations)\n"
+                            : "%s, sleep off, %d runs interleaved, %ld steps of 1/60 s (Bullet: btSoftBody, piterations 20)\n",
                 scene.c_str(), runs, steps);
     std::printf("%-22s %14s %14s\n", "figure", "jounce", "bullet");
     for (std::size_t i = 0; i < j.size(); ++i) std::printf("%-22s %14s %14s\n", j[i].first.c_str(), j[i].second.c_str(), b[i].second.c_str());

@@ -127,6 +127,49 @@ TEST_CASE("a sweep level by level is the sweep in row order, bit for bit, with n
     for (std::size_t i = 0; i < plain.size(); ++i) REQUIRE(std::memcmp(&plain[i], &leveled[i], sizeof(real)) == 0);
 }
 
+TEST_CASE("particle candidates: every pair of overlapping boxes from different groups, looked up by x", "[particles]") {
+    // particle_proxies.cpp opens a grain-against-cloth pair by bisecting the cloth's
+    // members ordered by x; the pairs must be exactly those a plain test of every two
+    // boxes finds. Loose grains (group 0) over two 12 x 12 sheets (groups 1 and 2).
+    std::mt19937 rng(8);
+    std::uniform_real_distribution<real> u(-1, 1);
+    ParticleSystem ps;
+    const auto add = [&](const Vec3& x, std::uint32_t group, real radius) {
+        ps.slots.insert('p');
+        ps.x.push_back(x);
+        ps.v.push_back(Vec3(u(rng), u(rng), u(rng)));
+        ps.radius.push_back(radius);
+        ps.group.push_back(group);
+        ps.fatBox.emplace_back();
+    };
+    for (int i = 0; i < 12; ++i)
+        for (int k = 0; k < 12; ++k) {
+            add(Vec3(real(0.1) * i - real(0.6), real(0.02) * u(rng), real(0.1) * k - real(0.6)), 1, real(0.02));
+            add(Vec3(real(0.1) * i - real(0.3), real(0.05) + real(0.02) * u(rng), real(0.1) * k - real(0.6)), 2, real(0.02));
+        }
+    for (int g = 0; g < 300; ++g) add(Vec3(u(rng), real(0.2) * u(rng), u(rng)), 0, real(0.01) + real(0.03) * std::abs(u(rng)));
+    WorldSettings settings;
+    std::vector<BroadPhaseProxy> proxies;
+    ParticleCandidates candidates;
+    detail::addParticleProxies(ps, settings, proxies, candidates, real(1) / 60);
+    // The broad phase's pairs: every two overlapping proxies not of one non-zero group.
+    std::vector<ProxyPair> pairs;
+    for (std::uint32_t a = 0; a < proxies.size(); ++a)
+        for (std::uint32_t b = a + 1; b < proxies.size(); ++b)
+            if (proxies[a].box.overlaps(proxies[b].box) && (proxies[a].group == 0 || proxies[a].group != proxies[b].group))
+                pairs.push_back({a, b});
+    detail::particleCandidates(ps, proxies, {}, pairs, candidates);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> found, expected;
+    for (const ParticlePair& p : candidates.particles) found.emplace_back(p.a, p.b);
+    for (std::uint32_t i = 0; i < ps.slotCount(); ++i)
+        for (std::uint32_t j = i + 1; j < ps.slotCount(); ++j)
+            if ((ps.group[i] == 0 || ps.group[i] != ps.group[j]) && ps.fatBox[i].overlaps(ps.fatBox[j])) expected.emplace_back(i, j);
+    std::sort(found.begin(), found.end());
+    CHECK(std::adjacent_find(found.begin(), found.end()) == found.end()); // no pair twice
+    CHECK(found == expected);
+    CHECK(expected.size() > 300); // the sheets and grains do overlap a lot
+}
+
 TEST_CASE("constraint gradients match finite differences", "[particles]") {
     const real step = tol(1e-6, 1e-3);
     for (const ParticleConstraintKind kind : {ParticleConstraintKind::Bending, ParticleConstraintKind::IsometricBending,

@@ -7,6 +7,8 @@
 #include "physics/particles/stages.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <span>
 
 namespace jounce::detail {
@@ -26,22 +28,21 @@ const Aabb& refreshFatBox(ParticleSystem& ps, std::size_t i, const WorldSettings
     return ps.fatBox[i];
 }
 
-/// Pairs of particles, one from each list, whose boxes overlap: sweep and prune on x.
-void overlappingMembers(const ParticleSystem& ps, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
-                        std::vector<ParticlePair>& out) {
-    std::vector<std::pair<real, std::uint32_t>> sa, sb;
-    for (const std::uint32_t i : a) sa.emplace_back(ps.fatBox[i].min.x(), i);
-    for (const std::uint32_t j : b) sb.emplace_back(ps.fatBox[j].min.x(), j);
-    std::sort(sa.begin(), sa.end());
-    std::sort(sb.begin(), sb.end());
-    std::size_t start = 0;
-    for (const auto& [minX, i] : sa) {
-        while (start < sb.size() && ps.fatBox[sb[start].second].max.x() < minX && sb[start].first <= minX) ++start;
-        for (std::size_t k = start; k < sb.size() && sb[k].first <= ps.fatBox[i].max.x(); ++k) {
-            const std::uint32_t j = sb[k].second;
-            if (ps.fatBox[i].overlaps(ps.fatBox[j])) out.push_back({std::min(i, j), std::max(i, j)});
-        }
-    }
+/// Calls visit(j) for each member j of a group (its members ordered by their boxes'
+/// lowest x, `widest` the widest box along x) whose box overlaps `box`. A member whose
+/// box starts more than `widest` before `box` ends before it, so the candidates are one
+/// range of the order: found by bisection, not by a pass over the whole group (a grain
+/// beside a cloth of 4096 particles looks at a few of them).
+template <class Visit>
+void overlappingMembers(const ParticleSystem& ps, const ParticleCandidates::MembersByX& group, const Aabb& box,
+                        const Visit& visit) {
+    // The slack covers the round-off of min x + width (float builds, far from the origin).
+    const real slack = 8 * std::numeric_limits<real>::epsilon() * (std::abs(box.min.x()) + group.widest);
+    const real from = box.min.x() - group.widest - slack;
+    auto it = std::lower_bound(group.byMinX.begin(), group.byMinX.end(), from,
+                               [](const std::pair<real, std::uint32_t>& e, real x) { return e.first < x; });
+    for (; it != group.byMinX.end() && it->first <= box.max.x(); ++it)
+        if (ps.fatBox[it->second].overlaps(box)) visit(it->second);
 }
 
 } // namespace
@@ -111,6 +112,24 @@ void particleCandidates(const ParticleSystem& ps, const std::vector<BroadPhasePr
         const std::uint32_t k = proxy - out.firstProxy;
         return std::span<const std::uint32_t>(out.members.data() + out.memberStart[k], out.memberStart[k + 1] - out.memberStart[k]);
     };
+    // Each group's members by x, made the first time one of its pairs needs them in this
+    // world substep (group-0 particles are one member each and need none).
+    out.byX.resize(out.endProxy - out.firstProxy);
+    out.byXBuilt.assign(out.endProxy - out.firstProxy, 0);
+    const auto byX = [&](std::uint32_t proxy) -> const ParticleCandidates::MembersByX& {
+        const std::uint32_t k = proxy - out.firstProxy;
+        ParticleCandidates::MembersByX& g = out.byX[k];
+        if (out.byXBuilt[k]) return g;
+        out.byXBuilt[k] = 1;
+        g.byMinX.clear();
+        g.widest = 0;
+        for (const std::uint32_t i : membersOf(proxy)) {
+            g.byMinX.emplace_back(ps.fatBox[i].min.x(), i);
+            g.widest = std::max(g.widest, ps.fatBox[i].max.x() - ps.fatBox[i].min.x());
+        }
+        std::sort(g.byMinX.begin(), g.byMinX.end());
+        return g;
+    };
     for (const ProxyPair& pair : pairs) {
         // Colliders' proxies come first and deformables' last, so a mixed pair has the
         // collider as a, and a pair with a deformable has it as b.
@@ -118,9 +137,18 @@ void particleCandidates(const ParticleSystem& ps, const std::vector<BroadPhasePr
         if (pair.a < out.firstProxy) {
             if (proxies[pair.a].sensor) continue;
             const Aabb& box = proxies[pair.a].box;
-            for (const std::uint32_t i : membersOf(pair.b))
-                if (ps.fatBox[i].overlaps(box) && !attachedTo(i, proxies[pair.a].owner))
-                    out.shapes.push_back({i, proxyColliders[pair.a]});
+            const auto add = [&](std::uint32_t i) {
+                if (!attachedTo(i, proxies[pair.a].owner)) out.shapes.push_back({i, proxyColliders[pair.a]});
+            };
+            // A group already in order (particles met it) is looked up; otherwise one pass
+            // over its members costs less than ordering them for the few colliders near
+            // it (a cloth over a sphere and the ground: 0.15 against 0.5 ms a step).
+            if (pair.b - out.firstProxy < out.byXBuilt.size() && out.byXBuilt[pair.b - out.firstProxy]) {
+                overlappingMembers(ps, byX(pair.b), box, add);
+            } else {
+                for (const std::uint32_t i : membersOf(pair.b))
+                    if (ps.fatBox[i].overlaps(box)) add(i);
+            }
             continue;
         }
         const std::span<const std::uint32_t> ma = membersOf(pair.a), mb = membersOf(pair.b);
@@ -129,7 +157,15 @@ void particleCandidates(const ParticleSystem& ps, const std::vector<BroadPhasePr
                 out.particles.push_back({std::min(ma[0], mb[0]), std::max(ma[0], mb[0])});
             continue;
         }
-        overlappingMembers(ps, ma, mb, out.particles);
+        // A loose grain or a group against a group: each member of the smaller side looks
+        // its box up in the larger side's order.
+        const bool aSmaller = ma.size() <= mb.size();
+        const std::span<const std::uint32_t> few = aSmaller ? ma : mb;
+        const ParticleCandidates::MembersByX& many = byX(aSmaller ? pair.b : pair.a);
+        for (const std::uint32_t i : few)
+            overlappingMembers(ps, many, ps.fatBox[i], [&](std::uint32_t j) {
+                out.particles.push_back({std::min(i, j), std::max(i, j)});
+            });
     }
     // In slot order, so the projection order never depends on the trees.
     std::sort(out.shapes.begin(), out.shapes.end(), [](const ParticleShapePair& x, const ParticleShapePair& y) {

@@ -234,6 +234,14 @@ struct ParticleCandidates {
     std::uint32_t firstProxy = 0;
     std::uint32_t endProxy = 0;  ///< one past the particles' last proxy (deformables' follow)
     std::vector<std::uint32_t> memberStart, members;
+    /// Per particle proxy, made when a pair needs it (particleCandidates): its members
+    /// by their boxes' lowest x, and the widest box along x.
+    struct MembersByX {
+        std::vector<std::pair<real, std::uint32_t>> byMinX;
+        real widest = 0;
+    };
+    std::vector<MembersByX> byX;
+    std::vector<std::uint8_t> byXBuilt;
     /// Awake dynamic bodies that particles may touch or hang on in this world substep
     /// (body slots, sorted). They move in the particle layer's small steps instead of
     /// in one step of the world substep, so a particle's push changes their velocity
