@@ -53,12 +53,21 @@ Vec3 pushBody(Body& body, const Vec3& at, const Vec3& push, real h, bool withVel
 void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
                        const ParticleCandidates& candidates, real margin, real h, std::vector<ParticleContact>& out) {
     out.clear();
+    // Each collider's pose once per small step, not once per particle near it (nothing
+    // moves a body while the contacts are made: the same numbers).
+    constexpr std::uint32_t unset = ~std::uint32_t(0);
+    std::vector<std::uint32_t> poseOf(candidates.shapes.empty() ? 0 : colliders.slotCount(), unset);
+    std::vector<Transform> poses;
     for (const ParticleShapePair& pair : candidates.shapes) {
         const std::uint32_t i = pair.particle;
         if (!ps.moves(i)) continue; // pinned or asleep: it does not move
         const Collider& collider = colliders[pair.collider];
         const Body& body = bodies[collider.body];
-        const Transform pose = body.origin() * collider.local;
+        if (poseOf[pair.collider.index] == unset) {
+            poseOf[pair.collider.index] = static_cast<std::uint32_t>(poses.size());
+            poses.push_back(body.origin() * collider.local);
+        }
+        const Transform& pose = poses[poseOf[pair.collider.index]];
         SweptHit hit;
         PointProximity near;
         if (!sweptParticle(collider.shape, pose, ps.x[i], ps.p[i], ps.radius[i], hit, near)) {
