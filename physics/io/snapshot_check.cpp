@@ -114,7 +114,9 @@ void checkParticles(const ParticleSystem& ps) {
         const ParticleConstraint& c = ps.constraints[id];
         const std::string what = "particle constraint " + detail::handleText(id);
         if (c.count < 3 || c.count > 4) inconsistent(what, "uses " + std::to_string(c.count) + " particles");
-        for (std::size_t k = 0; k < c.count; ++k) checkParticleIndex(ps, c.p[k], what);
+        // All four: a three-particle kind repeats its first in the fourth, which the
+        // projection reads too (project_small_constraints.cpp).
+        for (std::size_t k = 0; k < c.p.size(); ++k) checkParticleIndex(ps, c.p[k], what);
     }
     for (const auto id : ps.volumes.ids()) {
         const std::string what = "particle volume " + detail::handleText(id);

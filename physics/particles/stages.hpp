@@ -11,10 +11,8 @@
 
 namespace jounce::detail {
 
-/// A collision constraint of one small step: C(p) = (p - q) . n >= 0 for a particle
-/// against a shape (q: where the particle's centre touches, n: the surface normal),
-/// or |p_a - p_b| - (r_a + r_b) >= 0 for two particles (b != none).
-/// A particle's contact with a shape (made each small step).
+/// A particle's contact with a shape, a collision constraint of one small step:
+/// C(p) = (p - q) . n >= 0 (q: where the particle's centre touches, n: the surface normal).
 struct ParticleContact {
     std::uint32_t a = 0;
     Vec3 q = Vec3::Zero();

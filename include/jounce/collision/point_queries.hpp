@@ -34,8 +34,9 @@ struct SweptHit {
 /// closest surface point plus radius along the normal) with fraction 0. Found by Newton's
 /// method on the signed distance along the path for convex shapes (it cannot step past
 /// the first touch: the distance is convex there), by sphere tracing for triangle
-/// meshes; a path grazing within 1e-9 m of a surface, or within round-off in float
-/// builds, counts as touching.
+/// meshes. A step that lands within 1e-9 m of the surface (or within round-off in float
+/// builds) counts as touching; a path that only grazes the surface may step past its
+/// closest approach and count as a miss (the particle layer's near test then holds it).
 bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, SweptHit& hit);
 /// The same, also giving the signed distance at x (`start`), which a caller that also
 /// wants the nearest point when the path misses need not compute again.
