@@ -149,7 +149,18 @@ TEST_CASE("particle candidates: every pair of overlapping boxes from different g
         }
     for (int g = 0; g < 300; ++g) add(Vec3(u(rng), real(0.2) * u(rng), u(rng)), 0, real(0.01) + real(0.03) * std::abs(u(rng)));
     WorldSettings settings;
-    std::vector<BroadPhaseProxy> proxies;
+    // Three colliders' proxies come first, as in the world: a box under the sheets, one
+    // across them and one off to the side.
+    std::vector<BroadPhaseProxy> proxies(3);
+    std::vector<ColliderId> proxyColliders(3);
+    const Aabb colliderBoxes[] = {{Vec3(-2, real(-0.3), -2), Vec3(2, real(-0.02), 2)},
+                                  {Vec3(real(-0.2), real(-0.1), real(-0.7)), Vec3(real(0.1), real(0.1), real(0.7))},
+                                  {Vec3(real(0.8), real(-0.2), real(0.8)), Vec3(real(1.1), real(0.2), real(1.1))}};
+    for (std::uint32_t c = 0; c < 3; ++c) {
+        proxies[c].box = colliderBoxes[c];
+        proxies[c].owner = 100 + c;
+        proxyColliders[c] = ColliderId{c, 1};
+    }
     ParticleCandidates candidates;
     detail::addParticleProxies(ps, settings, proxies, candidates, real(1) / 60);
     // The broad phase's pairs: every two overlapping proxies not of one non-zero group.
@@ -158,7 +169,10 @@ TEST_CASE("particle candidates: every pair of overlapping boxes from different g
         for (std::uint32_t b = a + 1; b < proxies.size(); ++b)
             if (proxies[a].box.overlaps(proxies[b].box) && (proxies[a].group == 0 || proxies[a].group != proxies[b].group))
                 pairs.push_back({a, b});
-    detail::particleCandidates(ps, proxies, {}, pairs, candidates);
+    // Particle pairs first, so the sheets are already ordered by x when the colliders'
+    // pairs come (the colliders then use the ordered lookup, not a pass over members).
+    std::stable_partition(pairs.begin(), pairs.end(), [](const ProxyPair& p) { return p.a >= 3; });
+    detail::particleCandidates(ps, proxies, proxyColliders, pairs, candidates);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> found, expected;
     for (const ParticlePair& p : candidates.particles) found.emplace_back(p.a, p.b);
     for (std::uint32_t i = 0; i < ps.slotCount(); ++i)
@@ -168,6 +182,15 @@ TEST_CASE("particle candidates: every pair of overlapping boxes from different g
     CHECK(std::adjacent_find(found.begin(), found.end()) == found.end()); // no pair twice
     CHECK(found == expected);
     CHECK(expected.size() > 300); // the sheets and grains do overlap a lot
+    // Particle against collider: every particle whose box overlaps the collider's, in
+    // slot order.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> shapesFound, shapesExpected;
+    for (const ParticleShapePair& p : candidates.shapes) shapesFound.emplace_back(p.particle, p.collider.index);
+    for (std::uint32_t i = 0; i < ps.slotCount(); ++i)
+        for (std::uint32_t c = 0; c < 3; ++c)
+            if (ps.fatBox[i].overlaps(colliderBoxes[c])) shapesExpected.emplace_back(i, c);
+    CHECK(shapesFound == shapesExpected);
+    CHECK(shapesExpected.size() > 100);
 }
 
 TEST_CASE("constraint gradients match finite differences", "[particles]") {
