@@ -12,6 +12,7 @@
 #include "physics/particles/stages.hpp"
 #include "common/polar.hpp"
 
+#include <jounce/common/simd.hpp>
 #include <jounce/particles/particle_builders.hpp>
 #include <jounce/world/world.hpp>
 
@@ -125,6 +126,75 @@ TEST_CASE("a sweep level by level is the sweep in row order, bit for bit, with n
     std::iota(inRowOrder.begin(), inRowOrder.end(), 0u);
     const std::vector<real> plain = sweep(inRowOrder), leveled = sweep(levels.order);
     for (std::size_t i = 0; i < plain.size(); ++i) REQUIRE(std::memcmp(&plain[i], &leveled[i], sizeof(real)) == 0);
+}
+
+TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in slot order, coincident particles kept",
+          "[particles]") {
+    // physics/particles/distance_kernel.hpp: 60 particles, two pinned, ten pairs exactly
+    // on top of each other (a lane with no direction: it must keep its values and not
+    // divide by zero, which traps here), 400 random links with and without compliance.
+    // Each width must give the bits of the scalar code below, row by row in slot order.
+    World w;
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<real> coordinate(-1, 1);
+    std::vector<ParticleId> ids;
+    for (int i = 0; i < 60; ++i) {
+        const Vec3 at = i >= 50 ? w.particle(ids[static_cast<std::size_t>(i - 50)]).position
+                                : Vec3(coordinate(rng), coordinate(rng), coordinate(rng));
+        ids.push_back(addParticle(w, at, real(0.1) + real(0.05) * static_cast<real>(i % 7), i < 2));
+    }
+    std::uniform_int_distribution<std::size_t> pick(0, 59);
+    for (std::size_t i = 50; i < 60; ++i) w.createDistanceConstraint({ids[i - 50], ids[i], real(0.2), 0});
+    for (int k = 0; k < 400; ++k) {
+        const std::size_t a = pick(rng), b = pick(rng);
+        if (a == b) continue;
+        w.createDistanceConstraint({ids[a], ids[b], real(0.5) + coordinate(rng) * real(0.3), k % 3 == 0 ? real(1e-4) : 0});
+    }
+    const ParticleSystem& ps = w.particles();
+    const real h = real(1) / 600;
+    for (const ParticleSolver solver : {ParticleSolver::XPBD, ParticleSolver::PBD}) {
+        ParticleSettings settings;
+        settings.solver = solver;
+        INFO((solver == ParticleSolver::PBD ? "PBD" : "XPBD"));
+        // The plain sweep: project_constraints.cpp's arithmetic, one row at a time.
+        std::vector<Vec3> plain(ps.x.begin(), ps.x.end());
+        std::vector<real> lambda(ps.distances.slotCount(), 0);
+        const real k = 1 - std::pow(1 - settings.pbdStiffness, real(1) / static_cast<real>(settings.iterations));
+        for (int sweep = 0; sweep < 3; ++sweep)
+            for (std::size_t slot = 0; slot < ps.distances.slotCount(); ++slot) {
+                const DistanceConstraint& d = ps.distances.atSlot(slot);
+                const real wa = ps.w[d.a], wb = ps.w[d.b];
+                if (wa + wb == 0) continue;
+                const Vec3 delta = plain[d.a] - plain[d.b];
+                const real length = delta.norm();
+                if (!(length > real(1e-12))) continue;
+                const Vec3 n = delta / length;
+                const real c = length - d.restLength, alphaTilde = d.compliance / (h * h);
+                const real dlambda = solver == ParticleSolver::PBD ? -k * c / (wa + wb)
+                                                                   : (-c - alphaTilde * lambda[slot]) / (wa + wb + alphaTilde);
+                lambda[slot] += dlambda;
+                plain[d.a] += n * (wa * dlambda);
+                plain[d.b] -= n * (wb * dlambda);
+            }
+        detail::DistanceRows rows;
+        detail::packDistances(ps, settings, h, {}, rows);
+        std::size_t widest = 0;
+        for (std::size_t l = 0; l + 1 < rows.levels.levelStart.size(); ++l)
+            widest = std::max<std::size_t>(widest, rows.levels.levelStart[l + 1] - rows.levels.levelStart[l]);
+        CHECK(widest >= 8); // full registers at every width
+        for (SimdLevel level = SimdLevel::Scalar; level <= simdLevel(); level = static_cast<SimdLevel>(static_cast<int>(level) + 1)) {
+            INFO("width " << simdName(level));
+            const SimdLevel best = simdLevel();
+            limitSimd(level);
+            std::vector<Vec3> p(ps.x.begin(), ps.x.end());
+            std::fill(rows.lambda.begin(), rows.lambda.end(), real(0));
+            for (int sweep = 0; sweep < 3; ++sweep) detail::projectDistances(p, rows);
+            limitSimd(best);
+            for (std::size_t i = 0; i < p.size(); ++i) REQUIRE(std::memcmp(p[i].data(), plain[i].data(), sizeof(Vec3)) == 0);
+            for (std::size_t r = 0; r < rows.size(); ++r)
+                REQUIRE(std::memcmp(&rows.lambda[r], &lambda[rows.slot[r]], sizeof(real)) == 0);
+        }
+    }
 }
 
 TEST_CASE("particle candidates: every pair of overlapping boxes from different groups, looked up by x", "[particles]") {

@@ -57,15 +57,16 @@ void buildFreeGroups(ParticleSystem& ps) {
     groups.groupStart.push_back(static_cast<std::uint32_t>(groups.members.size()));
 }
 
-void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before) {
+void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before, const std::vector<real>& memberMass) {
     const ParticleSystem::FreeGroups& groups = ps.freeGroups;
     for (std::size_t g = 0; g + 1 < groups.groupStart.size(); ++g) {
         const auto first = groups.members.begin() + groups.groupStart[g];
         const auto last = groups.members.begin() + groups.groupStart[g + 1];
+        const real* massOf = memberMass.data() + groups.groupStart[g];
         real mass = 0;
         Vec3 startCentre = Vec3::Zero(), centre = Vec3::Zero();
         for (auto it = first; it != last; ++it) {
-            const real m = 1 / ps.w[*it];
+            const real m = massOf[it - first];
             mass += m;
             startCentre += m * ps.x[*it];
             centre += m * ps.p[*it];
@@ -74,14 +75,23 @@ void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before) {
         centre /= mass;
         // The sweep's torque about the start positions, and how a turn d theta adds to it:
         // sum m s_i x (d theta x r_i) = A d theta, A = sum m ((s_i . r_i) I - r_i s_i^T).
+        // A's nine sums are kept in plain reals: Eigen built the 3 x 3 term in memory for
+        // every particle. The arithmetic per entry is the same, m ((s . r) [i = j] - r_i s_j),
+        // where an entry off the diagonal is (s . r) 0 - r_i s_j, as Eigen computed it.
         Vec3 torque = Vec3::Zero();
-        Mat3 a = Mat3::Zero();
+        real xx = 0, xy = 0, xz = 0, yx = 0, yy = 0, yz = 0, zx = 0, zy = 0, zz = 0;
         for (auto it = first; it != last; ++it) {
-            const real m = 1 / ps.w[*it];
+            const real m = massOf[it - first];
             const Vec3 s = ps.x[*it] - startCentre, r = ps.p[*it] - centre;
             torque += m * s.cross(ps.p[*it] - before[*it]);
-            a += m * (s.dot(r) * Mat3::Identity() - r * s.transpose());
+            const real sr = s.dot(r), off = sr * 0;
+            const real rx = r.x(), ry = r.y(), rz = r.z(), sx = s.x(), sy = s.y(), sz = s.z();
+            xx += m * (sr - rx * sx), xy += m * (off - rx * sy), xz += m * (off - rx * sz);
+            yx += m * (off - ry * sx), yy += m * (sr - ry * sy), yz += m * (off - ry * sz);
+            zx += m * (off - rz * sx), zy += m * (off - rz * sy), zz += m * (sr - rz * sz);
         }
+        Mat3 a;
+        a << xx, xy, xz, yx, yy, yz, zx, zy, zz;
         if (torque.isZero(0)) continue;
         const Vec3 turn = pseudoInverseSolve(a, -torque);
         for (auto it = first; it != last; ++it) ps.p[*it] += turn.cross(ps.p[*it] - centre);

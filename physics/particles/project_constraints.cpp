@@ -8,8 +8,11 @@
 // count are; lambda / h^2 is the force it exerts. PBD drops lambda and alpha and
 // scales the full projection -C / sum w |grad C|^2 by a stiffness k' in (0, 1].
 
+#include "physics/particles/distance_kernel.hpp"
 #include "physics/particles/stages.hpp"
 #include "physics/particles/sweep_levels.hpp"
+
+#include <jounce/common/simd.hpp>
 
 #include <array>
 #include <cmath>
@@ -31,44 +34,67 @@ real multiplierChange(real c, real weights, real compliance, real lambda, const 
 
 void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, real h,
                    const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& out) {
-    out.rows.clear();
     out.pbd = settings.solver == ParticleSolver::PBD;
     out.pbdStiffness = out.pbd ? 1 - std::pow(1 - settings.pbdStiffness, real(1) / static_cast<real>(settings.iterations)) : 0;
+    std::vector<DistanceRow>& listed = out.listed;
+    listed.clear();
     for (std::size_t k = 0; k < ps.distances.slotCount(); ++k) {
         if (!ps.distances.isAlive(k) || (k < solvedDirectly.size() && solvedDirectly[k])) continue;
         const DistanceConstraint& d = ps.distances.atSlot(k);
         const real wa = ps.w[d.a], wb = ps.w[d.b];
         if (wa + wb == 0) continue; // both pinned: nothing can move
-        out.rows.push_back({d.a, d.b, static_cast<std::uint32_t>(k), wa, wb, d.restLength, d.compliance / (h * h), 0});
+        listed.push_back({d.a, d.b, static_cast<std::uint32_t>(k), wa, wb, d.restLength, d.compliance / (h * h)});
     }
     // Level by level (sweep_levels.hpp): the same sweep, bit for bit, with independent
     // neighbours.
     orderSweep(
-        ps.slotCount(), out.rows.size(),
-        [&](std::size_t r) { return std::array<std::uint32_t, 2>{out.rows[r].a, out.rows[r].b}; }, out.levels);
-    out.sorted.resize(out.rows.size());
-    for (std::size_t k = 0; k < out.rows.size(); ++k) out.sorted[k] = out.rows[out.levels.order[k]];
-    out.rows.swap(out.sorted);
+        ps.slotCount(), listed.size(),
+        [&](std::size_t r) { return std::array<std::uint32_t, 2>{listed[r].a, listed[r].b}; }, out.levels);
+    const std::size_t rows = listed.size();
+    for (auto* v : {&out.a, &out.b, &out.slot}) v->resize(rows);
+    for (auto* v : {&out.wa, &out.wb, &out.restLength, &out.alphaTilde}) v->resize(rows);
+    out.lambda.assign(rows, 0);
+    for (std::size_t k = 0; k < rows; ++k) {
+        const DistanceRow& d = listed[out.levels.order[k]];
+        out.a[k] = d.a;
+        out.b[k] = d.b;
+        out.slot[k] = d.slot;
+        out.wa[k] = d.wa;
+        out.wb[k] = d.wb;
+        out.restLength[k] = d.restLength;
+        out.alphaTilde[k] = d.alphaTilde;
+    }
 }
 
 void projectDistances(std::vector<Vec3>& p, DistanceRows& distances) {
-    for (DistanceRow& d : distances.rows) {
-        const Vec3 delta = p[d.a] - p[d.b];
-        const real length = delta.norm();
-        if (!(length > real(1e-12))) continue; // coincident: no direction to push along
-        const Vec3 n = delta / length;         // grad_a C = n, grad_b C = -n
-        const real c = length - d.restLength, weights = d.wa + d.wb;
-        // multiplierChange's two forms, with alpha~ and k' worked out once in packDistances.
-        const real dlambda = distances.pbd ? -distances.pbdStiffness * c / weights
-                                           : (-c - d.alphaTilde * d.lambda) / (weights + d.alphaTilde);
-        d.lambda += dlambda;
-        p[d.a] += n * (d.wa * dlambda);
-        p[d.b] -= n * (d.wb * dlambda);
+    static_assert(sizeof(Vec3) == 3 * sizeof(real), "positions are packed x y z triples");
+    const DistanceRowView view{p.data()->data(),       distances.a.data(),          distances.b.data(),
+                               distances.wa.data(),    distances.wb.data(),         distances.restLength.data(),
+                               distances.alphaTilde.data(), distances.lambda.data(), distances.pbd,
+                               distances.pbdStiffness};
+    // The widest lanes the processor has (and limitSimd allows); each level's last
+    // rows, fewer than a register holds, one at a time. Every width gives the same bits.
+    DistanceLanes wide;
+    switch (simdLevel()) {
+    case SimdLevel::Avx2: wide = avx2DistanceLanes(); break;
+    case SimdLevel::Sse2: wide = sse2DistanceLanes(); break;
+    case SimdLevel::Scalar: break;
+    }
+    const std::vector<std::uint32_t>& start = distances.levels.levelStart;
+    for (std::size_t level = 0; level + 1 < start.size(); ++level) {
+        std::size_t begin = start[level];
+        const std::size_t end = start[level + 1];
+        if (wide.width > 0) {
+            const std::size_t full = begin + (end - begin) / static_cast<std::size_t>(wide.width) * static_cast<std::size_t>(wide.width);
+            if (full > begin) wide.project(view, begin, full);
+            begin = full;
+        }
+        DistanceKernel<ScalarLanes<real>>::project(view, begin, end);
     }
 }
 
 void storeDistanceMultipliers(ParticleSystem& ps, const DistanceRows& distances) {
-    for (const DistanceRow& d : distances.rows) ps.distances.atSlot(d.slot).lambda = d.lambda;
+    for (std::size_t k = 0; k < distances.size(); ++k) ps.distances.atSlot(distances.slot[k]).lambda = distances.lambda[k];
 }
 
 void projectAttachments(ParticleSystem& ps, BodyArray& bodies, const ParticleSettings& settings, real h) {

@@ -8,6 +8,8 @@
 #include "physics/particles/direct_solve.hpp"
 #include "physics/particles/stages.hpp"
 
+#include <algorithm>
+
 namespace jounce::detail {
 namespace {
 
@@ -35,7 +37,7 @@ void markTouching(const ParticleSystem& ps, const std::vector<ParticleContact>& 
 
 } // namespace
 
-void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies, const ColliderArray& colliders,
+void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratch& scratch, BodyArray& bodies, const ColliderArray& colliders,
                     const ParticleCandidates& candidates, const ParticleSettings& settings, const StepContext& ctx,
                     const std::vector<real>& fraction) {
     // A fast body stops at its first impact (limitFastMotion) here too: moved in full,
@@ -54,25 +56,24 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
     // pushed by push / (2/3 h) does.
     const real hc = settings.integrator == ParticleIntegrator::BDF2 ? h * 2 / 3 : h;
     ps.lastSubstep = hc;
-    std::vector<ParticleContact> shapeContacts;
-    std::vector<PairContact> pairContacts;
-    std::vector<SurfaceContact> surfaceContacts;
-    std::vector<std::uint8_t> touching;
-    VolumeScratch volumeScratch;
+    std::vector<ParticleContact>& shapeContacts = scratch.shapeContacts;
+    std::vector<PairContact>& pairContacts = scratch.pairContacts;
+    std::vector<SurfaceContact>& surfaceContacts = scratch.surfaceContacts;
+    std::vector<std::uint8_t>& touching = scratch.touching;
     makePairContacts(ps, candidates, ctx.h, pairContacts);
-    {
-        SweepLevels levels;
-        std::vector<PairContact> scratch;
-        orderPairContacts(ps.slotCount(), pairContacts, levels, scratch);
-    }
+    orderPairContacts(ps.slotCount(), pairContacts, scratch.pairLevels, scratch.pairsSorted);
     if (!settings.directChains) direct = DirectSolver{};
     else if (direct.builtFor != ps.topologyVersion) buildDirectGroups(ps, direct);
     if (settings.keepAngularMomentum && ps.freeGroups.builtFor != ps.topologyVersion) buildFreeGroups(ps);
     const bool keepMomentum = settings.keepAngularMomentum && !ps.freeGroups.members.empty();
-    std::vector<Vec3> beforeSweep, hierarchyScratch;
-    DistanceRows distances;
+    std::vector<Vec3>& beforeSweep = scratch.beforeSweep;
+    if (keepMomentum) {
+        scratch.memberMass.resize(ps.freeGroups.members.size());
+        for (std::size_t k = 0; k < ps.freeGroups.members.size(); ++k) scratch.memberMass[k] = 1 / ps.w[ps.freeGroups.members[k]];
+    }
+    DistanceRows& distances = scratch.distances;
     packDistances(ps, settings, hc, direct.solvedDirectly, distances);
-    SmallConstraintOrder smallConstraints;
+    SmallConstraintOrder& smallConstraints = scratch.smallConstraints;
     orderSmallConstraints(ps, smallConstraints);
     StepContext small = ctx;
     small.h = h;
@@ -88,17 +89,17 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies,
         preStabilizePairs(ps, pairContacts);
         markTouching(ps, shapeContacts, pairContacts, surfaceContacts, touching);
         resetMultipliers(ps);
-        for (DistanceRow& d : distances.rows) d.lambda = 0;
+        std::fill(distances.lambda.begin(), distances.lambda.end(), real(0));
         for (int it = 0; it < settings.iterations; ++it) {
             // Internal constraints first, contacts last (they must hold at the end).
             if (keepMomentum) beforeSweep = ps.p;
-            projectHierarchies(ps, hierarchyScratch); // coarse levels first (Müller 2008)
+            projectHierarchies(ps, scratch.hierarchy); // coarse levels first (Müller 2008)
             if (settings.directChains) projectDirect(ps, direct, settings, hc);
             projectDistances(ps.p, distances);
             projectSmallConstraints(ps, settings, hc, smallConstraints);
-            projectVolumes(ps, settings, hc, touching, volumeScratch);
+            projectVolumes(ps, settings, hc, touching, scratch.volumes);
             matchShapes(ps, settings);
-            if (keepMomentum) keepAngularMomentum(ps, beforeSweep);
+            if (keepMomentum) keepAngularMomentum(ps, beforeSweep, scratch.memberMass);
             projectAttachments(ps, bodies, settings, hc);
             // Shapes last: a particle squeezed between a heavy grain and a box ends the
             // sweep outside the box (pairs left overlapping are separated without

@@ -4,6 +4,7 @@
 // world calls solveParticles once per world substep; it runs the layer's own small
 // steps (Macklin et al. 2019), each: predict, project, update velocities.
 
+#include "physics/particles/distance_rows.hpp"
 #include "physics/particles/sweep_levels.hpp"
 #include "physics/world/stages.hpp"
 
@@ -101,27 +102,7 @@ void projectHierarchies(ParticleSystem& ps, std::vector<Vec3>& start);
 
 /// One Gauss-Seidel sweep over each kind of constraint (XPBD's alpha~ = alpha / h^2;
 /// PBD's corrected stiffness k').
-/// Distance constraints are packed once per world substep (packDistances) into rows
-/// that carry what every visit reads: the particles, their inverse masses and
-/// alpha~ = alpha / h^2 (h the constraint step), in slot order; those marked in
-/// `solvedDirectly` are left to projectDirect and those between two pinned particles
-/// out. The rows' multipliers start each small step at 0 and are stored back in the
-/// constraints after the last (World::distanceTension reads them).
-struct DistanceRow {
-    std::uint32_t a = 0, b = 0;
-    std::uint32_t slot = 0; ///< in ParticleSystem::distances
-    real wa = 0, wb = 0;
-    real restLength = 0;
-    real alphaTilde = 0;
-    real lambda = 0;
-};
-struct DistanceRows {
-    std::vector<DistanceRow> rows; ///< level by level (sweep_levels.hpp)
-    SweepLevels levels;
-    std::vector<DistanceRow> sorted; ///< scratch
-    bool pbd = false;
-    real pbdStiffness = 0; ///< PBD's k' = 1 - (1 - k)^(1/n)
-};
+/// Distance constraints are packed once per world substep into rows (distance_rows.hpp).
 void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, real h,
                    const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& out);
 void projectDistances(std::vector<Vec3>& p, DistanceRows& distances);
@@ -207,7 +188,8 @@ template <typename Link> void forEachInternalLink(const ParticleSystem& ps, Link
 /// ps.freeGroups; turns each free group so that the internal sweep that moved p from
 /// `before` leaves its angular momentum about the step's start as it was.
 void buildFreeGroups(ParticleSystem& ps);
-void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before);
+/// `memberMass`: 1 / w of each of freeGroups.members, in its order.
+void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before, const std::vector<real>& memberMass);
 
 /// The awake dynamic bodies of this substep's particle-collider candidates and
 /// particle attachments, into candidates.coupledBodies and coupledMask.
@@ -226,11 +208,27 @@ void particleMotion(ParticleSystem& ps, const ParticleIslands& islands, std::siz
 void sleepParticles(ParticleSystem& ps, const BodyArray& bodies, const Islands& bodyIslands, const ParticleIslands& islands,
                     const SleepSettings& settings);
 
+/// The buffers solveParticles fills every world substep, kept by the world from step
+/// to step only so a step neither allocates nor touches fresh pages (nothing in them
+/// carries over: each is rebuilt before it is read).
+struct ParticleStepScratch {
+    std::vector<ParticleContact> shapeContacts;
+    std::vector<PairContact> pairContacts, pairsSorted;
+    SweepLevels pairLevels;
+    std::vector<SurfaceContact> surfaceContacts;
+    std::vector<std::uint8_t> touching;
+    VolumeScratch volumes;
+    std::vector<Vec3> beforeSweep, hierarchy;
+    std::vector<real> memberMass; ///< 1 / w of the free groups' members (keepAngularMomentum)
+    DistanceRows distances;
+    SmallConstraintOrder smallConstraints;
+};
+
 /// The whole layer for one world substep of length h. Bodies coupled to particles move
 /// here, in the layer's small steps; `fraction` (per body slot, empty: all 1) is the
 /// share of the step each may move before its first impact (limitFastMotion).
 struct DirectSolver;
-void solveParticles(ParticleSystem& ps, DirectSolver& direct, BodyArray& bodies, const ColliderArray& colliders,
+void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratch& scratch, BodyArray& bodies, const ColliderArray& colliders,
                     const ParticleCandidates& candidates, const ParticleSettings& settings, const StepContext& ctx,
                     const std::vector<real>& fraction);
 

@@ -216,7 +216,7 @@ void World::substep(const StepContext& ctx) {
     profile_.finish += millisecondsSince(t);
 
     t = Clock::now();
-    detail::solveParticles(particles_, *directSolver_, bodies_, colliders_, particleCandidates_, settings_.particles, ctx,
+    detail::solveParticles(particles_, *directSolver_, *particleScratch_, bodies_, colliders_, particleCandidates_, settings_.particles, ctx,
                            scratch_->collision.fraction);
     profile_.particles += millisecondsSince(t);
 

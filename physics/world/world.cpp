@@ -112,6 +112,7 @@ World::World(const WorldSettings& settings)
       deformableIslands_(std::make_unique<detail::DeformableIslands>()),
       scratch_(std::make_unique<detail::StepScratch>()),
       directSolver_(std::make_unique<detail::DirectSolver>()),
+      particleScratch_(std::make_unique<detail::ParticleStepScratch>()),
       backup_(std::make_unique<detail::StepBackup>()) {
     setSettings(settings);
 }

@@ -42,6 +42,7 @@ class ContactResolver;
 
 namespace detail {
 struct DirectSolver;
+struct ParticleStepScratch;
 struct DeformableSolvers;
 struct DeformableCandidates;
 struct DeformableIslands;
@@ -638,6 +639,7 @@ private:
     TaskSystem* tasks() const { return ownTasks_ ? ownTasks_.get() : gameTasks_; }
     std::unique_ptr<detail::StepScratch> scratch_; ///< buffers the stages reuse, so a settled step allocates nothing
     std::unique_ptr<detail::DirectSolver> directSolver_; ///< cache: factorisations of acyclic rope groups
+    std::unique_ptr<detail::ParticleStepScratch> particleScratch_; ///< the particle solve's buffers, reused
     /// The members visitState marks Step::changes, as they were before this step: a
     /// failed step puts them back (the all-or-nothing rule, bit for bit).
     std::unique_ptr<detail::StepBackup> backup_;

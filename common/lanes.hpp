@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// SIMD "lanes": a real, or a register of them, with one set of operations, so a kernel
+// written once for a lane type L runs one value at a time (ScalarLanes, the twin a
+// debugger steps through) or several (common/lanes_sse2.hpp, common/lanes_avx2.hpp)
+// with the same bits in every lane. The rules that make the bits the same: only
+// operations IEEE rounds exactly (+ - * / sqrt, compare, select), in the same order in
+// every width; no fused multiply-add (the SIMD files are built without -mfma); max and
+// min as the instructions define them, max(a, b) = a > b ? a : b; negation flips the sign
+// bit (0 - x differs from -x at zero).
+//
+// Users: the coloured contact solver (contact/soft_block_kernel.hpp) and the particle
+// layer's level sweeps (physics/particles/distance_kernel.hpp).
+
+#include <cmath>
+#include <cstdint>
+
+namespace jounce::detail {
+
+/// One real of type T: the kernels' scalar twin.
+template <class T> struct ScalarLanes {
+    static constexpr int width = 1;
+    using Real = T;
+    using Mask = bool;
+    T v;
+    static ScalarLanes load(const T* p) { return {*p}; }
+    static ScalarLanes splat(T x) { return {x}; }
+    /// base[index[l] * stride] for each lane l.
+    static ScalarLanes gather(const T* base, const std::uint32_t* index, int stride) { return {base[index[0] * stride]}; }
+    void store(T* p) const { *p = v; }
+    friend ScalarLanes operator+(ScalarLanes a, ScalarLanes b) { return {a.v + b.v}; }
+    friend ScalarLanes operator-(ScalarLanes a, ScalarLanes b) { return {a.v - b.v}; }
+    friend ScalarLanes operator-(ScalarLanes a) { return {-a.v}; }
+    friend ScalarLanes operator*(ScalarLanes a, ScalarLanes b) { return {a.v * b.v}; }
+    friend ScalarLanes operator/(ScalarLanes a, ScalarLanes b) { return {a.v / b.v}; }
+    friend Mask operator>(ScalarLanes a, ScalarLanes b) { return a.v > b.v; }
+    friend Mask operator>=(ScalarLanes a, ScalarLanes b) { return a.v >= b.v; }
+    friend Mask operator<=(ScalarLanes a, ScalarLanes b) { return a.v <= b.v; }
+    friend ScalarLanes max(ScalarLanes a, ScalarLanes b) { return {a.v > b.v ? a.v : b.v}; }
+    friend ScalarLanes min(ScalarLanes a, ScalarLanes b) { return {a.v < b.v ? a.v : b.v}; }
+    friend ScalarLanes sqrt(ScalarLanes a) { return {std::sqrt(a.v)}; }
+    friend ScalarLanes select(Mask m, ScalarLanes a, ScalarLanes b) { return m ? a : b; }
+};
+
+/// Both masks (scalar: plain bools).
+inline bool both(bool a, bool b) { return a && b; }
+
+template <class L> struct V3 {
+    L x, y, z;
+};
+template <class L> inline V3<L> operator+(const V3<L>& a, const V3<L>& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+template <class L> inline V3<L> operator-(const V3<L>& a, const V3<L>& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+template <class L> inline V3<L> operator*(const V3<L>& a, L s) { return {a.x * s, a.y * s, a.z * s}; }
+template <class L> inline L dot(const V3<L>& a, const V3<L>& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+template <class L> inline V3<L> cross(const V3<L>& a, const V3<L>& b) {
+    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+/// A symmetric 3x3 matrix (a world inverse inertia): xx yy zz xy xz yz.
+template <class L> struct Sym3 {
+    L xx, yy, zz, xy, xz, yz;
+};
+template <class L> inline V3<L> operator*(const Sym3<L>& m, const V3<L>& v) {
+    return {m.xx * v.x + m.xy * v.y + m.xz * v.z, m.xy * v.x + m.yy * v.y + m.yz * v.z,
+            m.xz * v.x + m.yz * v.y + m.zz * v.z};
+}
+
+/// A unit quaternion's rotation of v: v + w t + u x t with t = 2 u x v.
+template <class L> inline V3<L> rotate(const V3<L>& u, L w, const V3<L>& v) {
+    const L two = L::splat(2);
+    const V3<L> t = cross(u, v) * two;
+    return v + t * w + cross(u, t);
+}
+
+} // namespace jounce::detail

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Lanes on 256-bit registers: 4 doubles or 8 floats per instruction, with ScalarLanes'
+// operations and results per lane (common/lanes.hpp). Include it only in a file
+// compiled with -mavx2 (CMakeLists.txt), and call that file's functions only after
+// simdLevel() says the processor has AVX2. The types sit in an anonymous namespace, as
+// in lanes_sse2.hpp.
+
+#include "common/lanes.hpp"
+
+#include <immintrin.h>
+
+namespace jounce::detail {
+namespace {
+
+template <class T> struct Avx2Lanes;
+
+template <> struct Avx2Lanes<float> {
+    static constexpr int width = 8;
+    using Real = float;
+    struct Mask {
+        __m256 m;
+        friend Mask both(Mask a, Mask b) { return {_mm256_and_ps(a.m, b.m)}; }
+    };
+    __m256 v;
+    static Avx2Lanes load(const float* p) { return {_mm256_loadu_ps(p)}; }
+    static Avx2Lanes splat(float x) { return {_mm256_set1_ps(x)}; }
+    static Avx2Lanes gather(const float* base, const std::uint32_t* index, int stride) {
+        return {_mm256_set_ps(base[index[7] * stride], base[index[6] * stride], base[index[5] * stride], base[index[4] * stride],
+                              base[index[3] * stride], base[index[2] * stride], base[index[1] * stride], base[index[0] * stride])};
+    }
+    void store(float* p) const { _mm256_storeu_ps(p, v); }
+    friend Avx2Lanes operator+(Avx2Lanes a, Avx2Lanes b) { return {_mm256_add_ps(a.v, b.v)}; }
+    friend Avx2Lanes operator-(Avx2Lanes a, Avx2Lanes b) { return {_mm256_sub_ps(a.v, b.v)}; }
+    friend Avx2Lanes operator-(Avx2Lanes a) { return {_mm256_xor_ps(a.v, _mm256_set1_ps(-0.0f))}; }
+    friend Avx2Lanes operator*(Avx2Lanes a, Avx2Lanes b) { return {_mm256_mul_ps(a.v, b.v)}; }
+    friend Avx2Lanes operator/(Avx2Lanes a, Avx2Lanes b) { return {_mm256_div_ps(a.v, b.v)}; }
+    friend Mask operator>(Avx2Lanes a, Avx2Lanes b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_GT_OQ)}; }
+    friend Mask operator>=(Avx2Lanes a, Avx2Lanes b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_GE_OQ)}; }
+    friend Mask operator<=(Avx2Lanes a, Avx2Lanes b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LE_OQ)}; }
+    friend Avx2Lanes max(Avx2Lanes a, Avx2Lanes b) { return {_mm256_max_ps(a.v, b.v)}; }
+    friend Avx2Lanes min(Avx2Lanes a, Avx2Lanes b) { return {_mm256_min_ps(a.v, b.v)}; }
+    friend Avx2Lanes sqrt(Avx2Lanes a) { return {_mm256_sqrt_ps(a.v)}; }
+    friend Avx2Lanes select(Mask m, Avx2Lanes a, Avx2Lanes b) { return {_mm256_blendv_ps(b.v, a.v, m.m)}; }
+};
+
+template <> struct Avx2Lanes<double> {
+    static constexpr int width = 4;
+    using Real = double;
+    struct Mask {
+        __m256d m;
+        friend Mask both(Mask a, Mask b) { return {_mm256_and_pd(a.m, b.m)}; }
+    };
+    __m256d v;
+    static Avx2Lanes load(const double* p) { return {_mm256_loadu_pd(p)}; }
+    static Avx2Lanes splat(double x) { return {_mm256_set1_pd(x)}; }
+    static Avx2Lanes gather(const double* base, const std::uint32_t* index, int stride) {
+        return {_mm256_set_pd(base[index[3] * stride], base[index[2] * stride], base[index[1] * stride], base[index[0] * stride])};
+    }
+    void store(double* p) const { _mm256_storeu_pd(p, v); }
+    friend Avx2Lanes operator+(Avx2Lanes a, Avx2Lanes b) { return {_mm256_add_pd(a.v, b.v)}; }
+    friend Avx2Lanes operator-(Avx2Lanes a, Avx2Lanes b) { return {_mm256_sub_pd(a.v, b.v)}; }
+    friend Avx2Lanes operator-(Avx2Lanes a) { return {_mm256_xor_pd(a.v, _mm256_set1_pd(-0.0))}; }
+    friend Avx2Lanes operator*(Avx2Lanes a, Avx2Lanes b) { return {_mm256_mul_pd(a.v, b.v)}; }
+    friend Avx2Lanes operator/(Avx2Lanes a, Avx2Lanes b) { return {_mm256_div_pd(a.v, b.v)}; }
+    friend Mask operator>(Avx2Lanes a, Avx2Lanes b) { return {_mm256_cmp_pd(a.v, b.v, _CMP_GT_OQ)}; }
+    friend Mask operator>=(Avx2Lanes a, Avx2Lanes b) { return {_mm256_cmp_pd(a.v, b.v, _CMP_GE_OQ)}; }
+    friend Mask operator<=(Avx2Lanes a, Avx2Lanes b) { return {_mm256_cmp_pd(a.v, b.v, _CMP_LE_OQ)}; }
+    friend Avx2Lanes max(Avx2Lanes a, Avx2Lanes b) { return {_mm256_max_pd(a.v, b.v)}; }
+    friend Avx2Lanes min(Avx2Lanes a, Avx2Lanes b) { return {_mm256_min_pd(a.v, b.v)}; }
+    friend Avx2Lanes sqrt(Avx2Lanes a) { return {_mm256_sqrt_pd(a.v)}; }
+    friend Avx2Lanes select(Mask m, Avx2Lanes a, Avx2Lanes b) { return {_mm256_blendv_pd(b.v, a.v, m.m)}; }
+};
+
+} // namespace
+} // namespace jounce::detail
