@@ -182,6 +182,12 @@ TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in
         for (std::size_t l = 0; l + 1 < rows.levels.levelStart.size(); ++l)
             widest = std::max<std::size_t>(widest, rows.levels.levelStart[l + 1] - rows.levels.levelStart[l]);
         CHECK(widest >= 8); // full registers at every width
+#if defined(__x86_64__)
+        // The SIMD files are built (a lost -mavx2 would leave the AVX2 pass testing the
+        // scalar code).
+        CHECK(detail::sse2DistanceLanes().width == static_cast<int>(16 / sizeof(real)));
+        if (simdLevel() == SimdLevel::Avx2) CHECK(detail::avx2DistanceLanes().width == static_cast<int>(32 / sizeof(real)));
+#endif
         for (SimdLevel level = SimdLevel::Scalar; level <= simdLevel(); level = static_cast<SimdLevel>(static_cast<int>(level) + 1)) {
             INFO("width " << simdName(level));
             const SimdLevel best = simdLevel();

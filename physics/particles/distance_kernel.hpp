@@ -2,8 +2,8 @@
 #pragma once
 // The distance constraints' projection (project_constraints.cpp gives the XPBD step),
 // written once for a lane type L (common/lanes.hpp) and instantiated per width:
-// distance_kernels.cpp (one row at a time, and the dispatch), distance_kernel_sse2.cpp
-// and distance_kernel_avx2.cpp. Rows of one sweep level share no particle
+// project_constraints.cpp (one row at a time, and projectDistances, which picks the
+// width), distance_kernel_sse2.cpp and distance_kernel_avx2.cpp. Rows of one sweep level share no particle
 // (sweep_levels.hpp), so n of them can be gathered, projected and scattered together
 // with the bits of projecting them one by one.
 //

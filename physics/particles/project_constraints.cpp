@@ -68,18 +68,15 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
 
 void projectDistances(std::vector<Vec3>& p, DistanceRows& distances) {
     static_assert(sizeof(Vec3) == 3 * sizeof(real), "positions are packed x y z triples");
-    const DistanceRowView view{p.data()->data(),       distances.a.data(),          distances.b.data(),
+    const DistanceRowView view{reinterpret_cast<real*>(p.data()),       distances.a.data(),          distances.b.data(),
                                distances.wa.data(),    distances.wb.data(),         distances.restLength.data(),
                                distances.alphaTilde.data(), distances.lambda.data(), distances.pbd,
                                distances.pbdStiffness};
     // The widest lanes the processor has (and limitSimd allows); each level's last
     // rows, fewer than a register holds, one at a time. Every width gives the same bits.
-    DistanceLanes wide;
-    switch (simdLevel()) {
-    case SimdLevel::Avx2: wide = avx2DistanceLanes(); break;
-    case SimdLevel::Sse2: wide = sse2DistanceLanes(); break;
-    case SimdLevel::Scalar: break;
-    }
+    const SimdLevel level = simdLevel();
+    DistanceLanes wide = level == SimdLevel::Avx2 ? avx2DistanceLanes() : DistanceLanes{};
+    if (wide.width == 0 && level >= SimdLevel::Sse2) wide = sse2DistanceLanes();
     const std::vector<std::uint32_t>& start = distances.levels.levelStart;
     for (std::size_t level = 0; level + 1 < start.size(); ++level) {
         std::size_t begin = start[level];

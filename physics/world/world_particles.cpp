@@ -6,6 +6,7 @@
 #include <jounce/world/world.hpp>
 
 #include "physics/deformable/stages.hpp"
+#include "physics/particles/stages.hpp"
 #include "common/guard.hpp"
 #include "physics/particles/direct_solve.hpp"
 #include "common/validate.hpp"
@@ -25,8 +26,8 @@ template <typename T> void putAt(std::vector<T>& array, std::size_t slot, const 
 
 } // namespace
 
-// The direct solver's cache and the step's backup are complete here, so the world's
-// special members are.
+// The direct solver's cache, the particle solve's buffers and the step's backup are
+// complete here, so the world's special members are.
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 World::~World() = default;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file simd.hpp
-/// Which SIMD width the soft step's contact kernels use (contact/soft_blocks.hpp). The
-/// widest the processor has is chosen at run time (SSE2 on every x86-64, AVX2 where the
-/// processor has it); every width gives the same bits as the scalar kernels, so a cap
-/// changes only the speed: tests and benchmarks use it to compare the widths.
+/// Which SIMD width the kernels use: the soft step's contact blocks
+/// (contact/soft_blocks.hpp) and the particle layer's distance rows
+/// (physics/particles/distance_kernel.hpp). The widest the processor has is chosen at
+/// run time (SSE2 on every x86-64, AVX2 where the processor has it); every width gives
+/// the same bits as the scalar kernels, so a cap changes only the speed: tests and
+/// benchmarks use it to compare the widths.
 
 #include <cstdint>
 
