@@ -201,6 +201,35 @@ TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in
                 REQUIRE(std::memcmp(&rows.lambda[r], &lambda[rows.slot[r]], sizeof(real)) == 0);
         }
     }
+    // Packed again, rows that did not change keep their arrays; a changed mass, rest
+    // length or compliance is packed afresh (what a repacked world would have).
+    ParticleSystem changed = ps;
+    changed.w[7] *= 2;
+    changed.distances.atSlot(30).restLength = real(0.75);
+    changed.distances.atSlot(31).compliance = real(2e-4);
+    detail::DistanceRows rows;
+    detail::packDistances(ps, ParticleSettings{}, h, {}, rows);
+    const std::vector<std::uint32_t> order = rows.levels.order;
+    detail::packDistances(ps, ParticleSettings{}, h, {}, rows);
+    CHECK(rows.levels.order == order);
+    detail::packDistances(changed, ParticleSettings{}, h, {}, rows);
+    detail::DistanceRows fresh;
+    detail::packDistances(changed, ParticleSettings{}, h, {}, fresh);
+    REQUIRE(rows.size() == fresh.size());
+    int touched = 0;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        CHECK(rows.slot[r] == fresh.slot[r]);
+        CHECK(rows.wa[r] == fresh.wa[r]);
+        CHECK(rows.wb[r] == fresh.wb[r]);
+        CHECK(rows.restLength[r] == fresh.restLength[r]);
+        CHECK(rows.alphaTilde[r] == fresh.alphaTilde[r]);
+        const DistanceConstraint& d = changed.distances.atSlot(rows.slot[r]);
+        touched += (d.a == 7 || d.b == 7 || rows.slot[r] == 30 || rows.slot[r] == 31) ? 1 : 0;
+        if (d.a == 7) CHECK(rows.wa[r] == changed.w[7]);
+        if (rows.slot[r] == 30) CHECK(rows.restLength[r] == real(0.75));
+        if (rows.slot[r] == 31) CHECK(rows.alphaTilde[r] == real(2e-4) / (h * h));
+    }
+    CHECK(touched > 2);
 }
 
 TEST_CASE("particle candidates: every pair of overlapping boxes from different groups, looked up by x", "[particles]") {

@@ -24,11 +24,11 @@ template <class L> struct DistanceKernel {
     using T = typename L::Real;
     static constexpr int n = L::width;
 
-    static V3<L> gather3(const T* p, const std::uint32_t* index) {
+    JOUNCE_HOT_INLINE static V3<L> gather3(const T* p, const std::uint32_t* index) {
         return {L::gather(p, index, 3), L::gather(p + 1, index, 3), L::gather(p + 2, index, 3)};
     }
     /// Writes lane l of v to particle index[l].
-    static void scatter3(T* p, const std::uint32_t* index, const V3<L>& v) {
+    JOUNCE_HOT_INLINE static void scatter3(T* p, const std::uint32_t* index, const V3<L>& v) {
         alignas(64) T x[n], y[n], z[n];
         v.x.store(x);
         v.y.store(y);
@@ -70,8 +70,8 @@ template <class L> struct DistanceKernel {
                  select(apart, at.b.z - normal.z * sb, at.b.z)}};
     }
 
-    static Ends gather(const DistanceRowView& r, std::size_t i) { return {gather3(r.p, r.a + i), gather3(r.p, r.b + i)}; }
-    static void scatter(const DistanceRowView& r, std::size_t i, const Ends& e) {
+    JOUNCE_HOT_INLINE static Ends gather(const DistanceRowView& r, std::size_t i) { return {gather3(r.p, r.a + i), gather3(r.p, r.b + i)}; }
+    JOUNCE_HOT_INLINE static void scatter(const DistanceRowView& r, std::size_t i, const Ends& e) {
         scatter3(r.p, r.a + i, e.a);
         scatter3(r.p, r.b + i, e.b);
     }

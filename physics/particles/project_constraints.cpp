@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 
 namespace jounce::detail {
 
@@ -32,19 +33,39 @@ real multiplierChange(real c, real weights, real compliance, real lambda, const 
     return (-c - alphaTilde * lambda) / (weights + alphaTilde);
 }
 
+namespace {
+
+bool sameReal(real a, real b) { return std::memcmp(&a, &b, sizeof(real)) == 0; } // +0 and -0 differ
+
+bool sameDistanceRows(const std::vector<DistanceRow>& x, const std::vector<DistanceRow>& y) {
+    if (x.size() != y.size()) return false;
+    for (std::size_t k = 0; k < x.size(); ++k) {
+        const DistanceRow &a = x[k], &b = y[k];
+        if (a.a != b.a || a.b != b.b || a.slot != b.slot || !sameReal(a.wa, b.wa) || !sameReal(a.wb, b.wb) ||
+            !sameReal(a.restLength, b.restLength) || !sameReal(a.alphaTilde, b.alphaTilde))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
 void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, real h,
                    const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& out) {
     out.pbd = settings.solver == ParticleSolver::PBD;
     out.pbdStiffness = out.pbd ? 1 - std::pow(1 - settings.pbdStiffness, real(1) / static_cast<real>(settings.iterations)) : 0;
-    std::vector<DistanceRow>& listed = out.listed;
-    listed.clear();
+    std::vector<DistanceRow>& fresh = out.fresh;
+    fresh.clear();
     for (std::size_t k = 0; k < ps.distances.slotCount(); ++k) {
         if (!ps.distances.isAlive(k) || (k < solvedDirectly.size() && solvedDirectly[k])) continue;
         const DistanceConstraint& d = ps.distances.atSlot(k);
         const real wa = ps.w[d.a], wb = ps.w[d.b];
         if (wa + wb == 0) continue; // both pinned: nothing can move
-        listed.push_back({d.a, d.b, static_cast<std::uint32_t>(k), wa, wb, d.restLength, d.compliance / (h * h)});
+        fresh.push_back({d.a, d.b, static_cast<std::uint32_t>(k), wa, wb, d.restLength, d.compliance / (h * h)});
     }
+    if (sameDistanceRows(fresh, out.listed) && out.a.size() == fresh.size()) return; // as last packed
+    out.listed.swap(fresh);
+    const std::vector<DistanceRow>& listed = out.listed;
     // Level by level (sweep_levels.hpp): the same sweep, bit for bit, with independent
     // neighbours.
     orderSweep(
