@@ -63,9 +63,8 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
         if (wa + wb == 0) continue; // both pinned: nothing can move
         fresh.push_back({d.a, d.b, static_cast<std::uint32_t>(k), wa, wb, d.restLength, d.compliance / (h * h)});
     }
-    if (sameDistanceRows(fresh, out.listed) && out.a.size() == fresh.size()) return; // as last packed
-    out.listed.swap(fresh);
-    const std::vector<DistanceRow>& listed = out.listed;
+    if (sameDistanceRows(fresh, out.listed)) return; // as last packed
+    const std::vector<DistanceRow>& listed = fresh;
     // Level by level (sweep_levels.hpp): the same sweep, bit for bit, with independent
     // neighbours.
     orderSweep(
@@ -85,6 +84,7 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
         out.restLength[k] = d.restLength;
         out.alphaTilde[k] = d.alphaTilde;
     }
+    out.listed.swap(fresh); // last: the listing names the arrays only once they are built
 }
 
 void projectDistances(std::vector<Vec3>& p, DistanceRows& distances) {
