@@ -20,19 +20,24 @@
 
 namespace jounce::fuzz {
 
-/// Hands out the input front to back. Reals are copied bit for bit from the bytes, so
-/// NaN, infinities, denormals and huge values all occur; past the end it gives zeros
-/// (a short input still builds something instead of being thrown away).
+/// Hands out the input front to back. Each real is 8 bytes copied bit for bit into a
+/// double, so NaN, infinities, denormals and huge values all occur; past the end it
+/// gives zeros (a short input still builds something instead of being thrown away). The
+/// float build rounds that double to a float (huge values to infinity), so one corpus,
+/// its saved crashes among it, means the same shapes in both precisions.
 class Input {
 public:
     Input(const std::uint8_t* data, std::size_t size) : bytes_(data, size) {}
 
     std::uint8_t byte() { return at_ < bytes_.size() ? bytes_[at_++] : 0; }
     real number() {
-        real x = 0;
-        const std::size_t n = std::min(sizeof x, bytes_.size() - at_);
-        std::memcpy(&x, bytes_.data() + at_, n);
+        double raw = 0;
+        const std::size_t n = std::min(sizeof raw, bytes_.size() - at_);
+        std::memcpy(&raw, bytes_.data() + at_, n);
         at_ += n;
+        // Beyond the float range the conversion is left undefined by C++: infinity by hand.
+        constexpr real top = std::numeric_limits<real>::max(), inf = std::numeric_limits<real>::infinity();
+        const real x = raw > top ? inf : raw < -top ? -inf : static_cast<real>(raw);
         huge_ = huge_ || (std::isfinite(x) && std::abs(x) > domain);
         return x;
     }

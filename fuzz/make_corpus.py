@@ -4,23 +4,22 @@
 
 Seeds are small, well-formed inputs from which the fuzzer mutates: every shape pair
 with sensible sizes and poses, a few point clouds, small scene files, snapshot edit
-scripts. Reals are written as doubles (the default build); pass --float for a
-JOUNCE_DOUBLE=OFF build. Run it again after changing an input layout; crash
+scripts. Reals are written as doubles in both precisions (the float build's targets
+read 8 bytes and round them: fuzz/fuzz_input.hpp). Run it again after changing an
+input layout; crash
 reproducers that were fixed are added by hand next to the seeds (named crash-*).
 """
 import json
 import pathlib
 import shutil
 import struct
-import sys
 
-REAL = 'f' if '--float' in sys.argv else 'd'
 ROOT = pathlib.Path(__file__).resolve().parent
 CORPUS = ROOT / 'corpus'
 
 
 def reals(*xs):
-    return b''.join(struct.pack('<' + REAL, x) for x in xs)
+    return b''.join(struct.pack('<d', x) for x in xs)
 
 
 def write(target, name, data):
@@ -110,7 +109,7 @@ def scene_file():
 
 # ---- snapshots: byte 0 even = raw blob, odd = edit script of 4-byte edits -----------
 def snapshot():
-    write('snapshot', 'raw-header', b'\x00JOUNCESN' + struct.pack('<IBIQQ', 1, 8 if REAL == 'd' else 4, 0x01020304, 0, 0xcbf29ce484222325))
+    write('snapshot', 'raw-header', b'\x00JOUNCESN' + struct.pack('<IBIQQ', 1, 8, 0x01020304, 0, 0xcbf29ce484222325))
     write('snapshot', 'edit-none', b'\x01')
     write('snapshot', 'edit-payload', b'\x01' + bytes([40, 0, 1, 0x80, 200, 0, 0, 7, 0x10, 1, 2, 1]))
     write('snapshot', 'edit-truncate', b'\x01' + bytes([0, 2, 3, 0]))

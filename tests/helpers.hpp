@@ -68,9 +68,9 @@ struct Lcg {
     }
 };
 
-/// Under ASan/UBSan (the third build of ./jounce test) long scene runs take this share of
+/// Under ASan/UBSan (the second build of ./jounce test) long scene runs take this share of
 /// their steps: the figures are still asserted, on a shorter run, and the full runs are
-/// asserted by the other two builds.
+/// asserted by the other build (double, gcc).
 #ifdef JOUNCE_SANITIZED
 inline constexpr int sanitizedStepDivisor = 5;
 #else

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <numbers>
 
 using namespace jounce;
@@ -370,7 +371,8 @@ TEST_CASE("bad particle input is rejected with the field named and nothing store
     expectError([&] { w.createDistanceConstraint({a, stale, 1, 0}); }, "DistanceConstraintDesc.b");
     expectError([&] { w.createDistanceConstraint({a, a, 1, 0}); }, "DistanceConstraintDesc.b");
     expectError([&] { w.createDistanceConstraint({a, b, 0, 0}); }, "DistanceConstraintDesc.restLength");
-    expectError([&] { w.createDistanceConstraint({a, b, std::nan(""), 0}); }, "DistanceConstraintDesc.restLength");
+    const real nan = std::numeric_limits<real>::quiet_NaN();
+    expectError([&] { w.createDistanceConstraint({a, b, nan, 0}); }, "DistanceConstraintDesc.restLength");
     expectError([&] { w.createDistanceConstraint({a, b, 1, -1}); }, "DistanceConstraintDesc.compliance");
     expectError([&] { w.createParticleAttachment({stale, {}, 0, 0}); }, "ParticleAttachmentDesc.particle");
     expectError([&] { w.createParticleAttachment({a, {BodyId{3, 1}, Vec3::Zero()}, 0, 0}); },

@@ -134,8 +134,8 @@ TEST_CASE("a snapshot restored into a new world steps in lockstep with the origi
     for (const char* name : {"contacts", "ragdolls", "springs", "balloon", "blob", "ropebridge", "arap_fall", "bridge"}) {
         INFO(name);
         auto scene = scenes::makeScene(name);
-        // 300 steps, then 300 in lockstep (30 and 30 under the sanitizers, ~10x slower).
-        const int steps = testing::sanitizedStepDivisor > 1 ? 30 : 300;
+        // 300 steps, then 300 in lockstep (10 and 10 under the sanitizers, ~10-40x slower).
+        const int steps = testing::sanitizedStepDivisor > 1 ? 10 : 300;
         for (int s = 0; s < steps; ++s) scene->step();
         const Bytes blob = scene->world().saveState();
         World copy;

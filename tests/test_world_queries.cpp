@@ -153,6 +153,7 @@ struct Pile {
 
 /// Random rays, boxes, spheres and points: every answer equals the scan's.
 void compareQueries(Pile& pile, int count) {
+    count /= testing::sanitizedStepDivisor; // the scans are slow under the sanitizers
     const World& w = pile.world;
     const std::uint32_t masks[] = {0xffffffffu, 1u, 6u};
     int hits = 0, casts = 0;

@@ -75,23 +75,14 @@ void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before, co
         centre /= mass;
         // The sweep's torque about the start positions, and how a turn d theta adds to it:
         // sum m s_i x (d theta x r_i) = A d theta, A = sum m ((s_i . r_i) I - r_i s_i^T).
-        // A's nine sums are kept in plain reals: Eigen built the 3 x 3 term in memory for
-        // every particle. The arithmetic per entry is the same, m ((s . r) [i = j] - r_i s_j),
-        // where an entry off the diagonal is (s . r) 0 - r_i s_j, as Eigen computed it.
         Vec3 torque = Vec3::Zero();
-        real xx = 0, xy = 0, xz = 0, yx = 0, yy = 0, yz = 0, zx = 0, zy = 0, zz = 0;
+        Mat3 a = Mat3::Zero();
         for (auto it = first; it != last; ++it) {
             const real m = massOf[it - first];
             const Vec3 s = ps.x[*it] - startCentre, r = ps.p[*it] - centre;
             torque += m * s.cross(ps.p[*it] - before[*it]);
-            const real sr = s.dot(r), off = sr * 0;
-            const real rx = r.x(), ry = r.y(), rz = r.z(), sx = s.x(), sy = s.y(), sz = s.z();
-            xx += m * (sr - rx * sx), xy += m * (off - rx * sy), xz += m * (off - rx * sz);
-            yx += m * (off - ry * sx), yy += m * (sr - ry * sy), yz += m * (off - ry * sz);
-            zx += m * (off - rz * sx), zy += m * (off - rz * sy), zz += m * (sr - rz * sz);
+            a += m * (s.dot(r) * Mat3::Identity() - r * s.transpose());
         }
-        Mat3 a;
-        a << xx, xy, xz, yx, yy, yz, zx, zy, zz;
         if (torque.isZero(0)) continue;
         const Vec3 turn = pseudoInverseSolve(a, -torque);
         for (auto it = first; it != last; ++it) ps.p[*it] += turn.cross(ps.p[*it] - centre);

@@ -207,18 +207,7 @@ struct BodyState {
 /// The world inverse inertia of a body turning only about the free axes of `locks`
 /// (MotionLocks): turning about the free world axes E (3 x k) only, w = E a, and the
 /// moment about them E^T L = (E^T I E) a give w = E (E^T I E)^-1 E^T L.
-inline Mat3 lockedInverseInertia(const Mat3& inertiaWorld, const MotionLocks& locks) {
-    const Vec3 free = locks.angularFree();
-    Eigen::Matrix<real, 3, Eigen::Dynamic, 0, 3, 3> e(3, 0);
-    for (int k = 0; k < 3; ++k)
-        if (free[k] > 0) {
-            e.conservativeResize(Eigen::NoChange, e.cols() + 1);
-            e.col(e.cols() - 1) = Vec3::Unit(k);
-        }
-    if (e.cols() == 0) return Mat3::Zero();
-    const Eigen::Matrix<real, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3> m = e.transpose() * inertiaWorld * e;
-    return e * m.inverse() * e.transpose();
-}
+Mat3 lockedInverseInertia(const Mat3& inertiaWorld, const MotionLocks& locks);
 
 namespace detail {
 /// R I^-1 R^T for the body's current orientation; without its locked axes (MotionLocks).
