@@ -23,8 +23,10 @@ namespace jounce::fuzz {
 /// Hands out the input front to back. Each real is 8 bytes copied bit for bit into a
 /// double, so NaN, infinities, denormals and huge values all occur; past the end it
 /// gives zeros (a short input still builds something instead of being thrown away). The
-/// float build rounds that double to a float (huge values to infinity), so one corpus,
-/// its saved crashes among it, means the same shapes in both precisions.
+/// float build rounds that double to a float (beyond float's range, to infinity; below
+/// it, to a denormal or 0), so one corpus serves both precisions: a seed found in double
+/// means the nearest shape in float. Build 1 replays the corpus in double
+/// (fuzz/replay_main.cpp).
 class Input {
 public:
     Input(const std::uint8_t* data, std::size_t size) : bytes_(data, size) {}

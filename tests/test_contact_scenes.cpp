@@ -103,7 +103,7 @@ TEST_CASE("pyramid of base 20 with sleep off: the top box drifts less than 5 mm 
         const scenes::BenchLayout layout = scenes::buildBenchScene(scene, "pyramid20");
         const Vec3 start = scene.world().body(layout.top).position;
         // Under the sanitizers (~30x slower here) the first 0.5 s: every contact path runs,
-        // and the full 10 s figure is asserted by the other two builds.
+        // and the full 10 s figure is asserted by the other build (double, gcc).
         const int steps = testing::sanitizedStepDivisor > 1 ? 30 : 600;
         real settledY = 0;
         for (int i = 0; i < steps; ++i) {

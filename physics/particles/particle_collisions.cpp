@@ -51,13 +51,17 @@ Vec3 pushBody(Body& body, const Vec3& at, const Vec3& push, real h, bool withVel
 }
 
 void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
-                       const ParticleCandidates& candidates, real margin, real h, std::vector<ParticleContact>& out) {
+                       const ParticleCandidates& candidates, real margin, real h, ColliderPoses& cache,
+                       std::vector<ParticleContact>& out) {
     out.clear();
     // Each collider's pose once per small step, not once per particle near it (nothing
-    // moves a body while the contacts are made: the same numbers).
+    // moves a body while the contacts are made: the same numbers). The arrays are kept
+    // between steps (ParticleStepScratch): no allocation once they have grown.
     constexpr std::uint32_t unset = ~std::uint32_t(0);
-    std::vector<std::uint32_t> poseOf(candidates.shapes.empty() ? 0 : colliders.slotCount(), unset);
-    std::vector<Transform> poses;
+    std::vector<std::uint32_t>& poseOf = cache.ofSlot;
+    std::vector<Transform>& poses = cache.poses;
+    poseOf.assign(candidates.shapes.empty() ? 0 : colliders.slotCount(), unset);
+    poses.clear();
     for (const ParticleShapePair& pair : candidates.shapes) {
         const std::uint32_t i = pair.particle;
         if (!ps.moves(i)) continue; // pinned or asleep: it does not move

@@ -84,7 +84,8 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         moveCoupled(small);
         dampClusters(ps); // Müller 2007 damps before predicting; gravity adds no deviation from rigid motion
         predictParticles(ps, ctx.gravity, settings.damping, h, settings.integrator);
-        makeShapeContacts(ps, bodies, colliders, candidates, settings.contactMargin, h, shapeContacts);
+        makeShapeContacts(ps, bodies, colliders, candidates, settings.contactMargin, h, scratch.colliderPoses,
+                          shapeContacts);
         makeSurfaceContacts(ps, candidates, surfaceContacts);
         preStabilizePairs(ps, pairContacts);
         markTouching(ps, shapeContacts, pairContacts, surfaceContacts, touching);

@@ -48,8 +48,14 @@ void predictParticles(ParticleSystem& ps, const Vec3& gravity, real damping, rea
 /// x to p first (Müller 2007 sec. 3.5: the ray x -> p), the closest surface point when
 /// the particle starts inside, which also moves it out (x and p) without a velocity;
 /// the tangent plane at the closest point when the path misses by less than `margin`.
+/// Each collider's pose is computed once per small step, into `poses`.
+struct ColliderPoses {
+    std::vector<std::uint32_t> ofSlot; ///< a collider slot's index in `poses`, or ~0
+    std::vector<Transform> poses;
+};
 void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
-                       const ParticleCandidates& candidates, real margin, real h, std::vector<ParticleContact>& out);
+                       const ParticleCandidates& candidates, real margin, real h, ColliderPoses& poses,
+                       std::vector<ParticleContact>& out);
 
 /// The particle-particle constraints of a whole world substep, one per candidate pair
 /// that can touch in it
@@ -213,6 +219,7 @@ void sleepParticles(ParticleSystem& ps, const BodyArray& bodies, const Islands& 
 /// carries over: each is rebuilt before it is read).
 struct ParticleStepScratch {
     std::vector<ParticleContact> shapeContacts;
+    ColliderPoses colliderPoses;
     std::vector<PairContact> pairContacts, pairsSorted;
     SweepLevels pairLevels;
     std::vector<SurfaceContact> surfaceContacts;
