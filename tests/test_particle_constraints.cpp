@@ -128,6 +128,24 @@ TEST_CASE("a sweep level by level is the sweep in row order, bit for bit, with n
     for (std::size_t i = 0; i < plain.size(); ++i) REQUIRE(std::memcmp(&plain[i], &leveled[i], sizeof(real)) == 0);
 }
 
+namespace {
+
+/// Runs `run` with the SIMD width capped at each width the processor has (scalar first),
+/// restores the widest, then hands what it returned to `check` (a failed check must not
+/// leave the width capped for the tests after it).
+template <class Run, class Check> void atEverySimdWidth(const Run& run, const Check& check) {
+    const SimdLevel best = simdLevel();
+    for (SimdLevel level = SimdLevel::Scalar; level <= best; level = static_cast<SimdLevel>(static_cast<int>(level) + 1)) {
+        INFO("width " << simdName(level));
+        limitSimd(level);
+        const auto result = run();
+        limitSimd(best);
+        check(result);
+    }
+}
+
+} // namespace
+
 TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in slot order, coincident particles kept",
           "[particles]") {
     // physics/particles/distance_kernel.hpp: 60 particles, two pinned, ten pairs exactly
@@ -188,18 +206,16 @@ TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in
         CHECK(detail::sse2DistanceLanes().width == static_cast<int>(16 / sizeof(real)));
         if (simdLevel() == SimdLevel::Avx2) CHECK(detail::avx2DistanceLanes().width == static_cast<int>(32 / sizeof(real)));
 #endif
-        for (SimdLevel level = SimdLevel::Scalar; level <= simdLevel(); level = static_cast<SimdLevel>(static_cast<int>(level) + 1)) {
-            INFO("width " << simdName(level));
-            const SimdLevel best = simdLevel();
-            limitSimd(level);
+        atEverySimdWidth([&] {
             std::vector<Vec3> p(ps.x.begin(), ps.x.end());
             std::fill(rows.lambda.begin(), rows.lambda.end(), real(0));
             for (int sweep = 0; sweep < 3; ++sweep) detail::projectDistances(p, rows);
-            limitSimd(best);
+            return p;
+        }, [&](const std::vector<Vec3>& p) {
             for (std::size_t i = 0; i < p.size(); ++i) REQUIRE(std::memcmp(p[i].data(), plain[i].data(), sizeof(Vec3)) == 0);
             for (std::size_t r = 0; r < rows.size(); ++r)
                 REQUIRE(std::memcmp(&rows.lambda[r], &lambda[rows.slot[r]], sizeof(real)) == 0);
-        }
+        });
     }
     // Packed again, rows that did not change keep their arrays; a changed mass, rest
     // length, compliance or pair of particles, or a row taken by the direct solver, is
@@ -238,6 +254,94 @@ TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in
     std::vector<std::uint8_t> direct(moved.distances.slotCount(), 0);
     direct[41] = 1;
     expectFreshPack(moved, direct, rows);
+}
+
+TEST_CASE("small constraints: every SIMD width sweeps the bits of the plain sweep in slot order, weightless rows kept",
+          "[particles]") {
+    // physics/particles/small_kernel.hpp: tetrahedra and isometric bending stencils in
+    // SIMD lanes, dihedral bending and triangle areas one at a time among them, level by
+    // level. Weightless rows must keep their lanes' values and divide by nothing (a
+    // division by zero traps here): a tetrahedron of four pinned particles, and bending
+    // stencils lying flat (no gradient). Each width must give the bits of the scalar code
+    // below, one constraint at a time in slot order.
+    World w;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<real> coordinate(-1, 1);
+    std::vector<ParticleId> ids;
+    constexpr int count = 1000;
+    for (int i = 0; i < count; ++i) {
+        const real y = i >= count - 16 ? real(0) : coordinate(rng); // the last 16 on one plane
+        ids.push_back(addParticle(w, Vec3(coordinate(rng), y, coordinate(rng)), real(0.1) + real(0.05) * static_cast<real>(i % 7), i < 4));
+    }
+    using Kind = ParticleConstraintKind;
+    w.createParticleConstraint({Kind::TetVolume, {ids[0], ids[1], ids[2], ids[3]}, real(0.1), 0});
+    for (int i = count - 16; i < count; i += 4)
+        w.createParticleConstraint({Kind::IsometricBending, {ids[static_cast<std::size_t>(i)], ids[static_cast<std::size_t>(i + 1)],
+                                                             ids[static_cast<std::size_t>(i + 2)], ids[static_cast<std::size_t>(i + 3)]}, 0, 0});
+    std::uniform_int_distribution<std::size_t> pick(0, count - 1);
+    const Kind kinds[] = {Kind::TetVolume, Kind::IsometricBending, Kind::TetVolume, Kind::IsometricBending, Kind::Bending, Kind::TriangleArea};
+    for (int k = 0; k < 720; ++k) {
+        std::array<std::size_t, 4> at{};
+        for (std::size_t i = 0; i < 4; ++i) {
+            do at[i] = pick(rng);
+            while (std::find(at.begin(), at.begin() + static_cast<std::ptrdiff_t>(i), at[i]) != at.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+        const Kind kind = kinds[k % 6];
+        const real rest = kind == Kind::TetVolume ? real(0.05) * coordinate(rng) : kind == Kind::Bending ? real(0.3) : real(0.1);
+        w.createParticleConstraint({kind, {ids[at[0]], ids[at[1]], ids[at[2]], ids[at[3]]}, kind == Kind::IsometricBending ? 0 : rest,
+                                    k % 3 == 0 ? real(1e-4) : 0});
+    }
+    const ParticleSystem& ps = w.particles();
+    const real h = real(1) / 600;
+    for (const ParticleSolver solver : {ParticleSolver::XPBD, ParticleSolver::PBD}) {
+        ParticleSettings settings;
+        settings.solver = solver;
+        INFO((solver == ParticleSolver::PBD ? "PBD" : "XPBD"));
+        // The plain sweep: project_small_constraints.cpp's arithmetic, one constraint at a time.
+        std::vector<Vec3> plain(ps.x.begin(), ps.x.end());
+        std::vector<real> lambda(ps.constraints.slotCount(), 0);
+        for (int sweep = 0; sweep < 3; ++sweep)
+            for (std::size_t slot = 0; slot < ps.constraints.slotCount(); ++slot) {
+                const ParticleConstraint& k = ps.constraints.atSlot(slot);
+                std::array<Vec3, 4> x, grad;
+                for (std::size_t i = 0; i < 4; ++i) x[i] = plain[k.p[i]];
+                real value = 0;
+                if (!detail::constraintValue(k, x, value, grad)) continue;
+                real weights = 0;
+                for (std::size_t i = 0; i < k.count; ++i) weights += ps.w[k.p[i]] * grad[i].squaredNorm();
+                if (!(weights > real(1e-12) * real(1e-12))) continue;
+                const real dlambda = detail::multiplierChange(value, weights, k.compliance, lambda[slot], settings, h);
+                lambda[slot] += dlambda;
+                for (std::size_t i = 0; i < k.count; ++i) plain[k.p[i]] += grad[i] * (ps.w[k.p[i]] * dlambda);
+            }
+        detail::SmallRows rows;
+        detail::packSmallConstraints(ps, settings, h, rows);
+        std::size_t widestTets = 0, widestBends = 0, others = 0;
+        for (std::size_t l = 0; l < rows.tetEnd.size(); ++l) {
+            widestTets = std::max<std::size_t>(widestTets, rows.tetEnd[l] - rows.levelStart[l]);
+            widestBends = std::max<std::size_t>(widestBends, rows.bendEnd[l] - rows.tetEnd[l]);
+            others += rows.levelStart[l + 1] - rows.bendEnd[l];
+        }
+        CHECK(widestTets >= 16); // two full registers at every width
+        CHECK(widestBends >= 16);
+        CHECK(others >= 200);
+#if defined(__x86_64__)
+        CHECK(detail::sse2SmallLanes().width == static_cast<int>(16 / sizeof(real)));
+        if (simdLevel() == SimdLevel::Avx2) CHECK(detail::avx2SmallLanes().width == static_cast<int>(32 / sizeof(real)));
+#endif
+        atEverySimdWidth([&] {
+            ParticleSystem copy = ps;
+            copy.p.assign(ps.x.begin(), ps.x.end());
+            std::fill(rows.lambda.begin(), rows.lambda.end(), real(0));
+            for (int sweep = 0; sweep < 3; ++sweep) detail::projectSmallConstraints(copy, settings, h, rows);
+            detail::storeSmallMultipliers(copy, rows);
+            return copy;
+        }, [&](const ParticleSystem& copy) {
+            for (std::size_t i = 0; i < plain.size(); ++i) REQUIRE(std::memcmp(copy.p[i].data(), plain[i].data(), sizeof(Vec3)) == 0);
+            for (std::size_t slot = 0; slot < lambda.size(); ++slot)
+                REQUIRE(std::memcmp(&copy.constraints.atSlot(slot).lambda, &lambda[slot], sizeof(real)) == 0);
+        });
+    }
 }
 
 TEST_CASE("particle candidates: every pair of overlapping boxes from different groups, looked up by x", "[particles]") {

@@ -5,7 +5,10 @@
 // (project_constraints.cpp's multiplierChange) moves the particles by
 // dp_i = w_i grad_i C dlambda.
 
+#include "physics/particles/small_kernel.hpp"
 #include "physics/particles/stages.hpp"
+
+#include <jounce/common/simd.hpp>
 
 #include <cmath>
 #include <numbers>
@@ -113,10 +116,43 @@ bool constraintValue(const ParticleConstraint& k, const std::array<Vec3, 4>& x, 
     return false;
 }
 
-void orderSmallConstraints(const ParticleSystem& ps, SmallConstraintOrder& out) {
+namespace {
+
+/// Which arrays a constraint's row uses: 0 tetrahedra, 1 isometric bending, 2 the
+/// scalar path (the other kinds, and any stencil that names a particle twice: its
+/// corners would be gathered and scattered as if they were different particles).
+std::uint8_t rowKind(const ParticleConstraint& k) {
+    const bool laned = k.count == 4 && (k.kind == ParticleConstraintKind::TetVolume || k.kind == ParticleConstraintKind::IsometricBending);
+    if (!laned) return 2;
+    for (int i = 0; i < 4; ++i)
+        for (int j = i + 1; j < 4; ++j)
+            if (k.p[i] == k.p[j]) return 2;
+    return k.kind == ParticleConstraintKind::TetVolume ? 0 : 1;
+}
+
+/// The constraint's values at place `at` of the arrays.
+void fillRow(const ParticleSystem& ps, const ParticleConstraint& k, real h, std::size_t at, SmallRows& out) {
+    for (std::size_t i = 0; i < 4; ++i) {
+        out.p[i][at] = k.p[i];
+        out.w[i][at] = ps.w[k.p[i]];
+        out.c[i][at] = k.c[i];
+    }
+    out.rest[at] = k.rest;
+    out.alphaTilde[at] = k.compliance / (h * h);
+}
+
+} // namespace
+
+void packSmallConstraints(const ParticleSystem& ps, const ParticleSettings& settings, real h, SmallRows& out) {
+    out.pbd = settings.solver == ParticleSolver::PBD;
+    out.pbdStiffness = out.pbd ? 1 - std::pow(1 - settings.pbdStiffness, real(1) / static_cast<real>(settings.iterations)) : 0;
     out.slots.clear();
-    for (std::size_t s = 0; s < ps.constraints.slotCount(); ++s)
-        if (ps.constraints.isAlive(s)) out.slots.push_back(static_cast<std::uint32_t>(s));
+    out.kind.clear();
+    for (std::size_t s = 0; s < ps.constraints.slotCount(); ++s) {
+        if (!ps.constraints.isAlive(s)) continue;
+        out.slots.push_back(static_cast<std::uint32_t>(s));
+        out.kind.push_back(rowKind(ps.constraints.atSlot(s)));
+    }
     orderSweep(
         ps.slotCount(), out.slots.size(),
         [&](std::size_t r) {
@@ -124,24 +160,96 @@ void orderSmallConstraints(const ParticleSystem& ps, SmallConstraintOrder& out) 
             return std::span<const std::uint32_t>(k.p.data(), k.count);
         },
         out.levels);
-    out.sequence.resize(out.slots.size());
-    for (std::size_t r = 0; r < out.slots.size(); ++r) out.sequence[r] = out.slots[out.levels.order[r]];
+    // Within each level, by kind (a stable partition: slot order within each).
+    const std::size_t rows = out.slots.size();
+    out.sequence.resize(rows);
+    for (auto& v : out.p) v.resize(rows);
+    for (auto* v : {&out.w[0], &out.w[1], &out.w[2], &out.w[3], &out.c[0], &out.c[1], &out.c[2], &out.c[3], &out.rest, &out.alphaTilde})
+        v->resize(rows);
+    out.lambda.assign(rows, 0);
+    const std::vector<std::uint32_t>& start = out.levels.levelStart;
+    const std::size_t levels = start.empty() ? 0 : start.size() - 1;
+    out.levelStart.assign(start.begin(), start.end());
+    out.tetEnd.resize(levels);
+    out.bendEnd.resize(levels);
+    for (std::size_t level = 0; level < levels; ++level) {
+        std::size_t at = start[level];
+        for (std::uint8_t kind = 0; kind < 3; ++kind) {
+            for (std::size_t r = start[level]; r < start[level + 1]; ++r) {
+                const std::uint32_t row = out.levels.order[r];
+                if (out.kind[row] != kind) continue;
+                out.sequence[at] = out.slots[row];
+                if (kind < 2) fillRow(ps, ps.constraints.atSlot(out.slots[row]), h, at, out);
+                ++at;
+            }
+            if (kind == 0) out.tetEnd[level] = static_cast<std::uint32_t>(at);
+            if (kind == 1) out.bendEnd[level] = static_cast<std::uint32_t>(at);
+        }
+    }
 }
 
-void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& settings, real h, const SmallConstraintOrder& order) {
-    for (const std::uint32_t s : order.sequence) {
-        ParticleConstraint& k = ps.constraints.atSlot(s);
-        std::array<Vec3, 4> x, grad;
-        for (int i = 0; i < 4; ++i) x[i] = ps.p[k.p[i]];
-        real value = 0;
-        if (!constraintValue(k, x, value, grad)) continue;
-        real weights = 0;
-        for (int i = 0; i < k.count; ++i) weights += ps.w[k.p[i]] * grad[i].squaredNorm();
-        if (!(weights > tiny * tiny)) continue;
-        const real dlambda = multiplierChange(value, weights, k.compliance, k.lambda, settings, h);
-        k.lambda += dlambda;
-        for (int i = 0; i < k.count; ++i) ps.p[k.p[i]] += grad[i] * (ps.w[k.p[i]] * dlambda);
+namespace {
+
+/// One constraint of any kind from its own record (the kinds the lanes do not take).
+void projectOne(ParticleSystem& ps, ParticleConstraint& k, const ParticleSettings& settings, real h) {
+    std::array<Vec3, 4> x, grad;
+    for (int i = 0; i < 4; ++i) x[i] = ps.p[k.p[i]];
+    real value = 0;
+    if (!constraintValue(k, x, value, grad)) return;
+    real weights = 0;
+    for (int i = 0; i < k.count; ++i) weights += ps.w[k.p[i]] * grad[i].squaredNorm();
+    if (!(weights > tiny * tiny)) return;
+    const real dlambda = multiplierChange(value, weights, k.compliance, k.lambda, settings, h);
+    k.lambda += dlambda;
+    for (int i = 0; i < k.count; ++i) ps.p[k.p[i]] += grad[i] * (ps.w[k.p[i]] * dlambda);
+}
+
+/// Rows [begin, end) of one kind in one level: full registers in the widest lanes,
+/// the rest one at a time with the same arithmetic.
+void projectLanes(const SmallRowView& view, std::size_t begin, std::size_t end, int width,
+                  void (*wide)(const SmallRowView&, std::size_t, std::size_t),
+                  void (*one)(const SmallRowView&, std::size_t, std::size_t)) {
+    if (width > 0) {
+        const auto w = static_cast<std::size_t>(width);
+        const std::size_t full = begin + (end - begin) / w * w;
+        if (full > begin) wide(view, begin, full);
+        begin = full;
     }
+    if (begin < end) one(view, begin, end);
+}
+
+} // namespace
+
+void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& settings, real h, SmallRows& rows) {
+    static_assert(sizeof(Vec3) == 3 * sizeof(real), "positions are packed x y z triples");
+    SmallRowView view;
+    view.p = reinterpret_cast<real*>(ps.p.data());
+    for (std::size_t i = 0; i < 4; ++i) {
+        view.index[i] = rows.p[i].data();
+        view.w[i] = rows.w[i].data();
+        view.c[i] = rows.c[i].data();
+    }
+    view.rest = rows.rest.data();
+    view.alphaTilde = rows.alphaTilde.data();
+    view.lambda = rows.lambda.data();
+    view.pbd = rows.pbd;
+    view.pbdStiffness = rows.pbdStiffness;
+    // The widest lanes the processor has (and limitSimd allows). Every width gives the same bits.
+    const SimdLevel level = simdLevel();
+    SmallLanes wide = level == SimdLevel::Avx2 ? avx2SmallLanes() : SmallLanes{};
+    if (wide.width == 0 && level >= SimdLevel::Sse2) wide = sse2SmallLanes();
+    using One = SmallKernel<ScalarLanes<real>>;
+    for (std::size_t l = 0; l < rows.tetEnd.size(); ++l) {
+        projectLanes(view, rows.levelStart[l], rows.tetEnd[l], wide.width, wide.tetrahedra, &One::tetrahedra);
+        projectLanes(view, rows.tetEnd[l], rows.bendEnd[l], wide.width, wide.bending, &One::bending);
+        for (std::size_t r = rows.bendEnd[l]; r < rows.levelStart[l + 1]; ++r)
+            projectOne(ps, ps.constraints.atSlot(rows.sequence[r]), settings, h);
+    }
+}
+
+void storeSmallMultipliers(ParticleSystem& ps, const SmallRows& rows) {
+    for (std::size_t l = 0; l < rows.tetEnd.size(); ++l)
+        for (std::size_t r = rows.levelStart[l]; r < rows.bendEnd[l]; ++r) ps.constraints.atSlot(rows.sequence[r]).lambda = rows.lambda[r];
 }
 
 } // namespace jounce::detail

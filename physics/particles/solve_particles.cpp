@@ -73,8 +73,8 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
     }
     DistanceRows& distances = scratch.distances;
     packDistances(ps, settings, hc, direct.solvedDirectly, distances);
-    SmallConstraintOrder& smallConstraints = scratch.smallConstraints;
-    orderSmallConstraints(ps, smallConstraints);
+    SmallRows& smallConstraints = scratch.smallConstraints;
+    packSmallConstraints(ps, settings, hc, smallConstraints);
     StepContext small = ctx;
     small.h = h;
     for (int s = 0; s < settings.substeps; ++s) {
@@ -91,6 +91,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         markTouching(ps, shapeContacts, pairContacts, surfaceContacts, touching);
         resetMultipliers(ps);
         std::fill(distances.lambda.begin(), distances.lambda.end(), real(0));
+        std::fill(smallConstraints.lambda.begin(), smallConstraints.lambda.end(), real(0));
         for (int it = 0; it < settings.iterations; ++it) {
             // Internal constraints first, contacts last (they must hold at the end).
             if (keepMomentum) beforeSweep = ps.p;
@@ -114,6 +115,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         bouncePairs(ps, pairContacts, settings);
     }
     storeDistanceMultipliers(ps, distances);
+    storeSmallMultipliers(ps, smallConstraints);
 }
 
 } // namespace jounce::detail

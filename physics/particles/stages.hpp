@@ -5,6 +5,7 @@
 // steps (Macklin et al. 2019), each: predict, project, update velocities.
 
 #include "physics/particles/distance_rows.hpp"
+#include "physics/particles/small_rows.hpp"
 #include "physics/particles/sweep_levels.hpp"
 #include "physics/world/stages.hpp"
 
@@ -129,14 +130,12 @@ bool constraintValue(const ParticleConstraint& k, const std::array<Vec3, 4>& x, 
 bool bendingAngle(const std::array<Vec3, 4>& x, real& theta, std::array<Vec3, 4>& grad);
 /// Isometric bending's c = sqrt(3 / (A0 + A1)) K for a rest stencil (Q = c c^T).
 std::array<real, 4> isometricBendingCoefficients(const std::array<Vec3, 4>& x);
-/// The live constraints' slots in sweep order: level by level (sweep_levels.hpp), the
-/// same sweep as in slot order, found once per world substep.
-struct SmallConstraintOrder {
-    std::vector<std::uint32_t> slots, sequence;
-    SweepLevels levels;
-};
-void orderSmallConstraints(const ParticleSystem& ps, SmallConstraintOrder& out);
-void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& settings, real h, const SmallConstraintOrder& order);
+/// The live constraints in sweep order (small_rows.hpp), packed once per world substep
+/// for the constraint step h; projected each iteration; their multipliers stored back
+/// in the constraints after the last small step.
+void packSmallConstraints(const ParticleSystem& ps, const ParticleSettings& settings, real h, SmallRows& out);
+void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& settings, real h, SmallRows& rows);
+void storeSmallMultipliers(ParticleSystem& ps, const SmallRows& rows);
 
 /// Closed-mesh volumes (project_volumes.cpp). `touching` flags particles with a contact
 /// in this small step (Diziol's weights leave them alone).
@@ -228,7 +227,7 @@ struct ParticleStepScratch {
     std::vector<Vec3> beforeSweep, hierarchy;
     std::vector<real> memberMass; ///< 1 / w of the free groups' members (keepAngularMomentum)
     DistanceRows distances;
-    SmallConstraintOrder smallConstraints;
+    SmallRows smallConstraints;
 };
 
 /// The whole layer for one world substep of length h. Bodies coupled to particles move

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The tetrahedral volume and isometric bending projections (project_small_constraints.cpp
+// gives their mathematics: constraintValue, and the XPBD step, multiplierChange), written
+// once for a lane type L (common/lanes.hpp) and instantiated per width:
+// project_small_constraints.cpp (one row at a time), small_kernel_sse2.cpp and
+// small_kernel_avx2.cpp. Rows of one sweep level share no particle (small_rows.hpp), so n
+// of them are gathered, projected and scattered together with the bits of projecting
+// them one by one.
+//
+// The arithmetic is constraintValue's, operation for operation: Eigen's order for a dot
+// product or squared norm of three, x + (y + z); a gradient divided by 6, not multiplied
+// by 1/6; the weights summed from 0 corner by corner. A row whose weights are below
+// 1e-24 (every particle pinned, or a flat stencil) is skipped, as constraintValue's
+// callers skip it: its lane divides by 1 and keeps its old values (no lane divides by
+// zero: the tests trap).
+
+#include "common/hot_inline.hpp"
+#include "common/lanes.hpp"
+#include "physics/particles/small_rows.hpp"
+
+#include <cstddef>
+
+namespace jounce::detail {
+
+template <class L> struct SmallKernel {
+    using T = typename L::Real;
+    static constexpr int n = L::width;
+    using Corners = std::array<V3<L>, 4>;
+
+    JOUNCE_HOT_INLINE static L sum3(L x, L y, L z) { return x + (y + z); } // Eigen's order
+    JOUNCE_HOT_INLINE static L dot3(const V3<L>& a, const V3<L>& b) { return sum3(a.x * b.x, a.y * b.y, a.z * b.z); }
+    JOUNCE_HOT_INLINE static V3<L> over(const V3<L>& v, L d) { return {v.x / d, v.y / d, v.z / d}; }
+
+    JOUNCE_HOT_INLINE static Corners gather(const SmallRowView& r, std::size_t i) {
+        Corners x;
+        for (std::size_t k = 0; k < 4; ++k) {
+            const std::uint32_t* index = r.index[k] + i;
+            x[k] = {L::gather(r.p, index, 3), L::gather(r.p + 1, index, 3), L::gather(r.p + 2, index, 3)};
+        }
+        return x;
+    }
+    JOUNCE_HOT_INLINE static void scatter(const SmallRowView& r, std::size_t i, const Corners& x) {
+        for (std::size_t k = 0; k < 4; ++k) {
+            alignas(64) T px[n], py[n], pz[n];
+            x[k].x.store(px);
+            x[k].y.store(py);
+            x[k].z.store(pz);
+            for (int l = 0; l < n; ++l) {
+                T* q = r.p + 3 * static_cast<std::size_t>(r.index[k][i + static_cast<std::size_t>(l)]);
+                q[0] = px[l];
+                q[1] = py[l];
+                q[2] = pz[l];
+            }
+        }
+    }
+
+    /// One XPBD (or PBD) update of rows [i, i + n) with value C and gradients grad_k C:
+    /// dlambda = (-C - alpha~ lambda) / (sum_k w_k |grad_k|^2 + alpha~), x_k += w_k dlambda grad_k.
+    JOUNCE_HOT_INLINE static Corners update(const SmallRowView& r, std::size_t i, const Corners& at, L value, const Corners& grad) {
+        const T tiny = T(1e-12);
+        const L one = L::splat(T(1));
+        L w[4];
+        L weights = L::splat(T(0));
+        for (std::size_t k = 0; k < 4; ++k) {
+            w[k] = L::load(r.w[k] + i);
+            weights = weights + w[k] * dot3(grad[k], grad[k]);
+        }
+        const auto moves = weights > L::splat(tiny * tiny);
+        const L lambda = L::load(r.lambda + i);
+        L dlambda;
+        if (r.pbd) {
+            dlambda = -L::splat(r.pbdStiffness) * value / select(moves, weights, one);
+        } else {
+            const L alphaTilde = L::load(r.alphaTilde + i);
+            dlambda = (-value - alphaTilde * lambda) / select(moves, weights + alphaTilde, one);
+        }
+        select(moves, lambda + dlambda, lambda).store(r.lambda + i);
+        Corners x;
+        for (std::size_t k = 0; k < 4; ++k) {
+            const L s = w[k] * dlambda;
+            x[k] = {select(moves, at[k].x + grad[k].x * s, at[k].x), select(moves, at[k].y + grad[k].y * s, at[k].y),
+                    select(moves, at[k].z + grad[k].z * s, at[k].z)};
+        }
+        return x;
+    }
+
+    /// V = 1/6 (x1 - x0) x (x2 - x0) . (x3 - x0); C = V - V0; grad_1 = e2 x e3 / 6 and
+    /// cyclically, grad_0 = -(grad_1 + grad_2 + grad_3).
+    JOUNCE_HOT_INLINE static Corners tetrahedron(const SmallRowView& r, std::size_t i, const Corners& x) {
+        const L six = L::splat(T(6));
+        const V3<L> e1 = x[1] - x[0], e2 = x[2] - x[0], e3 = x[3] - x[0];
+        const V3<L> n12 = cross(e1, e2);
+        const L value = dot3(n12, e3) / six - L::load(r.rest + i);
+        Corners grad;
+        grad[1] = over(cross(e2, e3), six);
+        grad[2] = over(cross(e3, e1), six);
+        grad[3] = over(n12, six);
+        const V3<L> sum = grad[1] + grad[2] + grad[3];
+        grad[0] = {-sum.x, -sum.y, -sum.z};
+        return update(r, i, x, value, grad);
+    }
+
+    /// C = 1/2 |s|^2 with s = sum_k c_k x_k; grad_k C = c_k s.
+    JOUNCE_HOT_INLINE static Corners bend(const SmallRowView& r, std::size_t i, const Corners& x) {
+        const L zero = L::splat(T(0));
+        V3<L> s{zero, zero, zero};
+        L c[4];
+        for (std::size_t k = 0; k < 4; ++k) {
+            c[k] = L::load(r.c[k] + i);
+            s = s + V3<L>{c[k] * x[k].x, c[k] * x[k].y, c[k] * x[k].z};
+        }
+        const L value = L::splat(T(0.5)) * dot3(s, s);
+        Corners grad;
+        for (std::size_t k = 0; k < 4; ++k) grad[k] = {c[k] * s.x, c[k] * s.y, c[k] * s.z};
+        return update(r, i, x, value, grad);
+    }
+
+    /// Rows [begin, end) of one level, end - begin a multiple of n, a register of rows at
+    /// a time. (Two in flight, as the distance rows take them, measured no faster: a
+    /// tetrahedron's corners and gradients alone fill the sixteen registers.)
+    template <Corners (*Project)(const SmallRowView&, std::size_t, const Corners&)>
+    static void sweep(const SmallRowView& r, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; i += n) scatter(r, i, Project(r, i, gather(r, i)));
+    }
+    static void tetrahedra(const SmallRowView& r, std::size_t begin, std::size_t end) { sweep<&tetrahedron>(r, begin, end); }
+    static void bending(const SmallRowView& r, std::size_t begin, std::size_t end) { sweep<&bend>(r, begin, end); }
+};
+
+} // namespace jounce::detail
