@@ -262,7 +262,8 @@ TEST_CASE("small constraints: every SIMD width sweeps the bits of the plain swee
     // SIMD lanes, dihedral bending and triangle areas one at a time among them, level by
     // level. Weightless rows must keep their lanes' values and divide by nothing (a
     // division by zero traps here): a tetrahedron of four pinned particles, and bending
-    // stencils lying flat (no gradient). Each width must give the bits of the scalar code
+    // stencils lying flat (no gradient); so must the lanes past a level's end in its
+    // last, part-full register. Each width must give the bits of the scalar code
     // below, one constraint at a time in slot order.
     World w;
     std::mt19937 rng(5);
@@ -316,8 +317,11 @@ TEST_CASE("small constraints: every SIMD width sweeps the bits of the plain swee
             }
         detail::SmallRows rows;
         detail::packSmallConstraints(ps, settings, h, rows);
-        std::size_t widestTets = 0, widestBends = 0, others = 0;
+        std::size_t widestTets = 0, widestBends = 0, others = 0, partFullTets = 0, partFullBends = 0;
         for (std::size_t l = 0; l < rows.tetEnd.size(); ++l) {
+            // An odd count leaves a register part full at every width (2, 4, 8 lanes).
+            partFullTets += (rows.tetEnd[l] - rows.levelStart[l]) % 2 != 0;
+            partFullBends += (rows.bendEnd[l] - rows.tetEnd[l]) % 2 != 0;
             widestTets = std::max<std::size_t>(widestTets, rows.tetEnd[l] - rows.levelStart[l]);
             widestBends = std::max<std::size_t>(widestBends, rows.bendEnd[l] - rows.tetEnd[l]);
             others += rows.levelStart[l + 1] - rows.bendEnd[l];
@@ -325,6 +329,8 @@ TEST_CASE("small constraints: every SIMD width sweeps the bits of the plain swee
         CHECK(widestTets >= 16); // two full registers at every width
         CHECK(widestBends >= 16);
         CHECK(others >= 200);
+        CHECK(partFullTets >= 5);
+        CHECK(partFullBends >= 5);
 #if defined(__x86_64__)
         CHECK(detail::sse2SmallLanes().width == static_cast<int>(16 / sizeof(real)));
         if (simdLevel() == SimdLevel::Avx2) CHECK(detail::avx2SmallLanes().width == static_cast<int>(32 / sizeof(real)));

@@ -2,6 +2,7 @@
 // Direct solves of acyclic groups of distance constraints (see direct_solve.hpp).
 
 #include "physics/particles/direct_solve.hpp"
+#include "physics/particles/stages.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -103,7 +104,7 @@ void projectDirect(ParticleSystem& ps, DirectSolver& solver, const ParticleSetti
     if (solver.builtFor != ps.topologyVersion) buildDirectGroups(ps, solver);
     const bool pbd = settings.solver == ParticleSolver::PBD;
     // PBD: n solves with k' leave (1 - k) of the error, as for Gauss-Seidel.
-    const real k = pbd ? 1 - std::pow(1 - settings.pbdStiffness, real(1) / static_cast<real>(settings.iterations)) : 1;
+    const real k = pbd ? pbdStiffnessPerIteration(settings) : 1;
     std::vector<Vec3> normals;
     std::vector<Eigen::Triplet<real>> entries;
     for (DirectGroup& g : solver.groups) {

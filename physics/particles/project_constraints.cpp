@@ -20,13 +20,15 @@
 
 namespace jounce::detail {
 
+real pbdStiffnessPerIteration(const ParticleSettings& settings) {
+    return 1 - std::pow(1 - settings.pbdStiffness, real(1) / static_cast<real>(settings.iterations));
+}
+
 /// The multiplier change for a constraint of value c, summed weights `weights`
 /// (sum w |grad C|^2) and accumulated lambda; PBD: a plain scaled projection.
 real multiplierChange(real c, real weights, real compliance, real lambda, const ParticleSettings& settings, real h) {
     if (settings.solver == ParticleSolver::PBD) {
-        // k' = 1 - (1 - k)^(1/n): n projections with k' take (1 - k) of the error away
-        // in total, as one with k would (seeds/002).
-        const real k = 1 - std::pow(1 - settings.pbdStiffness, real(1) / static_cast<real>(settings.iterations));
+        const real k = pbdStiffnessPerIteration(settings);
         return -k * c / weights;
     }
     const real alphaTilde = compliance / (h * h);
@@ -53,7 +55,7 @@ bool sameDistanceRows(const std::vector<DistanceRow>& x, const std::vector<Dista
 void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, real h,
                    const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& out) {
     out.pbd = settings.solver == ParticleSolver::PBD;
-    out.pbdStiffness = out.pbd ? 1 - std::pow(1 - settings.pbdStiffness, real(1) / static_cast<real>(settings.iterations)) : 0;
+    out.pbdStiffness = out.pbd ? pbdStiffnessPerIteration(settings) : 0;
     std::vector<DistanceRow>& fresh = out.fresh;
     fresh.clear();
     for (std::size_t k = 0; k < ps.distances.slotCount(); ++k) {

@@ -145,7 +145,7 @@ void fillRow(const ParticleSystem& ps, const ParticleConstraint& k, real h, std:
 
 void packSmallConstraints(const ParticleSystem& ps, const ParticleSettings& settings, real h, SmallRows& out) {
     out.pbd = settings.solver == ParticleSolver::PBD;
-    out.pbdStiffness = out.pbd ? 1 - std::pow(1 - settings.pbdStiffness, real(1) / static_cast<real>(settings.iterations)) : 0;
+    out.pbdStiffness = out.pbd ? pbdStiffnessPerIteration(settings) : 0;
     out.slots.clear();
     out.kind.clear();
     for (std::size_t s = 0; s < ps.constraints.slotCount(); ++s) {
@@ -163,10 +163,15 @@ void packSmallConstraints(const ParticleSystem& ps, const ParticleSettings& sett
     // Within each level, by kind (a stable partition: slot order within each).
     const std::size_t rows = out.slots.size();
     out.sequence.resize(rows);
-    for (auto& v : out.p) v.resize(rows);
+    // Padded: a level's last register of lanes reads past its end, into the rows of
+    // the next kind or level, or into the padding. The padding and the other kinds'
+    // entries name a live particle (a constraint's) and carry no weight; such lanes
+    // move nothing and are not scattered (small_kernel.hpp).
+    const std::uint32_t live = rows > 0 ? ps.constraints.atSlot(out.slots[0]).p[0] : 0;
+    for (auto& v : out.p) v.assign(rows + SmallRows::padding, live);
     for (auto* v : {&out.w[0], &out.w[1], &out.w[2], &out.w[3], &out.c[0], &out.c[1], &out.c[2], &out.c[3], &out.rest, &out.alphaTilde})
-        v->resize(rows);
-    out.lambda.assign(rows, 0);
+        v->assign(rows + SmallRows::padding, 0);
+    out.lambda.assign(rows + SmallRows::padding, 0);
     const std::vector<std::uint32_t>& start = out.levels.levelStart;
     const std::size_t levels = start.empty() ? 0 : start.size() - 1;
     out.levelStart.assign(start.begin(), start.end());
@@ -198,24 +203,17 @@ void projectOne(ParticleSystem& ps, ParticleConstraint& k, const ParticleSetting
     if (!constraintValue(k, x, value, grad)) return;
     real weights = 0;
     for (int i = 0; i < k.count; ++i) weights += ps.w[k.p[i]] * grad[i].squaredNorm();
-    if (!(weights > tiny * tiny)) return;
+    if (!(weights > minWeights)) return;
     const real dlambda = multiplierChange(value, weights, k.compliance, k.lambda, settings, h);
     k.lambda += dlambda;
     for (int i = 0; i < k.count; ++i) ps.p[k.p[i]] += grad[i] * (ps.w[k.p[i]] * dlambda);
 }
 
-/// Rows [begin, end) of one kind in one level: full registers in the widest lanes,
-/// the rest one at a time with the same arithmetic.
-void projectLanes(const SmallRowView& view, std::size_t begin, std::size_t end, int width,
-                  void (*wide)(const SmallRowView&, std::size_t, std::size_t),
-                  void (*one)(const SmallRowView&, std::size_t, std::size_t)) {
-    if (width > 0) {
-        const auto w = static_cast<std::size_t>(width);
-        const std::size_t full = begin + (end - begin) / w * w;
-        if (full > begin) wide(view, begin, full);
-        begin = full;
-    }
-    if (begin < end) one(view, begin, end);
+using Sweep = void (*)(const SmallRowView&, std::size_t, std::size_t);
+
+/// Rows [begin, end) of one kind in one level, in the widest lanes there are.
+void projectLanes(const SmallRowView& view, std::size_t begin, std::size_t end, Sweep wide, Sweep one) {
+    (wide != nullptr ? wide : one)(view, begin, end);
 }
 
 } // namespace
@@ -240,8 +238,8 @@ void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& setting
     if (wide.width == 0 && level >= SimdLevel::Sse2) wide = sse2SmallLanes();
     using One = SmallKernel<ScalarLanes<real>>;
     for (std::size_t l = 0; l < rows.tetEnd.size(); ++l) {
-        projectLanes(view, rows.levelStart[l], rows.tetEnd[l], wide.width, wide.tetrahedra, &One::tetrahedra);
-        projectLanes(view, rows.tetEnd[l], rows.bendEnd[l], wide.width, wide.bending, &One::bending);
+        projectLanes(view, rows.levelStart[l], rows.tetEnd[l], wide.tetrahedra, &One::tetrahedra);
+        projectLanes(view, rows.tetEnd[l], rows.bendEnd[l], wide.bending, &One::bending);
         for (std::size_t r = rows.bendEnd[l]; r < rows.levelStart[l + 1]; ++r)
             projectOne(ps, ps.constraints.atSlot(rows.sequence[r]), settings, h);
     }

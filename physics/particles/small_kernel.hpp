@@ -13,7 +13,8 @@
 // by 1/6; the weights summed from 0 corner by corner. A row whose weights are below
 // 1e-24 (every particle pinned, or a flat stencil) is skipped, as constraintValue's
 // callers skip it: its lane divides by 1 and keeps its old values (no lane divides by
-// zero: the tests trap).
+// zero: the tests trap). So do the lanes past a level's end in its last register, and
+// they move by 0 (their multiplier change, not scaled by any weight, is dropped).
 
 #include "common/hot_inline.hpp"
 #include "common/lanes.hpp"
@@ -27,6 +28,7 @@ template <class L> struct SmallKernel {
     using T = typename L::Real;
     static constexpr int n = L::width;
     using Corners = std::array<V3<L>, 4>;
+    static_assert(n <= static_cast<int>(SmallRows::padding), "a part-full register reads up to n - 1 rows past a level's end");
 
     JOUNCE_HOT_INLINE static L sum3(L x, L y, L z) { return x + (y + z); } // Eigen's order
     JOUNCE_HOT_INLINE static L dot3(const V3<L>& a, const V3<L>& b) { return sum3(a.x * b.x, a.y * b.y, a.z * b.z); }
@@ -40,13 +42,14 @@ template <class L> struct SmallKernel {
         }
         return x;
     }
-    JOUNCE_HOT_INLINE static void scatter(const SmallRowView& r, std::size_t i, const Corners& x) {
+    /// Writes the first `lanes` lanes back to their particles.
+    JOUNCE_HOT_INLINE static void scatter(const SmallRowView& r, std::size_t i, const Corners& x, int lanes = n) {
         for (std::size_t k = 0; k < 4; ++k) {
             alignas(64) T px[n], py[n], pz[n];
             x[k].x.store(px);
             x[k].y.store(py);
             x[k].z.store(pz);
-            for (int l = 0; l < n; ++l) {
+            for (int l = 0; l < lanes; ++l) {
                 T* q = r.p + 3 * static_cast<std::size_t>(r.index[k][i + static_cast<std::size_t>(l)]);
                 q[0] = px[l];
                 q[1] = py[l];
@@ -57,8 +60,8 @@ template <class L> struct SmallKernel {
 
     /// One XPBD (or PBD) update of rows [i, i + n) with value C and gradients grad_k C:
     /// dlambda = (-C - alpha~ lambda) / (sum_k w_k |grad_k|^2 + alpha~), x_k += w_k dlambda grad_k.
-    JOUNCE_HOT_INLINE static Corners update(const SmallRowView& r, std::size_t i, const Corners& at, L value, const Corners& grad) {
-        const T tiny = T(1e-12);
+    JOUNCE_HOT_INLINE static Corners update(const SmallRowView& r, std::size_t i, const Corners& at, L value, const Corners& grad,
+                                            typename L::Mask live) {
         const L one = L::splat(T(1));
         L w[4];
         L weights = L::splat(T(0));
@@ -66,7 +69,7 @@ template <class L> struct SmallKernel {
             w[k] = L::load(r.w[k] + i);
             weights = weights + w[k] * dot3(grad[k], grad[k]);
         }
-        const auto moves = weights > L::splat(tiny * tiny);
+        const auto moves = both(weights > L::splat(minWeights), live);
         const L lambda = L::load(r.lambda + i);
         L dlambda;
         if (r.pbd) {
@@ -75,6 +78,9 @@ template <class L> struct SmallKernel {
             const L alphaTilde = L::load(r.alphaTilde + i);
             dlambda = (-value - alphaTilde * lambda) / select(moves, weights + alphaTilde, one);
         }
+        // A lane that does not move (no weight, or past the level's end) stores back the
+        // multiplier it read and moves by 0: its value, unscaled, could be anything.
+        dlambda = select(moves, dlambda, L::splat(T(0)));
         select(moves, lambda + dlambda, lambda).store(r.lambda + i);
         Corners x;
         for (std::size_t k = 0; k < 4; ++k) {
@@ -87,7 +93,7 @@ template <class L> struct SmallKernel {
 
     /// V = 1/6 (x1 - x0) x (x2 - x0) . (x3 - x0); C = V - V0; grad_1 = e2 x e3 / 6 and
     /// cyclically, grad_0 = -(grad_1 + grad_2 + grad_3).
-    JOUNCE_HOT_INLINE static Corners tetrahedron(const SmallRowView& r, std::size_t i, const Corners& x) {
+    JOUNCE_HOT_INLINE static Corners tetrahedron(const SmallRowView& r, std::size_t i, const Corners& x, typename L::Mask live) {
         const L six = L::splat(T(6));
         const V3<L> e1 = x[1] - x[0], e2 = x[2] - x[0], e3 = x[3] - x[0];
         const V3<L> n12 = cross(e1, e2);
@@ -98,11 +104,11 @@ template <class L> struct SmallKernel {
         grad[3] = over(n12, six);
         const V3<L> sum = grad[1] + grad[2] + grad[3];
         grad[0] = {-sum.x, -sum.y, -sum.z};
-        return update(r, i, x, value, grad);
+        return update(r, i, x, value, grad, live);
     }
 
     /// C = 1/2 |s|^2 with s = sum_k c_k x_k; grad_k C = c_k s.
-    JOUNCE_HOT_INLINE static Corners bend(const SmallRowView& r, std::size_t i, const Corners& x) {
+    JOUNCE_HOT_INLINE static Corners bend(const SmallRowView& r, std::size_t i, const Corners& x, typename L::Mask live) {
         const L zero = L::splat(T(0));
         V3<L> s{zero, zero, zero};
         L c[4];
@@ -113,15 +119,30 @@ template <class L> struct SmallKernel {
         const L value = L::splat(T(0.5)) * dot3(s, s);
         Corners grad;
         for (std::size_t k = 0; k < 4; ++k) grad[k] = {c[k] * s.x, c[k] * s.y, c[k] * s.z};
-        return update(r, i, x, value, grad);
+        return update(r, i, x, value, grad, live);
     }
 
-    /// Rows [begin, end) of one level, end - begin a multiple of n, a register of rows at
-    /// a time. (Two in flight, as the distance rows take them, measured no faster: a
-    /// tetrahedron's corners and gradients alone fill the sixteen registers.)
-    template <Corners (*Project)(const SmallRowView&, std::size_t, const Corners&)>
+    /// Lanes [0, count) on, the others off.
+    JOUNCE_HOT_INLINE static typename L::Mask firstLanes(int count) {
+        alignas(64) T lane[n];
+        for (int l = 0; l < n; ++l) lane[l] = T(l);
+        return L::splat(T(count)) > L::load(lane);
+    }
+
+    /// Rows [begin, end) of one level, a register of rows at a time. (Two in flight, as
+    /// the distance rows take them, measured no faster: a tetrahedron's corners and
+    /// gradients alone fill the sixteen registers.) The last register may hold fewer
+    /// rows: its other lanes read the rows after `end` (or the padding, SmallRows), move
+    /// nothing, store back the multipliers they read and are not scattered, so each
+    /// row's bits are those of projecting it alone.
+    template <Corners (*Project)(const SmallRowView&, std::size_t, const Corners&, typename L::Mask)>
     static void sweep(const SmallRowView& r, std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; i += n) scatter(r, i, Project(r, i, gather(r, i)));
+        const typename L::Mask all = firstLanes(n);
+        std::size_t i = begin;
+        for (; i + n <= end; i += n) scatter(r, i, Project(r, i, gather(r, i), all));
+        if (i == end) return;
+        const int lanes = static_cast<int>(end - i);
+        scatter(r, i, Project(r, i, gather(r, i), firstLanes(lanes)), lanes);
     }
     static void tetrahedra(const SmallRowView& r, std::size_t begin, std::size_t end) { sweep<&tetrahedron>(r, begin, end); }
     static void bending(const SmallRowView& r, std::size_t begin, std::size_t end) { sweep<&bend>(r, begin, end); }

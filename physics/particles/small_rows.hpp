@@ -20,13 +20,22 @@
 
 namespace jounce::detail {
 
+/// A constraint whose summed weights sum_i w_i |grad_i C|^2 are at most this has no
+/// direction to move along (every particle pinned, or no gradient): it is skipped.
+inline constexpr real minWeights = real(1e-12) * real(1e-12);
+
 struct SmallRows {
     /// Constraint slots in sweep order; the arrays below have one entry per place in it
-    /// (read only for the places of the lane kinds).
+    /// (filled for the places of the lane kinds; the others name a live particle and
+    /// carry no weight, as the padding does).
     std::vector<std::uint32_t> sequence;
     /// Level k: sequence[levelStart[k] .. tetEnd[k]) tetrahedra, [tetEnd[k] ..
     /// bendEnd[k]) isometric bending, [bendEnd[k] .. levelStart[k + 1]) the others.
     std::vector<std::uint32_t> levelStart, tetEnd, bendEnd;
+    /// The arrays below hold `padding` more entries than `sequence` (a live particle, no
+    /// weight): a level's last register of lanes reads up to a register's width past the
+    /// level's end (small_kernel.hpp), into the next rows or, at the end, the padding.
+    static constexpr std::size_t padding = 16;
     std::array<std::vector<std::uint32_t>, 4> p; ///< the four particles
     std::array<std::vector<real>, 4> w;          ///< their inverse masses
     std::array<std::vector<real>, 4> c;          ///< isometric bending's coefficients
@@ -45,8 +54,11 @@ struct SmallRows {
 /// positions as x y z triples.
 struct SmallRowView {
     real* p = nullptr;
-    std::array<const std::uint32_t*, 4> index{};
-    std::array<const real*, 4> w{}, c{};
+    // Plain arrays, not std::array: the -mavx2 file must not emit a shared instance of a
+    // standard template other files could link to (common/lanes_avx2.hpp).
+    const std::uint32_t* index[4] = {};
+    const real* w[4] = {};
+    const real* c[4] = {};
     const real *rest = nullptr, *alphaTilde = nullptr;
     real* lambda = nullptr;
     bool pbd = false;
@@ -54,7 +66,7 @@ struct SmallRowView {
 };
 
 /// A SIMD kernel's two entry points: rows [begin, end) of one level's tetrahedra or
-/// isometric bending stencils, end - begin a multiple of `width`.
+/// isometric bending stencils.
 struct SmallLanes {
     int width = 0; ///< 0: not built for this processor family
     void (*tetrahedra)(const SmallRowView&, std::size_t begin, std::size_t end) = nullptr;
