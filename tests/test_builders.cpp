@@ -10,10 +10,13 @@
 #include <jounce/particles/particle_builders.hpp>
 #include <jounce/world/world.hpp>
 
+#include "physics/deformable/mesh_crossings.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numbers>
 #include <set>
@@ -403,4 +406,35 @@ TEST_CASE("a sampled creature joins each particle to its k nearest, and nothing 
     }
     REQUIRE(std::count(reached.begin(), reached.end(), 1) == static_cast<std::ptrdiff_t>(n));
     for (const OrientedParticleDesc& p : d.particles) REQUIRE(insideMesh(mesh, p.position));
+}
+
+TEST_CASE("the crossing grid answers insideMesh for every point and rejects broken meshes by field", "[deformable]") {
+    const ClosedMesh mesh = creatureMesh(1, 2); // 320 triangles: insideMesh scans them all for each point
+    const detail::CrossingGrid grid(mesh);
+    // Random points over the mesh's box and beyond, then the hard ones: on vertices, edge
+    // midpoints and face centres (rays that graze edges), and a hair off them.
+    std::vector<Vec3> points;
+    testing::Lcg random{7};
+    for (int i = 0; i < 20000 / testing::sanitizedStepDivisor; ++i) points.emplace_back(random.uniform(), random.uniform() + real(0.5), random.uniform());
+    for (const auto& [a, b, c] : mesh.triangles) {
+        const Vec3 A = mesh.vertices[a], B = mesh.vertices[b], C = mesh.vertices[c];
+        for (const Vec3& p : {A, Vec3((A + B) / 2), Vec3((A + B + C) / 3)})
+            for (const real off : {real(0), real(1e-6), real(-1e-6)}) points.push_back(p + off * mesh.normals[a]);
+    }
+    std::size_t inside = 0;
+    for (const Vec3& p : points) {
+        CAPTURE(p.transpose());
+        REQUIRE(grid.inside(p) == insideMesh(mesh, p));
+        inside += insideMesh(mesh, p) ? 1 : 0;
+    }
+    // Both answers occur (a grid that says "outside" everywhere would fail here).
+    CHECK(inside > 500);
+    CHECK(inside < points.size() - 500);
+
+    ClosedMesh broken = mesh;
+    broken.vertices[5].y() = std::numeric_limits<real>::quiet_NaN();
+    CHECK_THROWS_WITH(sampleDeformable(broken, SampledGraphDesc{}), Catch::Contains("sampleDeformable.mesh.vertices[5]"));
+    broken = mesh;
+    broken.triangles[3][1] = static_cast<std::uint32_t>(mesh.vertices.size());
+    CHECK_THROWS_WITH(sampleDeformable(broken, SampledGraphDesc{}), Catch::Contains("sampleDeformable.mesh.triangles[3]"));
 }

@@ -6,6 +6,7 @@
 #include <jounce/deformable/deformable_builders.hpp>
 
 #include "common/guard.hpp"
+#include "physics/deformable/mesh_crossings.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -193,22 +194,11 @@ ClosedMesh creatureMesh(real size, int subdivisions) {
 }
 
 bool insideMesh(const ClosedMesh& mesh, const Vec3& p) {
-    // Count crossings of a ray whose direction no mesh edge or face is likely to share.
-    const Vec3 dir = Vec3(real(0.5773), real(0.5779), real(0.5770)).normalized();
+    // Count crossings of a ray from p: odd inside, even outside.
+    const Vec3 dir = detail::crossingRay();
     int crossings = 0;
-    for (const auto& [ia, ib, ic] : mesh.triangles) {
-        const Vec3 a = mesh.vertices[ia], e1 = mesh.vertices[ib] - a, e2 = mesh.vertices[ic] - a;
-        const Vec3 q = dir.cross(e2);
-        const real det = e1.dot(q);
-        if (std::abs(det) < real(1e-14)) continue;
-        const Vec3 s = p - a;
-        const real u = s.dot(q) / det;
-        if (u < 0 || u > 1) continue;
-        const Vec3 r = s.cross(e1);
-        const real w = dir.dot(r) / det;
-        if (w < 0 || u + w > 1) continue;
-        if (e2.dot(r) / det > 0) ++crossings;
-    }
+    for (std::size_t t = 0; t < mesh.triangles.size(); ++t)
+        if (detail::rayCrosses(mesh, t, dir, p)) ++crossings;
     return crossings % 2 == 1;
 }
 
@@ -218,6 +208,14 @@ DeformableDesc sampleDeformable(const ClosedMesh& mesh, const SampledGraphDesc& 
     if (g.neighbours < 1 || g.neighbours > 32)
         throw Error("SampledGraphDesc.neighbours", std::to_string(g.neighbours), "must lie in [1, 32]");
     if (mesh.triangles.size() < 4) throw Error("sampleDeformable.mesh", std::to_string(mesh.triangles.size()) + " triangles", "not a closed mesh");
+    for (std::size_t i = 0; i < mesh.vertices.size(); ++i)
+        if (!mesh.vertices[i].allFinite())
+            throw Error("sampleDeformable.mesh.vertices[" + std::to_string(i) + "]", "not finite", "must be finite");
+    for (std::size_t t = 0; t < mesh.triangles.size(); ++t)
+        for (const std::uint32_t v : mesh.triangles[t])
+            if (v >= mesh.vertices.size())
+                throw Error("sampleDeformable.mesh.triangles[" + std::to_string(t) + "]", std::to_string(v),
+                            "names no vertex (" + std::to_string(mesh.vertices.size()) + " vertices)");
     // Candidates: a grid of about 30 points a particle inside the mesh's box.
     Vec3 lo = mesh.vertices.front(), hi = lo;
     for (const Vec3& p : mesh.vertices) {
@@ -226,10 +224,11 @@ DeformableDesc sampleDeformable(const ClosedMesh& mesh, const SampledGraphDesc& 
     }
     const real cell = std::cbrt((hi - lo).prod() / (30 * static_cast<real>(g.particles)));
     std::vector<Vec3> candidates;
+    const detail::CrossingGrid grid(mesh); // insideMesh's answers, testing a few triangles a point
     for (real x = lo.x() + cell / 2; x < hi.x(); x += cell)
         for (real y = lo.y() + cell / 2; y < hi.y(); y += cell)
             for (real z = lo.z() + cell / 2; z < hi.z(); z += cell)
-                if (insideMesh(mesh, Vec3(x, y, z))) candidates.emplace_back(x, y, z);
+                if (grid.inside(Vec3(x, y, z))) candidates.emplace_back(x, y, z);
     if (candidates.size() < static_cast<std::size_t>(g.particles))
         throw Error("SampledGraphDesc.particles", std::to_string(g.particles),
                     "more than the mesh holds (" + std::to_string(candidates.size()) + " inside points)");
