@@ -116,9 +116,11 @@ PointProximity toCylinder(const Vec3& q, const Cylinder& c) {
 
 } // namespace
 
-PointProximity signedDistance(const Shape& shape, const Transform& pose, const Vec3& point) {
-    const Vec3 q = pose.toLocal(point);
-    PointProximity local = std::visit(
+namespace {
+
+/// The signed distance, closest point and normal in the shape's own frame.
+PointProximity localProximity(const Shape& shape, const Vec3& q) {
+    return std::visit(
         [&](const auto& s) -> PointProximity {
             using S = std::decay_t<decltype(s)>;
             if constexpr (std::is_same_v<S, Sphere>) return toSphere(q, Vec3::Zero(), s.radius);
@@ -134,6 +136,12 @@ PointProximity signedDistance(const Shape& shape, const Transform& pose, const V
             }
         },
         shape);
+}
+
+} // namespace
+
+PointProximity signedDistance(const Shape& shape, const Transform& pose, const Vec3& point) {
+    const PointProximity local = localProximity(shape, pose.toLocal(point));
     return {local.distance, pose.toWorld(local.point), pose.directionToWorld(local.normal)};
 }
 
@@ -143,11 +151,25 @@ namespace {
 /// it (every convex shape; a triangle mesh's is not).
 bool convexShape(const Shape& shape) { return !std::holds_alternative<TriangleMesh>(shape); }
 
-} // namespace
+/// localProximity(shape, q).distance, the same bits: spheres and capsules skip their
+/// normal (a division), the other shapes compute everything.
+real localDistance(const Shape& shape, const Vec3& q) {
+    if (const auto* s = std::get_if<Sphere>(&shape)) return q.norm() - s->radius;
+    if (const auto* s = std::get_if<Capsule>(&shape))
+        return (q - Vec3(0, std::clamp(q.y(), -s->halfHeight, s->halfHeight), 0)).norm() - s->radius;
+    return localProximity(shape, q).distance;
+}
 
-bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, SweptHit& hit,
-                   PointProximity& start) {
-    start = signedDistance(shape, pose, x);
+/// The signed distance and the world normal at `point`, without the closest point (the
+/// swept test's iterates need only these).
+PointProximity distanceAndNormal(const Shape& shape, const Transform& pose, const Vec3& point) {
+    const PointProximity local = localProximity(shape, pose.toLocal(point));
+    return {local.distance, Vec3::Zero(), pose.directionToWorld(local.normal)};
+}
+
+/// The swept test from a start already measured (sweptParticle after its first query).
+bool sweepFrom(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius,
+               const PointProximity& start, SweptHit& hit) {
     if (start.distance < radius) {
         hit = {0, start.point + start.normal * radius, start.normal, true};
         return true;
@@ -180,14 +202,43 @@ bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, con
             t += clearance / length; // sphere tracing: a step of the clearance cannot pass a surface
         }
         if (t > 1) return false;
-        here = signedDistance(shape, pose, x + t * d);
+        here = distanceAndNormal(shape, pose, x + t * d);
     }
     return false; // grazing: still clear after 128 steps
+}
+
+} // namespace
+
+bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, SweptHit& hit,
+                   PointProximity& start) {
+    start = signedDistance(shape, pose, x);
+    return sweepFrom(shape, pose, x, p, radius, start, hit);
 }
 
 bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, SweptHit& hit) {
     PointProximity start;
     return sweptParticle(shape, pose, x, p, radius, hit, start);
+}
+
+bool particleContact(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, real margin,
+                     SweptHit& hit) {
+    const Vec3 q = pose.toLocal(x);
+    const real length = (p - x).norm();
+    // Far: outside, out of this move's reach and beyond the margin. Decided on the
+    // distance alone (the closest point is never placed): most pairs, such as every
+    // particle of a cloth against the ground far below, end here.
+    const real distance = localDistance(shape, q);
+    if (!(distance < radius) && (length == 0 || distance - radius > length) && !(distance < radius + length + margin))
+        return false;
+    const PointProximity local = localProximity(shape, q);
+    const PointProximity start{local.distance, pose.toWorld(local.point), pose.directionToWorld(local.normal)};
+    if (sweepFrom(shape, pose, x, p, radius, start, hit)) return true;
+    // Its path misses, but it is near: the tangent plane at the closest point holds it
+    // where constraints would pull it in (Müller 2007 sec. 3.5, the static case).
+    if (!(start.distance < radius + length + margin)) return false;
+    hit.position = start.point + start.normal * radius;
+    hit.normal = start.normal;
+    return true;
 }
 
 } // namespace jounce

@@ -10,6 +10,20 @@
 using namespace jounce;
 using testing::tol;
 
+namespace {
+
+/// Turned boxes, capsules, cylinders, a hull and a half-space: the convex shapes without
+/// a closed-form swept test here.
+std::vector<Shape> convexTestShapes() {
+    const auto v = [](double a, double b, double c) { return Vec3(real(a), real(b), real(c)); };
+    const std::vector<Vec3> corners = {v(-0.4, -0.3, -0.2), v(0.5, -0.3, -0.1), v(0.0, 0.4, -0.3),
+                                       v(0.1, -0.2, 0.5),   v(-0.3, 0.3, 0.3),  v(0.4, 0.3, 0.2)};
+    return {Box{Vec3(real(0.4), real(0.25), real(0.3))}, Capsule{real(0.3), real(0.35)}, Cylinder{real(0.35), real(0.3)},
+            makeConvexHull(corners), HalfSpace{Vec3(1, 3, 2).normalized(), real(0.1)}};
+}
+
+} // namespace
+
 TEST_CASE("signed distance: the point is its surface point plus distance along the normal", "[collision]") {
     std::mt19937 rng(3);
     std::uniform_real_distribution<real> u(-2, 2);
@@ -134,12 +148,7 @@ TEST_CASE("a swept particle meets every convex shape where a fine march along it
     // march may step over a shallow dip there, and either answer is right on the rim).
     std::mt19937 rng(12);
     std::uniform_real_distribution<real> u(-1, 1);
-    const auto v = [](double a, double b, double c) { return Vec3(real(a), real(b), real(c)); };
-    const std::vector<Vec3> corners = {v(-0.4, -0.3, -0.2), v(0.5, -0.3, -0.1), v(0.0, 0.4, -0.3),
-                                       v(0.1, -0.2, 0.5),   v(-0.3, 0.3, 0.3),  v(0.4, 0.3, 0.2)};
-    const Shape shapes[] = {Box{Vec3(real(0.4), real(0.25), real(0.3))}, Capsule{real(0.3), real(0.35)},
-                            Cylinder{real(0.35), real(0.3)}, makeConvexHull(corners),
-                            HalfSpace{Vec3(1, 3, 2).normalized(), real(0.1)}};
+    const std::vector<Shape> shapes = convexTestShapes();
     const real r = real(0.03);
     for (const Shape& shape : shapes) {
         int hits = 0, misses = 0;
@@ -181,6 +190,52 @@ TEST_CASE("a swept particle meets every convex shape where a fine march along it
         }
         CHECK(hits > 30);
         CHECK(misses > 10);
+    }
+}
+
+TEST_CASE("particleContact gives sweptParticle's hit or the near fallback bit for bit on every shape", "[collision]") {
+    // The particle layer's query skips the closest point of far pairs: every answer must
+    // still be what the swept test followed by the margin test gives (the same bits),
+    // for starts inside, near, far, still and moving, on each kind of shape.
+    std::mt19937 rng(31);
+    std::uniform_real_distribution<real> u(-1, 1);
+    std::vector<Shape> shapes = convexTestShapes();
+    shapes.push_back(Sphere{real(0.4)});
+    const std::vector<Vec3> ground = {Vec3(-1, 0, -1), Vec3(1, 0, -1), Vec3(1, real(0.2), 1), Vec3(-1, 0, 1)};
+    const std::vector<std::array<std::uint32_t, 3>> twoTriangles = {{0, 2, 1}, {0, 3, 2}};
+    shapes.push_back(makeTriangleMesh(ground, twoTriangles));
+    const real r = real(0.03), margin = real(0.01);
+    for (const Shape& shape : shapes) {
+        int swept = 0, nearOnly = 0, none = 0;
+        for (int i = 0; i < 2000; ++i) {
+            Quat q(u(rng), u(rng), u(rng), u(rng));
+            q.normalize();
+            const Transform pose{Vec3(u(rng), u(rng), u(rng)) * real(0.1), q};
+            const Vec3 x = Vec3(u(rng), u(rng), u(rng)) * real(0.8);
+            const Vec3 p = i % 7 == 0 ? x : Vec3(x + Vec3(u(rng), u(rng), u(rng)) * real(0.1));
+            SweptHit expected;
+            PointProximity start;
+            bool contact = sweptParticle(shape, pose, x, p, r, expected, start);
+            const bool near = !contact && start.distance < r + (p - x).norm() + margin;
+            if (near) {
+                expected.position = start.point + start.normal * r;
+                expected.normal = start.normal;
+            }
+            contact = contact || near;
+            SweptHit got;
+            CAPTURE(i);
+            REQUIRE(particleContact(shape, pose, x, p, r, margin, got) == contact);
+            (contact ? (near ? nearOnly : swept) : none) += 1;
+            if (!contact) continue;
+            REQUIRE(got.fraction == expected.fraction);
+            REQUIRE(got.position == expected.position);
+            REQUIRE(got.normal == expected.normal);
+            REQUIRE(got.startedInside == expected.startedInside);
+        }
+        // Each path is taken (a query that said "none" everywhere would fail here).
+        CHECK(swept > 20);
+        CHECK(nearOnly > 20);
+        CHECK(none > 20);
     }
 }
 

@@ -73,14 +73,7 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
         }
         const Transform& pose = poses[poseOf[pair.collider.index]];
         SweptHit hit;
-        PointProximity near;
-        if (!sweptParticle(collider.shape, pose, ps.x[i], ps.p[i], ps.radius[i], hit, near)) {
-            // Its path misses, but it is near: the tangent plane at the closest point
-            // holds it where constraints would pull it in (Müller 2007 sec. 3.5 static case).
-            if (!(near.distance < ps.radius[i] + (ps.p[i] - ps.x[i]).norm() + margin)) continue;
-            hit.position = near.point + near.normal * ps.radius[i];
-            hit.normal = near.normal;
-        }
+        if (!particleContact(collider.shape, pose, ps.x[i], ps.p[i], ps.radius[i], margin, hit)) continue;
         const bool coupled = body.isDynamic() && body.awake;
         if (hit.startedInside && !coupled) {
             // Already overlapping at the start (placed there, or pushed in by a body

@@ -43,4 +43,13 @@ bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, con
 bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, SweptHit& hit,
                    PointProximity& start);
 
+/// The contact the particle layer gives a particle of `radius` moving from x to p
+/// (physics/particles/particle_collisions.cpp): sweptParticle's hit, or, when the path
+/// misses but x lies within radius + |p - x| + margin of the surface, the closest
+/// surface point pushed out by the radius with its normal (hit.startedInside false,
+/// hit.fraction 1), which holds the particle where constraints would pull it in. False:
+/// no contact. Far pairs are rejected on the distance alone (no closest point placed).
+bool particleContact(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, real margin,
+                     SweptHit& hit);
+
 } // namespace jounce
