@@ -348,6 +348,57 @@ TEST_CASE("small constraints: every SIMD width sweeps the bits of the plain swee
                 REQUIRE(std::memcmp(&copy.constraints.atSlot(slot).lambda, &lambda[slot], sizeof(real)) == 0);
         });
     }
+    // Packed again, an unchanged listing keeps the arrays; a changed mass, rest value,
+    // compliance, bending coefficient or particle is packed afresh: every array as a
+    // fresh pack's, bit for bit.
+    const auto sameBits = [](const auto& x, const auto& y) {
+        return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(x[0])) == 0;
+    };
+    const ParticleSettings settings;
+    const auto expectFreshPack = [&](const ParticleSystem& system, detail::SmallRows& reused) {
+        detail::packSmallConstraints(system, settings, h, reused);
+        detail::SmallRows fresh;
+        detail::packSmallConstraints(system, settings, h, fresh);
+        CHECK(sameBits(reused.sequence, fresh.sequence));
+        CHECK(sameBits(reused.levelStart, fresh.levelStart));
+        CHECK(sameBits(reused.tetEnd, fresh.tetEnd));
+        CHECK(sameBits(reused.bendEnd, fresh.bendEnd));
+        for (std::size_t i = 0; i < 4; ++i) {
+            CHECK(sameBits(reused.p[i], fresh.p[i]));
+            CHECK(sameBits(reused.w[i], fresh.w[i]));
+            CHECK(sameBits(reused.c[i], fresh.c[i]));
+        }
+        CHECK(sameBits(reused.rest, fresh.rest));
+        CHECK(sameBits(reused.alphaTilde, fresh.alphaTilde));
+    };
+    detail::SmallRows rows;
+    detail::packSmallConstraints(ps, settings, h, rows);
+    const std::vector<std::uint32_t> firstSequence = rows.sequence;
+    expectFreshPack(ps, rows); // unchanged
+    ParticleSystem changed = ps;
+    // Slots 1-4 are the flat stencils, then the kinds in turn from slot 5: tetrahedra at
+    // 17 and 29, an isometric stencil at 18.
+    REQUIRE(changed.constraints.atSlot(17).kind == ParticleConstraintKind::TetVolume);
+    REQUIRE(changed.constraints.atSlot(18).kind == ParticleConstraintKind::IsometricBending);
+    REQUIRE(changed.constraints.atSlot(29).kind == ParticleConstraintKind::TetVolume);
+    const std::uint32_t tetParticle = changed.constraints.atSlot(1).p[2];
+    // One change at a time: each alone must bring a fresh pack.
+    changed.w[changed.constraints.atSlot(17).p[1]] *= 2;
+    expectFreshPack(changed, rows);
+    changed.constraints.atSlot(17).rest = real(0.02);
+    expectFreshPack(changed, rows);
+    changed.constraints.atSlot(18).compliance = real(3e-4);
+    expectFreshPack(changed, rows);
+    changed.constraints.atSlot(1).c[2] = real(0.5);
+    expectFreshPack(changed, rows);
+    CHECK(std::count(rows.rest.begin(), rows.rest.end(), real(0.02)) == 1);
+    CHECK(std::count(rows.c[2].begin(), rows.c[2].end(), real(0.5)) == 1);
+    CHECK(std::count(rows.alphaTilde.begin(), rows.alphaTilde.end(), real(3e-4) / (h * h)) == 1);
+    ParticleSystem moved = changed; // one tetrahedron between other particles: a new order
+    ParticleConstraint& tet = moved.constraints.atSlot(29);
+    tet.p[0] = tet.p[0] == tetParticle ? tetParticle + 1 : tetParticle;
+    expectFreshPack(moved, rows);
+    CHECK(!sameBits(rows.sequence, firstSequence));
 }
 
 TEST_CASE("particle candidates: every pair of overlapping boxes from different groups, looked up by x", "[particles]") {

@@ -37,8 +37,6 @@ real multiplierChange(real c, real weights, real compliance, real lambda, const 
 
 namespace {
 
-bool sameReal(real a, real b) { return std::memcmp(&a, &b, sizeof(real)) == 0; } // +0 and -0 differ
-
 bool sameDistanceRows(const std::vector<DistanceRow>& x, const std::vector<DistanceRow>& y) {
     if (x.size() != y.size()) return false;
     for (std::size_t k = 0; k < x.size(); ++k) {

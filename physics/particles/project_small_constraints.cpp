@@ -130,15 +130,46 @@ std::uint8_t rowKind(const ParticleConstraint& k) {
     return k.kind == ParticleConstraintKind::TetVolume ? 0 : 1;
 }
 
-/// The constraint's values at place `at` of the arrays.
-void fillRow(const ParticleSystem& ps, const ParticleConstraint& k, real h, std::size_t at, SmallRows& out) {
+/// What the pack reads of constraint `slot` (the numbers only for the lane kinds).
+SmallRows::Listed listRow(const ParticleSystem& ps, std::uint32_t slot, real h) {
+    const ParticleConstraint& k = ps.constraints.atSlot(slot);
+    SmallRows::Listed e;
+    e.slot = slot;
+    e.p = k.p;
+    e.count = k.count;
+    e.kind = rowKind(k);
+    if (e.kind == 2) return e;
     for (std::size_t i = 0; i < 4; ++i) {
-        out.p[i][at] = k.p[i];
-        out.w[i][at] = ps.w[k.p[i]];
-        out.c[i][at] = k.c[i];
+        e.w[i] = ps.w[k.p[i]];
+        e.c[i] = k.c[i];
     }
-    out.rest[at] = k.rest;
-    out.alphaTilde[at] = k.compliance / (h * h);
+    e.rest = k.rest;
+    e.alphaTilde = k.compliance / (h * h);
+    return e;
+}
+
+bool sameListing(const std::vector<SmallRows::Listed>& x, const std::vector<SmallRows::Listed>& y) {
+    if (x.size() != y.size()) return false;
+    for (std::size_t r = 0; r < x.size(); ++r) {
+        const SmallRows::Listed &a = x[r], &b = y[r];
+        if (a.slot != b.slot || a.p != b.p || a.count != b.count || a.kind != b.kind || !sameReal(a.rest, b.rest) ||
+            !sameReal(a.alphaTilde, b.alphaTilde))
+            return false;
+        for (std::size_t i = 0; i < 4; ++i)
+            if (!sameReal(a.w[i], b.w[i]) || !sameReal(a.c[i], b.c[i])) return false;
+    }
+    return true;
+}
+
+/// A listed constraint's values at place `at` of the arrays.
+void fillRow(const SmallRows::Listed& e, std::size_t at, SmallRows& out) {
+    for (std::size_t i = 0; i < 4; ++i) {
+        out.p[i][at] = e.p[i];
+        out.w[i][at] = e.w[i];
+        out.c[i][at] = e.c[i];
+    }
+    out.rest[at] = e.rest;
+    out.alphaTilde[at] = e.alphaTilde;
 }
 
 } // namespace
@@ -146,28 +177,23 @@ void fillRow(const ParticleSystem& ps, const ParticleConstraint& k, real h, std:
 void packSmallConstraints(const ParticleSystem& ps, const ParticleSettings& settings, real h, SmallRows& out) {
     out.pbd = settings.solver == ParticleSolver::PBD;
     out.pbdStiffness = out.pbd ? pbdStiffnessPerIteration(settings) : 0;
-    out.slots.clear();
-    out.kind.clear();
-    for (std::size_t s = 0; s < ps.constraints.slotCount(); ++s) {
-        if (!ps.constraints.isAlive(s)) continue;
-        out.slots.push_back(static_cast<std::uint32_t>(s));
-        out.kind.push_back(rowKind(ps.constraints.atSlot(s)));
-    }
+    std::vector<SmallRows::Listed>& fresh = out.fresh;
+    fresh.clear();
+    for (std::size_t s = 0; s < ps.constraints.slotCount(); ++s)
+        if (ps.constraints.isAlive(s)) fresh.push_back(listRow(ps, static_cast<std::uint32_t>(s), h));
+    if (sameListing(fresh, out.listed)) return; // as last packed
+    const std::vector<SmallRows::Listed>& listed = fresh;
     orderSweep(
-        ps.slotCount(), out.slots.size(),
-        [&](std::size_t r) {
-            const ParticleConstraint& k = ps.constraints.atSlot(out.slots[r]);
-            return std::span<const std::uint32_t>(k.p.data(), k.count);
-        },
-        out.levels);
+        ps.slotCount(), listed.size(),
+        [&](std::size_t r) { return std::span<const std::uint32_t>(listed[r].p.data(), listed[r].count); }, out.levels);
     // Within each level, by kind (a stable partition: slot order within each).
-    const std::size_t rows = out.slots.size();
+    const std::size_t rows = listed.size();
     out.sequence.resize(rows);
     // Padded: a level's last register of lanes reads past its end, into the rows of
     // the next kind or level, or into the padding. The padding and the other kinds'
     // entries name a live particle (a constraint's) and carry no weight; such lanes
     // move nothing and are not scattered (small_kernel.hpp).
-    const std::uint32_t live = rows > 0 ? ps.constraints.atSlot(out.slots[0]).p[0] : 0;
+    const std::uint32_t live = rows > 0 ? listed[0].p[0] : 0;
     for (auto& v : out.p) v.assign(rows + SmallRows::padding, live);
     for (auto* v : {&out.w[0], &out.w[1], &out.w[2], &out.w[3], &out.c[0], &out.c[1], &out.c[2], &out.c[3], &out.rest, &out.alphaTilde})
         v->assign(rows + SmallRows::padding, 0);
@@ -181,16 +207,17 @@ void packSmallConstraints(const ParticleSystem& ps, const ParticleSettings& sett
         std::size_t at = start[level];
         for (std::uint8_t kind = 0; kind < 3; ++kind) {
             for (std::size_t r = start[level]; r < start[level + 1]; ++r) {
-                const std::uint32_t row = out.levels.order[r];
-                if (out.kind[row] != kind) continue;
-                out.sequence[at] = out.slots[row];
-                if (kind < 2) fillRow(ps, ps.constraints.atSlot(out.slots[row]), h, at, out);
+                const SmallRows::Listed& e = listed[out.levels.order[r]];
+                if (e.kind != kind) continue;
+                out.sequence[at] = e.slot;
+                if (kind < 2) fillRow(e, at, out);
                 ++at;
             }
             if (kind == 0) out.tetEnd[level] = static_cast<std::uint32_t>(at);
             if (kind == 1) out.bendEnd[level] = static_cast<std::uint32_t>(at);
         }
     }
+    out.listed.swap(fresh); // last: the listing names the arrays only once they are built
 }
 
 namespace {

@@ -10,12 +10,20 @@
 // waiting on a chain of them (a cloth's stretch links along a row share a particle with
 // the next), and SIMD lanes could take several at once.
 
+#include <jounce/config.hpp>
+
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
 namespace jounce::detail {
+
+/// Whether two reals have the same bits (+0 and -0 differ): the packs compare a fresh
+/// listing of their rows with the last one this way, and keep the last order and arrays
+/// only for exactly the same numbers.
+inline bool sameReal(real a, real b) { return std::memcmp(&a, &b, sizeof(real)) == 0; }
 
 struct SweepLevels {
     std::vector<std::uint32_t> order;      ///< row indices, level by level; within a level in row order
