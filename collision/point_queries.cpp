@@ -151,13 +151,13 @@ namespace {
 /// it (every convex shape; a triangle mesh's is not).
 bool convexShape(const Shape& shape) { return !std::holds_alternative<TriangleMesh>(shape); }
 
-/// localProximity(shape, q).distance, the same bits: spheres and capsules skip their
-/// normal (a division), the other shapes compute everything.
-real localDistance(const Shape& shape, const Vec3& q) {
+/// localProximity(shape, q).distance for a sphere or capsule, the same bits without the
+/// normal (a division); NaN for the other shapes, whose distance costs as much as the rest.
+real roundDistance(const Shape& shape, const Vec3& q) {
     if (const auto* s = std::get_if<Sphere>(&shape)) return q.norm() - s->radius;
     if (const auto* s = std::get_if<Capsule>(&shape))
         return (q - Vec3(0, std::clamp(q.y(), -s->halfHeight, s->halfHeight), 0)).norm() - s->radius;
-    return localProximity(shape, q).distance;
+    return std::numeric_limits<real>::quiet_NaN();
 }
 
 /// The signed distance and the world normal at `point`, without the closest point (the
@@ -224,20 +224,23 @@ bool particleContact(const Shape& shape, const Transform& pose, const Vec3& x, c
                      SweptHit& hit) {
     const Vec3 q = pose.toLocal(x);
     const real length = (p - x).norm();
-    // Far: outside, out of this move's reach and beyond the margin. Decided on the
-    // distance alone (the closest point is never placed): most pairs, such as every
-    // particle of a cloth against the ground far below, end here.
-    const real distance = localDistance(shape, q);
+    // Far: outside, out of this move's reach and beyond the margin. Decided in the
+    // shape's frame (the closest point is never placed in the world): most pairs, such
+    // as every particle of a cloth against the ground far below, end here. A sphere or
+    // capsule decides on its distance alone.
+    const real round = roundDistance(shape, q);
+    const bool rounded = !std::isnan(round);
+    PointProximity local;
+    const real distance = rounded ? round : (local = localProximity(shape, q)).distance;
     if (!(distance < radius) && (length == 0 || distance - radius > length) && !(distance < radius + length + margin))
         return false;
-    const PointProximity local = localProximity(shape, q);
+    if (rounded) local = localProximity(shape, q);
     const PointProximity start{local.distance, pose.toWorld(local.point), pose.directionToWorld(local.normal)};
     if (sweepFrom(shape, pose, x, p, radius, start, hit)) return true;
     // Its path misses, but it is near: the tangent plane at the closest point holds it
     // where constraints would pull it in (Müller 2007 sec. 3.5, the static case).
     if (!(start.distance < radius + length + margin)) return false;
-    hit.position = start.point + start.normal * radius;
-    hit.normal = start.normal;
+    hit = {1, start.point + start.normal * radius, start.normal, false};
     return true;
 }
 

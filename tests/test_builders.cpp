@@ -415,11 +415,14 @@ TEST_CASE("the crossing grid answers insideMesh for every point and rejects brok
     // midpoints and face centres (rays that graze edges), and a hair off them.
     std::vector<Vec3> points;
     testing::Lcg random{7};
-    for (int i = 0; i < 20000 / testing::sanitizedStepDivisor; ++i) points.emplace_back(random.uniform(), random.uniform() + real(0.5), random.uniform());
-    for (const auto& [a, b, c] : mesh.triangles) {
-        const Vec3 A = mesh.vertices[a], B = mesh.vertices[b], C = mesh.vertices[c];
-        for (const Vec3& p : {A, Vec3((A + B) / 2), Vec3((A + B + C) / 3)})
-            for (const real off : {real(0), real(1e-6), real(-1e-6)}) points.push_back(p + off * mesh.normals[a]);
+    for (int i = 0; i < 20000 / testing::sanitizedStepDivisor; ++i) {
+        const real x = random.uniform(), y = random.uniform() + real(0.5), z = random.uniform();
+        points.emplace_back(x, y, z);
+    }
+    for (const auto& corners : mesh.triangles) {
+        const Vec3 A = mesh.vertices[corners[0]], B = mesh.vertices[corners[1]], C = mesh.vertices[corners[2]];
+        for (const Vec3& p : {A, B, C, Vec3((A + B) / 2), Vec3((B + C) / 2), Vec3((C + A) / 2), Vec3((A + B + C) / 3)})
+            for (const real off : {real(0), real(1e-6), real(-1e-6)}) points.push_back(p + off * mesh.normals[corners[0]]);
     }
     std::size_t inside = 0;
     for (const Vec3& p : points) {

@@ -355,10 +355,10 @@ TEST_CASE("small constraints: every SIMD width sweeps the bits of the plain swee
         return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(x[0])) == 0;
     };
     const ParticleSettings settings;
-    const auto expectFreshPack = [&](const ParticleSystem& system, detail::SmallRows& reused) {
-        detail::packSmallConstraints(system, settings, h, reused);
+    const auto expectFreshPack = [&](const ParticleSystem& system, detail::SmallRows& reused, real step) {
+        detail::packSmallConstraints(system, settings, step, reused);
         detail::SmallRows fresh;
-        detail::packSmallConstraints(system, settings, h, fresh);
+        detail::packSmallConstraints(system, settings, step, fresh);
         CHECK(sameBits(reused.sequence, fresh.sequence));
         CHECK(sameBits(reused.levelStart, fresh.levelStart));
         CHECK(sameBits(reused.tetEnd, fresh.tetEnd));
@@ -374,7 +374,7 @@ TEST_CASE("small constraints: every SIMD width sweeps the bits of the plain swee
     detail::SmallRows rows;
     detail::packSmallConstraints(ps, settings, h, rows);
     const std::vector<std::uint32_t> firstSequence = rows.sequence;
-    expectFreshPack(ps, rows); // unchanged
+    expectFreshPack(ps, rows, h); // unchanged
     ParticleSystem changed = ps;
     // Slots 1-4 are the flat stencils, then the kinds in turn from slot 5: tetrahedra at
     // 17 and 29, an isometric stencil at 18.
@@ -384,21 +384,24 @@ TEST_CASE("small constraints: every SIMD width sweeps the bits of the plain swee
     const std::uint32_t tetParticle = changed.constraints.atSlot(1).p[2];
     // One change at a time: each alone must bring a fresh pack.
     changed.w[changed.constraints.atSlot(17).p[1]] *= 2;
-    expectFreshPack(changed, rows);
+    expectFreshPack(changed, rows, h);
     changed.constraints.atSlot(17).rest = real(0.02);
-    expectFreshPack(changed, rows);
+    expectFreshPack(changed, rows, h);
     changed.constraints.atSlot(18).compliance = real(3e-4);
-    expectFreshPack(changed, rows);
+    expectFreshPack(changed, rows, h);
     changed.constraints.atSlot(1).c[2] = real(0.5);
-    expectFreshPack(changed, rows);
+    expectFreshPack(changed, rows, h);
     CHECK(std::count(rows.rest.begin(), rows.rest.end(), real(0.02)) == 1);
     CHECK(std::count(rows.c[2].begin(), rows.c[2].end(), real(0.5)) == 1);
     CHECK(std::count(rows.alphaTilde.begin(), rows.alphaTilde.end(), real(3e-4) / (h * h)) == 1);
     ParticleSystem moved = changed; // one tetrahedron between other particles: a new order
     ParticleConstraint& tet = moved.constraints.atSlot(29);
     tet.p[0] = tet.p[0] == tetParticle ? tetParticle + 1 : tetParticle;
-    expectFreshPack(moved, rows);
+    expectFreshPack(moved, rows, h);
     CHECK(!sameBits(rows.sequence, firstSequence));
+    const std::vector<real> alphaBefore = rows.alphaTilde;
+    expectFreshPack(moved, rows, h / 2); // another constraint step: alpha~ = compliance / h^2 again
+    CHECK(!sameBits(rows.alphaTilde, alphaBefore));
 }
 
 TEST_CASE("particle candidates: every pair of overlapping boxes from different groups, looked up by x", "[particles]") {

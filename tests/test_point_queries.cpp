@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <random>
 
 using namespace jounce;
@@ -227,9 +228,9 @@ TEST_CASE("particleContact gives sweptParticle's hit or the near fallback bit fo
             REQUIRE(particleContact(shape, pose, x, p, r, margin, got) == contact);
             (contact ? (near ? nearOnly : swept) : none) += 1;
             if (!contact) continue;
-            REQUIRE(got.fraction == expected.fraction);
-            REQUIRE(got.position == expected.position);
-            REQUIRE(got.normal == expected.normal);
+            REQUIRE(std::memcmp(&got.fraction, &expected.fraction, sizeof(real)) == 0); // bits: +0 and -0 differ
+            REQUIRE(std::memcmp(got.position.data(), expected.position.data(), sizeof(Vec3)) == 0);
+            REQUIRE(std::memcmp(got.normal.data(), expected.normal.data(), sizeof(Vec3)) == 0);
             REQUIRE(got.startedInside == expected.startedInside);
         }
         // Each path is taken (a query that said "none" everywhere would fail here).

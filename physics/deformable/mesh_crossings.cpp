@@ -37,13 +37,22 @@ CrossingGrid::CrossingGrid(const ClosedMesh& mesh) : mesh_(mesh), dir_(crossingR
         lo_ = lo_.cwiseMin(shadow(x));
         hi = hi.cwiseMax(shadow(x));
     }
-    const real pad = real(1e-3) * std::max((hi - lo_).maxCoeff(), real(1e-9));
+    // The pad: a thousandth of the shadow's extent, plus the round-off of coordinates
+    // far from the origin.
+    real farthest = 0;
+    for (const Vec3& x : mesh.vertices) farthest = std::max(farthest, x.cwiseAbs().maxCoeff());
+    const real pad = real(1e-3) * std::max((hi - lo_).maxCoeff(), real(1e-9)) +
+                     64 * std::numeric_limits<real>::epsilon() * farthest;
     lo_ -= Vec2::Constant(pad);
     hi += Vec2::Constant(pad);
     side_ = std::clamp(static_cast<int>(std::sqrt(static_cast<real>(mesh.triangles.size()))), 1, 256);
     cell_ = (hi - lo_) / static_cast<real>(side_);
     cells_.assign(static_cast<std::size_t>(side_ * side_), {});
     for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+        if (edgeOn(t)) {
+            everywhere_.push_back(t);
+            continue;
+        }
         Vec2 tlo = Vec2::Constant(std::numeric_limits<real>::infinity()), thi = -tlo;
         for (const std::uint32_t i : mesh.triangles[t]) {
             tlo = tlo.cwiseMin(shadow(mesh.vertices[i]));
@@ -57,14 +66,28 @@ CrossingGrid::CrossingGrid(const ClosedMesh& mesh) : mesh_(mesh), dir_(crossingR
 }
 
 bool CrossingGrid::inside(const Vec3& p) const {
-    const Vec2 s = shadow(p);
-    if ((s.array() < lo_.array()).any() || (s.array() > (lo_ + cell_ * static_cast<real>(side_)).array()).any())
-        return false; // its ray misses every triangle's padded shadow
-    const auto [i, j] = cellOf(s);
     int crossings = 0;
-    for (const std::size_t t : cells_[static_cast<std::size_t>(i * side_ + j)])
+    for (const std::size_t t : everywhere_)
         if (rayCrosses(mesh_, t, dir_, p)) ++crossings;
+    const Vec2 s = shadow(p);
+    const bool inBounds =
+        !(s.array() < lo_.array()).any() && !(s.array() > (lo_ + cell_ * static_cast<real>(side_)).array()).any();
+    if (inBounds) { // else its ray misses every bucketed triangle's padded shadow
+        const auto [i, j] = cellOf(s);
+        for (const std::size_t t : cells_[static_cast<std::size_t>(i * side_ + j)])
+            if (rayCrosses(mesh_, t, dir_, p)) ++crossings;
+    }
     return crossings % 2 == 1;
+}
+
+bool CrossingGrid::edgeOn(std::size_t t) const {
+    // rayCrosses divides by det = e1 . (dir x e2), twice the shadow's area: when that is
+    // small beside |e1| |e2|, its barycentric coordinates carry round-off of order
+    // epsilon |e1| |e2| / det, which no fixed pad bounds.
+    const auto& [ia, ib, ic] = mesh_.triangles[t];
+    const Vec3 a = mesh_.vertices[ia], e1 = mesh_.vertices[ib] - a, e2 = mesh_.vertices[ic] - a;
+    const real det = e1.dot(dir_.cross(e2));
+    return !(std::abs(det) >= real(1e5) * std::numeric_limits<real>::epsilon() * e1.norm() * e2.norm());
 }
 
 std::pair<int, int> CrossingGrid::cellOf(const Vec2& s) const {

@@ -65,6 +65,7 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
     }
     if (sameDistanceRows(fresh, out.listed)) return; // as last packed
     const std::vector<DistanceRow>& listed = fresh;
+    out.listed.clear(); // names no arrays until they are rebuilt (an allocation may throw on the way)
     // Level by level (sweep_levels.hpp): the same sweep, bit for bit, with independent
     // neighbours.
     orderSweep(

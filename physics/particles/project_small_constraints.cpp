@@ -183,6 +183,7 @@ void packSmallConstraints(const ParticleSystem& ps, const ParticleSettings& sett
         if (ps.constraints.isAlive(s)) fresh.push_back(listRow(ps, static_cast<std::uint32_t>(s), h));
     if (sameListing(fresh, out.listed)) return; // as last packed
     const std::vector<SmallRows::Listed>& listed = fresh;
+    out.listed.clear(); // names no arrays until they are rebuilt (an allocation may throw on the way)
     orderSweep(
         ps.slotCount(), listed.size(),
         [&](std::size_t r) { return std::span<const std::uint32_t>(listed[r].p.data(), listed[r].count); }, out.levels);
