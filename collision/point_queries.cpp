@@ -151,13 +151,15 @@ namespace {
 /// it (every convex shape; a triangle mesh's is not).
 bool convexShape(const Shape& shape) { return !std::holds_alternative<TriangleMesh>(shape); }
 
-/// localProximity(shape, q).distance for a sphere or capsule, the same bits without the
-/// normal (a division); NaN for the other shapes, whose distance costs as much as the rest.
+/// Whether the shape's distance costs less than its closest point and normal (a sphere's
+/// or capsule's: the normal is a division more); the other shapes compute all at once.
+bool roundShape(const Shape& shape) { return std::holds_alternative<Sphere>(shape) || std::holds_alternative<Capsule>(shape); }
+
+/// localProximity(shape, q).distance for a round shape, the same bits without the normal.
 real roundDistance(const Shape& shape, const Vec3& q) {
     if (const auto* s = std::get_if<Sphere>(&shape)) return q.norm() - s->radius;
-    if (const auto* s = std::get_if<Capsule>(&shape))
-        return (q - Vec3(0, std::clamp(q.y(), -s->halfHeight, s->halfHeight), 0)).norm() - s->radius;
-    return std::numeric_limits<real>::quiet_NaN();
+    const auto& c = std::get<Capsule>(shape);
+    return (q - Vec3(0, std::clamp(q.y(), -c.halfHeight, c.halfHeight), 0)).norm() - c.radius;
 }
 
 /// The signed distance and the world normal at `point`, without the closest point (the
@@ -228,10 +230,9 @@ bool particleContact(const Shape& shape, const Transform& pose, const Vec3& x, c
     // shape's frame (the closest point is never placed in the world): most pairs, such
     // as every particle of a cloth against the ground far below, end here. A sphere or
     // capsule decides on its distance alone.
-    const real round = roundDistance(shape, q);
-    const bool rounded = !std::isnan(round);
+    const bool rounded = roundShape(shape);
     PointProximity local;
-    const real distance = rounded ? round : (local = localProximity(shape, q)).distance;
+    const real distance = rounded ? roundDistance(shape, q) : (local = localProximity(shape, q)).distance;
     if (!(distance < radius) && (length == 0 || distance - radius > length) && !(distance < radius + length + margin))
         return false;
     if (rounded) local = localProximity(shape, q);

@@ -6,6 +6,7 @@
 #include <jounce/deformable/deformable_builders.hpp>
 
 #include "common/guard.hpp"
+#include "common/validate.hpp"
 #include "physics/deformable/mesh_crossings.hpp"
 
 #include <algorithm>
@@ -209,8 +210,7 @@ DeformableDesc sampleDeformable(const ClosedMesh& mesh, const SampledGraphDesc& 
         throw Error("SampledGraphDesc.neighbours", std::to_string(g.neighbours), "must lie in [1, 32]");
     if (mesh.triangles.size() < 4) throw Error("sampleDeformable.mesh", std::to_string(mesh.triangles.size()) + " triangles", "not a closed mesh");
     for (std::size_t i = 0; i < mesh.vertices.size(); ++i)
-        if (!mesh.vertices[i].allFinite())
-            throw Error("sampleDeformable.mesh.vertices[" + std::to_string(i) + "]", "not finite", "must be finite");
+        detail::requirePoint(mesh.vertices[i], ("sampleDeformable.mesh.vertices[" + std::to_string(i) + "]").c_str());
     for (std::size_t t = 0; t < mesh.triangles.size(); ++t)
         for (const std::uint32_t v : mesh.triangles[t])
             if (v >= mesh.vertices.size())

@@ -42,7 +42,6 @@ private:
     int side_ = 1;
     std::vector<std::vector<std::size_t>> cells_;
     std::vector<std::size_t> everywhere_; ///< the edge-on triangles
-
 };
 
 } // namespace jounce::detail
