@@ -6,6 +6,7 @@
 
 #include <jounce/common/tasks.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -38,6 +39,25 @@ template <class Body> void parallelFor(TaskSystem* tasks, std::uint32_t count, s
     tasks->run(count, minRange, [](std::uint32_t begin, std::uint32_t end, std::uint32_t, void* context) {
         (*static_cast<B*>(context))(begin, end);
     }, const_cast<std::remove_const_t<B>*>(&body));
+}
+
+/// Calls body(begin, end) over [0, count) cut into one share per worker (fewer if a
+/// share would hold less than `minShare`), share k the k-th part. Unlike parallelFor's
+/// claimed ranges, the same share goes to the same part of the data every time, and with
+/// the default pool share k mostly to the same thread (the caller claims share 0 first):
+/// for passes that run many times over the same data (a sweep's colours, the particles
+/// in every small step), whose cache lines then mostly stay in one core's cache.
+template <class Body> void parallelShares(TaskSystem* tasks, std::uint32_t count, std::uint32_t minShare, Body&& body) {
+    const std::uint32_t workers = tasks == nullptr ? 1 : tasks->workerCount();
+    const std::uint32_t shares = std::min(workers, count / (minShare > 0 ? minShare : 1));
+    if (shares < 2) {
+        body(std::uint32_t{0}, count);
+        return;
+    }
+    parallelFor(tasks, shares, 1, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t k = first; k < last; ++k)
+            body(static_cast<std::uint32_t>(std::uint64_t{count} * k / shares), static_cast<std::uint32_t>(std::uint64_t{count} * (k + 1) / shares));
+    });
 }
 
 } // namespace jounce::detail

@@ -5,6 +5,7 @@
 
 #include "helpers.hpp"
 
+#include "physics/particles/stages.hpp"
 #include "scenes/particle_scenes.hpp"
 
 #include <jounce/particles/particle_builders.hpp>
@@ -24,6 +25,17 @@ struct Bare final : scenes::Scene {
     const char* name() const override { return "bare"; }
     const char* description() const override { return ""; }
 };
+
+/// A level square cloth of n x n particles, `side` wide, centred over the origin at height y.
+ClothDesc squareCloth(real y, real side, int n, real radius) {
+    ClothDesc c;
+    c.corner = Vec3(-side / 2, y, -side / 2);
+    c.sideU = Vec3(side, 0, 0);
+    c.sideV = Vec3(0, 0, side);
+    c.nu = c.nv = n;
+    c.radius = radius;
+    return c;
+}
 
 real surfaceVolume(const World& w, const SoftBody& body) {
     real six = 0;
@@ -153,13 +165,8 @@ TEST_CASE("a cloth resting on a box falls asleep together with the box, and wake
     box.material.friction = real(0.6);
     b.colliders.push_back(box);
     const BodyId crate = w.createBody(b);
-    ClothDesc c;
-    c.corner = Vec3(real(-0.9), real(1.2), real(-0.9));
-    c.sideU = Vec3(real(1.8), 0, 0);
-    c.sideV = Vec3(0, 0, real(1.8));
-    c.nu = c.nv = 16;
+    ClothDesc c = squareCloth(real(1.2), real(1.8), 16, real(0.06));
     c.mass = real(0.3);
-    c.radius = real(0.06);
     c.friction = real(0.6);
     const Cloth cloth = buildCloth(w, c);
     const auto clothAsleep = [&] {
@@ -231,4 +238,81 @@ TEST_CASE("granular pile: with mu_s 1.0, mu_k 0.5 it stands at over 20 degrees a
     CHECK(steep >= 20);
     CHECK(rough < real(0.001));
     CHECK(flat < 5);
+}
+
+namespace {
+
+/// A 48 x 48 cloth falling onto a sphere, a dynamic box and the ground, a soft box of
+/// 4374 tets and a block of 1728 grains, stepped on `threads` workers.
+struct SharedScene {
+    World w;
+    Cloth cloth;
+    explicit SharedScene(std::uint32_t threads) {
+        w.setThreads(threads);
+        testing::addGround(w);
+        BodyDesc ball;
+        ball.type = BodyType::Static;
+        ball.position = Vec3(0, real(0.5), 0);
+        ball.colliders.push_back(ColliderDesc{Sphere{real(0.5)}, Transform{}, 1000, Material{real(0.5), 0}, CollisionFilter{}});
+        w.createBody(ball);
+        BodyDesc crate = testing::boxDesc(Vec3::Constant(real(0.25)), 200, Vec3(real(0.9), real(0.25), 0));
+        crate.colliders.push_back(testing::boxCollider(Vec3::Constant(real(0.25))));
+        w.createBody(crate);
+        cloth = buildCloth(w, squareCloth(real(1.04), real(2.4), 48, real(0.025)));
+        SoftBoxDesc s;
+        s.centre = Vec3(-3, real(0.65), 0);
+        s.cells = 9;
+        s.mass = 5;
+        buildSoftBox(w, s);
+        GranularDesc g;
+        g.bottomCentre = Vec3(3, real(0.06), 0);
+        g.nx = g.ny = g.nz = 12;
+        buildGranularBlock(w, g);
+    }
+};
+
+} // namespace
+
+TEST_CASE("particles: 1 2 3 4 and 8 threads step the same bits with every shared stage above its least work",
+          "[particles][scene]") {
+    // The particle layer shares its stages among the world's workers (stages.hpp): the
+    // predictions and velocities per particle, the distance rows, tetrahedra and pair
+    // contacts colour by colour, the shape contacts in runs of candidates. Each must give
+    // the bits of one thread. The scene's pieces are big enough that each stage does share.
+    const int steps = 40 / testing::sanitizedStepDivisor;
+    SharedScene one(1);
+    {
+        // Above the least work each stage shares (shares of 192 distance rows, 256 pairs,
+        // 48 tetrahedra, runs of 256 shape candidates): the largest colours.
+        const ParticleSystem& ps = one.w.particles();
+        detail::DistanceRows rows;
+        detail::packDistances(ps, ParticleSettings{}, real(1) / 600, {}, rows);
+        detail::SmallRows small;
+        detail::packSmallConstraints(ps, ParticleSettings{}, real(1) / 600, small);
+        std::uint32_t widest = 0, widestTets = 0;
+        for (std::size_t l = 0; l + 1 < rows.levels.levelStart.size(); ++l)
+            widest = std::max(widest, rows.levels.levelStart[l + 1] - rows.levels.levelStart[l]);
+        for (std::size_t l = 0; l < small.tetEnd.size(); ++l) widestTets = std::max(widestTets, small.tetEnd[l] - small.levelStart[l]);
+        CHECK(widest >= 2 * 192);
+        CHECK(widestTets >= 2 * 48);
+    }
+    for (int i = 0; i < steps; ++i) one.w.step(real(1) / 60);
+    // Shape candidates: at least every cloth particle whose box (its sphere's) overlaps
+    // the static sphere's box or the ground's (the broad phase's boxes hold them).
+    int candidates = 0;
+    for (const ParticleId p : one.cloth.particles) {
+        const Particle q = one.w.particle(p);
+        const Vec3 fromBall = (q.position - Vec3(0, real(0.5), 0)).cwiseAbs() - Vec3::Constant(real(0.5));
+        candidates += fromBall.maxCoeff() < q.radius || q.position.y() < q.radius;
+    }
+    INFO(candidates << " cloth particles overlap the sphere's or the ground's box");
+    if (testing::sanitizedStepDivisor == 1) CHECK(candidates >= 2 * 256);
+    const std::uint64_t expected = testing::stateHash(one.w);
+    const std::initializer_list<std::uint32_t> many = {2u, 3u, 4u, 8u}, few = {3u};
+    for (const std::uint32_t threads : testing::sanitizedStepDivisor == 1 ? many : few) {
+        INFO(threads << " threads");
+        SharedScene shared(threads);
+        for (int i = 0; i < steps; ++i) shared.w.step(real(1) / 60);
+        CHECK(testing::stateHash(shared.w) == expected);
+    }
 }

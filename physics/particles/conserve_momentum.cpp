@@ -22,6 +22,8 @@
 
 #include "physics/particles/stages.hpp"
 
+#include "common/parallel.hpp"
+
 #include "common/disjoint_sets.hpp"
 
 #include <algorithm>
@@ -57,36 +59,83 @@ void buildFreeGroups(ParticleSystem& ps) {
     groups.groupStart.push_back(static_cast<std::uint32_t>(groups.members.size()));
 }
 
-void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before, const std::vector<real>& memberMass) {
+void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before, const std::vector<real>& memberMass,
+                         MomentumScratch& scratch, TaskSystem* tasks) {
+    // The sums run over pieces of at most `piece` members of one group, added up piece
+    // after piece: the same pieces, and so the same bits, on any number of workers. (A
+    // group of up to `piece` members is one piece: its sums are a plain loop's.)
+    constexpr std::uint32_t piece = 256;
     const ParticleSystem::FreeGroups& groups = ps.freeGroups;
-    for (std::size_t g = 0; g + 1 < groups.groupStart.size(); ++g) {
-        const auto first = groups.members.begin() + groups.groupStart[g];
-        const auto last = groups.members.begin() + groups.groupStart[g + 1];
-        const real* massOf = memberMass.data() + groups.groupStart[g];
-        real mass = 0;
-        Vec3 startCentre = Vec3::Zero(), centre = Vec3::Zero();
-        for (auto it = first; it != last; ++it) {
-            const real m = massOf[it - first];
-            mass += m;
-            startCentre += m * ps.x[*it];
-            centre += m * ps.p[*it];
+    const std::size_t groupCount = groups.groupStart.size() - 1;
+    std::vector<MomentumScratch::Piece>& pieces = scratch.pieces;
+    pieces.clear();
+    scratch.firstPiece.resize(groupCount + 1);
+    for (std::size_t g = 0; g < groupCount; ++g) {
+        scratch.firstPiece[g] = static_cast<std::uint32_t>(pieces.size());
+        for (std::uint32_t k = groups.groupStart[g]; k < groups.groupStart[g + 1]; k += piece)
+            pieces.push_back({k, std::min(k + piece, groups.groupStart[g + 1])});
+    }
+    scratch.firstPiece[groupCount] = static_cast<std::uint32_t>(pieces.size());
+    const auto count = static_cast<std::uint32_t>(pieces.size());
+    const auto each = [&](auto&& work) {
+        parallelShares(tasks, count, 4, [&](std::uint32_t begin, std::uint32_t end) {
+            for (std::uint32_t k = begin; k < end; ++k) work(pieces[k]);
+        });
+    };
+    // Mass and centres, at the start of the small step and now.
+    each([&](MomentumScratch::Piece& q) {
+        for (std::uint32_t k = q.first; k < q.last; ++k) {
+            const std::uint32_t i = groups.members[k];
+            const real m = memberMass[k];
+            q.mass += m;
+            q.startCentre += m * ps.x[i];
+            q.centre += m * ps.p[i];
         }
-        startCentre /= mass;
-        centre /= mass;
-        // The sweep's torque about the start positions, and how a turn d theta adds to it:
-        // sum m s_i x (d theta x r_i) = A d theta, A = sum m ((s_i . r_i) I - r_i s_i^T).
+    });
+    std::vector<MomentumScratch::Group>& group = scratch.groups;
+    group.assign(groupCount, {});
+    for (std::size_t g = 0; g < groupCount; ++g) {
+        MomentumScratch::Group& s = group[g];
+        real mass = 0;
+        for (std::uint32_t k = scratch.firstPiece[g]; k < scratch.firstPiece[g + 1]; ++k) {
+            mass += pieces[k].mass;
+            s.startCentre += pieces[k].startCentre;
+            s.centre += pieces[k].centre;
+        }
+        s.startCentre /= mass;
+        s.centre /= mass;
+        for (std::uint32_t k = scratch.firstPiece[g]; k < scratch.firstPiece[g + 1]; ++k) pieces[k].group = static_cast<std::uint32_t>(g);
+    }
+    // The sweep's torque about the start positions, and how a turn d theta adds to it:
+    // sum m s_i x (d theta x r_i) = A d theta, A = sum m ((s_i . r_i) I - r_i s_i^T).
+    each([&](MomentumScratch::Piece& q) {
+        const MomentumScratch::Group& s = group[q.group];
+        for (std::uint32_t k = q.first; k < q.last; ++k) {
+            const std::uint32_t i = groups.members[k];
+            const real m = memberMass[k];
+            const Vec3 from = ps.x[i] - s.startCentre, r = ps.p[i] - s.centre;
+            q.torque += m * from.cross(ps.p[i] - before[i]);
+            q.a += m * (from.dot(r) * Mat3::Identity() - r * from.transpose());
+        }
+    });
+    for (std::size_t g = 0; g < groupCount; ++g) {
+        MomentumScratch::Group& s = group[g];
         Vec3 torque = Vec3::Zero();
         Mat3 a = Mat3::Zero();
-        for (auto it = first; it != last; ++it) {
-            const real m = massOf[it - first];
-            const Vec3 s = ps.x[*it] - startCentre, r = ps.p[*it] - centre;
-            torque += m * s.cross(ps.p[*it] - before[*it]);
-            a += m * (s.dot(r) * Mat3::Identity() - r * s.transpose());
+        for (std::uint32_t k = scratch.firstPiece[g]; k < scratch.firstPiece[g + 1]; ++k) {
+            torque += pieces[k].torque;
+            a += pieces[k].a;
         }
-        if (torque.isZero(0)) continue;
-        const Vec3 turn = pseudoInverseSolve(a, -torque);
-        for (auto it = first; it != last; ++it) ps.p[*it] += turn.cross(ps.p[*it] - centre);
+        if (!torque.isZero(0)) s.turn = pseudoInverseSolve(a, -torque);
     }
+    each([&](MomentumScratch::Piece& q) {
+        const MomentumScratch::Group& s = group[q.group];
+        if (s.turn.isZero(0)) return;
+        for (std::uint32_t k = q.first; k < q.last; ++k) {
+            const std::uint32_t i = groups.members[k];
+            ps.p[i] += s.turn.cross(ps.p[i] - s.centre);
+        }
+    });
 }
 
 } // namespace jounce::detail

@@ -9,6 +9,7 @@
 // part of the relative displacement in the small step is undone while it is under
 // mu_s times the penetration just corrected (static), otherwise shortened by mu_k d.
 
+#include "common/parallel.hpp"
 #include "physics/particles/stages.hpp"
 
 #include "contact/resolver_stages.hpp"
@@ -50,61 +51,101 @@ Vec3 pushBody(Body& body, const Vec3& at, const Vec3& push, real h, bool withVel
     return linear + angular.cross(r);
 }
 
+namespace {
+
+/// Candidate `pair`'s contact, if its particle reaches the shape in this small step
+/// (makeShapeContacts); moves the particle out first where it starts inside a shape
+/// that does not yield.
+void shapeContact(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders, const ParticleShapePair& pair,
+                  const Transform& pose, real margin, real h, std::vector<ParticleContact>& out) {
+    const std::uint32_t i = pair.particle;
+    const Collider& collider = colliders[pair.collider];
+    const Body& body = bodies[collider.body];
+    SweptHit hit;
+    if (!particleContact(collider.shape, pose, ps.x[i], ps.p[i], ps.radius[i], margin, hit)) return;
+    const bool coupled = body.isDynamic() && body.awake;
+    if (hit.startedInside && !coupled) {
+        // Already overlapping at the start (placed there, or pushed in by a body
+        // that does not yield): move it out as a teleport, x and p alike, so the
+        // push does not become velocity (v = (p - x) / h would throw it out at
+        // depth / h). A dynamic body that moved into it in this small step shares
+        // the push in the projection instead, as a collision (both gain velocity).
+        const Vec3 push = hit.position - ps.x[i];
+        ps.x[i] += push;
+        ps.p[i] += push;
+    }
+    ParticleContact c;
+    c.a = i;
+    c.q = hit.position;
+    c.n = hit.normal;
+    c.surfaceMotion = body.velocityAt(hit.position - hit.normal * ps.radius[i]) * h;
+    // Awake dynamic bodies take their share of the push (two-way coupling);
+    // static, kinematic and sleeping ones do not move.
+    if (coupled) {
+        c.body = collider.body.index;
+        const Vec3 surface = hit.position - hit.normal * ps.radius[i];
+        c.surfaceLocal = body.orientation.conjugate() * (surface - body.position);
+        c.surfaceStart = surface - c.surfaceMotion;
+    }
+    const Material& m = collider.material;
+    c.staticFriction = combineFriction(ps.staticFriction[i], CombineRule::Default, m.friction, m.frictionCombine);
+    c.kineticFriction = combineFriction(ps.kineticFriction[i], CombineRule::Default, m.friction, m.frictionCombine);
+    c.restitution = combineRestitution(ps.restitution[i], CombineRule::Default, m.restitution, m.restitutionCombine);
+    c.normalVelocity = ps.v[i].dot(c.n) - c.surfaceMotion.dot(c.n) / h;
+    out.push_back(c);
+}
+
+} // namespace
+
 void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
                        const ParticleCandidates& candidates, real margin, real h, ColliderPoses& cache,
-                       std::vector<ParticleContact>& out) {
+                       std::vector<ParticleContact>& out, TaskSystem* tasks) {
     out.clear();
     // Each collider's pose once per small step, not once per particle near it (nothing
     // moves a body while the contacts are made: the same numbers). The arrays are kept
     // between steps (ParticleStepScratch): no allocation once they have grown.
     constexpr std::uint32_t unset = ~std::uint32_t(0);
+    const std::vector<ParticleShapePair>& shapes = candidates.shapes;
     std::vector<std::uint32_t>& poseOf = cache.ofSlot;
     std::vector<Transform>& poses = cache.poses;
-    poseOf.assign(candidates.shapes.empty() ? 0 : colliders.slotCount(), unset);
+    poseOf.assign(shapes.empty() ? 0 : colliders.slotCount(), unset);
     poses.clear();
-    for (const ParticleShapePair& pair : candidates.shapes) {
-        const std::uint32_t i = pair.particle;
-        if (!ps.moves(i)) continue; // pinned or asleep: it does not move
+    for (const ParticleShapePair& pair : shapes) {
+        if (!ps.moves(pair.particle) || poseOf[pair.collider.index] != unset) continue; // pinned or asleep: it does not move
+        poseOf[pair.collider.index] = static_cast<std::uint32_t>(poses.size());
         const Collider& collider = colliders[pair.collider];
-        const Body& body = bodies[collider.body];
-        if (poseOf[pair.collider.index] == unset) {
-            poseOf[pair.collider.index] = static_cast<std::uint32_t>(poses.size());
-            poses.push_back(body.origin() * collider.local);
-        }
-        const Transform& pose = poses[poseOf[pair.collider.index]];
-        SweptHit hit;
-        if (!particleContact(collider.shape, pose, ps.x[i], ps.p[i], ps.radius[i], margin, hit)) continue;
-        const bool coupled = body.isDynamic() && body.awake;
-        if (hit.startedInside && !coupled) {
-            // Already overlapping at the start (placed there, or pushed in by a body
-            // that does not yield): move it out as a teleport, x and p alike, so the
-            // push does not become velocity (v = (p - x) / h would throw it out at
-            // depth / h). A dynamic body that moved into it in this small step shares
-            // the push in the projection instead, as a collision (both gain velocity).
-            const Vec3 push = hit.position - ps.x[i];
-            ps.x[i] += push;
-            ps.p[i] += push;
-        }
-        ParticleContact c;
-        c.a = i;
-        c.q = hit.position;
-        c.n = hit.normal;
-        c.surfaceMotion = body.velocityAt(hit.position - hit.normal * ps.radius[i]) * h;
-        // Awake dynamic bodies take their share of the push (two-way coupling);
-        // static, kinematic and sleeping ones do not move.
-        if (coupled) {
-            c.body = collider.body.index;
-            const Vec3 surface = hit.position - hit.normal * ps.radius[i];
-            c.surfaceLocal = body.orientation.conjugate() * (surface - body.position);
-            c.surfaceStart = surface - c.surfaceMotion;
-        }
-        const Material& m = collider.material;
-        c.staticFriction = combineFriction(ps.staticFriction[i], CombineRule::Default, m.friction, m.frictionCombine);
-        c.kineticFriction = combineFriction(ps.kineticFriction[i], CombineRule::Default, m.friction, m.frictionCombine);
-        c.restitution = combineRestitution(ps.restitution[i], CombineRule::Default, m.restitution, m.restitutionCombine);
-        c.normalVelocity = ps.v[i].dot(c.n) - c.surfaceMotion.dot(c.n) / h;
-        out.push_back(c);
+        poses.push_back(bodies[collider.body].origin() * collider.local);
     }
+    const auto make = [&](std::size_t begin, std::size_t end, std::vector<ParticleContact>& into) {
+        for (std::size_t k = begin; k < end; ++k)
+            if (ps.moves(shapes[k].particle))
+                shapeContact(ps, bodies, colliders, shapes[k], poses[poseOf[shapes[k].collider.index]], margin, h, into);
+    };
+    // On several workers: runs of about 256 candidates, each ending with a particle's
+    // last candidate (the candidates come by particle; a particle moved out of one
+    // shape meets the next with its new position, as on one thread), put together in
+    // run order.
+    constexpr std::size_t runLength = 256;
+    if (tasks == nullptr || tasks->workerCount() < 2 || shapes.size() < 2 * runLength) {
+        make(0, shapes.size(), out);
+        return;
+    }
+    std::vector<std::uint32_t>& runStart = cache.runStart;
+    runStart.assign(1, 0);
+    for (std::size_t k = runLength; k < shapes.size(); k += runLength) {
+        while (k < shapes.size() && shapes[k].particle == shapes[k - 1].particle) ++k;
+        if (k < shapes.size()) runStart.push_back(static_cast<std::uint32_t>(k));
+    }
+    runStart.push_back(static_cast<std::uint32_t>(shapes.size()));
+    const auto runs = static_cast<std::uint32_t>(runStart.size() - 1);
+    if (cache.runContacts.size() < runs) cache.runContacts.resize(runs);
+    parallelShares(tasks, runs, 1, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t r = begin; r < end; ++r) {
+            cache.runContacts[r].clear();
+            make(runStart[r], runStart[r + 1], cache.runContacts[r]);
+        }
+    });
+    for (std::uint32_t r = 0; r < runs; ++r) out.insert(out.end(), cache.runContacts[r].begin(), cache.runContacts[r].end());
 }
 
 void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candidates, real h,
@@ -140,24 +181,22 @@ void orderPairContacts(std::size_t particles, std::vector<PairContact>& contacts
     contacts.swap(scratch);
 }
 
-void preStabilizePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts) {
-    for (const PairContact& c : contacts) {
-        const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
-        if (!(total > 0)) continue;
-        const Vec3 d = ps.x[c.a] - ps.x[c.b];
-        const real length = d.norm();
-        const real overlap = ps.radius[c.a] + ps.radius[c.b] - length;
-        if (!(overlap > 0)) continue;
-        const Vec3 n = length > real(1e-12) ? Vec3(d / length) : c.n;
-        const Vec3 moveA = n * (overlap * wa / total), moveB = n * (-overlap * wb / total);
-        ps.x[c.a] += moveA;
-        ps.p[c.a] += moveA;
-        ps.x[c.b] += moveB;
-        ps.p[c.b] += moveB;
-    }
-}
-
 namespace {
+
+void preStabilizePair(ParticleSystem& ps, const PairContact& c) {
+    const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
+    if (!(total > 0)) return;
+    const Vec3 d = ps.x[c.a] - ps.x[c.b];
+    const real length = d.norm();
+    const real overlap = ps.radius[c.a] + ps.radius[c.b] - length;
+    if (!(overlap > 0)) return;
+    const Vec3 n = length > real(1e-12) ? Vec3(d / length) : c.n;
+    const Vec3 moveA = n * (overlap * wa / total), moveB = n * (-overlap * wb / total);
+    ps.x[c.a] += moveA;
+    ps.p[c.a] += moveA;
+    ps.x[c.b] += moveB;
+    ps.p[c.b] += moveB;
+}
 
 /// A contact with a shape that does not yield (static, kinematic or asleep).
 bool unyielding(const ParticleContact& c) { return c.body == noBody; }
@@ -211,7 +250,7 @@ void projectPair(ParticleSystem& ps, const PairContact& c) {
 
 } // namespace
 
-void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<ParticleContact>& contacts, real h) {
+void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<ParticleContact>& contacts, real h, TaskSystem* tasks) {
     // Shapes that do not yield are projected last, so they hold at the end of every
     // sweep: a grain squeezed between a falling box and the floor ends the sweep on the
     // floor, overlapping the box (which it pushes at the next small step), not pressed
@@ -219,12 +258,35 @@ void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<Particle
     // floor). Two passes over one list keep the broad phase's order within each kind.
     for (ParticleContact& c : contacts)
         if (!unyielding(c)) projectContact(ps, bodies, c, h);
-    for (ParticleContact& c : contacts)
-        if (unyielding(c)) projectContact(ps, bodies, c, h);
+    // A contact with a shape that does not yield moves its particle alone. A particle's
+    // contacts come together (makeShapeContacts keeps the candidates' order, by
+    // particle), so runs of about 256 that end with a particle's last contact may go to
+    // different workers; each run finds its own ends.
+    constexpr std::size_t run = 256;
+    const std::size_t n = contacts.size();
+    const auto runStart = [&](std::size_t r) {
+        std::size_t k = std::min(n, r * run);
+        while (k > 0 && k < n && contacts[k].a == contacts[k - 1].a) ++k;
+        return k;
+    };
+    parallelShares(tasks, static_cast<std::uint32_t>((n + run - 1) / run), 2, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::size_t k = runStart(begin); k < runStart(end); ++k)
+            if (unyielding(contacts[k])) projectContact(ps, bodies, contacts[k], h);
+    });
 }
 
-void projectPairContacts(ParticleSystem& ps, const std::vector<PairContact>& contacts) {
-    for (const PairContact& c : contacts) projectPair(ps, c);
+void preStabilizePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts, const SweepLevels& levels,
+                       TaskSystem* tasks) {
+    sweepLevels(tasks, levels.levelStart, 256, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k) preStabilizePair(ps, contacts[k]);
+    });
+}
+
+void projectPairContacts(ParticleSystem& ps, const std::vector<PairContact>& contacts, const SweepLevels& levels,
+                         TaskSystem* tasks) {
+    sweepLevels(tasks, levels.levelStart, 256, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k) projectPair(ps, contacts[k]);
+    });
 }
 
 } // namespace jounce::detail

@@ -4,6 +4,7 @@
 // forces change the velocity and p = x + h v. BDF2 (survey eq. 19): the inertial
 // position of the second-order backward difference, from the last two steps.
 
+#include "common/parallel.hpp"
 #include "physics/particles/stages.hpp"
 
 #include <cmath>
@@ -28,27 +29,30 @@ void startHistory(ParticleSystem& ps, std::size_t i, const Vec3& a, real h) {
 
 } // namespace
 
-void predictParticles(ParticleSystem& ps, const Vec3& gravity, real damping, real h, ParticleIntegrator integrator) {
+void predictParticles(ParticleSystem& ps, const Vec3& gravity, real damping, real h, ParticleIntegrator integrator,
+                      TaskSystem* tasks) {
     const real keep = std::exp(-damping * h); // v' = -damping v over h, exactly
-    for (std::size_t i = 0; i < ps.slotCount(); ++i) {
-        if (!ps.isAlive(i)) continue;
-        if (ps.w[i] == 0 || ps.asleep[i]) { // pinned, or its island sleeps
-            ps.v[i].setZero();
-            ps.p[i] = ps.x[i];
-            ps.hasHistory[i] = 0;
-            continue;
-        }
-        const Vec3 a = gravity + ps.w[i] * ps.force[i];
-        if (integrator == ParticleIntegrator::BDF2) {
-            if (!ps.hasHistory[i]) startHistory(ps, i, a, h);
+    parallelShares(tasks, static_cast<std::uint32_t>(ps.slotCount()), 1024, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (!ps.isAlive(i)) continue;
+            if (ps.w[i] == 0 || ps.asleep[i]) { // pinned, or its island sleeps
+                ps.v[i].setZero();
+                ps.p[i] = ps.x[i];
+                ps.hasHistory[i] = 0;
+                continue;
+            }
+            const Vec3 a = gravity + ps.w[i] * ps.force[i];
+            if (integrator == ParticleIntegrator::BDF2) {
+                if (!ps.hasHistory[i]) startHistory(ps, i, a, h);
+                ps.v[i] *= keep;
+                ps.p[i] = bdf2Inertial(ps, i, a, h);
+                continue;
+            }
+            ps.v[i] += h * a;
             ps.v[i] *= keep;
-            ps.p[i] = bdf2Inertial(ps, i, a, h);
-            continue;
+            ps.p[i] = ps.x[i] + h * ps.v[i];
         }
-        ps.v[i] += h * a;
-        ps.v[i] *= keep;
-        ps.p[i] = ps.x[i] + h * ps.v[i];
-    }
+    });
 }
 
 } // namespace jounce::detail

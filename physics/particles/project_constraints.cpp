@@ -88,7 +88,7 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
     out.listed.swap(fresh); // last: the listing names the arrays only once they are built
 }
 
-void projectDistances(std::vector<Vec3>& p, DistanceRows& distances) {
+void projectDistances(std::vector<Vec3>& p, DistanceRows& distances, TaskSystem* tasks) {
     static_assert(sizeof(Vec3) == 3 * sizeof(real), "positions are packed x y z triples");
     const DistanceRowView view{reinterpret_cast<real*>(p.data()),       distances.a.data(),          distances.b.data(),
                                distances.wa.data(),    distances.wb.data(),         distances.restLength.data(),
@@ -99,17 +99,16 @@ void projectDistances(std::vector<Vec3>& p, DistanceRows& distances) {
     const SimdLevel level = simdLevel();
     DistanceLanes wide = level == SimdLevel::Avx2 ? avx2DistanceLanes() : DistanceLanes{};
     if (wide.width == 0 && level >= SimdLevel::Sse2) wide = sse2DistanceLanes();
-    const std::vector<std::uint32_t>& start = distances.levels.levelStart;
-    for (std::size_t level = 0; level + 1 < start.size(); ++level) {
-        std::size_t begin = start[level];
-        const std::size_t end = start[level + 1];
+    // A colour's rows in shares of at least 192 (about 2 microseconds of work; handing a
+    // share to a waiting worker costs about half a microsecond) on the workers.
+    sweepLevels(tasks, distances.levels.levelStart, 192, [&](std::size_t begin, std::size_t end) {
         if (wide.width > 0) {
             const std::size_t full = begin + (end - begin) / static_cast<std::size_t>(wide.width) * static_cast<std::size_t>(wide.width);
             if (full > begin) wide.project(view, begin, full);
             begin = full;
         }
         DistanceKernel<ScalarLanes<real>>::project(view, begin, end);
-    }
+    });
 }
 
 void storeDistanceMultipliers(ParticleSystem& ps, const DistanceRows& distances) {

@@ -39,7 +39,7 @@ void markTouching(const ParticleSystem& ps, const std::vector<ParticleContact>& 
 
 void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratch& scratch, BodyArray& bodies, const ColliderArray& colliders,
                     const ParticleCandidates& candidates, const ParticleSettings& settings, const StepContext& ctx,
-                    const std::vector<real>& fraction) {
+                    const std::vector<real>& fraction, TaskSystem* tasks) {
     // A fast body stops at its first impact (limitFastMotion) here too: moved in full,
     // a body that touched a grain on its way down passed through the floor (the soak).
     const auto moveCoupled = [&](const StepContext& step) {
@@ -83,11 +83,11 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         // velocity change d / h, as it is for the particle.
         moveCoupled(small);
         dampClusters(ps); // Müller 2007 damps before predicting; gravity adds no deviation from rigid motion
-        predictParticles(ps, ctx.gravity, settings.damping, h, settings.integrator);
+        predictParticles(ps, ctx.gravity, settings.damping, h, settings.integrator, tasks);
         makeShapeContacts(ps, bodies, colliders, candidates, settings.contactMargin, h, scratch.colliderPoses,
-                          shapeContacts);
+                          shapeContacts, tasks);
         makeSurfaceContacts(ps, candidates, surfaceContacts);
-        preStabilizePairs(ps, pairContacts);
+        preStabilizePairs(ps, pairContacts, scratch.pairLevels, tasks);
         markTouching(ps, shapeContacts, pairContacts, surfaceContacts, touching);
         resetMultipliers(ps);
         std::fill(distances.lambda.begin(), distances.lambda.end(), real(0));
@@ -97,22 +97,22 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
             if (keepMomentum) beforeSweep = ps.p;
             projectHierarchies(ps, scratch.hierarchy); // coarse levels first (Müller 2008)
             if (settings.directChains) projectDirect(ps, direct, settings, hc);
-            projectDistances(ps.p, distances);
-            projectSmallConstraints(ps, settings, hc, smallConstraints);
+            projectDistances(ps.p, distances, tasks);
+            projectSmallConstraints(ps, settings, hc, smallConstraints, tasks);
             projectVolumes(ps, settings, hc, touching, scratch.volumes);
             matchShapes(ps, settings);
-            if (keepMomentum) keepAngularMomentum(ps, beforeSweep, scratch.memberMass);
+            if (keepMomentum) keepAngularMomentum(ps, beforeSweep, scratch.memberMass, scratch.momentum, tasks);
             projectAttachments(ps, bodies, settings, hc);
             // Shapes last: a particle squeezed between a heavy grain and a box ends the
             // sweep outside the box (pairs left overlapping are separated without
             // velocity at the next small step's start, preStabilizePairs).
-            projectPairContacts(ps, pairContacts);
+            projectPairContacts(ps, pairContacts, scratch.pairLevels, tasks);
             projectSurfaceContacts(ps, surfaceContacts);
-            projectContacts(ps, bodies, shapeContacts, hc);
+            projectContacts(ps, bodies, shapeContacts, hc, tasks);
         }
-        updateParticleVelocities(ps, h, settings.integrator);
+        updateParticleVelocities(ps, h, settings.integrator, tasks);
         bounceParticles(ps, bodies, shapeContacts, settings, h);
-        bouncePairs(ps, pairContacts, settings);
+        bouncePairs(ps, pairContacts, scratch.pairLevels, settings, tasks);
     }
     storeDistanceMultipliers(ps, distances);
     storeSmallMultipliers(ps, smallConstraints);

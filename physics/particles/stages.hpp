@@ -3,12 +3,20 @@
 // The stages of the particle solver (DESIGN.md steps 2, 6 and 7 for particles). The
 // world calls solveParticles once per world substep; it runs the layer's own small
 // steps (Macklin et al. 2019), each: predict, project, update velocities.
+//
+// Stages given a task system share their work among its workers where the work
+// divides into parts that touch different particles: per particle (prediction,
+// velocities), per colour of a sweep (sweep_levels.hpp: a colour's rows share no
+// particle), per run of one particle's candidates (shape contacts, put together in
+// candidate order). Every part computes what it would alone, so the result is the same
+// bits for any number of workers. Null: one thread.
 
 #include "physics/particles/distance_rows.hpp"
 #include "physics/particles/small_rows.hpp"
 #include "physics/particles/sweep_levels.hpp"
 #include "physics/world/stages.hpp"
 
+#include <jounce/common/tasks.hpp>
 #include <jounce/particles/particles.hpp>
 
 namespace jounce::detail {
@@ -43,7 +51,8 @@ struct PairContact {
 
 /// Step 2 for particles: v += h (g + w f), damping, p = x + h v (Euler), or BDF2's
 /// inertial position (survey eq. 19). Pinned and sleeping particles stay.
-void predictParticles(ParticleSystem& ps, const Vec3& gravity, real damping, real h, ParticleIntegrator integrator);
+void predictParticles(ParticleSystem& ps, const Vec3& gravity, real damping, real h, ParticleIntegrator integrator,
+                      TaskSystem* tasks = nullptr);
 
 /// This small step's particle-shape constraints from the candidates: a swept test from
 /// x to p first (Müller 2007 sec. 3.5: the ray x -> p), the closest surface point when
@@ -53,10 +62,15 @@ void predictParticles(ParticleSystem& ps, const Vec3& gravity, real damping, rea
 struct ColliderPoses {
     std::vector<std::uint32_t> ofSlot; ///< a collider slot's index in `poses`, or ~0
     std::vector<Transform> poses;
+    /// On several workers: the candidates cut into runs of whole particles (run k:
+    /// candidates [runStart[k], runStart[k + 1])), each run's contacts made apart and
+    /// then put together in run order.
+    std::vector<std::uint32_t> runStart;
+    std::vector<std::vector<ParticleContact>> runContacts;
 };
 void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders,
                        const ParticleCandidates& candidates, real margin, real h, ColliderPoses& poses,
-                       std::vector<ParticleContact>& out);
+                       std::vector<ParticleContact>& out, TaskSystem* tasks = nullptr);
 
 /// The particle-particle constraints of a whole world substep, one per candidate pair
 /// that can touch in it
@@ -74,7 +88,9 @@ void orderPairContacts(std::size_t particles, std::vector<PairContact>& contacts
 /// start of the small step are pushed apart at x and p alike, by their inverse masses,
 /// so an overlap left by the last step (a light cloth particle squeezed between heavy
 /// grains and a box) is undone without becoming velocity.
-void preStabilizePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts);
+/// `levels`: the contacts' colours (orderPairContacts).
+void preStabilizePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts, const SweepLevels& levels,
+                       TaskSystem* tasks = nullptr);
 
 /// Position-based friction (Macklin 2014; survey eq. 27-29): the share of the relative
 /// displacement dx to take away, given the normal n and the penetration depth just
@@ -112,11 +128,13 @@ void projectHierarchies(ParticleSystem& ps, std::vector<Vec3>& start);
 /// Distance constraints are packed once per world substep into rows (distance_rows.hpp).
 void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, real h,
                    const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& out);
-void projectDistances(std::vector<Vec3>& p, DistanceRows& distances);
+void projectDistances(std::vector<Vec3>& p, DistanceRows& distances, TaskSystem* tasks = nullptr);
 void storeDistanceMultipliers(ParticleSystem& ps, const DistanceRows& distances);
 void projectAttachments(ParticleSystem& ps, BodyArray& bodies, const ParticleSettings& settings, real h);
-void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<ParticleContact>& contacts, real h);
-void projectPairContacts(ParticleSystem& ps, const std::vector<PairContact>& contacts);
+void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<ParticleContact>& contacts, real h,
+                     TaskSystem* tasks = nullptr);
+void projectPairContacts(ParticleSystem& ps, const std::vector<PairContact>& contacts, const SweepLevels& levels,
+                         TaskSystem* tasks = nullptr);
 
 /// PBD's stiffness per projection, k' = 1 - (1 - k)^(1/n) for n iterations: n
 /// projections with k' take (1 - k) of the error away in total, as one with k would
@@ -138,7 +156,8 @@ std::array<real, 4> isometricBendingCoefficients(const std::array<Vec3, 4>& x);
 /// for the constraint step h; projected each iteration; their multipliers stored back
 /// in the constraints after the last small step.
 void packSmallConstraints(const ParticleSystem& ps, const ParticleSettings& settings, real h, SmallRows& out);
-void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& settings, real h, SmallRows& rows);
+void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& settings, real h, SmallRows& rows,
+                             TaskSystem* tasks = nullptr);
 void storeSmallMultipliers(ParticleSystem& ps, const SmallRows& rows);
 
 /// Closed-mesh volumes (project_volumes.cpp). `touching` flags particles with a contact
@@ -167,13 +186,14 @@ real generalizedInverseMass(const Body& body, const Vec3& at, const Vec3& direct
 Vec3 pushBody(Body& body, const Vec3& at, const Vec3& push, real h, bool withVelocity);
 
 /// Step 7 for particles: v = (p - x) / h (Euler) or BDF2's eq. 21, x = p; keeps BDF2's history.
-void updateParticleVelocities(ParticleSystem& ps, real h, ParticleIntegrator integrator);
+void updateParticleVelocities(ParticleSystem& ps, real h, ParticleIntegrator integrator, TaskSystem* tasks = nullptr);
 
 /// The velocity pass: touching contacts that closed faster than the threshold leave
 /// with their restitution times the closing speed.
 void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<ParticleContact>& contacts,
                      const ParticleSettings& settings, real h);
-void bouncePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts, const ParticleSettings& settings);
+void bouncePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts, const SweepLevels& levels,
+                 const ParticleSettings& settings, TaskSystem* tasks = nullptr);
 
 /// Calls link(a, b) for pairs of particle slots that internal constraints join (every
 /// particle of a constraint, closed mesh or cluster with its first one).
@@ -198,7 +218,26 @@ template <typename Link> void forEachInternalLink(const ParticleSystem& ps, Link
 /// `before` leaves its angular momentum about the step's start as it was.
 void buildFreeGroups(ParticleSystem& ps);
 /// `memberMass`: 1 / w of each of freeGroups.members, in its order.
-void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before, const std::vector<real>& memberMass);
+/// The sums of keepAngularMomentum, in pieces of a group's members.
+struct MomentumScratch {
+    struct Piece {
+        std::uint32_t first = 0, last = 0; ///< members [first, last) of one group
+        std::uint32_t group = 0;
+        real mass = 0;
+        Vec3 startCentre = Vec3::Zero(), centre = Vec3::Zero(); ///< sum m x, sum m p
+        Vec3 torque = Vec3::Zero();
+        Mat3 a = Mat3::Zero();
+    };
+    struct Group {
+        Vec3 startCentre = Vec3::Zero(), centre = Vec3::Zero();
+        Vec3 turn = Vec3::Zero(); ///< d theta
+    };
+    std::vector<Piece> pieces;
+    std::vector<std::uint32_t> firstPiece; ///< group g's pieces: [firstPiece[g], firstPiece[g + 1])
+    std::vector<Group> groups;
+};
+void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before, const std::vector<real>& memberMass,
+                         MomentumScratch& scratch, TaskSystem* tasks = nullptr);
 
 /// The awake dynamic bodies of this substep's particle-collider candidates and
 /// particle attachments, into candidates.coupledBodies and coupledMask.
@@ -230,6 +269,7 @@ struct ParticleStepScratch {
     VolumeScratch volumes;
     std::vector<Vec3> beforeSweep, hierarchy;
     std::vector<real> memberMass; ///< 1 / w of the free groups' members (keepAngularMomentum)
+    MomentumScratch momentum;
     DistanceRows distances;
     SmallRows smallConstraints;
 };
@@ -240,7 +280,7 @@ struct ParticleStepScratch {
 struct DirectSolver;
 void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratch& scratch, BodyArray& bodies, const ColliderArray& colliders,
                     const ParticleCandidates& candidates, const ParticleSettings& settings, const StepContext& ctx,
-                    const std::vector<real>& fraction);
+                    const std::vector<real>& fraction, TaskSystem* tasks = nullptr);
 
 /// Stage 3 for particles: refreshes each particle's box (its sphere swept over the
 /// step) and appends the particles' proxies after the colliders': one per group-0

@@ -1,18 +1,34 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// A Gauss-Seidel sweep in levels. Each constraint (row) reads and moves its own
-// particles; in a sweep it must see what the earlier rows sharing a particle did, and
-// nothing else. So give each row the level one above the highest level of the earlier
-// rows it shares a particle with: rows of one level then share no particle, and a sweep
-// level by level visits every row after all the earlier rows it depends on. That is the
-// same sweep, bit for bit, as the one in the rows' own order, but the rows of a level are
-// independent: the processor overlaps their square roots and divisions instead of
-// waiting on a chain of them (a cloth's stretch links along a row share a particle with
-// the next), and SIMD lanes could take several at once.
+// A Gauss-Seidel sweep in colours. Each constraint (row) reads and moves its own
+// particles. Rows that share no particle may be projected in any order, at once in SIMD
+// lanes or on different threads, with the same result. So the rows are coloured, greedily
+// in row order as Box2D v3 colours its constraint graph: each row takes the lowest colour
+// that none of the rows before it sharing a particle has. A sweep then projects colour
+// after colour, each colour's rows by their lowest particle (then in row order): rows
+// near each other in the particle arrays come together, so a SIMD register's gathers
+// and a worker's share of a colour touch few cache lines, and the same ones colour
+// after colour (a cloth lists all its stretch links, then all its shear links). That
+// sweep is Gauss-Seidel in the colour order rather than the row order: a different
+// sweep, but a fixed one, the same bits for any SIMD width and any number of threads.
+// (The names say levels: a colour is a level whose rows share no particle.)
+//
+// Why colours and not the row order's own levels (each row one level above the earlier
+// rows it shares a particle with, which keeps the row order's sweep bit for bit): a
+// 64 x 64 cloth's rows chain along its rows and columns, and the levels of that chain
+// were 257 of about 126 rows each. A colour of a cloth holds thousands: enough for
+// several threads between two waits, and fewer part-full SIMD registers.
+//
+// Colours are 64 bits of a mask per particle. Rows that find all 64 taken (a particle
+// in more than 64 rows) go after the colours, in levels of the row order's rule among
+// themselves.
+
+#include "common/parallel.hpp"
 
 #include <jounce/config.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -26,34 +42,84 @@ namespace jounce::detail {
 inline bool sameReal(real a, real b) { return std::memcmp(&a, &b, sizeof(real)) == 0; }
 
 struct SweepLevels {
-    std::vector<std::uint32_t> order;      ///< row indices, level by level; within a level in row order
-    std::vector<std::uint32_t> levelStart; ///< level k: order[levelStart[k] .. levelStart[k + 1])
-    std::vector<std::uint32_t> lastLevel;  ///< scratch: per particle, one past the level of its last row
+    std::vector<std::uint32_t> order;      ///< row indices, colour by colour; within a colour by lowest particle, then row
+    std::vector<std::uint32_t> levelStart; ///< colour (level) k: order[levelStart[k] .. levelStart[k + 1])
+    std::vector<std::uint64_t> taken;      ///< scratch: per particle, the colours of its rows so far
+    std::vector<std::uint32_t> lastLevel;  ///< scratch: per particle, one past the overflow level of its last row
     std::vector<std::uint32_t> rowLevel;   ///< scratch: per row
+    std::vector<std::uint32_t> lowest;     ///< scratch: per row, its lowest particle
 };
 
 /// Orders rows 0 .. rows - 1; particlesOf(r) gives row r's particles (slots below
 /// `particles`) as something iterable.
 template <class ParticlesOf>
 void orderSweep(std::size_t particles, std::size_t rows, const ParticlesOf& particlesOf, SweepLevels& out) {
+    constexpr std::uint32_t colours = 64;
+    out.taken.assign(particles, 0);
     out.lastLevel.assign(particles, 0);
     out.rowLevel.resize(rows);
+    out.lowest.resize(rows);
     std::uint32_t levels = 0;
     for (std::size_t r = 0; r < rows; ++r) {
+        std::uint64_t taken = 0;
+        std::uint32_t lowest = ~std::uint32_t{0};
+        for (const std::uint32_t i : particlesOf(r)) {
+            taken |= out.taken[i];
+            lowest = std::min(lowest, i);
+        }
+        out.lowest[r] = lowest;
         std::uint32_t level = 0;
-        for (const std::uint32_t i : particlesOf(r)) level = std::max(level, out.lastLevel[i]);
-        for (const std::uint32_t i : particlesOf(r)) out.lastLevel[i] = level + 1;
+        if (~taken != 0) {
+            level = static_cast<std::uint32_t>(std::countr_one(taken));
+            for (const std::uint32_t i : particlesOf(r)) out.taken[i] |= std::uint64_t{1} << level;
+        } else { // overflow: after every colour, one level above its earlier overflow rows
+            for (const std::uint32_t i : particlesOf(r)) level = std::max(level, out.lastLevel[i]);
+            for (const std::uint32_t i : particlesOf(r)) out.lastLevel[i] = level + 1;
+            level += colours;
+        }
         out.rowLevel[r] = level;
         levels = std::max(levels, level + 1);
     }
-    // Counting sort by level, stable.
-    out.levelStart.assign(levels + 1, 0);
-    for (std::size_t r = 0; r < rows; ++r) ++out.levelStart[out.rowLevel[r] + 1];
-    for (std::uint32_t l = 0; l < levels; ++l) out.levelStart[l + 1] += out.levelStart[l];
+    // Counting sort by level, stable; empty levels (below the overflow's) dropped.
+    std::vector<std::uint32_t>& count = out.lastLevel; // free again
+    count.assign(levels, 0);
+    for (std::size_t r = 0; r < rows; ++r) ++count[out.rowLevel[r]];
+    out.levelStart.assign(1, 0);
+    for (std::uint32_t l = 0; l < levels; ++l) {
+        const std::uint32_t first = out.levelStart.back();
+        if (count[l] > 0) out.levelStart.push_back(first + count[l]);
+        count[l] = first; // now the level's next free place
+    }
     out.order.resize(rows);
-    // lastLevel is free again: reuse it as each level's next free place.
-    out.lastLevel.assign(out.levelStart.begin(), out.levelStart.end() - 1);
-    for (std::size_t r = 0; r < rows; ++r) out.order[out.lastLevel[out.rowLevel[r]]++] = static_cast<std::uint32_t>(r);
+    for (std::size_t r = 0; r < rows; ++r) out.order[count[out.rowLevel[r]]++] = static_cast<std::uint32_t>(r);
+    // Each level by lowest particle, stable (rows that come sorted, as pair contacts by
+    // their first particle, are left as they are).
+    const auto byLowest = [&](std::uint32_t a, std::uint32_t b) { return out.lowest[a] < out.lowest[b]; };
+    for (std::size_t l = 0; l + 1 < out.levelStart.size(); ++l) {
+        const auto first = out.order.begin() + out.levelStart[l], last = out.order.begin() + out.levelStart[l + 1];
+        if (!std::is_sorted(first, last, byLowest)) std::stable_sort(first, last, byLowest);
+    }
+}
+
+/// Rows [begin, end) of one level shared among the workers (its rows share no particle,
+/// so its ranges may run at once): project(from, to) over ranges of at least `minRows`,
+/// cut only at multiples of `registerRows` rows from `begin`. A SIMD kernel's last,
+/// part-full register reads and stores back the rows after its range's end, so only a
+/// level's last range may have one (8: a multiple of every SIMD width). A level smaller
+/// than `minRows` stays on the calling thread: waking the others would cost more.
+template <class Project>
+void shareLevel(TaskSystem* tasks, std::size_t begin, std::size_t end, std::uint32_t minRows, const Project& project) {
+    constexpr std::size_t registerRows = 8;
+    const auto registers = static_cast<std::uint32_t>((end - begin + registerRows - 1) / registerRows);
+    parallelShares(tasks, registers, std::max<std::uint32_t>(1, minRows / registerRows), [&](std::uint32_t from, std::uint32_t to) {
+        project(begin + from * registerRows, std::min(end, begin + to * registerRows));
+    });
+}
+
+/// A sweep: each level in turn, shared among the workers (shareLevel).
+template <class Project>
+void sweepLevels(TaskSystem* tasks, const std::vector<std::uint32_t>& levelStart, std::uint32_t minRows, const Project& project) {
+    for (std::size_t l = 0; l + 1 < levelStart.size(); ++l) shareLevel(tasks, levelStart[l], levelStart[l + 1], minRows, project);
 }
 
 } // namespace jounce::detail

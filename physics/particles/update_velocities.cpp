@@ -4,6 +4,7 @@
 // faster than the restitution threshold leaves with -e times its closing speed
 // (bounceParticles).
 
+#include "common/parallel.hpp"
 #include "physics/particles/stages.hpp"
 
 #include <algorithm>
@@ -38,24 +39,46 @@ void coupledVelocityPass(Vec3& v, real w, Body& body, const Vec3& at, const Vec3
     exchange(v, w, body, at, t * -jt);
 }
 
+/// One pair's bounce (bouncePairs).
+void bouncePair(ParticleSystem& ps, const PairContact& c, const ParticleSettings& settings) {
+    constexpr real touching = real(1e-6); // [m]
+    const Vec3 d = ps.x[c.a] - ps.x[c.b];
+    const real reach = ps.radius[c.a] + ps.radius[c.b] + touching;
+    if (d.squaredNorm() > reach * reach) return;
+    const Vec3 n = d.squaredNorm() > 0 ? Vec3(d.normalized()) : c.n;
+    const real vn = (ps.v[c.a] - ps.v[c.b]).dot(n);
+    const bool bounces = c.restitution > 0 && -c.normalVelocity >= settings.restitutionThreshold;
+    const real target = bounces ? -c.restitution * c.normalVelocity : 0;
+    const real change = target - vn;
+    if (!bounces && change >= 0) return;
+    ps.hasHistory[c.a] = 0;
+    ps.hasHistory[c.b] = 0;
+    const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
+    if (!(total > 0)) return;
+    ps.v[c.a] += n * (change * wa / total);
+    ps.v[c.b] -= n * (change * wb / total);
+}
+
 } // namespace
 
-void updateParticleVelocities(ParticleSystem& ps, real h, ParticleIntegrator integrator) {
-    for (std::size_t i = 0; i < ps.slotCount(); ++i) {
-        if (!ps.isAlive(i) || ps.w[i] == 0) continue;
-        if (ps.asleep[i]) { // a sleeping island stays where it is, whatever touched it in the sweep
-            ps.p[i] = ps.x[i];
-            continue;
+void updateParticleVelocities(ParticleSystem& ps, real h, ParticleIntegrator integrator, TaskSystem* tasks) {
+    parallelShares(tasks, static_cast<std::uint32_t>(ps.slotCount()), 1024, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (!ps.isAlive(i) || ps.w[i] == 0) continue;
+            if (ps.asleep[i]) { // a sleeping island stays where it is, whatever touched it in the sweep
+                ps.p[i] = ps.x[i];
+                continue;
+            }
+            const Vec3 moved = (ps.p[i] - ps.x[i]) / h;
+            ps.previousVelocity[i] = ps.v[i];
+            // BDF2 (survey eq. 21): v = (3/2 x^(n+1) - 2 x^n + 1/2 x^(n-1)) / h
+            //                         = 3/2 (x^(n+1) - x^n) / h - 1/2 (x^n - x^(n-1)) / h.
+            ps.v[i] = integrator == ParticleIntegrator::BDF2 ? Vec3(moved * real(1.5) - ps.stepVelocity[i] * real(0.5)) : moved;
+            ps.stepVelocity[i] = moved;
+            ps.hasHistory[i] = 1;
+            ps.x[i] = ps.p[i];
         }
-        const Vec3 moved = (ps.p[i] - ps.x[i]) / h;
-        ps.previousVelocity[i] = ps.v[i];
-        // BDF2 (survey eq. 21): v = (3/2 x^(n+1) - 2 x^n + 1/2 x^(n-1)) / h
-        //                         = 3/2 (x^(n+1) - x^n) / h - 1/2 (x^n - x^(n-1)) / h.
-        ps.v[i] = integrator == ParticleIntegrator::BDF2 ? Vec3(moved * real(1.5) - ps.stepVelocity[i] * real(0.5)) : moved;
-        ps.stepVelocity[i] = moved;
-        ps.hasHistory[i] = 1;
-        ps.x[i] = ps.p[i];
-    }
+    });
 }
 
 void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<ParticleContact>& contacts,
@@ -93,27 +116,14 @@ void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<Pa
     }
 }
 
-void bouncePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts, const ParticleSettings& settings) {
+void bouncePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts, const SweepLevels& levels,
+                 const ParticleSettings& settings, TaskSystem* tasks) {
     // As bounceParticles, between two particles: the pair's normal is where they touch
-    // at the end of the small step, and the change is shared by inverse mass.
-    constexpr real touching = real(1e-6); // [m]
-    for (const PairContact& c : contacts) {
-        const Vec3 d = ps.x[c.a] - ps.x[c.b];
-        const real reach = ps.radius[c.a] + ps.radius[c.b] + touching;
-        if (d.squaredNorm() > reach * reach) continue;
-        const Vec3 n = d.squaredNorm() > 0 ? Vec3(d.normalized()) : c.n;
-        const real vn = (ps.v[c.a] - ps.v[c.b]).dot(n);
-        const bool bounces = c.restitution > 0 && -c.normalVelocity >= settings.restitutionThreshold;
-        const real target = bounces ? -c.restitution * c.normalVelocity : 0;
-        const real change = target - vn;
-        if (!bounces && change >= 0) continue;
-        ps.hasHistory[c.a] = 0;
-        ps.hasHistory[c.b] = 0;
-        const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
-        if (!(total > 0)) continue;
-        ps.v[c.a] += n * (change * wa / total);
-        ps.v[c.b] -= n * (change * wb / total);
-    }
+    // at the end of the small step, and the change is shared by inverse mass. Colour by
+    // colour (a colour's pairs share no particle).
+    sweepLevels(tasks, levels.levelStart, 256, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k) bouncePair(ps, contacts[k], settings);
+    });
 }
 
 } // namespace jounce::detail

@@ -217,7 +217,7 @@ void World::substep(const StepContext& ctx) {
 
     t = Clock::now();
     detail::solveParticles(particles_, *directSolver_, *particleScratch_, bodies_, colliders_, particleCandidates_, settings_.particles, ctx,
-                           scratch_->collision.fraction);
+                           scratch_->collision.fraction, tasks());
     profile_.particles += millisecondsSince(t);
 
     t = Clock::now();
