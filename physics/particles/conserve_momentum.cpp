@@ -66,7 +66,7 @@ void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before, co
     // group of up to `piece` members is one piece: its sums are a plain loop's.)
     constexpr std::uint32_t piece = 256;
     const ParticleSystem::FreeGroups& groups = ps.freeGroups;
-    const std::size_t groupCount = groups.groupStart.size() - 1;
+    const std::size_t groupCount = groups.groupStart.empty() ? 0 : groups.groupStart.size() - 1;
     std::vector<MomentumScratch::Piece>& pieces = scratch.pieces;
     pieces.clear();
     scratch.firstPiece.resize(groupCount + 1);

@@ -66,8 +66,7 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
     if (sameDistanceRows(fresh, out.listed)) return; // as last packed
     const std::vector<DistanceRow>& listed = fresh;
     out.listed.clear(); // names no arrays until they are rebuilt (an allocation may throw on the way)
-    // Level by level (sweep_levels.hpp): the same sweep, bit for bit, with independent
-    // neighbours.
+    // Colour by colour (sweep_levels.hpp): the rows of a colour share no particle.
     orderSweep(
         ps.slotCount(), listed.size(),
         [&](std::size_t r) { return std::array<std::uint32_t, 2>{listed[r].a, listed[r].b}; }, out.levels);
@@ -101,7 +100,8 @@ void projectDistances(std::vector<Vec3>& p, DistanceRows& distances, TaskSystem*
     if (wide.width == 0 && level >= SimdLevel::Sse2) wide = sse2DistanceLanes();
     // A colour's rows in shares of at least 192 (about 2 microseconds of work; handing a
     // share to a waiting worker costs about half a microsecond) on the workers.
-    sweepLevels(tasks, distances.levels.levelStart, 192, [&](std::size_t begin, std::size_t end) {
+    const auto lowest = [&](std::size_t r) { return std::min(distances.a[r], distances.b[r]); };
+    sweepLevels(tasks, distances.levels.levelStart, 192, p.size(), lowest, [&](std::size_t begin, std::size_t end) {
         if (wide.width > 0) {
             const std::size_t full = begin + (end - begin) / static_cast<std::size_t>(wide.width) * static_cast<std::size_t>(wide.width);
             if (full > begin) wide.project(view, begin, full);

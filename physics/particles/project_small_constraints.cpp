@@ -187,7 +187,7 @@ void packSmallConstraints(const ParticleSystem& ps, const ParticleSettings& sett
     orderSweep(
         ps.slotCount(), listed.size(),
         [&](std::size_t r) { return std::span<const std::uint32_t>(listed[r].p.data(), listed[r].count); }, out.levels);
-    // Within each level, by kind (a stable partition: slot order within each).
+    // Within each level, by kind (a stable partition: the colour's order within each).
     const std::size_t rows = listed.size();
     out.sequence.resize(rows);
     // Padded: a level's last register of lanes reads past its end, into the rows of
@@ -267,8 +267,9 @@ void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& setting
     using One = SmallKernel<ScalarLanes<real>>;
     // A colour's tetrahedra and bending stencils in shares of at least 48 on the workers
     // (about 30 ns each), the other kinds one at a time after them.
+    const auto lowest = [&](std::size_t r) { return std::min(std::min(rows.p[0][r], rows.p[1][r]), std::min(rows.p[2][r], rows.p[3][r])); };
     const auto onWorkers = [&](std::size_t begin, std::size_t end, Sweep lanes, Sweep one) {
-        shareLevel(tasks, begin, end, 48, [&](std::size_t from, std::size_t to) { projectLanes(view, from, to, lanes, one); });
+        shareLevel(tasks, begin, end, 48, ps.slotCount(), lowest, [&](std::size_t from, std::size_t to) { projectLanes(view, from, to, lanes, one); });
     };
     for (std::size_t l = 0; l < rows.tetEnd.size(); ++l) {
         onWorkers(rows.levelStart[l], rows.tetEnd[l], wide.tetrahedra, &One::tetrahedra);

@@ -42,6 +42,19 @@ template <class L> struct SmallKernel {
         }
         return x;
     }
+    /// gather for a part-full register of `lanes` rows: its other lanes read the first
+    /// row's particles again, not those of the rows after the range, which another
+    /// worker may be moving at the same time (project_small_constraints.cpp shares a
+    /// colour's rows among workers).
+    JOUNCE_HOT_INLINE static Corners gatherFirst(const SmallRowView& r, std::size_t i, int lanes) {
+        Corners x;
+        for (std::size_t k = 0; k < 4; ++k) {
+            alignas(64) std::uint32_t index[n];
+            for (int l = 0; l < n; ++l) index[l] = r.index[k][i + static_cast<std::size_t>(l < lanes ? l : 0)];
+            x[k] = {L::gather(r.p, index, 3), L::gather(r.p + 1, index, 3), L::gather(r.p + 2, index, 3)};
+        }
+        return x;
+    }
     /// Writes the first `lanes` lanes back to their particles.
     JOUNCE_HOT_INLINE static void scatter(const SmallRowView& r, std::size_t i, const Corners& x, int lanes = n) {
         for (std::size_t k = 0; k < 4; ++k) {
@@ -132,9 +145,11 @@ template <class L> struct SmallKernel {
     /// Rows [begin, end) of one level, a register of rows at a time. (Two in flight, as
     /// the distance rows take them, measured no faster: a tetrahedron's corners and
     /// gradients alone fill the sixteen registers.) The last register may hold fewer
-    /// rows: its other lanes read the rows after `end` (or the padding, SmallRows), move
-    /// nothing, store back the multipliers they read and are not scattered, so each
-    /// row's bits are those of projecting it alone.
+    /// rows: its other lanes read the first row's particles and the other arrays of the
+    /// rows after `end` (or the padding, SmallRows), move nothing, store back the
+    /// multipliers they read and are not scattered, so each row's bits are those of
+    /// projecting it alone. (The rows after `end` are the next kind's or level's, which
+    /// no worker projects while this range runs.)
     template <Corners (*Project)(const SmallRowView&, std::size_t, const Corners&, typename L::Mask)>
     static void sweep(const SmallRowView& r, std::size_t begin, std::size_t end) {
         const typename L::Mask all = firstLanes(n);
@@ -142,7 +157,7 @@ template <class L> struct SmallKernel {
         for (; i + n <= end; i += n) scatter(r, i, Project(r, i, gather(r, i), all));
         if (i == end) return;
         const int lanes = static_cast<int>(end - i);
-        scatter(r, i, Project(r, i, gather(r, i), firstLanes(lanes)), lanes);
+        scatter(r, i, Project(r, i, gatherFirst(r, i, lanes), firstLanes(lanes)), lanes);
     }
     static void tetrahedra(const SmallRowView& r, std::size_t begin, std::size_t end) { sweep<&tetrahedron>(r, begin, end); }
     static void bending(const SmallRowView& r, std::size_t begin, std::size_t end) { sweep<&bend>(r, begin, end); }

@@ -7,9 +7,12 @@
 // Stages given a task system share their work among its workers where the work
 // divides into parts that touch different particles: per particle (prediction,
 // velocities), per colour of a sweep (sweep_levels.hpp: a colour's rows share no
-// particle), per run of one particle's candidates (shape contacts, put together in
-// candidate order). Every part computes what it would alone, so the result is the same
-// bits for any number of workers. Null: one thread.
+// particle), per run of about 256 shape candidates or contacts that ends with a
+// particle's last (making the shape contacts, put together in candidate order, and
+// projecting those with shapes that do not yield), per piece of a free group's members
+// (keeping angular momentum, summed piece after piece). Every part computes what it
+// would alone, so the result is the same bits for any number of workers. Null: one
+// thread.
 
 #include "physics/particles/distance_rows.hpp"
 #include "physics/particles/small_rows.hpp"
@@ -78,9 +81,9 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
 /// closing speed at the start of the world substep).
 void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candidates, real h,
                       std::vector<PairContact>& out);
-/// Puts pair contacts level by level (sweep_levels.hpp): every pass over them (the
-/// pre-stabilisation, the projection, the bounce) touches only the pair's particles,
-/// so it gives the same bits in the new order, with neighbouring pairs independent.
+/// Puts pair contacts colour by colour (sweep_levels.hpp): every pass over them (the
+/// pre-stabilisation, the projection, the bounce) touches only the pair's particles, so
+/// the pairs of a colour are independent and may be shared among workers.
 void orderPairContacts(std::size_t particles, std::vector<PairContact>& contacts, SweepLevels& levels,
                        std::vector<PairContact>& scratch);
 
@@ -217,7 +220,6 @@ template <typename Link> void forEachInternalLink(const ParticleSystem& ps, Link
 /// ps.freeGroups; turns each free group so that the internal sweep that moved p from
 /// `before` leaves its angular momentum about the step's start as it was.
 void buildFreeGroups(ParticleSystem& ps);
-/// `memberMass`: 1 / w of each of freeGroups.members, in its order.
 /// The sums of keepAngularMomentum, in pieces of a group's members.
 struct MomentumScratch {
     struct Piece {
@@ -236,6 +238,7 @@ struct MomentumScratch {
     std::vector<std::uint32_t> firstPiece; ///< group g's pieces: [firstPiece[g], firstPiece[g + 1])
     std::vector<Group> groups;
 };
+/// `memberMass`: 1 / w of each of freeGroups.members, in its order.
 void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before, const std::vector<real>& memberMass,
                          MomentumScratch& scratch, TaskSystem* tasks = nullptr);
 
