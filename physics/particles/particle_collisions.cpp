@@ -277,14 +277,14 @@ void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<Particle
 
 void preStabilizePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts, const SweepLevels& levels,
                        TaskSystem* tasks) {
-    sweepLevels(tasks, levels.levelStart, 256, ps.slotCount(), [&](std::size_t k) { return contacts[k].a; }, [&](std::size_t begin, std::size_t end) {
+    sweepLevels(tasks, levels, 256, [&](std::size_t k) { return contacts[k].a; }, [&](std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end; ++k) preStabilizePair(ps, contacts[k]);
     });
 }
 
 void projectPairContacts(ParticleSystem& ps, const std::vector<PairContact>& contacts, const SweepLevels& levels,
                          TaskSystem* tasks) {
-    sweepLevels(tasks, levels.levelStart, 256, ps.slotCount(), [&](std::size_t k) { return contacts[k].a; }, [&](std::size_t begin, std::size_t end) {
+    sweepLevels(tasks, levels, 256, [&](std::size_t k) { return contacts[k].a; }, [&](std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end; ++k) projectPair(ps, contacts[k]);
     });
 }

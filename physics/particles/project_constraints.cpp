@@ -101,7 +101,7 @@ void projectDistances(std::vector<Vec3>& p, DistanceRows& distances, TaskSystem*
     // A colour's rows in shares of at least 192 (about 2 microseconds of work; handing a
     // share to a waiting worker costs about half a microsecond) on the workers.
     const auto lowest = [&](std::size_t r) { return std::min(distances.a[r], distances.b[r]); };
-    sweepLevels(tasks, distances.levels.levelStart, 192, p.size(), lowest, [&](std::size_t begin, std::size_t end) {
+    sweepLevels(tasks, distances.levels, 192, lowest, [&](std::size_t begin, std::size_t end) {
         if (wide.width > 0) {
             const std::size_t full = begin + (end - begin) / static_cast<std::size_t>(wide.width) * static_cast<std::size_t>(wide.width);
             if (full > begin) wide.project(view, begin, full);

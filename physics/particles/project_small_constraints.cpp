@@ -269,7 +269,7 @@ void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& setting
     // (about 30 ns each), the other kinds one at a time after them.
     const auto lowest = [&](std::size_t r) { return std::min(std::min(rows.p[0][r], rows.p[1][r]), std::min(rows.p[2][r], rows.p[3][r])); };
     const auto onWorkers = [&](std::size_t begin, std::size_t end, Sweep lanes, Sweep one) {
-        shareLevel(tasks, begin, end, 48, ps.slotCount(), lowest, [&](std::size_t from, std::size_t to) { projectLanes(view, from, to, lanes, one); });
+        shareLevel(tasks, begin, end, 48, rows.levels, lowest, [&](std::size_t from, std::size_t to) { projectLanes(view, from, to, lanes, one); });
     };
     for (std::size_t l = 0; l < rows.tetEnd.size(); ++l) {
         onWorkers(rows.levelStart[l], rows.tetEnd[l], wide.tetrahedra, &One::tetrahedra);

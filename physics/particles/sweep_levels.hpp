@@ -47,6 +47,10 @@ struct SweepLevels {
     std::vector<std::uint32_t> lastLevel;  ///< scratch: per particle, one past the overflow level of its last row
     std::vector<std::uint32_t> rowLevel;   ///< scratch: per row
     std::vector<std::uint32_t> lowest;     ///< scratch: per row, its lowest particle
+    /// rowsBelow[i]: how many rows have their lowest particle below particle i (i from 0
+    /// to the particle count): where shareLevel cuts the particles so that each worker
+    /// gets as many rows in all.
+    std::vector<std::uint32_t> rowsBelow;
 };
 
 /// Orders rows 0 .. rows - 1; particlesOf(r) gives row r's particles (slots below
@@ -91,6 +95,9 @@ void orderSweep(std::size_t particles, std::size_t rows, const ParticlesOf& part
     }
     out.order.resize(rows);
     for (std::size_t r = 0; r < rows; ++r) out.order[count[out.rowLevel[r]]++] = static_cast<std::uint32_t>(r);
+    out.rowsBelow.assign(particles + 1, 0);
+    for (std::size_t r = 0; r < rows; ++r) ++out.rowsBelow[out.lowest[r] + 1];
+    for (std::size_t i = 0; i < particles; ++i) out.rowsBelow[i + 1] += out.rowsBelow[i];
     // Each level by lowest particle, then row (rows that come sorted, as pair contacts
     // by their first particle, are left as they are; std::sort needs no buffer).
     const auto byLowest = [&](std::uint32_t a, std::uint32_t b) {
@@ -110,14 +117,16 @@ void orderSweep(std::size_t particles, std::size_t rows, const ParticlesOf& part
 /// multiple of every SIMD width). A level of fewer than about 2 minRows stays on the
 /// calling thread: waking another would cost more than the rows.
 ///
-/// Share k takes the rows whose lowest particle lies in the k-th part of the particles
-/// [0, particles) (a level's rows come by lowest particle; lowestOf(row) gives it): each
-/// worker then moves mostly the same particles level after level, and their cache lines
-/// stay in its core. (Cut by row counts, the shares of successive levels fell on
+/// Share k takes the rows whose lowest particle lies in the k-th part of the particles,
+/// the parts cut so that each holds as many of all the levels' rows (`levels.rowsBelow`;
+/// a level's rows come by lowest particle, lowestOf(row) gives it): each worker then
+/// moves mostly the same particles level after level, and their cache lines stay in its
+/// core. (Cut by each level's row count, the shares of successive levels fell on
 /// different particles: softcube's tetrahedra took 1.7 times as long in all on two
-/// workers as on one.)
+/// workers as on one. Cut at the middle particle, a pile's pairs, counted at their lower
+/// particle, gave the first worker three quarters of them.)
 template <class LowestOf, class Project>
-void shareLevel(TaskSystem* tasks, std::size_t begin, std::size_t end, std::uint32_t minRows, std::size_t particles,
+void shareLevel(TaskSystem* tasks, std::size_t begin, std::size_t end, std::uint32_t minRows, const SweepLevels& levels,
                 const LowestOf& lowestOf, const Project& project) {
     constexpr std::size_t registerRows = 8;
     const std::uint32_t workers = tasks == nullptr ? 1 : tasks->workerCount();
@@ -131,7 +140,10 @@ void shareLevel(TaskSystem* tasks, std::size_t begin, std::size_t end, std::uint
     const auto cut = [&](std::uint32_t k) {
         if (k == 0) return begin;
         if (k == shares) return end;
-        const std::size_t target = particles * k / shares;
+        const std::vector<std::uint32_t>& below = levels.rowsBelow;
+        const std::uint64_t wanted = std::uint64_t{below.back()} * k / shares;
+        const std::size_t target = static_cast<std::size_t>( // first particle with that many rows below it
+            std::lower_bound(below.begin(), below.end(), wanted, [](std::uint32_t a, std::uint64_t b) { return a < b; }) - below.begin());
         std::size_t low = begin, high = end; // first row with lowestOf >= target
         while (low < high) {
             const std::size_t mid = low + (high - low) / 2;
@@ -150,10 +162,9 @@ void shareLevel(TaskSystem* tasks, std::size_t begin, std::size_t end, std::uint
 
 /// A sweep: each level in turn, shared among the workers (shareLevel).
 template <class LowestOf, class Project>
-void sweepLevels(TaskSystem* tasks, const std::vector<std::uint32_t>& levelStart, std::uint32_t minRows, std::size_t particles,
-                 const LowestOf& lowestOf, const Project& project) {
-    for (std::size_t l = 0; l + 1 < levelStart.size(); ++l)
-        shareLevel(tasks, levelStart[l], levelStart[l + 1], minRows, particles, lowestOf, project);
+void sweepLevels(TaskSystem* tasks, const SweepLevels& levels, std::uint32_t minRows, const LowestOf& lowestOf, const Project& project) {
+    for (std::size_t l = 0; l + 1 < levels.levelStart.size(); ++l)
+        shareLevel(tasks, levels.levelStart[l], levels.levelStart[l + 1], minRows, levels, lowestOf, project);
 }
 
 } // namespace jounce::detail

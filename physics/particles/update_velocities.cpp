@@ -121,7 +121,7 @@ void bouncePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts, c
     // As bounceParticles, between two particles: the pair's normal is where they touch
     // at the end of the small step, and the change is shared by inverse mass. Colour by
     // colour (a colour's pairs share no particle).
-    sweepLevels(tasks, levels.levelStart, 256, ps.slotCount(), [&](std::size_t k) { return contacts[k].a; }, [&](std::size_t begin, std::size_t end) {
+    sweepLevels(tasks, levels, 256, [&](std::size_t k) { return contacts[k].a; }, [&](std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end; ++k) bouncePair(ps, contacts[k], settings);
     });
 }
