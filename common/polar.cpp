@@ -6,6 +6,8 @@
 #include <Eigen/Cholesky>
 #include <Eigen/SVD>
 
+#include <type_traits>
+
 namespace jounce::detail {
 
 Mat3 properRotation(const Mat3& a) {
@@ -29,6 +31,10 @@ Mat3 properRotation(const Mat3& a) {
 /// settling) the SVD's rotation is taken instead (the smallest singular direction
 /// flipped when det C < 0). Always a proper rotation.
 Mat3 extractRotation(const Mat3& c, const Mat3& start) {
+    // Newton converges quadratically: once a step turns less than this, what is left is
+    // about its square, below round-off. Float's round-off keeps the steps near 1e-7, so
+    // it could never meet double's threshold and would always take all 8 steps and the SVD.
+    constexpr real settled = std::is_same_v<real, float> ? real(1e-5) : real(1e-10);
     Mat3 r = start;
     for (int it = 0; it < 8; ++it) {
         const Mat3 s = r.transpose() * c;
@@ -40,7 +46,7 @@ Mat3 extractRotation(const Mat3& c, const Mat3& start) {
         const real angle = w.norm();
         if (!(angle < 1)) break; // far from the maximum: the quadratic model does not hold
         r = r * Eigen::AngleAxis<real>(angle, angle > 0 ? Vec3(w / angle) : Vec3(Vec3::UnitX())).toRotationMatrix();
-        if (angle < real(1e-10)) {
+        if (angle < settled) {
             // Re-orthonormalise: the products of a few rotations drift by round-off.
             const Quat q(r);
             return q.normalized().toRotationMatrix();
