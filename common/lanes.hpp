@@ -13,6 +13,7 @@
 // layer's level sweeps (physics/particles/distance_kernel.hpp).
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 namespace jounce::detail {
@@ -54,6 +55,35 @@ template <class L> inline V3<L> operator*(const V3<L>& a, L s) { return {a.x * s
 template <class L> inline L dot(const V3<L>& a, const V3<L>& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 template <class L> inline V3<L> cross(const V3<L>& a, const V3<L>& b) {
     return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+/// Points stored as x y z triples: lane l of the result is point index[l] of p. A lane
+/// type may bring its own (Avx2Lanes<double> loads each point whole and transposes);
+/// the values are the same either way.
+template <class L> inline V3<L> gatherTriples(const typename L::Real* p, const std::uint32_t* index) {
+    if constexpr (requires { L::gatherTriples(p, index); }) {
+        return L::gatherTriples(p, index);
+    } else {
+        return {L::gather(p, index, 3), L::gather(p + 1, index, 3), L::gather(p + 2, index, 3)};
+    }
+}
+/// Writes lanes [0, lanes) of v to points index[l] of p (the points of a register's
+/// rows are distinct, so the order does not matter).
+template <class L> inline void scatterTriples(typename L::Real* p, const std::uint32_t* index, const V3<L>& v, int lanes = L::width) {
+    if constexpr (requires { L::scatterTriples(p, index, v); }) {
+        if (lanes == L::width) return L::scatterTriples(p, index, v);
+    }
+    using T = typename L::Real;
+    alignas(64) T x[L::width], y[L::width], z[L::width];
+    v.x.store(x);
+    v.y.store(y);
+    v.z.store(z);
+    for (int l = 0; l < lanes; ++l) {
+        T* q = p + 3 * static_cast<std::size_t>(index[l]);
+        q[0] = x[l];
+        q[1] = y[l];
+        q[2] = z[l];
+    }
 }
 
 /// A symmetric 3x3 matrix (a world inverse inertia): xx yy zz xy xz yz.

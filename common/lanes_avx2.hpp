@@ -58,6 +58,32 @@ template <> struct Avx2Lanes<double> {
         return {_mm256_set_pd(base[index[3] * stride], base[index[2] * stride], base[index[1] * stride], base[index[0] * stride])};
     }
     void store(double* p) const { _mm256_storeu_pd(p, v); }
+    /// Four x y z points: each point's x y in one load, z in another, then transposed
+    /// (12 scalar loads and their inserts otherwise; the x y z of a point are adjacent).
+    static V3<Avx2Lanes> gatherTriples(const double* p, const std::uint32_t* index) {
+        const double *p0 = p + 3 * std::size_t{index[0]}, *p1 = p + 3 * std::size_t{index[1]};
+        const double *p2 = p + 3 * std::size_t{index[2]}, *p3 = p + 3 * std::size_t{index[3]};
+        const __m256d xy02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p0)), _mm_loadu_pd(p2), 1);
+        const __m256d xy13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p1)), _mm_loadu_pd(p3), 1);
+        const __m128d z01 = _mm_loadh_pd(_mm_load_sd(p0 + 2), p1 + 2), z23 = _mm_loadh_pd(_mm_load_sd(p2 + 2), p3 + 2);
+        return {{_mm256_unpacklo_pd(xy02, xy13)}, {_mm256_unpackhi_pd(xy02, xy13)},
+                {_mm256_insertf128_pd(_mm256_castpd128_pd256(z01), z23, 1)}};
+    }
+    /// gatherTriples' inverse: each point's x y in one store, z in another.
+    static void scatterTriples(double* p, const std::uint32_t* index, const V3<Avx2Lanes>& v) {
+        double *p0 = p + 3 * std::size_t{index[0]}, *p1 = p + 3 * std::size_t{index[1]};
+        double *p2 = p + 3 * std::size_t{index[2]}, *p3 = p + 3 * std::size_t{index[3]};
+        const __m256d xy02 = _mm256_unpacklo_pd(v.x.v, v.y.v), xy13 = _mm256_unpackhi_pd(v.x.v, v.y.v);
+        _mm_storeu_pd(p0, _mm256_castpd256_pd128(xy02));
+        _mm_storeu_pd(p1, _mm256_castpd256_pd128(xy13));
+        _mm_storeu_pd(p2, _mm256_extractf128_pd(xy02, 1));
+        _mm_storeu_pd(p3, _mm256_extractf128_pd(xy13, 1));
+        const __m128d z01 = _mm256_castpd256_pd128(v.z.v), z23 = _mm256_extractf128_pd(v.z.v, 1);
+        _mm_store_sd(p0 + 2, z01);
+        _mm_storeh_pd(p1 + 2, z01);
+        _mm_store_sd(p2 + 2, z23);
+        _mm_storeh_pd(p3 + 2, z23);
+    }
     friend Avx2Lanes operator+(Avx2Lanes a, Avx2Lanes b) { return {_mm256_add_pd(a.v, b.v)}; }
     friend Avx2Lanes operator-(Avx2Lanes a, Avx2Lanes b) { return {_mm256_sub_pd(a.v, b.v)}; }
     friend Avx2Lanes operator-(Avx2Lanes a) { return {_mm256_xor_pd(a.v, _mm256_set1_pd(-0.0))}; }

@@ -223,10 +223,10 @@ TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in
                 const Vec3 delta = plain[d.a] - plain[d.b];
                 const real length = delta.norm();
                 if (!(length > real(1e-12))) continue;
-                const Vec3 n = delta / length;
+                const Vec3 n = delta * (1 / length);
                 const real c = length - d.restLength, alphaTilde = d.compliance / (h * h);
-                const real dlambda = solver == ParticleSolver::PBD ? -k * c / (wa + wb)
-                                                                   : (-c - alphaTilde * lambda[slot]) / (wa + wb + alphaTilde);
+                const real dlambda = solver == ParticleSolver::PBD ? -c * (k / (wa + wb))
+                                                                   : (-c - alphaTilde * lambda[slot]) * (1 / (wa + wb + alphaTilde));
                 lambda[slot] += dlambda;
                 plain[d.a] += n * (wa * dlambda);
                 plain[d.b] -= n * (wb * dlambda);
@@ -270,6 +270,7 @@ TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in
         CHECK(sameBits(reused.wb, fresh.wb));
         CHECK(sameBits(reused.restLength, fresh.restLength));
         CHECK(sameBits(reused.alphaTilde, fresh.alphaTilde));
+        CHECK(sameBits(reused.scale, fresh.scale));
         CHECK(sameBits(reused.levels.order, fresh.levels.order));
         CHECK(sameBits(reused.levels.levelStart, fresh.levels.levelStart));
     };
@@ -289,6 +290,14 @@ TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in
     std::vector<std::uint8_t> direct(moved.distances.slotCount(), 0);
     direct[41] = 1;
     expectFreshPack(moved, direct, rows);
+    // The same rows under PBD: the listing is unchanged, the scales are not (k' / (wa + wb)).
+    ParticleSettings pbd;
+    pbd.solver = ParticleSolver::PBD;
+    detail::packDistances(moved, pbd, h, direct, rows);
+    detail::DistanceRows freshPbd;
+    detail::packDistances(moved, pbd, h, direct, freshPbd);
+    CHECK(sameBits(rows.scale, freshPbd.scale));
+    CHECK(rows.scale[0] == Approx(detail::pbdStiffnessPerIteration(pbd) / (rows.wa[0] + rows.wb[0])));
 }
 
 TEST_CASE("small constraints: every SIMD width sweeps the bits of the plain sweep in the pack's order, weightless rows kept",

@@ -59,11 +59,21 @@ void buildFreeGroups(ParticleSystem& ps) {
     groups.groupStart.push_back(static_cast<std::uint32_t>(groups.members.size()));
 }
 
-void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before, const std::vector<real>& memberMass,
-                         MomentumScratch& scratch, TaskSystem* tasks) {
+namespace {
+
+/// Runs work(piece) for every piece, the k-th part of them on share k.
+template <class Work> void forEachPiece(MomentumScratch& scratch, TaskSystem* tasks, Work work) {
+    const auto count = static_cast<std::uint32_t>(scratch.pieces.size());
+    parallelShares(tasks, count, 4, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t k = begin; k < end; ++k) work(scratch.pieces[k]);
+    });
+}
+
+} // namespace
+
+void startMomentumStep(const ParticleSystem& ps, const std::vector<real>& memberMass, MomentumScratch& scratch, TaskSystem* tasks) {
     // The sums run over pieces of at most `piece` members of one group, added up piece
-    // after piece: the same pieces, and so the same bits, on any number of workers. (A
-    // group of up to `piece` members is one piece: its sums are a plain loop's.)
+    // after piece: the same pieces, and so the same bits, on any number of workers.
     constexpr std::uint32_t piece = 256;
     const ParticleSystem::FreeGroups& groups = ps.freeGroups;
     const std::size_t groupCount = groups.groupStart.empty() ? 0 : groups.groupStart.size() - 1;
@@ -73,66 +83,79 @@ void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before, co
     for (std::size_t g = 0; g < groupCount; ++g) {
         scratch.firstPiece[g] = static_cast<std::uint32_t>(pieces.size());
         for (std::uint32_t k = groups.groupStart[g]; k < groups.groupStart[g + 1]; k += piece)
-            pieces.push_back({k, std::min(k + piece, groups.groupStart[g + 1])});
+            pieces.push_back({k, std::min(k + piece, groups.groupStart[g + 1]), static_cast<std::uint32_t>(g)});
     }
     scratch.firstPiece[groupCount] = static_cast<std::uint32_t>(pieces.size());
-    const auto count = static_cast<std::uint32_t>(pieces.size());
-    const auto each = [&](auto&& work) {
-        parallelShares(tasks, count, 4, [&](std::uint32_t begin, std::uint32_t end) {
-            for (std::uint32_t k = begin; k < end; ++k) work(pieces[k]);
-        });
-    };
-    // Mass and centres, at the start of the small step and now.
-    each([&](MomentumScratch::Piece& q) {
+    // Each group's mass and centre at the start of the small step (x holds still
+    // through its iterations).
+    forEachPiece(scratch, tasks, [&](MomentumScratch::Piece& q) {
         for (std::uint32_t k = q.first; k < q.last; ++k) {
-            const std::uint32_t i = groups.members[k];
-            const real m = memberMass[k];
-            q.mass += m;
-            q.startCentre += m * ps.x[i];
-            q.centre += m * ps.p[i];
+            q.mass += memberMass[k];
+            q.startCentre += memberMass[k] * ps.x[groups.members[k]];
         }
     });
-    std::vector<MomentumScratch::Group>& group = scratch.groups;
-    group.assign(groupCount, {});
+    scratch.groups.assign(groupCount, {});
     for (std::size_t g = 0; g < groupCount; ++g) {
-        MomentumScratch::Group& s = group[g];
-        real mass = 0;
+        MomentumScratch::Group& s = scratch.groups[g];
         for (std::uint32_t k = scratch.firstPiece[g]; k < scratch.firstPiece[g + 1]; ++k) {
-            mass += pieces[k].mass;
+            s.mass += pieces[k].mass;
             s.startCentre += pieces[k].startCentre;
-            s.centre += pieces[k].centre;
         }
-        s.startCentre /= mass;
-        s.centre /= mass;
-        for (std::uint32_t k = scratch.firstPiece[g]; k < scratch.firstPiece[g + 1]; ++k) pieces[k].group = static_cast<std::uint32_t>(g);
+        s.startCentre /= s.mass;
     }
-    // The sweep's torque about the start positions, and how a turn d theta adds to it:
-    // sum m s_i x (d theta x r_i) = A d theta, A = sum m ((s_i . r_i) I - r_i s_i^T).
-    each([&](MomentumScratch::Piece& q) {
-        const MomentumScratch::Group& s = group[q.group];
-        for (std::uint32_t k = q.first; k < q.last; ++k) {
-            const std::uint32_t i = groups.members[k];
-            const real m = memberMass[k];
-            const Vec3 from = ps.x[i] - s.startCentre, r = ps.p[i] - s.centre;
-            q.torque += m * from.cross(ps.p[i] - before[i]);
-            q.a += m * (from.dot(r) * Mat3::Identity() - r * from.transpose());
-        }
+}
+
+void rememberSweepStart(const ParticleSystem& ps, MomentumScratch& scratch, TaskSystem* tasks) {
+    const std::vector<std::uint32_t>& members = ps.freeGroups.members;
+    scratch.before.resize(members.size());
+    forEachPiece(scratch, tasks, [&](const MomentumScratch::Piece& q) {
+        for (std::uint32_t k = q.first; k < q.last; ++k) scratch.before[k] = ps.p[members[k]];
     });
-    for (std::size_t g = 0; g < groupCount; ++g) {
-        MomentumScratch::Group& s = group[g];
-        Vec3 torque = Vec3::Zero();
+}
+
+void keepAngularMomentum(ParticleSystem& ps, const std::vector<real>& memberMass, MomentumScratch& scratch, TaskSystem* tasks) {
+    const std::vector<std::uint32_t>& members = ps.freeGroups.members;
+    std::vector<MomentumScratch::Group>& groups = scratch.groups;
+    // One pass: the centre now, the sweep's torque about the start positions, and how a
+    // turn d theta about the centre c adds to it,
+    //   sum m s_i x (d theta x r_i) = A d theta, A = sum m ((s_i . r_i) I - r_i s_i^T),
+    // with s_i = x_i - c0, r_i = p_i - c. Since sum m s_i = 0, r_i may be measured from
+    // c0 instead of c (A is the same), so A needs no centre of this pass.
+    forEachPiece(scratch, tasks, [&](MomentumScratch::Piece& q) {
+        const Vec3 c0 = groups[q.group].startCentre;
+        Vec3 centre = Vec3::Zero(), torque = Vec3::Zero();
+        real trace = 0;
+        Mat3 outer = Mat3::Zero();
+        for (std::uint32_t k = q.first; k < q.last; ++k) {
+            const Vec3& p = ps.p[members[k]];
+            const Vec3 ms = memberMass[k] * (ps.x[members[k]] - c0), r = p - c0;
+            centre += memberMass[k] * p;
+            torque += ms.cross(p - scratch.before[k]);
+            trace += ms.dot(r);
+            outer.noalias() += r * ms.transpose();
+        }
+        q.centre = centre;
+        q.torque = torque;
+        q.a = trace * Mat3::Identity() - outer;
+    });
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        MomentumScratch::Group& s = groups[g];
+        Vec3 centre = Vec3::Zero(), torque = Vec3::Zero();
         Mat3 a = Mat3::Zero();
         for (std::uint32_t k = scratch.firstPiece[g]; k < scratch.firstPiece[g + 1]; ++k) {
-            torque += pieces[k].torque;
-            a += pieces[k].a;
+            centre += scratch.pieces[k].centre;
+            torque += scratch.pieces[k].torque;
+            a += scratch.pieces[k].a;
         }
-        if (!torque.isZero(0)) s.turn = pseudoInverseSolve(a, -torque);
+        s.centre = centre / s.mass;
+        s.turn = torque.isZero(0) ? Vec3::Zero() : pseudoInverseSolve(a, -torque);
     }
-    each([&](MomentumScratch::Piece& q) {
-        const MomentumScratch::Group& s = group[q.group];
+    // The turn about the centre now: it moves no centre of mass.
+    forEachPiece(scratch, tasks, [&](const MomentumScratch::Piece& q) {
+        const MomentumScratch::Group& s = groups[q.group];
         if (s.turn.isZero(0)) return;
         for (std::uint32_t k = q.first; k < q.last; ++k) {
-            const std::uint32_t i = groups.members[k];
+            const std::uint32_t i = members[k];
             ps.p[i] += s.turn.cross(ps.p[i] - s.centre);
         }
     });

@@ -7,10 +7,11 @@
 // (sweep_levels.hpp), so n of them can be gathered, projected and scattered together
 // with the bits of projecting them one by one.
 //
-// The arithmetic is the scalar code's, operation for operation: |d|^2 in Eigen's
-// order, x^2 + (y^2 + z^2); n = d / |d| by division; the multiplier change's two forms.
-// A row whose particles coincide (|d| <= 1e-12) has no direction: it divides by 1
-// instead and its lane keeps its old values (no lane divides by zero: the tests trap).
+// The arithmetic is the same for every width, operation for operation: |d|^2 in
+// Eigen's order, x^2 + (y^2 + z^2); n = d * (1 / |d|), one division; the multiplier
+// change times the row's packed scale (distance_rows.hpp), no division. A row whose
+// particles coincide (|d| <= 1e-12) has no direction: it divides by 1 instead and its
+// lane keeps its old values (no lane divides by zero: the tests trap).
 
 #include "common/hot_inline.hpp"
 #include "common/lanes.hpp"
@@ -24,22 +25,9 @@ template <class L> struct DistanceKernel {
     using T = typename L::Real;
     static constexpr int n = L::width;
 
-    JOUNCE_HOT_INLINE static V3<L> gather3(const T* p, const std::uint32_t* index) {
-        return {L::gather(p, index, 3), L::gather(p + 1, index, 3), L::gather(p + 2, index, 3)};
-    }
+    JOUNCE_HOT_INLINE static V3<L> gather3(const T* p, const std::uint32_t* index) { return gatherTriples<L>(p, index); }
     /// Writes lane l of v to particle index[l].
-    JOUNCE_HOT_INLINE static void scatter3(T* p, const std::uint32_t* index, const V3<L>& v) {
-        alignas(64) T x[n], y[n], z[n];
-        v.x.store(x);
-        v.y.store(y);
-        v.z.store(z);
-        for (int l = 0; l < n; ++l) {
-            T* q = p + 3 * static_cast<std::size_t>(index[l]);
-            q[0] = x[l];
-            q[1] = y[l];
-            q[2] = z[l];
-        }
-    }
+    JOUNCE_HOT_INLINE static void scatter3(T* p, const std::uint32_t* index, const V3<L>& v) { scatterTriples<L>(p, index, v); }
 
     struct Ends {
         V3<L> a, b; ///< the two particles' positions
@@ -51,17 +39,12 @@ template <class L> struct DistanceKernel {
         const V3<L> d = at.a - at.b;
         const L length = sqrt(d.x * d.x + (d.y * d.y + d.z * d.z));
         const auto apart = length > tiny;
-        const L divisor = select(apart, length, one);
-        const V3<L> normal{d.x / divisor, d.y / divisor, d.z / divisor}; // grad_a C = n, grad_b C = -n
+        const L inverse = one / select(apart, length, one);
+        const V3<L> normal{d.x * inverse, d.y * inverse, d.z * inverse}; // grad_a C = n, grad_b C = -n
         const L wa = L::load(r.wa + i), wb = L::load(r.wb + i), lambda = L::load(r.lambda + i);
-        const L c = length - L::load(r.restLength + i), weights = wa + wb;
-        L dlambda;
-        if (r.pbd) {
-            dlambda = -L::splat(r.pbdStiffness) * c / weights;
-        } else {
-            const L alphaTilde = L::load(r.alphaTilde + i);
-            dlambda = (-c - alphaTilde * lambda) / (weights + alphaTilde);
-        }
+        const L c = length - L::load(r.restLength + i), scale = L::load(r.scale + i);
+        // XPBD: dlambda = (-C - alpha~ lambda) / (wa + wb + alpha~); PBD: -k' C / (wa + wb).
+        const L dlambda = r.pbd ? -c * scale : (-c - L::load(r.alphaTilde + i) * lambda) * scale;
         select(apart, lambda + dlambda, lambda).store(r.lambda + i);
         const L sa = wa * dlambda, sb = wb * dlambda;
         return {{select(apart, at.a.x + normal.x * sa, at.a.x), select(apart, at.a.y + normal.y * sa, at.a.y),

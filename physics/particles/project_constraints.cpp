@@ -48,6 +48,14 @@ bool sameDistanceRows(const std::vector<DistanceRow>& x, const std::vector<Dista
     return true;
 }
 
+/// Each row's multiplier change per unit of -(C + alpha~ lambda) (distance_rows.hpp).
+void setDistanceScales(DistanceRows& out) {
+    for (std::size_t k = 0; k < out.size(); ++k)
+        out.scale[k] = out.pbd ? out.pbdStiffness / (out.wa[k] + out.wb[k]) : 1 / (out.wa[k] + out.wb[k] + out.alphaTilde[k]);
+    out.scaledForPbd = out.pbd;
+    out.scaledForStiffness = out.pbdStiffness;
+}
+
 } // namespace
 
 void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, real h,
@@ -63,7 +71,11 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
         if (wa + wb == 0) continue; // both pinned: nothing can move
         fresh.push_back({d.a, d.b, static_cast<std::uint32_t>(k), wa, wb, d.restLength, d.compliance / (h * h)});
     }
-    if (sameDistanceRows(fresh, out.listed)) return; // as last packed
+    if (sameDistanceRows(fresh, out.listed)) {
+        // As last packed; the scales again only if the solver or k' changed.
+        if (out.scaledForPbd != out.pbd || !sameReal(out.scaledForStiffness, out.pbdStiffness)) setDistanceScales(out);
+        return;
+    }
     const std::vector<DistanceRow>& listed = fresh;
     out.listed.clear(); // names no arrays until they are rebuilt (an allocation may throw on the way)
     // Colour by colour (sweep_levels.hpp): the rows of a colour share no particle.
@@ -72,7 +84,7 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
         [&](std::size_t r) { return std::array<std::uint32_t, 2>{listed[r].a, listed[r].b}; }, out.levels);
     const std::size_t rows = listed.size();
     for (auto* v : {&out.a, &out.b, &out.slot}) v->resize(rows);
-    for (auto* v : {&out.wa, &out.wb, &out.restLength, &out.alphaTilde}) v->resize(rows);
+    for (auto* v : {&out.wa, &out.wb, &out.restLength, &out.alphaTilde, &out.scale}) v->resize(rows);
     out.lambda.assign(rows, 0);
     for (std::size_t k = 0; k < rows; ++k) {
         const DistanceRow& d = listed[out.levels.order[k]];
@@ -84,6 +96,7 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
         out.restLength[k] = d.restLength;
         out.alphaTilde[k] = d.alphaTilde;
     }
+    setDistanceScales(out);
     out.listed.swap(fresh); // last: the listing names the arrays only once they are built
 }
 
@@ -91,8 +104,8 @@ void projectDistances(std::vector<Vec3>& p, DistanceRows& distances, TaskSystem*
     static_assert(sizeof(Vec3) == 3 * sizeof(real), "positions are packed x y z triples");
     const DistanceRowView view{reinterpret_cast<real*>(p.data()),       distances.a.data(),          distances.b.data(),
                                distances.wa.data(),    distances.wb.data(),         distances.restLength.data(),
-                               distances.alphaTilde.data(), distances.lambda.data(), distances.pbd,
-                               distances.pbdStiffness};
+                               distances.alphaTilde.data(), distances.scale.data(), distances.lambda.data(),
+                               distances.pbd};
     // The widest lanes the processor has (and limitSimd allows); each level's last
     // rows, fewer than a register holds, one at a time. Every width gives the same bits.
     const SimdLevel level = simdLevel();

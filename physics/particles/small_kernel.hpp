@@ -37,8 +37,7 @@ template <class L> struct SmallKernel {
     JOUNCE_HOT_INLINE static Corners gather(const SmallRowView& r, std::size_t i) {
         Corners x;
         for (std::size_t k = 0; k < 4; ++k) {
-            const std::uint32_t* index = r.index[k] + i;
-            x[k] = {L::gather(r.p, index, 3), L::gather(r.p + 1, index, 3), L::gather(r.p + 2, index, 3)};
+            x[k] = gatherTriples<L>(r.p, r.index[k] + i);
         }
         return x;
     }
@@ -51,24 +50,13 @@ template <class L> struct SmallKernel {
         for (std::size_t k = 0; k < 4; ++k) {
             alignas(64) std::uint32_t index[n];
             for (int l = 0; l < n; ++l) index[l] = r.index[k][i + static_cast<std::size_t>(l < lanes ? l : 0)];
-            x[k] = {L::gather(r.p, index, 3), L::gather(r.p + 1, index, 3), L::gather(r.p + 2, index, 3)};
+            x[k] = gatherTriples<L>(r.p, index);
         }
         return x;
     }
     /// Writes the first `lanes` lanes back to their particles.
     JOUNCE_HOT_INLINE static void scatter(const SmallRowView& r, std::size_t i, const Corners& x, int lanes = n) {
-        for (std::size_t k = 0; k < 4; ++k) {
-            alignas(64) T px[n], py[n], pz[n];
-            x[k].x.store(px);
-            x[k].y.store(py);
-            x[k].z.store(pz);
-            for (int l = 0; l < lanes; ++l) {
-                T* q = r.p + 3 * static_cast<std::size_t>(r.index[k][i + static_cast<std::size_t>(l)]);
-                q[0] = px[l];
-                q[1] = py[l];
-                q[2] = pz[l];
-            }
-        }
+        for (std::size_t k = 0; k < 4; ++k) scatterTriples<L>(r.p, r.index[k] + i, x[k], lanes);
     }
 
     /// One XPBD (or PBD) update of rows [i, i + n) with value C and gradients grad_k C:

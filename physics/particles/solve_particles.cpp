@@ -66,7 +66,6 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
     else if (direct.builtFor != ps.topologyVersion) buildDirectGroups(ps, direct);
     if (settings.keepAngularMomentum && ps.freeGroups.builtFor != ps.topologyVersion) buildFreeGroups(ps);
     const bool keepMomentum = settings.keepAngularMomentum && !ps.freeGroups.members.empty();
-    std::vector<Vec3>& beforeSweep = scratch.beforeSweep;
     if (keepMomentum) {
         scratch.memberMass.resize(ps.freeGroups.members.size());
         for (std::size_t k = 0; k < ps.freeGroups.members.size(); ++k) scratch.memberMass[k] = 1 / ps.w[ps.freeGroups.members[k]];
@@ -84,6 +83,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         moveCoupled(small);
         dampClusters(ps); // Müller 2007 damps before predicting; gravity adds no deviation from rigid motion
         predictParticles(ps, ctx.gravity, settings.damping, h, settings.integrator, tasks);
+        if (keepMomentum) startMomentumStep(ps, scratch.memberMass, scratch.momentum, tasks);
         makeShapeContacts(ps, bodies, colliders, candidates, settings.contactMargin, h, scratch.colliderPoses,
                           shapeContacts, tasks);
         makeSurfaceContacts(ps, candidates, surfaceContacts);
@@ -94,14 +94,14 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         std::fill(smallConstraints.lambda.begin(), smallConstraints.lambda.end(), real(0));
         for (int it = 0; it < settings.iterations; ++it) {
             // Internal constraints first, contacts last (they must hold at the end).
-            if (keepMomentum) beforeSweep = ps.p;
+            if (keepMomentum) rememberSweepStart(ps, scratch.momentum, tasks);
             projectHierarchies(ps, scratch.hierarchy); // coarse levels first (Müller 2008)
             if (settings.directChains) projectDirect(ps, direct, settings, hc);
             projectDistances(ps.p, distances, tasks);
             projectSmallConstraints(ps, settings, hc, smallConstraints, tasks);
             projectVolumes(ps, settings, hc, touching, scratch.volumes);
             matchShapes(ps, settings);
-            if (keepMomentum) keepAngularMomentum(ps, beforeSweep, scratch.memberMass, scratch.momentum, tasks);
+            if (keepMomentum) keepAngularMomentum(ps, scratch.memberMass, scratch.momentum, tasks);
             projectAttachments(ps, bodies, settings, hc);
             // Shapes last: a particle squeezed between a heavy grain and a box ends the
             // sweep outside the box (pairs left overlapping are separated without

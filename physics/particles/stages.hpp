@@ -217,8 +217,7 @@ template <typename Link> void forEachInternalLink(const ParticleSystem& ps, Link
 }
 
 /// Free groups and their angular momentum (conserve_momentum.cpp): rebuilds
-/// ps.freeGroups; turns each free group so that the internal sweep that moved p from
-/// `before` leaves its angular momentum about the step's start as it was.
+/// ps.freeGroups (particles joined by internal constraints, none pinned).
 void buildFreeGroups(ParticleSystem& ps);
 /// The sums of keepAngularMomentum, in pieces of a group's members.
 struct MomentumScratch {
@@ -226,21 +225,29 @@ struct MomentumScratch {
         std::uint32_t first = 0, last = 0; ///< members [first, last) of one group
         std::uint32_t group = 0;
         real mass = 0;
-        Vec3 startCentre = Vec3::Zero(), centre = Vec3::Zero(); ///< sum m x, sum m p
-        Vec3 torque = Vec3::Zero();
+        Vec3 startCentre = Vec3::Zero(); ///< sum m x
+        Vec3 centre = Vec3::Zero(), torque = Vec3::Zero(); ///< sum m p; the sweep's torque
         Mat3 a = Mat3::Zero();
     };
     struct Group {
-        Vec3 startCentre = Vec3::Zero(), centre = Vec3::Zero();
+        real mass = 0;
+        Vec3 startCentre = Vec3::Zero(), centre = Vec3::Zero(); ///< of x, of p
         Vec3 turn = Vec3::Zero(); ///< d theta
     };
     std::vector<Piece> pieces;
     std::vector<std::uint32_t> firstPiece; ///< group g's pieces: [firstPiece[g], firstPiece[g + 1])
     std::vector<Group> groups;
+    std::vector<Vec3> before; ///< each member's p before the sweep
 };
+/// Once per small step: the pieces, each group's mass and centre at the step's start.
 /// `memberMass`: 1 / w of each of freeGroups.members, in its order.
-void keepAngularMomentum(ParticleSystem& ps, const std::vector<Vec3>& before, const std::vector<real>& memberMass,
-                         MomentumScratch& scratch, TaskSystem* tasks = nullptr);
+void startMomentumStep(const ParticleSystem& ps, const std::vector<real>& memberMass, MomentumScratch& scratch,
+                       TaskSystem* tasks = nullptr);
+/// Before each sweep: the members' positions p.
+void rememberSweepStart(const ParticleSystem& ps, MomentumScratch& scratch, TaskSystem* tasks = nullptr);
+/// After it: turns each group so that its angular momentum about the start is kept.
+void keepAngularMomentum(ParticleSystem& ps, const std::vector<real>& memberMass, MomentumScratch& scratch,
+                         TaskSystem* tasks = nullptr);
 
 /// The awake dynamic bodies of this substep's particle-collider candidates and
 /// particle attachments, into candidates.coupledBodies and coupledMask.
@@ -270,7 +277,7 @@ struct ParticleStepScratch {
     std::vector<SurfaceContact> surfaceContacts;
     std::vector<std::uint8_t> touching;
     VolumeScratch volumes;
-    std::vector<Vec3> beforeSweep, hierarchy;
+    std::vector<Vec3> hierarchy;
     std::vector<real> memberMass; ///< 1 / w of the free groups' members (keepAngularMomentum)
     MomentumScratch momentum;
     DistanceRows distances;
