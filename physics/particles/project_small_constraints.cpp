@@ -92,11 +92,13 @@ bool constraintValue(const ParticleConstraint& k, const std::array<Vec3, 4>& x, 
     case ParticleConstraintKind::TetVolume: {
         // V = 1/6 (x_b - x_a) x (x_c - x_a) . (x_d - x_a); each gradient is 1/6 the
         // cross product of the other two edges from a (the opposite face's area normal / 3).
+        // (Products with the rounded 1/6: the SIMD lanes' arithmetic, small_kernel.hpp.)
+        constexpr real sixth = real(1) / 6;
         const Vec3 e1 = x[1] - x[0], e2 = x[2] - x[0], e3 = x[3] - x[0];
-        value = e1.cross(e2).dot(e3) / 6 - k.rest;
-        grad[1] = e2.cross(e3) / 6;
-        grad[2] = e3.cross(e1) / 6;
-        grad[3] = e1.cross(e2) / 6;
+        value = e1.cross(e2).dot(e3) * sixth - k.rest;
+        grad[1] = e2.cross(e3) * sixth;
+        grad[2] = e3.cross(e1) * sixth;
+        grad[3] = e1.cross(e2) * sixth;
         grad[0] = -(grad[1] + grad[2] + grad[3]);
         return true;
     }

@@ -32,7 +32,6 @@ template <class L> struct SmallKernel {
 
     JOUNCE_HOT_INLINE static L sum3(L x, L y, L z) { return x + (y + z); } // Eigen's order
     JOUNCE_HOT_INLINE static L dot3(const V3<L>& a, const V3<L>& b) { return sum3(a.x * b.x, a.y * b.y, a.z * b.z); }
-    JOUNCE_HOT_INLINE static V3<L> over(const V3<L>& v, L d) { return {v.x / d, v.y / d, v.z / d}; }
 
     JOUNCE_HOT_INLINE static Corners gather(const SmallRowView& r, std::size_t i) {
         Corners x;
@@ -93,16 +92,17 @@ template <class L> struct SmallKernel {
     }
 
     /// V = 1/6 (x1 - x0) x (x2 - x0) . (x3 - x0); C = V - V0; grad_1 = e2 x e3 / 6 and
-    /// cyclically, grad_0 = -(grad_1 + grad_2 + grad_3).
+    /// cyclically, grad_0 = -(grad_1 + grad_2 + grad_3). The sixths are products with
+    /// the rounded 1/6, as constraintValue's (ten divisions a row otherwise).
     JOUNCE_HOT_INLINE static Corners tetrahedron(const SmallRowView& r, std::size_t i, const Corners& x, typename L::Mask live) {
-        const L six = L::splat(T(6));
+        const L sixth = L::splat(T(1) / T(6));
         const V3<L> e1 = x[1] - x[0], e2 = x[2] - x[0], e3 = x[3] - x[0];
         const V3<L> n12 = cross(e1, e2);
-        const L value = dot3(n12, e3) / six - L::load(r.rest + i);
+        const L value = dot3(n12, e3) * sixth - L::load(r.rest + i);
         Corners grad;
-        grad[1] = over(cross(e2, e3), six);
-        grad[2] = over(cross(e3, e1), six);
-        grad[3] = over(n12, six);
+        grad[1] = cross(e2, e3) * sixth;
+        grad[2] = cross(e3, e1) * sixth;
+        grad[3] = n12 * sixth;
         const V3<L> sum = grad[1] + grad[2] + grad[3];
         grad[0] = {-sum.x, -sum.y, -sum.z};
         return update(r, i, x, value, grad, live);
