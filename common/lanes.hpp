@@ -58,7 +58,7 @@ template <class L> inline V3<L> cross(const V3<L>& a, const V3<L>& b) {
 }
 
 /// Points stored as x y z triples: lane l of the result is point index[l] of p. A lane
-/// type may bring its own (Avx2Lanes<double> loads each point whole and transposes);
+/// type may bring its own (Avx2Lanes loads each point's x y and its z and transposes);
 /// the values are the same either way.
 template <class L> inline V3<L> gatherTriples(const typename L::Real* p, const std::uint32_t* index) {
     if constexpr (requires { L::gatherTriples(p, index); }) {

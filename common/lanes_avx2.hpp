@@ -30,6 +30,35 @@ template <> struct Avx2Lanes<float> {
                               base[index[3] * stride], base[index[2] * stride], base[index[1] * stride], base[index[0] * stride])};
     }
     void store(float* p) const { _mm256_storeu_ps(p, v); }
+    /// Eight x y z points: each point's x y in one 8-byte load, z in another, then
+    /// transposed (Avx2Lanes<double>::gatherTriples' way).
+    static V3<Avx2Lanes> gatherTriples(const float* p, const std::uint32_t* index) {
+        const auto xy = [&](int l) {
+            return _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + 3 * std::size_t{index[l]})));
+        };
+        const auto z = [&](int l) { return p[3 * std::size_t{index[l]} + 2]; };
+        // (x0 y0 x1 y1 | x4 y4 x5 y5) and (x2 y2 x3 y3 | x6 y6 x7 y7)
+        const __m256 a = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_movelh_ps(xy(0), xy(1))), _mm_movelh_ps(xy(4), xy(5)), 1);
+        const __m256 b = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_movelh_ps(xy(2), xy(3))), _mm_movelh_ps(xy(6), xy(7)), 1);
+        return {{_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0))}, {_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1))},
+                {_mm256_set_ps(z(7), z(6), z(5), z(4), z(3), z(2), z(1), z(0))}};
+    }
+    /// gatherTriples' inverse: each point's x y in one 8-byte store, z in another.
+    static void scatterTriples(float* p, const std::uint32_t* index, const V3<Avx2Lanes>& v) {
+        const auto at = [&](int l) { return p + 3 * std::size_t{index[l]}; };
+        const auto storeXy = [](float* q, __m128 xy) { _mm_storel_epi64(reinterpret_cast<__m128i*>(q), _mm_castps_si128(xy)); };
+        // (x0 y0 x1 y1 | x4 y4 x5 y5) and (x2 y2 x3 y3 | x6 y6 x7 y7)
+        const __m256 lo = _mm256_unpacklo_ps(v.x.v, v.y.v), hi = _mm256_unpackhi_ps(v.x.v, v.y.v);
+        const __m128 pieces[4] = {_mm256_castps256_ps128(lo), _mm256_castps256_ps128(hi), _mm256_extractf128_ps(lo, 1),
+                                  _mm256_extractf128_ps(hi, 1)};
+        for (int k = 0; k < 4; ++k) {
+            storeXy(at(2 * k), pieces[k]);
+            storeXy(at(2 * k + 1), _mm_movehl_ps(pieces[k], pieces[k]));
+        }
+        alignas(32) float z[8];
+        _mm256_store_ps(z, v.z.v);
+        for (int l = 0; l < 8; ++l) at(l)[2] = z[l];
+    }
     friend Avx2Lanes operator+(Avx2Lanes a, Avx2Lanes b) { return {_mm256_add_ps(a.v, b.v)}; }
     friend Avx2Lanes operator-(Avx2Lanes a, Avx2Lanes b) { return {_mm256_sub_ps(a.v, b.v)}; }
     friend Avx2Lanes operator-(Avx2Lanes a) { return {_mm256_xor_ps(a.v, _mm256_set1_ps(-0.0f))}; }

@@ -298,6 +298,18 @@ TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in
     detail::packDistances(moved, pbd, h, direct, freshPbd);
     CHECK(sameBits(rows.scale, freshPbd.scale));
     CHECK(rows.scale[0] == Approx(detail::pbdStiffnessPerIteration(pbd) / (rows.wa[0] + rows.wb[0])));
+    // Another k' (more iterations) with the same listing, then back to XPBD.
+    pbd.iterations = 5;
+    detail::packDistances(moved, pbd, h, direct, rows);
+    CHECK(rows.scale[0] == Approx(detail::pbdStiffnessPerIteration(pbd) / (rows.wa[0] + rows.wb[0])));
+    detail::DistanceRows freshFive;
+    detail::packDistances(moved, pbd, h, direct, freshFive);
+    CHECK(sameBits(rows.scale, freshFive.scale));
+    detail::packDistances(moved, ParticleSettings{}, h, direct, rows);
+    detail::DistanceRows freshXpbd;
+    detail::packDistances(moved, ParticleSettings{}, h, direct, freshXpbd);
+    CHECK(sameBits(rows.scale, freshXpbd.scale));
+    CHECK(rows.scale[0] == Approx(1 / (rows.wa[0] + rows.wb[0] + rows.alphaTilde[0])));
 }
 
 TEST_CASE("small constraints: every SIMD width sweeps the bits of the plain sweep in the pack's order, weightless rows kept",

@@ -87,7 +87,8 @@ void startMomentumStep(const ParticleSystem& ps, const std::vector<real>& member
     }
     scratch.firstPiece[groupCount] = static_cast<std::uint32_t>(pieces.size());
     // Each group's mass and centre at the start of the small step (x holds still
-    // through its iterations).
+    // through its iterations; solve_particles.cpp calls this after the contacts that
+    // move x).
     forEachPiece(scratch, tasks, [&](MomentumScratch::Piece& q) {
         for (std::uint32_t k = q.first; k < q.last; ++k) {
             q.mass += memberMass[k];

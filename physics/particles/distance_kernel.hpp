@@ -62,7 +62,7 @@ template <class L> struct DistanceKernel {
     /// Rows [begin, end) of one level, end - begin a multiple of n. Two registers of rows
     /// at a time, all loads before all stores: the rows of a level share no particle, so
     /// this is allowed, and it lets the processor overlap the two chains of square root
-    /// and divisions (a store the compiler cannot see past would otherwise order them).
+    /// and division (a store the compiler cannot see past would otherwise order them).
     static void project(const DistanceRowView& r, std::size_t begin, std::size_t end) {
         std::size_t i = begin;
         for (; i + 2 * n <= end; i += 2 * n) {

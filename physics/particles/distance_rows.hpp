@@ -29,8 +29,8 @@ struct DistanceRow {
 struct DistanceRows {
     std::vector<std::uint32_t> a, b, slot;
     std::vector<real> wa, wb, restLength, alphaTilde, lambda;
-    /// What the multiplier changes by per unit of -(C + alpha~ lambda), fixed for the
-    /// substep: 1 / (wa + wb + alpha~) (XPBD), k' / (wa + wb) (PBD). A multiplication in
+    /// The multiplier change per unit of -(C + alpha~ lambda) (XPBD: 1 / (wa + wb +
+    /// alpha~)) or of -C (PBD: k' / (wa + wb)), fixed for the substep. A multiplication in
     /// every visit instead of a division (a SIMD division takes ~4x a multiplication's
     /// time, and the sweep did four per row).
     std::vector<real> scale;

@@ -71,7 +71,8 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
         if (wa + wb == 0) continue; // both pinned: nothing can move
         fresh.push_back({d.a, d.b, static_cast<std::uint32_t>(k), wa, wb, d.restLength, d.compliance / (h * h)});
     }
-    if (sameDistanceRows(fresh, out.listed)) {
+    // (The arrays' size too: a pack that threw after clearing the listing left them stale.)
+    if (sameDistanceRows(fresh, out.listed) && out.size() == fresh.size() && out.scale.size() == fresh.size()) {
         // As last packed; the scales again only if the solver or k' changed.
         if (out.scaledForPbd != out.pbd || !sameReal(out.scaledForStiffness, out.pbdStiffness)) setDistanceScales(out);
         return;

@@ -9,8 +9,8 @@
 // them one by one.
 //
 // The arithmetic is constraintValue's, operation for operation: Eigen's order for a dot
-// product or squared norm of three, x + (y + z); a gradient divided by 6, not multiplied
-// by 1/6; the weights summed from 0 corner by corner. A row whose weights are below
+// product or squared norm of three, x + (y + z); a tetrahedron's sixths as products with
+// the rounded 1/6; the weights summed from 0 corner by corner. A row whose weights are below
 // 1e-24 (every particle pinned, or a flat stencil) is skipped, as constraintValue's
 // callers skip it: its lane divides by 1 and keeps its old values (no lane divides by
 // zero: the tests trap). So do the lanes past a level's end in its last register, and

@@ -83,12 +83,14 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         moveCoupled(small);
         dampClusters(ps); // Müller 2007 damps before predicting; gravity adds no deviation from rigid motion
         predictParticles(ps, ctx.gravity, settings.damping, h, settings.integrator, tasks);
-        if (keepMomentum) startMomentumStep(ps, scratch.memberMass, scratch.momentum, tasks);
         makeShapeContacts(ps, bodies, colliders, candidates, settings.contactMargin, h, scratch.colliderPoses,
                           shapeContacts, tasks);
         makeSurfaceContacts(ps, candidates, surfaceContacts);
         preStabilizePairs(ps, pairContacts, scratch.pairLevels, tasks);
         markTouching(ps, shapeContacts, pairContacts, surfaceContacts, touching);
+        // After the contacts made above, which move a particle that starts inside a shape
+        // or another particle out, x and p together: x holds still from here on.
+        if (keepMomentum) startMomentumStep(ps, scratch.memberMass, scratch.momentum, tasks);
         resetMultipliers(ps);
         std::fill(distances.lambda.begin(), distances.lambda.end(), real(0));
         std::fill(smallConstraints.lambda.begin(), smallConstraints.lambda.end(), real(0));
