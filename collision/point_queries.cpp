@@ -3,6 +3,8 @@
 
 #include <jounce/collision/point_queries.hpp>
 
+#include "common/hot_inline.hpp"
+
 #include <jounce/collision/convex_hull.hpp>
 #include <jounce/collision/gjk.hpp>
 #include <jounce/collision/triangle_mesh.hpp>
@@ -151,33 +153,56 @@ namespace {
 /// it (every convex shape; a triangle mesh's is not).
 bool convexShape(const Shape& shape) { return !std::holds_alternative<TriangleMesh>(shape); }
 
-/// Whether the shape's distance costs less than its closest point and normal (a sphere's
-/// or capsule's: the normal is a division more); the other shapes compute all at once.
+/// Whether the shape is a sphere or a capsule: a distance from a core point (the centre,
+/// or the nearest point of the capsule's segment) less a radius, so the distance and the
+/// normal come from one square root.
 bool roundShape(const Shape& shape) { return std::holds_alternative<Sphere>(shape) || std::holds_alternative<Capsule>(shape); }
 
-/// localProximity(shape, q).distance for a round shape, the same bits without the normal.
-real roundDistance(const Shape& shape, const Vec3& q) {
-    if (const auto* s = std::get_if<Sphere>(&shape)) return q.norm() - s->radius;
-    const auto& c = std::get<Capsule>(shape);
-    return (q - Vec3(0, std::clamp(q.y(), -c.halfHeight, c.halfHeight), 0)).norm() - c.radius;
+/// A round shape's core point near q, q's offset from it and its length.
+struct RoundCore {
+    Vec3 centre;
+    Vec3 offset;
+    real length = 0;
+    real radius = 0;
+};
+
+JOUNCE_HOT_INLINE RoundCore roundCore(const Shape& shape, const Vec3& q) {
+    RoundCore c;
+    if (const auto* s = std::get_if<Sphere>(&shape)) {
+        c.centre = Vec3::Zero();
+        c.radius = s->radius;
+    } else {
+        const auto& capsule = std::get<Capsule>(shape);
+        c.centre = Vec3(0, std::clamp(q.y(), -capsule.halfHeight, capsule.halfHeight), 0);
+        c.radius = capsule.radius;
+    }
+    c.offset = q - c.centre;
+    c.length = c.offset.norm();
+    return c;
+}
+
+/// toSphere's answer from a core already measured: the same bits.
+JOUNCE_HOT_INLINE PointProximity roundProximity(const RoundCore& c) {
+    const Vec3 n = c.length > 0 ? Vec3(c.offset / c.length) : Vec3::UnitY();
+    return {c.length - c.radius, c.centre + n * c.radius, n};
 }
 
 /// The signed distance and the world normal at `point`, without the closest point (the
 /// swept test's iterates need only these).
-PointProximity distanceAndNormal(const Shape& shape, const Transform& pose, const Vec3& point) {
+template <class Pose> PointProximity distanceAndNormal(const Shape& shape, const Pose& pose, const Vec3& point) {
     const PointProximity local = localProximity(shape, pose.toLocal(point));
     return {local.distance, Vec3::Zero(), pose.directionToWorld(local.normal)};
 }
 
-/// The swept test from a start already measured (sweptParticle after its first query).
-bool sweepFrom(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius,
+/// The swept test along d = p - x (|d| = length) from a start already measured
+/// (sweptParticle after its first query).
+template <class Pose>
+bool sweepFrom(const Shape& shape, const Pose& pose, const Vec3& x, const Vec3& d, real length, real radius,
                const PointProximity& start, SweptHit& hit) {
     if (start.distance < radius) {
         hit = {0, start.point + start.normal * radius, start.normal, true};
         return true;
     }
-    const Vec3 d = p - x;
-    const real length = d.norm();
     if (length == 0 || start.distance - radius > length) return false; // cannot reach it in this move
     // "Touching" is 1e-9 m, or the round-off of the coordinates involved if that is
     // larger (float builds).
@@ -209,12 +234,38 @@ bool sweepFrom(const Shape& shape, const Transform& pose, const Vec3& x, const V
     return false; // grazing: still clear after 128 steps
 }
 
+template <class Pose>
+bool contactOnPath(const Shape& shape, const Pose& pose, const Vec3& x, const Vec3& p, real radius, real margin, SweptHit& hit) {
+    const Vec3 q = pose.toLocal(x);
+    const Vec3 d(p.x() - x.x(), p.y() - x.y(), p.z() - x.z()); // p - x, inline (see PoseMatrix::toLocal)
+    const real length = d.norm();
+    // Far: outside, out of this move's reach and beyond the margin. Decided in the
+    // shape's frame (the closest point is never placed in the world): most pairs, such
+    // as every particle of a cloth against the ground far below, end here. A sphere or
+    // capsule decides on its distance alone, and its normal reuses that square root.
+    const bool rounded = roundShape(shape);
+    RoundCore core;
+    PointProximity local;
+    const real distance = rounded ? (core = roundCore(shape, q)).length - core.radius : (local = localProximity(shape, q)).distance;
+    if (!(distance < radius) && (length == 0 || distance - radius > length) && !(distance < radius + length + margin))
+        return false;
+    if (rounded) local = roundProximity(core);
+    const PointProximity start{local.distance, pose.toWorld(local.point), pose.directionToWorld(local.normal)};
+    if (sweepFrom(shape, pose, x, d, length, radius, start, hit)) return true;
+    // Its path misses, but it is near: the tangent plane at the closest point holds it
+    // where constraints would pull it in (Müller 2007 sec. 3.5, the static case).
+    if (!(start.distance < radius + length + margin)) return false;
+    hit = {1, start.point + start.normal * radius, start.normal, false};
+    return true;
+}
+
 } // namespace
 
 bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, SweptHit& hit,
                    PointProximity& start) {
     start = signedDistance(shape, pose, x);
-    return sweepFrom(shape, pose, x, p, radius, start, hit);
+    const Vec3 d = p - x;
+    return sweepFrom(shape, pose, x, d, d.norm(), radius, start, hit);
 }
 
 bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, SweptHit& hit) {
@@ -224,25 +275,12 @@ bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, con
 
 bool particleContact(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, real margin,
                      SweptHit& hit) {
-    const Vec3 q = pose.toLocal(x);
-    const real length = (p - x).norm();
-    // Far: outside, out of this move's reach and beyond the margin. Decided in the
-    // shape's frame (the closest point is never placed in the world): most pairs, such
-    // as every particle of a cloth against the ground far below, end here. A sphere or
-    // capsule decides on its distance alone.
-    const bool rounded = roundShape(shape);
-    PointProximity local;
-    const real distance = rounded ? roundDistance(shape, q) : (local = localProximity(shape, q)).distance;
-    if (!(distance < radius) && (length == 0 || distance - radius > length) && !(distance < radius + length + margin))
-        return false;
-    if (rounded) local = localProximity(shape, q);
-    const PointProximity start{local.distance, pose.toWorld(local.point), pose.directionToWorld(local.normal)};
-    if (sweepFrom(shape, pose, x, p, radius, start, hit)) return true;
-    // Its path misses, but it is near: the tangent plane at the closest point holds it
-    // where constraints would pull it in (Müller 2007 sec. 3.5, the static case).
-    if (!(start.distance < radius + length + margin)) return false;
-    hit = {1, start.point + start.normal * radius, start.normal, false};
-    return true;
+    return contactOnPath(shape, pose, x, p, radius, margin, hit);
+}
+
+bool particleContact(const Shape& shape, const PoseMatrix& pose, const Vec3& x, const Vec3& p, real radius, real margin,
+                     SweptHit& hit) {
+    return contactOnPath(shape, pose, x, p, radius, margin, hit);
 }
 
 } // namespace jounce

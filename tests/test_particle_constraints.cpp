@@ -1103,3 +1103,50 @@ TEST_CASE("Diziol volume: with alpha = 1 and nothing touching it is the global c
         CHECK(lowest > 0.99);
     }
 }
+
+TEST_CASE("particles joined by a link wake together, and apart once the link is destroyed", "[particles]") {
+    // groupParticles keeps the sets of the internal links while the topology stays: a
+    // link destroyed must split the island at the next step (a kept set would wake B
+    // with A), and a link made must join one.
+    World w;
+    addGround(w);
+    const auto resting = [&](real x) { return addParticle(w, Vec3(x, real(0.05), 0), 1); };
+    const ParticleId a = resting(0), b = resting(real(0.3)), c = resting(3);
+    DistanceConstraintDesc link;
+    link.a = a;
+    link.b = b;
+    DistanceConstraintId joined = w.createDistanceConstraint(link);
+    const auto sleepAll = [&] {
+        for (int i = 0; i < 600; ++i) {
+            if (w.isParticleAsleep(a) && w.isParticleAsleep(b) && w.isParticleAsleep(c)) return true;
+            w.step(real(1) / 60);
+        }
+        return false;
+    };
+    const auto nudgeA = [&] {
+        w.setParticleVelocity(a, Vec3(real(-0.2), 0, 0)); // away from B
+        w.step(real(1) / 60);
+    };
+    REQUIRE(sleepAll());
+    nudgeA();
+    CHECK_FALSE(w.isParticleAsleep(a));
+    CHECK_FALSE(w.isParticleAsleep(b)); // one island through the link
+    CHECK(w.isParticleAsleep(c));
+
+    REQUIRE(sleepAll());
+    w.destroyDistanceConstraint(joined);
+    REQUIRE(sleepAll());
+    nudgeA();
+    CHECK_FALSE(w.isParticleAsleep(a));
+    CHECK(w.isParticleAsleep(b)); // apart now
+    CHECK(w.isParticleAsleep(c));
+
+    REQUIRE(sleepAll());
+    link.b = c;
+    link.restLength = (w.particle(c).position - w.particle(a).position).norm();
+    joined = w.createDistanceConstraint(link);
+    REQUIRE(sleepAll());
+    nudgeA();
+    CHECK_FALSE(w.isParticleAsleep(c)); // joined to A by the new link
+    CHECK(w.isParticleAsleep(b));
+}

@@ -262,3 +262,47 @@ TEST_CASE("world overlap and closest-point queries", "[physics][collision]") {
     CHECK_THROWS_AS(world.overlap(Sphere{0}, Transform{}), Error);
     CHECK_THROWS_AS(world.closestPoint(Vec3::Zero(), -1), Error);
 }
+
+TEST_CASE("particleContact with the pose as a matrix: the quaternion's bits unrotated, its answer rotated", "[collision]") {
+    // The particle layer turns points with PoseMatrix (9 products a turn instead of 18):
+    // with an identity orientation both forms do exact arithmetic on the same numbers
+    // (up to the sign of a zero coordinate, which random points never have), and a
+    // turned pose changes only the round-off.
+    std::mt19937 rng(57);
+    std::uniform_real_distribution<real> u(-1, 1);
+    std::vector<Shape> shapes = convexTestShapes();
+    shapes.push_back(Sphere{real(0.4)});
+    const std::vector<Vec3> ground = {Vec3(-1, 0, -1), Vec3(1, 0, -1), Vec3(1, real(0.2), 1), Vec3(-1, 0, 1)};
+    shapes.push_back(makeTriangleMesh(ground, {{0, 2, 1}, {0, 3, 2}})); // sphere tracing, not Newton
+    const real r = real(0.03), margin = real(0.01);
+    for (const Shape& shape : shapes) {
+        int contacts = 0;
+        for (int i = 0; i < 2000; ++i) {
+            const bool turned = i % 2 == 1;
+            Quat q = turned ? Quat(u(rng), u(rng), u(rng), u(rng)) : Quat::Identity();
+            q.normalize();
+            const Transform pose{Vec3(u(rng), u(rng), u(rng)) * real(0.1), q};
+            const Vec3 x = Vec3(u(rng), u(rng), u(rng)) * real(0.8);
+            const Vec3 p = i % 7 == 0 ? x : Vec3(x + Vec3(u(rng), u(rng), u(rng)) * real(0.1));
+            SweptHit expected, got;
+            const bool contact = particleContact(shape, pose, x, p, r, margin, expected);
+            const bool matrixContact = particleContact(shape, PoseMatrix(pose), x, p, r, margin, got);
+            CAPTURE(i);
+            if (!turned) {
+                REQUIRE(matrixContact == contact);
+                if (!contact) continue;
+                ++contacts;
+                REQUIRE(std::memcmp(&got.fraction, &expected.fraction, sizeof(real)) == 0);
+                REQUIRE(std::memcmp(got.position.data(), expected.position.data(), sizeof(Vec3)) == 0);
+                REQUIRE(std::memcmp(got.normal.data(), expected.normal.data(), sizeof(Vec3)) == 0);
+                REQUIRE(got.startedInside == expected.startedInside);
+            } else if (contact && matrixContact && got.startedInside == expected.startedInside) {
+                // (A start within round-off of a decision may go either way.)
+                ++contacts;
+                REQUIRE((got.position - expected.position).norm() < tol(1e-9, real(2e-4)));
+                REQUIRE((got.normal - expected.normal).norm() < tol(1e-9, real(2e-3)));
+            }
+        }
+        CHECK(contacts > 100);
+    }
+}

@@ -5,8 +5,11 @@
 
 #include <jounce/jounce.hpp>
 
+#include "common/staged_run.hpp"
+
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cfenv>
 #include <stdexcept>
@@ -92,4 +95,92 @@ TEST_CASE("two threads may call run() on one pool at once", "[physics]") {
 TEST_CASE("a bad thread count is an error naming threads", "[physics]") {
     CHECK_THROWS_WITH(ThreadPool(0), Catch::Contains("threads"));
     CHECK_THROWS_WITH(ThreadPool(257), Catch::Contains("threads"));
+}
+
+namespace {
+
+/// A job system that runs the workers' ranges one after the other on the caller (a
+/// game's may): a stage's waiting worker must not hold the run up.
+class OneAfterAnother final : public TaskSystem {
+public:
+    explicit OneAfterAnother(std::uint32_t workers) : workers_(workers) {}
+    std::uint32_t workerCount() const override { return workers_; }
+    void run(std::uint32_t count, std::uint32_t minRange, TaskFunction fn, void* context) override {
+        for (std::uint32_t begin = 0; begin < count; begin += minRange) fn(begin, std::min(count, begin + minRange), 0, context);
+    }
+
+private:
+    std::uint32_t workers_;
+};
+
+/// Stage s's item k adds stage s - 1's items (all of them: any item run early reads a
+/// stage not yet done) to 1: the sums are right only if every stage waits for the last.
+std::vector<std::uint64_t> runChain(TaskSystem& tasks, detail::StagedRun& staged, const std::vector<std::uint32_t>& items) {
+    staged.clear();
+    std::vector<std::uint32_t> first;
+    std::uint32_t total = 0;
+    for (const std::uint32_t n : items) {
+        first.push_back(total);
+        staged.addStage(n);
+        total += n;
+    }
+    std::vector<std::uint64_t> value(total, 0);
+    std::vector<std::uint32_t> stageOf(total);
+    for (std::size_t s = 0, at = 0; s < items.size(); ++s)
+        for (std::uint32_t k = 0; k < items[s]; ++k) stageOf[at++] = static_cast<std::uint32_t>(s);
+    staged.execute(tasks, [&](std::uint32_t item) {
+        const std::uint32_t s = stageOf[item];
+        std::uint64_t sum = 1;
+        if (s > 0)
+            for (std::uint32_t k = 0; k < items[s - 1]; ++k) sum += value[first[s - 1] + k];
+        value[item] = sum;
+    });
+    return value;
+}
+
+} // namespace
+
+TEST_CASE("staged runs: every stage after the last, on any worker count and job system", "[particles]") {
+    // The particle sweeps' colours run as stages of one hand-over (common/staged_run.hpp).
+    const std::vector<std::uint32_t> items = {3, 1, 4, 1, 5, 9, 2, 6}; // a stage of 1 waits like any other
+    ThreadPool one(1);
+    detail::StagedRun staged;
+    const std::vector<std::uint64_t> expected = runChain(one, staged, items);
+    // By hand: 1 for stage 0's items, then 1 + the sum of the stage before.
+    std::vector<std::uint64_t> byHand;
+    std::uint64_t before = 0;
+    for (std::size_t s = 0; s < items.size(); ++s) {
+        const std::uint64_t each = 1 + before;
+        for (std::uint32_t k = 0; k < items[s]; ++k) byHand.push_back(each);
+        before = each * items[s];
+    }
+    REQUIRE(expected == byHand);
+    for (const std::uint32_t threads : {2u, 3u, 4u}) {
+        ThreadPool pool(threads);
+        for (int run = 0; run < 50; ++run) REQUIRE(runChain(pool, staged, items) == byHand);
+        OneAfterAnother serial(threads);
+        REQUIRE(runChain(serial, staged, items) == byHand);
+    }
+    // A stage of no items is left out (no one would open the stage after it).
+    staged.clear();
+    staged.addStage(0);
+    staged.addStage(2);
+    CHECK(staged.stageCount() == 1);
+}
+
+TEST_CASE("staged runs: an item's exception reaches the caller after every item has run", "[particles]") {
+    ThreadPool pool(2);
+    detail::StagedRun staged;
+    staged.clear();
+    for (int s = 0; s < 4; ++s) staged.addStage(8);
+    std::vector<std::atomic<int>> ran(32);
+    REQUIRE_THROWS_AS(staged.execute(pool, [&](std::uint32_t item) {
+        ++ran[item];
+        if (item == 9) throw std::runtime_error("item 9");
+    }), std::runtime_error);
+    for (const std::atomic<int>& r : ran) CHECK(r.load() == 1);
+    // And the next run starts clean.
+    for (std::atomic<int>& r : ran) r = 0;
+    staged.execute(pool, [&](std::uint32_t item) { ++ran[item]; });
+    for (const std::atomic<int>& r : ran) CHECK(r.load() == 1);
 }

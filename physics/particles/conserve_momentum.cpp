@@ -104,6 +104,13 @@ void startMomentumStep(const ParticleSystem& ps, const std::vector<real>& member
         }
         s.startCentre /= s.mass;
     }
+    // Each member's arm about its group's start centre, which the sums after every
+    // sweep read: computed once here instead of once a sweep.
+    scratch.arm.resize(groups.members.size());
+    forEachPiece(scratch, tasks, [&](const MomentumScratch::Piece& q) {
+        const Vec3 c0 = scratch.groups[q.group].startCentre;
+        for (std::uint32_t k = q.first; k < q.last; ++k) scratch.arm[k] = memberMass[k] * (ps.x[groups.members[k]] - c0);
+    });
 }
 
 void rememberSweepStart(const ParticleSystem& ps, MomentumScratch& scratch, TaskSystem* tasks) {
@@ -121,7 +128,8 @@ void keepAngularMomentum(ParticleSystem& ps, const std::vector<real>& memberMass
     // turn d theta about the centre c adds to it,
     //   sum m s_i x (d theta x r_i) = A d theta, A = sum m ((s_i . r_i) I - r_i s_i^T),
     // with s_i = x_i - c0, r_i = p_i - c. Since sum m s_i = 0, r_i may be measured from
-    // c0 instead of c (A is the same), so A needs no centre of this pass.
+    // c0 instead of c (A is the same), so A needs no centre of this pass. The arms
+    // m s_i were computed at the small step's start (startMomentumStep).
     forEachPiece(scratch, tasks, [&](MomentumScratch::Piece& q) {
         const Vec3 c0 = groups[q.group].startCentre;
         Vec3 centre = Vec3::Zero(), torque = Vec3::Zero();
@@ -129,7 +137,8 @@ void keepAngularMomentum(ParticleSystem& ps, const std::vector<real>& memberMass
         Mat3 outer = Mat3::Zero();
         for (std::uint32_t k = q.first; k < q.last; ++k) {
             const Vec3& p = ps.p[members[k]];
-            const Vec3 ms = memberMass[k] * (ps.x[members[k]] - c0), r = p - c0;
+            const Vec3& ms = scratch.arm[k];
+            const Vec3 r = p - c0;
             centre += memberMass[k] * p;
             torque += ms.cross(p - scratch.before[k]);
             trace += ms.dot(r);

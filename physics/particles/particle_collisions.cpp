@@ -53,11 +53,33 @@ Vec3 pushBody(Body& body, const Vec3& at, const Vec3& push, real h, bool withVel
 
 namespace {
 
+/// A particle's coefficients combined with a collider's material, kept for the next
+/// candidate: a cloth's particles share their coefficients, and the geometric mean of
+/// the friction costs two square roots a contact.
+struct CombinedMaterial {
+    std::uint32_t collider = ~std::uint32_t(0);
+    real particleStatic = 0, particleKinetic = 0, particleRestitution = 0;
+    real staticFriction = 0, kineticFriction = 0, restitution = 0;
+
+    void combine(const ParticleSystem& ps, std::uint32_t i, std::uint32_t colliderSlot, const Material& m) {
+        if (colliderSlot == collider && sameReal(ps.staticFriction[i], particleStatic) &&
+            sameReal(ps.kineticFriction[i], particleKinetic) && sameReal(ps.restitution[i], particleRestitution))
+            return;
+        collider = colliderSlot;
+        particleStatic = ps.staticFriction[i];
+        particleKinetic = ps.kineticFriction[i];
+        particleRestitution = ps.restitution[i];
+        staticFriction = combineFriction(particleStatic, CombineRule::Default, m.friction, m.frictionCombine);
+        kineticFriction = combineFriction(particleKinetic, CombineRule::Default, m.friction, m.frictionCombine);
+        restitution = combineRestitution(particleRestitution, CombineRule::Default, m.restitution, m.restitutionCombine);
+    }
+};
+
 /// Candidate `pair`'s contact, if its particle reaches the shape in this small step
 /// (makeShapeContacts); moves the particle out first where it starts inside a shape
 /// that does not yield.
 void shapeContact(ParticleSystem& ps, const BodyArray& bodies, const ColliderArray& colliders, const ParticleShapePair& pair,
-                  const Transform& pose, real margin, real h, std::vector<ParticleContact>& out) {
+                  const PoseMatrix& pose, real margin, real h, CombinedMaterial& material, std::vector<ParticleContact>& out) {
     const std::uint32_t i = pair.particle;
     const Collider& collider = colliders[pair.collider];
     const Body& body = bodies[collider.body];
@@ -78,7 +100,13 @@ void shapeContact(ParticleSystem& ps, const BodyArray& bodies, const ColliderArr
     c.a = i;
     c.q = hit.position;
     c.n = hit.normal;
-    c.surfaceMotion = body.velocityAt(hit.position - hit.normal * ps.radius[i]) * h;
+    // A body at rest (every static one) moves no surface: no cross product to find that.
+    // (With a linear velocity of +0s, velocityAt gives +0s whatever the zero signs of the
+    // turn: the same bits.)
+    const Vec3& v = body.linearVelocity;
+    const bool still = v.isZero(0) && !std::signbit(v.x()) && !std::signbit(v.y()) && !std::signbit(v.z()) &&
+                       body.angularVelocity.isZero(0);
+    c.surfaceMotion = still ? Vec3::Zero() : Vec3(body.velocityAt(hit.position - hit.normal * ps.radius[i]) * h);
     // Awake dynamic bodies take their share of the push (two-way coupling);
     // static, kinematic and sleeping ones do not move.
     if (coupled) {
@@ -87,10 +115,10 @@ void shapeContact(ParticleSystem& ps, const BodyArray& bodies, const ColliderArr
         c.surfaceLocal = body.orientation.conjugate() * (surface - body.position);
         c.surfaceStart = surface - c.surfaceMotion;
     }
-    const Material& m = collider.material;
-    c.staticFriction = combineFriction(ps.staticFriction[i], CombineRule::Default, m.friction, m.frictionCombine);
-    c.kineticFriction = combineFriction(ps.kineticFriction[i], CombineRule::Default, m.friction, m.frictionCombine);
-    c.restitution = combineRestitution(ps.restitution[i], CombineRule::Default, m.restitution, m.restitutionCombine);
+    material.combine(ps, i, pair.collider.index, collider.material);
+    c.staticFriction = material.staticFriction;
+    c.kineticFriction = material.kineticFriction;
+    c.restitution = material.restitution;
     c.normalVelocity = ps.v[i].dot(c.n) - c.surfaceMotion.dot(c.n) / h;
     out.push_back(c);
 }
@@ -107,19 +135,20 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
     constexpr std::uint32_t unset = ~std::uint32_t(0);
     const std::vector<ParticleShapePair>& shapes = candidates.shapes;
     std::vector<std::uint32_t>& poseOf = cache.ofSlot;
-    std::vector<Transform>& poses = cache.poses;
+    std::vector<PoseMatrix>& poses = cache.poses;
     poseOf.assign(shapes.empty() ? 0 : colliders.slotCount(), unset);
     poses.clear();
     for (const ParticleShapePair& pair : shapes) {
         if (!ps.moves(pair.particle) || poseOf[pair.collider.index] != unset) continue; // pinned or asleep: it does not move
         poseOf[pair.collider.index] = static_cast<std::uint32_t>(poses.size());
         const Collider& collider = colliders[pair.collider];
-        poses.push_back(bodies[collider.body].origin() * collider.local);
+        poses.emplace_back(bodies[collider.body].origin() * collider.local);
     }
     const auto make = [&](std::size_t begin, std::size_t end, std::vector<ParticleContact>& into) {
+        CombinedMaterial material;
         for (std::size_t k = begin; k < end; ++k)
             if (ps.moves(shapes[k].particle))
-                shapeContact(ps, bodies, colliders, shapes[k], poses[poseOf[shapes[k].collider.index]], margin, h, into);
+                shapeContact(ps, bodies, colliders, shapes[k], poses[poseOf[shapes[k].collider.index]], margin, h, material, into);
     };
     // On several workers: runs of about 256 candidates, each ending with a particle's
     // last candidate (the candidates come by particle; a particle moved out of one

@@ -30,8 +30,21 @@ void groupParticles(ParticleSystem& ps, BodyArray& bodies, const ColliderArray& 
                     const Islands& bodyIslands, real sleepThreshold, ParticleIslands& out) {
     // Nodes: particle slots, then body islands.
     const auto particleCount = static_cast<std::uint32_t>(ps.slotCount());
-    DisjointSets sets(out.unionFind, particleCount + bodyIslands.count());
     const auto joins = [&](std::uint32_t i) { return ps.isAlive(i) && ps.w[i] > 0; };
+    // The internal links (a soft cube's 30 000) change only with the topology: their
+    // sets are kept, as each particle's root, and each step starts from them. The roots
+    // are the sets' lowest slots either way, so the islands come out the same.
+    if (out.internalFor != ps.topologyVersion || out.internalRoot.size() != particleCount) {
+        out.internalFor = ~std::uint64_t(0); // unset until built (an allocation may throw)
+        DisjointSets internal(out.internalRoot, particleCount);
+        forEachInternalLink(ps, [&](std::uint32_t a, std::uint32_t b) {
+            if (joins(a) && joins(b)) internal.unite(a, b);
+        });
+        for (std::uint32_t i = 0; i < particleCount; ++i) out.internalRoot[i] = internal.find(i);
+        out.internalFor = ps.topologyVersion;
+    }
+    DisjointSets sets(out.unionFind, particleCount + bodyIslands.count());
+    std::copy(out.internalRoot.begin(), out.internalRoot.end(), sets.parent.begin());
     const auto link = [&](std::uint32_t a, std::uint32_t b) {
         if (joins(a) && joins(b)) sets.unite(a, b);
     };
@@ -40,7 +53,6 @@ void groupParticles(ParticleSystem& ps, BodyArray& bodies, const ColliderArray& 
         const std::uint32_t k = id.index < bodyIslands.bodyIsland.size() ? bodyIslands.bodyIsland[id.index] : noIsland;
         return k == noIsland ? noIsland : particleCount + k;
     };
-    forEachInternalLink(ps, link);
     for (const ParticlePair& pair : candidates.particles) link(pair.a, pair.b);
     for (const ParticleTrianglePair& pair : candidates.triangles)
         for (const std::uint32_t corner : ps.surfaces.atSlot(pair.surface).triangles[pair.triangle]) link(pair.particle, corner);

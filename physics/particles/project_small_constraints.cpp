@@ -270,15 +270,22 @@ void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& setting
     // A colour's tetrahedra and bending stencils in shares of at least 48 on the workers
     // (about 30 ns each), the other kinds one at a time after them.
     const auto lowest = [&](std::size_t r) { return std::min(std::min(rows.p[0][r], rows.p[1][r]), std::min(rows.p[2][r], rows.p[3][r])); };
-    const auto onWorkers = [&](std::size_t begin, std::size_t end, Sweep lanes, Sweep one) {
-        shareLevel(tasks, begin, end, 48, rows.levels, lowest, [&](std::size_t from, std::size_t to) { projectLanes(view, from, to, lanes, one); });
-    };
+    // Each colour's kinds are stages of their own: a part-full register of one kind
+    // stores back the multipliers of the next kind's first rows.
+    enum Pass : std::uint32_t { Tetrahedra, Bending, OneAtATime };
+    const std::uint32_t workers = tasks == nullptr ? 1 : tasks->workerCount();
+    startPlan(rows.levels);
     for (std::size_t l = 0; l < rows.tetEnd.size(); ++l) {
-        onWorkers(rows.levelStart[l], rows.tetEnd[l], wide.tetrahedra, &One::tetrahedra);
-        onWorkers(rows.tetEnd[l], rows.bendEnd[l], wide.bending, &One::bending);
-        for (std::size_t r = rows.bendEnd[l]; r < rows.levelStart[l + 1]; ++r)
-            projectOne(ps, ps.constraints.atSlot(rows.sequence[r]), settings, h);
+        planLevel(workers, rows.levelStart[l], rows.tetEnd[l], 48, Tetrahedra, rows.levels, lowest);
+        planLevel(workers, rows.tetEnd[l], rows.bendEnd[l], 48, Bending, rows.levels, lowest);
+        planLevel(1, rows.bendEnd[l], rows.levelStart[l + 1], 1, OneAtATime, rows.levels, lowest);
     }
+    runPlan(tasks, rows.levels, [&](const SweepLevels::Share& share) {
+        if (share.pass == Tetrahedra) projectLanes(view, share.begin, share.end, wide.tetrahedra, &One::tetrahedra);
+        else if (share.pass == Bending) projectLanes(view, share.begin, share.end, wide.bending, &One::bending);
+        else
+            for (std::size_t r = share.begin; r < share.end; ++r) projectOne(ps, ps.constraints.atSlot(rows.sequence[r]), settings, h);
+    });
 }
 
 void storeSmallMultipliers(ParticleSystem& ps, const SmallRows& rows) {

@@ -19,6 +19,7 @@
 #include "physics/particles/sweep_levels.hpp"
 #include "physics/world/stages.hpp"
 
+#include <jounce/collision/point_queries.hpp>
 #include <jounce/common/tasks.hpp>
 #include <jounce/particles/particles.hpp>
 
@@ -64,7 +65,7 @@ void predictParticles(ParticleSystem& ps, const Vec3& gravity, real damping, rea
 /// Each collider's pose is computed once per small step, into `poses`.
 struct ColliderPoses {
     std::vector<std::uint32_t> ofSlot; ///< a collider slot's index in `poses`, or ~0
-    std::vector<Transform> poses;
+    std::vector<PoseMatrix> poses; ///< rotations as matrices: each turns many particles
     /// On several workers: the candidates cut into runs of whole particles (run k:
     /// candidates [runStart[k], runStart[k + 1])), each run's contacts made apart and
     /// then put together in run order.
@@ -238,8 +239,10 @@ struct MomentumScratch {
     std::vector<std::uint32_t> firstPiece; ///< group g's pieces: [firstPiece[g], firstPiece[g + 1])
     std::vector<Group> groups;
     std::vector<Vec3> before; ///< each member's p before the sweep
+    std::vector<Vec3> arm;    ///< each member's m (x - c0): x and c0 hold still through the small step
 };
-/// Once per small step: the pieces, each group's mass and centre at the step's start.
+/// Once per small step: the pieces, each group's mass and centre at the step's start,
+/// and each member's arm m (x - c0) about it.
 /// `memberMass`: 1 / w of each of freeGroups.members, in its order.
 void startMomentumStep(const ParticleSystem& ps, const std::vector<real>& memberMass, MomentumScratch& scratch,
                        TaskSystem* tasks = nullptr);

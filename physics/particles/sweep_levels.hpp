@@ -23,6 +23,7 @@
 // hold all 64 go after the colours, in levels of the row order's rule among themselves.
 
 #include "common/parallel.hpp"
+#include "common/staged_run.hpp"
 
 #include <jounce/config.hpp>
 
@@ -48,9 +49,16 @@ struct SweepLevels {
     std::vector<std::uint32_t> rowLevel;   ///< scratch: per row
     std::vector<std::uint32_t> lowest;     ///< scratch: per row, its lowest particle
     /// rowsBelow[i]: how many rows have their lowest particle below particle i (i from 0
-    /// to the particle count): where shareLevel cuts the particles so that each worker
+    /// to the particle count): where planLevel cuts the particles so that each worker
     /// gets as many rows in all.
     std::vector<std::uint32_t> rowsBelow;
+    /// Scratch of a shared sweep: its shares (rows [begin, end), and which pass of the
+    /// caller's), colour after colour, run in one StagedRun.
+    struct Share {
+        std::uint32_t begin = 0, end = 0, pass = 0;
+    };
+    mutable std::vector<Share> shares;
+    mutable StagedRun staged;
 };
 
 /// Orders rows 0 .. rows - 1; particlesOf(r) gives row r's particles (slots below
@@ -109,13 +117,14 @@ void orderSweep(std::size_t particles, std::size_t rows, const ParticlesOf& part
     }
 }
 
-/// Rows [begin, end) of one level shared among the workers (its rows share no particle,
-/// so its ranges may run at once): project(from, to) over one share per worker, each of
-/// about `minRows` or more, cut only at multiples of `registerRows` rows from `begin`. A
-/// SIMD kernel's last, part-full register reads the arrays of the rows after its range
-/// and stores back their multipliers, so only a level's last share may have one (8: a
-/// multiple of every SIMD width). A level of fewer than about 2 minRows stays on the
-/// calling thread: waking another would cost more than the rows.
+/// Rows [begin, end) of one level cut into shares for the workers (its rows share no
+/// particle, so its shares may run at once), each of about `minRows` or more, cut only
+/// at multiples of `registerRows` rows from `begin`: a SIMD kernel's last, part-full
+/// register reads the arrays of the rows after its range and stores back their
+/// multipliers, so only a level's last share may have one (8: a multiple of every SIMD
+/// width). A level of fewer than about 2 minRows is one share. The shares are appended
+/// to levels.shares with `pass`, and make one stage of levels.staged; the count is
+/// returned.
 ///
 /// Share k takes the rows whose lowest particle lies in the k-th part of the particles,
 /// the parts cut so that each holds as many of all the levels' rows (`levels.rowsBelow`;
@@ -125,16 +134,13 @@ void orderSweep(std::size_t particles, std::size_t rows, const ParticlesOf& part
 /// different particles: softcube's tetrahedra took 1.7 times as long in all on two
 /// workers as on one. Cut at the middle particle, a pile's pairs, counted at their lower
 /// particle, gave the first worker three quarters of them.)
-template <class LowestOf, class Project>
-void shareLevel(TaskSystem* tasks, std::size_t begin, std::size_t end, std::uint32_t minRows, const SweepLevels& levels,
-                const LowestOf& lowestOf, const Project& project) {
+template <class LowestOf>
+std::uint32_t planLevel(std::uint32_t workers, std::size_t begin, std::size_t end, std::uint32_t minRows, std::uint32_t pass,
+                        const SweepLevels& levels, const LowestOf& lowestOf) {
+    if (end <= begin) return 0;
     constexpr std::size_t registerRows = 8;
-    const std::uint32_t workers = tasks == nullptr ? 1 : tasks->workerCount();
-    const auto shares = static_cast<std::uint32_t>(std::min<std::size_t>(workers, (end - begin) / std::max<std::uint32_t>(minRows, 1)));
-    if (shares < 2) {
-        project(begin, end);
-        return;
-    }
+    const auto shares = static_cast<std::uint32_t>(
+        std::max<std::size_t>(1, std::min<std::size_t>(workers, (end - begin) / std::max<std::uint32_t>(minRows, 1))));
     // Share k: rows [cut(k), cut(k + 1)), cut(k) the first row whose lowest particle is
     // in part k, rounded up to whole registers from `begin`.
     const auto cut = [&](std::uint32_t k) {
@@ -152,19 +158,48 @@ void shareLevel(TaskSystem* tasks, std::size_t begin, std::size_t end, std::uint
         }
         return std::min(end, begin + (low - begin + registerRows - 1) / registerRows * registerRows);
     };
-    parallelFor(tasks, shares, 1, [&](std::uint32_t first, std::uint32_t last) {
-        for (std::uint32_t k = first; k < last; ++k) {
-            const std::size_t from = cut(k), to = std::max(from, cut(k + 1));
-            if (to > from) project(from, to);
-        }
-    });
+    std::uint32_t made = 0;
+    for (std::uint32_t k = 0; k < shares; ++k) {
+        const std::size_t from = cut(k), to = std::max(from, cut(k + 1));
+        if (to == from) continue;
+        levels.shares.push_back({static_cast<std::uint32_t>(from), static_cast<std::uint32_t>(to), pass});
+        ++made;
+    }
+    levels.staged.addStage(made);
+    return made;
 }
 
-/// A sweep: each level in turn, shared among the workers (shareLevel).
+/// Starts a plan of shares (planLevel) for this sweep.
+inline void startPlan(const SweepLevels& levels) {
+    levels.shares.clear();
+    levels.staged.clear();
+}
+
+/// Runs the planned shares stage after stage on the workers, project(share) for each;
+/// on the calling thread, in order, when no stage has two shares (nothing to share).
+/// (A share that throws stops the calling thread's loop but not the workers' stages,
+/// which run to the end: the projections throw nothing, and a step that fails is
+/// undone whole.)
+template <class Project> void runPlan(TaskSystem* tasks, const SweepLevels& levels, const Project& project) {
+    if (tasks == nullptr || tasks->workerCount() < 2 || levels.shares.size() == levels.staged.stageCount()) {
+        for (const SweepLevels::Share& share : levels.shares) project(share);
+        return;
+    }
+    levels.staged.execute(*tasks, [&](std::uint32_t item) { project(levels.shares[item]); });
+}
+
+/// A sweep: each level in turn, shared among the workers (planLevel), in one run.
 template <class LowestOf, class Project>
 void sweepLevels(TaskSystem* tasks, const SweepLevels& levels, std::uint32_t minRows, const LowestOf& lowestOf, const Project& project) {
+    const std::uint32_t workers = tasks == nullptr ? 1 : tasks->workerCount();
+    if (workers < 2) {
+        for (std::size_t l = 0; l + 1 < levels.levelStart.size(); ++l) project(levels.levelStart[l], levels.levelStart[l + 1]);
+        return;
+    }
+    startPlan(levels);
     for (std::size_t l = 0; l + 1 < levels.levelStart.size(); ++l)
-        shareLevel(tasks, levels.levelStart[l], levels.levelStart[l + 1], minRows, levels, lowestOf, project);
+        planLevel(workers, levels.levelStart[l], levels.levelStart[l + 1], minRows, 0, levels, lowestOf);
+    runPlan(tasks, levels, [&](const SweepLevels::Share& share) { project(share.begin, share.end); });
 }
 
 } // namespace jounce::detail

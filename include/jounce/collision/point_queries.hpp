@@ -52,4 +52,38 @@ bool sweptParticle(const Shape& shape, const Transform& pose, const Vec3& x, con
 bool particleContact(const Shape& shape, const Transform& pose, const Vec3& x, const Vec3& p, real radius, real margin,
                      SweptHit& hit);
 
+/// A pose with its rotation as a matrix: turning a point costs 9 products and 6 sums
+/// against a quaternion's 18 and 12, worth it where one pose turns many points (the
+/// particle layer turns every particle near a shape several times a small step). An
+/// identity orientation gives the identity matrix, and then the same bits as Transform
+/// (up to the sign of a coordinate that is exactly zero).
+struct PoseMatrix {
+    Mat3 rotation = Mat3::Identity(); ///< column k: the shape's axis k in the world
+    Vec3 position = Vec3::Zero();
+
+    PoseMatrix() = default;
+    explicit PoseMatrix(const Transform& t) : rotation(t.orientation.toRotationMatrix()), position(t.position) {}
+    Vec3 directionToWorld(const Vec3& l) const {
+        const Mat3& r = rotation;
+        return {r(0, 0) * l.x() + r(0, 1) * l.y() + r(0, 2) * l.z(), r(1, 0) * l.x() + r(1, 1) * l.y() + r(1, 2) * l.z(),
+                r(2, 0) * l.x() + r(2, 1) * l.y() + r(2, 2) * l.z()};
+    }
+    Vec3 toWorld(const Vec3& local) const {
+        const Vec3 t = directionToWorld(local);
+        return {t.x() + position.x(), t.y() + position.y(), t.z() + position.z()};
+    }
+    Vec3 toLocal(const Vec3& world) const {
+        const Mat3& r = rotation;
+        // Written out: GCC keeps Eigen's small vector difference out of line here, and
+        // reading its result back stalls on the stores.
+        const real dx = world.x() - position.x(), dy = world.y() - position.y(), dz = world.z() - position.z();
+        return {r(0, 0) * dx + r(1, 0) * dy + r(2, 0) * dz, r(0, 1) * dx + r(1, 1) * dy + r(2, 1) * dz,
+                r(0, 2) * dx + r(1, 2) * dy + r(2, 2) * dz};
+    }
+};
+
+/// particleContact with the pose's rotation as a matrix (the particle layer's form).
+bool particleContact(const Shape& shape, const PoseMatrix& pose, const Vec3& x, const Vec3& p, real radius, real margin,
+                     SweptHit& hit);
+
 } // namespace jounce

@@ -206,6 +206,11 @@ struct ParticleIslands {
     std::vector<std::uint32_t> bodyIslands;    ///< body islands (contact/'s Islands) grouped likewise
     std::vector<std::uint32_t> bodyIslandStarts;
     std::vector<std::uint32_t> unionFind, islandOf; ///< scratch of groupParticles, kept for its capacity
+    /// Each particle's root after the internal links alone, kept while the topology
+    /// (ParticleSystem::topologyVersion, which also fixes which particles are pinned)
+    /// stays: a step adds only its contacts to them.
+    std::vector<std::uint32_t> internalRoot;
+    std::uint64_t internalFor = ~std::uint64_t(0);
     std::size_t count() const { return particleStarts.empty() ? 0 : particleStarts.size() - 1; }
 };
 
