@@ -273,7 +273,8 @@ TEST_CASE("particleContact with the pose as a matrix: the quaternion's bits unro
     std::vector<Shape> shapes = convexTestShapes();
     shapes.push_back(Sphere{real(0.4)});
     const std::vector<Vec3> ground = {Vec3(-1, 0, -1), Vec3(1, 0, -1), Vec3(1, real(0.2), 1), Vec3(-1, 0, 1)};
-    shapes.push_back(makeTriangleMesh(ground, {{0, 2, 1}, {0, 3, 2}})); // sphere tracing, not Newton
+    const std::vector<std::array<std::uint32_t, 3>> twoTriangles = {{0, 2, 1}, {0, 3, 2}};
+    shapes.push_back(makeTriangleMesh(ground, twoTriangles)); // sphere tracing, not Newton
     const real r = real(0.03), margin = real(0.01);
     for (const Shape& shape : shapes) {
         int contacts = 0;
