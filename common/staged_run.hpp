@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Stages that must run one after another (a sweep's colours), each cut into items that
-// may run at once, all in one TaskSystem::run: the workers go from stage to stage
-// themselves, without a run() and its hand-over for every stage. The contact solver's
-// SoftStepSolver::workStages walks its stages the same way.
+// Stages that must run one after another (a sweep's colours, a substep's passes over the
+// contact blocks), each cut into items that may run at once, all in one TaskSystem::run:
+// the workers go from stage to stage themselves, without a run() and its hand-over for
+// every stage (Box2D v3's solver stages work this way). The particle sweeps
+// (sweep_levels.hpp) and the contact solver (SoftStepSolver::runStages) run on it.
 //
 // Each worker walks a stage's items from its own share on (worker w of n starts at item
 // w/n of the way), claiming each it reaches that no one has, then the rest around to
@@ -36,16 +37,17 @@ public:
 
     /// Forgets the stages (keeps the capacity).
     void clear() { stageStart_.assign(1, 0); }
-    /// Closes a stage of `items` items, numbered on from the last stage's (a stage of
-    /// none is left out: no one would open the stage after it).
-    void addStage(std::uint32_t items) {
-        if (items > 0) stageStart_.push_back(stageStart_.back() + items);
-    }
+    /// Adds a stage of `items` items (none is allowed: the first worker to reach it
+    /// opens the next).
+    void addStage(std::uint32_t items) { stageStart_.push_back(stageStart_.back() + items); }
     std::uint32_t stageCount() const { return static_cast<std::uint32_t>(stageStart_.size() - 1); }
+    /// Stage s's first item, counted over every stage.
+    std::uint32_t firstItem(std::uint32_t s) const { return stageStart_[s]; }
 
-    /// Runs runItem(item) for every item of every stage, stage after stage, on the
-    /// task system's workers. An item that throws still counts as run (the others go
-    /// on); the first exception is thrown here once every worker is done.
+    /// Runs runItem(stage, item) for every item of every stage (item counted from the
+    /// stage's first), stage after stage, on the task system's workers. An item that
+    /// throws still counts as run (the others go on); the first exception is thrown here
+    /// once every worker is done.
     template <class RunItem> void execute(TaskSystem& tasks, const RunItem& runItem) {
         prepare();
         struct Work {
@@ -98,15 +100,19 @@ private:
                 if (claim.load(std::memory_order_relaxed) == run_ || claim.exchange(run_, std::memory_order_relaxed) == run_)
                     continue; // another worker's
                 try {
-                    runItem(item);
+                    runItem(s, item - first);
                 } catch (...) {
                     const std::lock_guard<std::mutex> lock(failureLock_);
                     if (!failure_) failure_ = std::current_exception();
                 }
                 ++ran;
             }
-            if (ran > 0 && finished_[s].value.fetch_add(ran, std::memory_order_acq_rel) + ran == items)
-                stageNow_.store(s + 1, std::memory_order_release);
+            // Whoever completes the count (for a stage of none, whoever comes first) opens
+            // the next stage: stageNow_ only ever moves from s to s + 1.
+            if (items == 0 || (ran > 0 && finished_[s].value.fetch_add(ran, std::memory_order_acq_rel) + ran == items)) {
+                std::uint32_t open = s;
+                stageNow_.compare_exchange_strong(open, s + 1, std::memory_order_acq_rel, std::memory_order_acquire);
+            }
             std::uint32_t now = stageNow_.load(std::memory_order_acquire);
             for (int spin = 0; now == s; ++spin) {
                 waitTurn(spin);

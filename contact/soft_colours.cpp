@@ -520,43 +520,6 @@ void SoftStepSolver::runItem(const SoftStage& stage, std::uint32_t item) {
     }
 }
 
-void SoftStepSolver::workStages(std::uint32_t worker, std::uint32_t workers) {
-    // Each worker walks a stage's items from its own share on (worker w of n starts at
-    // item w/n of the way), claiming each it reaches that no one has, then the rest of
-    // the items around to where it started. Unhindered, every worker gets the same
-    // blocks in every substep, so they stay in its core's cache (Box2D v3's workers start
-    // at their own blocks the same way); a slow worker's items go to the others. A
-    // worker adds what it ran to the stage's count once it has been round; whoever
-    // completes the count opens the next stage, which the others wait for. One worker
-    // alone (or a job system that runs the workers one after the other) does every item
-    // itself: nothing waits on a worker that is not running.
-    const auto count = static_cast<std::uint32_t>(stages_.size());
-    std::uint32_t s = stageNow_.load(std::memory_order_acquire);
-    while (s < count) {
-        const SoftStage& stage = stages_[s];
-        const std::uint32_t items = stage.items();
-        ItemClaim* claims = itemClaims_.get() + stageItems_[s];
-        const std::uint32_t start = static_cast<std::uint32_t>(std::uint64_t{worker} * items / workers);
-        std::uint32_t ran = 0;
-        for (std::uint32_t k = 0; k < items; ++k) {
-            const std::uint32_t item = start + k < items ? start + k : start + k - items;
-            std::atomic<std::uint32_t>& claim = claims[item].run;
-            if (claim.load(std::memory_order_relaxed) == run_ || claim.exchange(run_, std::memory_order_relaxed) == run_)
-                continue; // another worker's
-            runItem(stage, item);
-            ++ran;
-        }
-        if (ran > 0 && stageProgress_[s].finished.fetch_add(ran, std::memory_order_acq_rel) + ran == items)
-            stageNow_.store(s + 1, std::memory_order_release);
-        std::uint32_t now = stageNow_.load(std::memory_order_acquire);
-        for (int spin = 0; now == s; ++spin) {
-            detail::waitTurn(spin);
-            now = stageNow_.load(std::memory_order_acquire);
-        }
-        s = now;
-    }
-}
-
 void SoftStepSolver::runStages(TaskSystem* tasks) {
     if (watch_.observer != nullptr) { // watched: one thread, lane by lane (soft_records.cpp)
         for (const SoftStage& stage : stages_)
@@ -568,31 +531,12 @@ void SoftStepSolver::runStages(TaskSystem* tasks) {
             for (std::uint32_t item = 0; item < stage.items(); ++item) runItem(stage, item);
         return;
     }
-    const std::size_t counters = stages_.size();
-    if (stageProgressSize_ < counters) {
-        stageProgress_ = std::make_unique<StageProgress[]>(counters);
-        stageProgressSize_ = counters;
-    }
-    for (std::size_t i = 0; i < counters; ++i) stageProgress_[i].finished.store(0, std::memory_order_relaxed);
-    stageItems_.resize(counters + 1);
-    stageItems_[0] = 0;
-    for (std::size_t i = 0; i < counters; ++i) stageItems_[i + 1] = stageItems_[i] + stages_[i].items();
-    // Claims hold the run they were made in, so a new run needs no clearing; a fresh
-    // array (or the count wrapping round) starts every claim at 0, which no run is.
-    if (itemClaimsSize_ < stageItems_.back() || ++run_ == 0) {
-        itemClaimsSize_ = std::max<std::size_t>(itemClaimsSize_, stageItems_.back());
-        itemClaims_ = std::make_unique<ItemClaim[]>(itemClaimsSize_);
-        run_ = 1;
-    }
-    stageNow_.store(0, std::memory_order_release);
-    struct Work {
-        SoftStepSolver* solver;
-        std::uint32_t workers;
-    } work{this, tasks->workerCount()};
-    tasks->run(work.workers, 1, [](std::uint32_t begin, std::uint32_t end, std::uint32_t, void* raw) {
-        const Work& w = *static_cast<const Work*>(raw);
-        for (std::uint32_t worker = begin; worker < end; ++worker) w.solver->workStages(worker, w.workers);
-    }, &work);
+    // Each worker walks a stage's blocks from its own share on, so unhindered it gets the
+    // same blocks in every substep and they stay in its core's cache (Box2D v3's workers
+    // start at their own blocks the same way); a slow worker's blocks go to the others.
+    staged_.clear();
+    for (const SoftStage& stage : stages_) staged_.addStage(stage.items());
+    staged_.execute(*tasks, [this](std::uint32_t stage, std::uint32_t item) { runItem(stages_[stage], item); });
 }
 
 } // namespace jounce

@@ -24,6 +24,7 @@
 #include <jounce/dynamics/body.hpp>
 #include <jounce/dynamics/step_context.hpp>
 
+#include "common/staged_run.hpp"
 #include "contact/contact_resolver.hpp"
 #include "contact/joint_motion.hpp"
 #include "contact/locked_mass.hpp"
@@ -34,7 +35,6 @@
 #include <Eigen/Sparse>
 
 #include <array>
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -353,7 +353,6 @@ private:
     /// relax and bounce, the passes that write bodies one stage per colour.
     void planStages(int substeps, int relaxIterations, std::uint32_t workers);
     void runStages(TaskSystem* tasks);
-    void workStages(std::uint32_t worker, std::uint32_t workers);
     void runItem(const detail::SoftStage& stage, std::uint32_t item);
     void colourManifolds(std::span<Contact> contacts, std::span<const Body> bodies, int substeps, const ResolverSettings& settings, real sub,
                          TaskSystem* tasks);
@@ -399,19 +398,7 @@ private:
     struct Pass {
         real invSub = 0, maxPushOut = 0, threshold = 0, sub = 0;
     } pass_;
-    struct alignas(64) StageProgress { ///< a cache line per stage: its items finished
-        std::atomic<std::uint32_t> finished{0};
-    };
-    struct alignas(64) ItemClaim { ///< a cache line per item: the run that claimed it
-        std::atomic<std::uint32_t> run{0};
-    };
-    std::unique_ptr<StageProgress[]> stageProgress_; ///< by stage
-    std::size_t stageProgressSize_ = 0;
-    std::unique_ptr<ItemClaim[]> itemClaims_;     ///< every stage's items, stage after stage
-    std::size_t itemClaimsSize_ = 0;
-    std::vector<std::uint32_t> stageItems_;       ///< each stage's first item in itemClaims_
-    std::uint32_t run_ = 0;                       ///< runStages' calls (an item claimed in this run holds it)
-    std::atomic<std::uint32_t> stageNow_{0};      ///< the stage open to claims
+    detail::StagedRun staged_;                    ///< stages_ on the workers (common/staged_run.hpp)
     std::function<void(const ResolutionRecord&)> observer_;
     Watch watch_;
     ResolverStats stats_;

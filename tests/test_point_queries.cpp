@@ -23,6 +23,17 @@ std::vector<Shape> convexTestShapes() {
             makeConvexHull(corners), HalfSpace{Vec3(1, 3, 2).normalized(), real(0.1)}};
 }
 
+/// Every kind of shape the particle layer queries: the convex test shapes, a sphere and a
+/// two-triangle mesh with a raised corner (sphere tracing, not Newton's method).
+std::vector<Shape> particleQueryShapes() {
+    std::vector<Shape> shapes = convexTestShapes();
+    shapes.push_back(Sphere{real(0.4)});
+    const std::vector<Vec3> ground = {Vec3(-1, 0, -1), Vec3(1, 0, -1), Vec3(1, real(0.2), 1), Vec3(-1, 0, 1)};
+    const std::vector<std::array<std::uint32_t, 3>> twoTriangles = {{0, 2, 1}, {0, 3, 2}};
+    shapes.push_back(makeTriangleMesh(ground, twoTriangles));
+    return shapes;
+}
+
 } // namespace
 
 TEST_CASE("signed distance: the point is its surface point plus distance along the normal", "[collision]") {
@@ -200,11 +211,7 @@ TEST_CASE("particleContact gives sweptParticle's hit or the near fallback bit fo
     // for starts inside, near, far, still and moving, on each kind of shape.
     std::mt19937 rng(31);
     std::uniform_real_distribution<real> u(-1, 1);
-    std::vector<Shape> shapes = convexTestShapes();
-    shapes.push_back(Sphere{real(0.4)});
-    const std::vector<Vec3> ground = {Vec3(-1, 0, -1), Vec3(1, 0, -1), Vec3(1, real(0.2), 1), Vec3(-1, 0, 1)};
-    const std::vector<std::array<std::uint32_t, 3>> twoTriangles = {{0, 2, 1}, {0, 3, 2}};
-    shapes.push_back(makeTriangleMesh(ground, twoTriangles));
+    const std::vector<Shape> shapes = particleQueryShapes();
     const real r = real(0.03), margin = real(0.01);
     for (const Shape& shape : shapes) {
         int swept = 0, nearOnly = 0, none = 0;
@@ -270,11 +277,7 @@ TEST_CASE("particleContact with the pose as a matrix: the quaternion's bits unro
     // turned pose changes only the round-off.
     std::mt19937 rng(57);
     std::uniform_real_distribution<real> u(-1, 1);
-    std::vector<Shape> shapes = convexTestShapes();
-    shapes.push_back(Sphere{real(0.4)});
-    const std::vector<Vec3> ground = {Vec3(-1, 0, -1), Vec3(1, 0, -1), Vec3(1, real(0.2), 1), Vec3(-1, 0, 1)};
-    const std::vector<std::array<std::uint32_t, 3>> twoTriangles = {{0, 2, 1}, {0, 3, 2}};
-    shapes.push_back(makeTriangleMesh(ground, twoTriangles)); // sphere tracing, not Newton
+    const std::vector<Shape> shapes = particleQueryShapes();
     const real r = real(0.03), margin = real(0.01);
     for (const Shape& shape : shapes) {
         int contacts = 0;

@@ -49,11 +49,11 @@ TEST_CASE("every scene runs 600 steps with finite state and draws something", "[
         const bool big = scenes::isBenchScene(name) || name == "cloth64" || name == "sandpile" || name == "softcube" ||
                          name == "mixed";
         const bool particles = scene->world().particleCount() > 0;
-        // Under the sanitizers a tenth of that (the other build runs it whole), and the
+        // Under the sanitizers a twentieth of that (the other build runs it whole), and the
         // deformables' scenes as few as the particles' (their sparse solves are slow there).
         const bool sanitized = testing::sanitizedStepDivisor > 1;
         const bool deformables = !scene->world().deformableIds().empty();
-        const int steps = (big ? 20 : particles || (sanitized && deformables) ? 120 : 600) / (sanitized ? 10 : 1);
+        const int steps = (big ? 20 : particles || (sanitized && deformables) ? 120 : 600) / (sanitized ? 20 : 1);
         for (int i = 0; i < steps; ++i) scene->step();
         CHECK(allFinite(scene->world()));
         scenes::DrawList list;

@@ -181,11 +181,13 @@ inline void startPlan(const SweepLevels& levels) {
 /// which run to the end: the projections throw nothing, and a step that fails is
 /// undone whole.)
 template <class Project> void runPlan(TaskSystem* tasks, const SweepLevels& levels, const Project& project) {
-    if (tasks == nullptr || tasks->workerCount() < 2 || levels.shares.size() == levels.staged.stageCount()) {
+    if (tasks == nullptr || tasks->workerCount() < 2 || levels.shares.size() <= levels.staged.stageCount()) {
         for (const SweepLevels::Share& share : levels.shares) project(share);
         return;
     }
-    levels.staged.execute(*tasks, [&](std::uint32_t item) { project(levels.shares[item]); });
+    levels.staged.execute(*tasks, [&](std::uint32_t stage, std::uint32_t item) {
+        project(levels.shares[levels.staged.firstItem(stage) + item]);
+    });
 }
 
 /// A sweep: each level in turn, shared among the workers (planLevel), in one run.
