@@ -57,7 +57,8 @@ std::unique_ptr<Engine> makeJounceEngine(const scenes::BenchSceneDesc& desc, boo
 std::unique_ptr<Engine> makeBulletEngine(const scenes::BenchSceneDesc& desc, bool sleep);
 std::unique_ptr<Engine> makeOdeEngine(const scenes::BenchSceneDesc& desc, bool sleep);
 
-/// cloth64 and softcube against Bullet's soft bodies (soft_compare.cpp), sleeping off.
+/// The particle scenes against Bullet (soft_compare.cpp), sleeping off: cloth64 and softcube
+/// against its soft bodies, sandpile against rigid spheres, mixed against its three parts.
 int compareSoftBodies(const std::string& scene, long steps, int runs, bool json);
 
 /// jounce-bench --compare: runs the three engines interleaved `runs` times and prints

@@ -439,7 +439,7 @@ int main(int argc, char** argv) {
     }
     if (o.scene.empty()) return usage("--scene is required");
     if (o.compare) {
-        const bool soft = o.scene == "cloth64" || o.scene == "softcube" || o.scene == "sandpile";
+        const bool soft = o.scene == "cloth64" || o.scene == "softcube" || o.scene == "sandpile" || o.scene == "mixed";
         if (!soft && !jounce::scenes::isBenchScene(o.scene)) return usage("--compare runs the benchmark scenes only");
         if (!solver.empty() || o.observe || o.simd != "")
             return usage("--compare runs the other engines at their defaults (no --solver, --simd or --observe; "

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // jounce-bench --compare for the particle scenes cloth64 and softcube: Jounce's
 // particle layer against Bullet's soft bodies (btSoftBody in a btSoftRigidDynamicsWorld);
-// and for sandpile, Jounce's grains against what a game without a particle layer would
-// do: as many rigid spheres in Bullet (btDiscreteDynamicsWorld, see BulletGrains).
+// for sandpile, Jounce's grains against what a game without a particle layer would
+// do: as many rigid spheres in Bullet (btDiscreteDynamicsWorld, see BulletGrains); and
+// for mixed, Jounce's whole scene against its three parts run alone in Bullet, one
+// after the other each frame (BulletMixed): pyramid10 as rigid boxes, the cloth as a
+// btSoftBody on the ground, the grains as rigid spheres on the ground.
 //
 // Comparable settings, stated: Bullet gets the very particles and constraints Jounce
 // built (same positions, masses and node order; one link per Jounce distance
@@ -66,6 +69,11 @@ public:
         scene_.world().setSettings(s);
         if (scene == "cloth64") {
             particles_ = scenes::buildCloth64(scene_).particles;
+        } else if (scene == "mixed") {
+            const scenes::MixedParts parts = scenes::buildMixed(scene_);
+            particles_ = parts.cloth.particles;
+            clothCount_ = particles_.size();
+            particles_.insert(particles_.end(), parts.sand.begin(), parts.sand.end());
         } else if (scene == "sandpile") {
             particles_ = scenes::buildSandpile(scene_);
         } else {
@@ -74,7 +82,27 @@ public:
             surface_ = cube.surface;
         }
     }
-    void step() override { scene_.step(); }
+    void step() override {
+        scene_.step();
+        const Profile& p = scene_.world().profile();
+        for (const auto& [stage, ms] : {std::pair{"backup", p.backup}, {"forces", p.forces}, {"integrate", p.integrate},
+                                        {"broad_phase", p.broadPhase}, {"narrow_phase", p.narrowPhase}, {"group", p.group},
+                                        {"resolve", p.resolve}, {"finish", p.finish}, {"particles", p.particles},
+                                        {"deformables", p.deformables}, {"sleep", p.sleep}, {"events", p.events}})
+            stageMs_[stage] += ms;
+    }
+    /// The stage (World::profile) that took the most of the steps so far, and its share
+    /// of all the stages' time.
+    std::pair<std::string, double> largestStage() const {
+        std::pair<std::string, double> largest{"", 0};
+        double total = 0;
+        for (const auto& [stage, ms] : stageMs_) {
+            total += ms;
+            if (ms > largest.second) largest = {stage, ms};
+        }
+        if (total > 0) largest.second /= total;
+        return largest;
+    }
     void sample(std::vector<Point>& x, double& maxSpeed) const override {
         x.resize(particles_.size());
         maxSpeed = 0;
@@ -84,32 +112,42 @@ public:
             maxSpeed = std::max(maxSpeed, double(p.velocity.norm()));
         }
     }
-    /// The scene as plain data, for Bullet.
+    /// The scene as plain data, for Bullet (mixed: its cloth; mixedGrains: its grains).
     SoftSceneData data(const std::string& scene) const {
+        if (scene == "mixed") return part(0, clothCount_, false);
+        SoftSceneData d = part(0, particles_.size(), scene == "sandpile");
+        d.sphere = scene == "cloth64";
+        d.surface = surface_;
+        return d;
+    }
+    SoftSceneData mixedGrains() const { return part(clothCount_, particles_.size(), true); }
+
+private:
+    /// particles_[first, last) as nodes 0, 1, ..., with the distance constraints among them.
+    SoftSceneData part(std::size_t first, std::size_t last, bool grains) const {
         const World& w = scene_.world();
         SoftSceneData d;
+        d.grains = grains;
         std::map<std::uint32_t, std::uint32_t> node; // particle slot -> node
-        for (std::size_t i = 0; i < particles_.size(); ++i) {
+        for (std::size_t i = first; i < last; ++i) {
             const Particle p = w.particle(particles_[i]);
-            node[particles_[i].index] = static_cast<std::uint32_t>(i);
+            node[particles_[i].index] = static_cast<std::uint32_t>(i - first);
             d.positions.push_back(p.position);
             d.masses.push_back(p.inverseMass > 0 ? 1 / p.inverseMass : 0);
             d.radius = p.radius;
         }
         for (const DistanceConstraintId id : w.distanceConstraintIds()) {
             const DistanceConstraint& c = w.distanceConstraint(id);
-            d.links.push_back({node.at(c.a), node.at(c.b)});
+            if (node.contains(c.a) && node.contains(c.b)) d.links.push_back({node.at(c.a), node.at(c.b)});
         }
-        d.sphere = scene == "cloth64";
-        d.grains = scene == "sandpile";
-        d.surface = surface_;
         return d;
     }
 
-private:
     BenchScene scene_;
-    std::vector<ParticleId> particles_;
+    std::vector<ParticleId> particles_;                 ///< mixed: the cloth's, then the grains
+    std::size_t clothCount_ = 0;                        ///< mixed: the cloth's particles in particles_
     std::vector<std::array<std::uint32_t, 3>> surface_; ///< softcube's, into particles_
+    std::map<std::string, double> stageMs_;             ///< every step's World::profile, by stage
 };
 
 class BulletSoft final : public SoftEngine {
@@ -242,6 +280,47 @@ private:
     std::vector<std::unique_ptr<btRigidBody>> bodies_;
 };
 
+/// mixed's three parts, each run alone in its own Bullet world, stepped one after the
+/// other each frame: pyramid10's boxes (bench/bullet_engine.cpp, sleeping off), the
+/// 32 x 32 cloth as a btSoftBody on the ground (BulletSoft) and the 1000 grains as rigid
+/// spheres on the ground (BulletGrains). Its step time is the sum of the three: what a
+/// game without Jounce would pay for the same things, none of them touching another.
+class BulletMixed final : public SoftEngine {
+public:
+    BulletMixed(const SoftSceneData& cloth, const SoftSceneData& grains)
+        : boxes_(makeBulletEngine(scenes::benchSceneDesc("pyramid10"), false)), cloth_(cloth), grains_(grains) {}
+    void step() override {
+        timed(0, [&] { boxes_->step(); });
+        timed(1, [&] { cloth_.step(); });
+        timed(2, [&] { grains_.step(); });
+    }
+    /// Each part's share of the steps' time: the boxes, the cloth, the grains.
+    std::array<double, 3> shares() const {
+        const double total = ms_[0] + ms_[1] + ms_[2];
+        return {ms_[0] / total, ms_[1] / total, ms_[2] / total};
+    }
+    /// The cloth's nodes, then the grains.
+    void sample(std::vector<Point>& x, double& maxSpeed) const override {
+        std::vector<Point> more;
+        double speed = 0;
+        cloth_.sample(x, maxSpeed);
+        grains_.sample(more, speed);
+        x.insert(x.end(), more.begin(), more.end());
+        maxSpeed = std::max(maxSpeed, speed);
+    }
+
+private:
+    template <class Step> void timed(std::size_t part, const Step& step) {
+        const auto t0 = std::chrono::steady_clock::now();
+        step();
+        ms_[part] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    }
+    std::array<double, 3> ms_{};
+    std::unique_ptr<Engine> boxes_;
+    BulletSoft cloth_;
+    BulletGrains grains_;
+};
+
 /// A pile's angle of repose [degrees] from its grains' centres: atan(H / R), H the
 /// highest grain's top above the ground (y = 0) and R the horizontal distance from the
 /// pile's axis (the grains' mean x, z) within which 90 % of the grains lie.
@@ -329,14 +408,27 @@ std::vector<std::pair<std::string, std::string>> softFields(const std::vector<So
 } // namespace
 
 int compareSoftBodies(const std::string& scene, long steps, int runs, bool json) {
-    const SoftSceneData data = JounceSoft(scene).data(scene);
+    const bool mixed = scene == "mixed";
+    SoftSceneData data, grains;
+    {
+        const JounceSoft built(scene);
+        data = built.data(scene);
+        if (mixed) grains = built.mixedGrains();
+    }
     std::map<std::string, std::vector<SoftFigures>> results;
+    std::vector<std::pair<std::string, double>> largestStages;
+    std::array<double, 3> bulletShares{}; ///< mixed: the last run's parts
     for (int r = 0; r < runs; ++r) {
         {
             JounceSoft engine(scene);
             results["jounce"].push_back(runSoft(engine, data, steps));
+            largestStages.push_back(engine.largestStage());
         }
-        if (data.grains) {
+        if (mixed) {
+            BulletMixed engine(data, grains);
+            results["bullet"].push_back(runSoft(engine, data, steps));
+            bulletShares = engine.shares();
+        } else if (data.grains) {
             BulletGrains engine(data);
             results["bullet"].push_back(runSoft(engine, data, steps));
         } else {
@@ -352,6 +444,15 @@ int compareSoftBodies(const std::string& scene, long steps, int runs, bool json)
         ratios.push_back(results["jounce"][std::size_t(r)].msMedian / results["bullet"][std::size_t(r)].msMedian);
     const double ratio = median(ratios);
     const bool cube = scene == "softcube";
+    // The largest stage of the median run (by Jounce's step time).
+    std::pair<std::string, double> largest = largestStages.front();
+    {
+        std::vector<std::size_t> byTime(largestStages.size());
+        for (std::size_t i = 0; i < byTime.size(); ++i) byTime[i] = i;
+        std::sort(byTime.begin(), byTime.end(),
+                  [&](std::size_t a, std::size_t b) { return results["jounce"][a].msMedian < results["jounce"][b].msMedian; });
+        largest = largestStages[byTime[byTime.size() / 2]];
+    }
     const auto j = softFields(results["jounce"], cube, data.grains), b = softFields(results["bullet"], cube, data.grains);
     if (json) {
         std::string line = "{\"scene\": " + jsonString(scene) + ", \"sleep\": false, \"runs\": " + std::to_string(runs) +
@@ -362,16 +463,27 @@ int compareSoftBodies(const std::string& scene, long steps, int runs, bool json)
                 line += (i ? ", " : "") + jsonString((*fs)[i].first) + ": " + (*fs)[i].second;
             line += "}";
         }
-        line += "}, \"ratio\": {\"bullet\": " + number(ratio) + "}}";
+        line += "}, \"ratio\": {\"bullet\": " + number(ratio) + "}";
+        if (mixed)
+            line += ", \"jounce_largest_stage\": " + jsonString(largest.first) + ", \"jounce_largest_stage_share\": " +
+                    number(largest.second);
+        line += "}";
         std::printf("%s\n", line.c_str());
         return 0;
     }
-    std::printf(data.grains ? "%s, sleep off, %d runs interleaved, %ld steps of 1/60 s (Bullet: rigid spheres, 10 iterations)\n"
-                            : "%s, sleep off, %d runs interleaved, %ld steps of 1/60 s (Bullet: btSoftBody, piterations 20)\n",
+    std::printf(mixed         ? "%s, sleep off, %d runs interleaved, %ld steps of 1/60 s (Bullet: pyramid10, the cloth as btSoftBody "
+                                "and the grains as rigid spheres, each alone, one after the other)\n"
+                : data.grains ? "%s, sleep off, %d runs interleaved, %ld steps of 1/60 s (Bullet: rigid spheres, 10 iterations)\n"
+                              : "%s, sleep off, %d runs interleaved, %ld steps of 1/60 s (Bullet: btSoftBody, piterations 20)\n",
                 scene.c_str(), runs, steps);
     std::printf("%-22s %14s %14s\n", "figure", "jounce", "bullet");
     for (std::size_t i = 0; i < j.size(); ++i) std::printf("%-22s %14s %14s\n", j[i].first.c_str(), j[i].second.c_str(), b[i].second.c_str());
     std::printf("%-22s %14s %14s\n", "jounce / engine", "1", number(ratio).c_str());
+    if (mixed) {
+        std::printf("jounce's largest stage: %s, %.0f %% of its step\n", largest.first.c_str(), 100 * largest.second);
+        std::printf("bullet's parts (last run): boxes %.0f %%, cloth %.0f %%, grains %.0f %% of its step\n", 100 * bulletShares[0],
+                    100 * bulletShares[1], 100 * bulletShares[2]);
+    }
     return 0;
 }
 
