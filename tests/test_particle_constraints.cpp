@@ -162,6 +162,86 @@ TEST_CASE("a coloured sweep gives each row the lowest colour its earlier neighbo
     CHECK(levels.levelStart.size() - 1 <= 7); // greedy needs at most 2 * 4 - 1
 }
 
+TEST_CASE("a sweep cut into blocks: each block's rows inside its particles, the boundary rows after, the same bits in any block order",
+          "[particles]") {
+    // sweep_levels.hpp: a 32 x 32 grid's edges and diagonals (as a cloth's stretch and
+    // shear links) cut into 4 blocks of particles.
+    std::vector<std::array<std::uint32_t, 2>> edges;
+    for (std::uint32_t y = 0; y < 32; ++y)
+        for (std::uint32_t x = 0; x < 32; ++x) {
+            if (x + 1 < 32) edges.push_back({y * 32 + x, y * 32 + x + 1});
+            if (y + 1 < 32) edges.push_back({y * 32 + x, (y + 1) * 32 + x});
+            if (x + 1 < 32 && y + 1 < 32) edges.push_back({y * 32 + x, (y + 1) * 32 + x + 1});
+        }
+    const auto particlesOf = [&](std::size_t r) { return edges[r]; };
+    CHECK(detail::sweepBlocks(2047) == 1);
+    CHECK(detail::sweepBlocks(2048) == 2);
+    CHECK(detail::sweepBlocks(8192) == 4);
+    detail::SweepLevels plain, one, cut;
+    detail::orderSweep(32 * 32, edges.size(), particlesOf, plain);
+    detail::orderSweep(32 * 32, edges.size(), particlesOf, one, 1);
+    CHECK(one.order == plain.order); // one block: the plain colouring
+    CHECK(one.levelStart == plain.levelStart);
+    REQUIRE(one.blockCount() == 1);
+    detail::orderSweep(32 * 32, edges.size(), particlesOf, cut, 4);
+    REQUIRE(cut.blockCount() == 4);
+    REQUIRE(cut.blockLevels.size() == 6);
+    REQUIRE(cut.blockLevels.back() == cut.levelStart.size() - 1);
+    REQUIRE(std::is_sorted(cut.blockLevels.begin(), cut.blockLevels.end()));
+    std::vector<std::uint32_t> sorted(cut.order);
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t k = 0; k < edges.size(); ++k) REQUIRE(sorted[k] == k); // a permutation
+    std::size_t boundary = 0;
+    for (std::uint32_t b = 0; b <= 4; ++b)
+        for (std::uint32_t l = cut.blockLevels[b]; l < cut.blockLevels[b + 1]; ++l) {
+            std::vector<int> used(32 * 32, 0);
+            for (std::uint32_t k = cut.levelStart[l]; k < cut.levelStart[l + 1]; ++k) {
+                const auto& e = edges[cut.order[k]];
+                for (const std::uint32_t i : e) REQUIRE(used[i]++ == 0); // a level shares no particle
+                const bool inside = [&] {
+                    for (std::uint32_t c = 0; c < 4; ++c)
+                        if (e[0] >= cut.blockCut[c] && e[1] < cut.blockCut[c + 1]) return c == b;
+                    return false;
+                }();
+                if (b < 4) REQUIRE(inside); // block b's rows lie within its particles
+                else {
+                    REQUIRE_FALSE(inside); // a boundary row crosses a cut
+                    ++boundary;
+                }
+            }
+        }
+    // A cut crosses about one grid row's verticals and diagonals (63 links), of 2945.
+    CHECK(boundary > 3 * 60);
+    CHECK(boundary < 3 * 70);
+    for (std::uint32_t b = 0; b < 4; ++b) {
+        const std::uint32_t rows = cut.levelStart[cut.blockLevels[b + 1]] - cut.levelStart[cut.blockLevels[b]];
+        CHECK(rows > edges.size() / 5); // about a quarter each
+    }
+    // Blocks share no particle, so sweeping them in the other order (then the boundary)
+    // gives the same bits.
+    const auto sweep = [&](const std::vector<std::uint32_t>& order) {
+        std::vector<real> x(32 * 32);
+        for (std::size_t i = 0; i < x.size(); ++i) x[i] = real(0.01) * static_cast<real>(i) + 1;
+        for (int pass = 0; pass < 3; ++pass)
+            for (const std::uint32_t r : order) {
+                const real s = std::sqrt(x[edges[r][0]]) * real(0.7) + std::sqrt(x[edges[r][1]]);
+                for (const std::uint32_t i : edges[r]) x[i] = x[i] * real(0.9) + s / static_cast<real>(r + 3);
+            }
+        return x;
+    };
+    std::vector<std::uint32_t> blocksBackwards;
+    for (std::uint32_t b = 4; b-- > 0;)
+        blocksBackwards.insert(blocksBackwards.end(), cut.order.begin() + cut.levelStart[cut.blockLevels[b]],
+                               cut.order.begin() + cut.levelStart[cut.blockLevels[b + 1]]);
+    blocksBackwards.insert(blocksBackwards.end(), cut.order.begin() + cut.levelStart[cut.blockLevels[4]], cut.order.end());
+    REQUIRE(blocksBackwards.size() == cut.order.size());
+    const std::vector<real> forward = sweep(cut.order), other = sweep(blocksBackwards);
+    for (std::size_t i = 0; i < forward.size(); ++i) REQUIRE(std::memcmp(&forward[i], &other[i], sizeof(real)) == 0);
+    // The plain colouring's order is another sweep: not the same bits.
+    const std::vector<real> plainSweep = sweep(plain.order);
+    CHECK(std::memcmp(plainSweep.data(), forward.data(), forward.size() * sizeof(real)) != 0);
+}
+
 namespace {
 
 /// Runs `run` with the SIMD width capped at each width the processor has (scalar first),

@@ -82,7 +82,8 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
     // Colour by colour (sweep_levels.hpp): the rows of a colour share no particle.
     orderSweep(
         ps.slotCount(), listed.size(),
-        [&](std::size_t r) { return std::array<std::uint32_t, 2>{listed[r].a, listed[r].b}; }, out.levels);
+        [&](std::size_t r) { return std::array<std::uint32_t, 2>{listed[r].a, listed[r].b}; }, out.levels,
+        sweepBlocks(listed.size()));
     const std::size_t rows = listed.size();
     for (auto* v : {&out.a, &out.b, &out.slot}) v->resize(rows);
     for (auto* v : {&out.wa, &out.wb, &out.restLength, &out.alphaTilde, &out.scale}) v->resize(rows);

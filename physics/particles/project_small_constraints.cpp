@@ -188,19 +188,18 @@ void packSmallConstraints(const ParticleSystem& ps, const ParticleSettings& sett
     out.listed.clear(); // names no arrays until they are rebuilt (an allocation may throw on the way)
     orderSweep(
         ps.slotCount(), listed.size(),
-        [&](std::size_t r) { return std::span<const std::uint32_t>(listed[r].p.data(), listed[r].count); }, out.levels);
+        [&](std::size_t r) { return std::span<const std::uint32_t>(listed[r].p.data(), listed[r].count); }, out.levels,
+        sweepBlocks(listed.size()));
     // Within each level, by kind (a stable partition: the colour's order within each).
     const std::size_t rows = listed.size();
     out.sequence.resize(rows);
-    // Padded: a level's last register of lanes reads past its end, into the rows of
-    // the next kind or level, or into the padding. The padding and the other kinds'
-    // entries name a live particle (a constraint's) and carry no weight; such lanes
-    // move nothing and are not scattered (small_kernel.hpp).
+    // The other kinds' entries (never read by a kernel) name a live particle (a
+    // constraint's) and carry no weight.
     const std::uint32_t live = rows > 0 ? listed[0].p[0] : 0;
-    for (auto& v : out.p) v.assign(rows + SmallRows::padding, live);
+    for (auto& v : out.p) v.assign(rows, live);
     for (auto* v : {&out.w[0], &out.w[1], &out.w[2], &out.w[3], &out.c[0], &out.c[1], &out.c[2], &out.c[3], &out.rest, &out.alphaTilde})
-        v->assign(rows + SmallRows::padding, 0);
-    out.lambda.assign(rows + SmallRows::padding, 0);
+        v->assign(rows, 0);
+    out.lambda.assign(rows, 0);
     const std::vector<std::uint32_t>& start = out.levels.levelStart;
     const std::size_t levels = start.empty() ? 0 : start.size() - 1;
     out.levelStart.assign(start.begin(), start.end());
@@ -270,21 +269,35 @@ void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& setting
     // A colour's tetrahedra and bending stencils in shares of at least 48 on the workers
     // (about 30 ns each), the other kinds one at a time after them.
     const auto lowest = [&](std::size_t r) { return std::min(std::min(rows.p[0][r], rows.p[1][r]), std::min(rows.p[2][r], rows.p[3][r])); };
-    // Each colour's kinds are stages of their own: a part-full register of one kind
-    // stores back the multipliers of the next kind's first rows.
-    enum Pass : std::uint32_t { Tetrahedra, Bending, OneAtATime };
+    // Each colour's kinds are stages of their own (a share is rows of one kind); a sweep
+    // cut into blocks (sweep_levels.hpp) is a share per block instead.
+    enum Pass : std::uint32_t { Tetrahedra, Bending, OneAtATime, Levels };
+    const auto tetrahedra = [&](std::size_t begin, std::size_t end) { projectLanes(view, begin, end, wide.tetrahedra, &One::tetrahedra); };
+    const auto bending = [&](std::size_t begin, std::size_t end) { projectLanes(view, begin, end, wide.bending, &One::bending); };
+    const auto oneAtATime = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t r = begin; r < end; ++r) projectOne(ps, ps.constraints.atSlot(rows.sequence[r]), settings, h);
+    };
     const std::uint32_t workers = tasks == nullptr ? 1 : tasks->workerCount();
     startPlan(rows.levels);
-    for (std::size_t l = 0; l < rows.tetEnd.size(); ++l) {
-        planLevel(workers, rows.levelStart[l], rows.tetEnd[l], 48, Tetrahedra, rows.levels, lowest);
-        planLevel(workers, rows.tetEnd[l], rows.bendEnd[l], 48, Bending, rows.levels, lowest);
-        planLevel(1, rows.bendEnd[l], rows.levelStart[l + 1], 1, OneAtATime, rows.levels, lowest);
+    if (workers > 1 && rows.levels.blockCount() > 1) { // a share: a block's levels, or the boundary's (planBlocks)
+        planBlocks(rows.levels, Levels);
+    } else {
+        for (std::size_t l = 0; l < rows.tetEnd.size(); ++l) {
+            planLevel(workers, rows.levelStart[l], rows.tetEnd[l], 48, Tetrahedra, rows.levels, lowest);
+            planLevel(workers, rows.tetEnd[l], rows.bendEnd[l], 48, Bending, rows.levels, lowest);
+            planLevel(1, rows.bendEnd[l], rows.levelStart[l + 1], 1, OneAtATime, rows.levels, lowest);
+        }
     }
     runPlan(tasks, rows.levels, [&](const SweepLevels::Share& share) {
-        if (share.pass == Tetrahedra) projectLanes(view, share.begin, share.end, wide.tetrahedra, &One::tetrahedra);
-        else if (share.pass == Bending) projectLanes(view, share.begin, share.end, wide.bending, &One::bending);
+        if (share.pass == Tetrahedra) tetrahedra(share.begin, share.end);
+        else if (share.pass == Bending) bending(share.begin, share.end);
+        else if (share.pass == OneAtATime) oneAtATime(share.begin, share.end);
         else
-            for (std::size_t r = share.begin; r < share.end; ++r) projectOne(ps, ps.constraints.atSlot(rows.sequence[r]), settings, h);
+            for (std::uint32_t l = share.begin; l < share.end; ++l) {
+                tetrahedra(rows.levelStart[l], rows.tetEnd[l]);
+                bending(rows.tetEnd[l], rows.bendEnd[l]);
+                oneAtATime(rows.bendEnd[l], rows.levelStart[l + 1]);
+            }
     });
 }
 

@@ -13,8 +13,8 @@
 // the rounded 1/6; the weights summed from 0 corner by corner. A row whose weights are below
 // 1e-24 (every particle pinned, or a flat stencil) is skipped, as constraintValue's
 // callers skip it: its lane divides by 1 and keeps its old values (no lane divides by
-// zero: the tests trap). So do the lanes past a level's end in its last register, and
-// they move by 0 (their multiplier change, not scaled by any weight, is dropped).
+// zero: the tests trap). So do the spare lanes of a level's last, part-full register,
+// and they move by 0 (their multiplier change, not scaled by any weight, is dropped).
 
 #include "common/hot_inline.hpp"
 #include "common/lanes.hpp"
@@ -28,7 +28,6 @@ template <class L> struct SmallKernel {
     using T = typename L::Real;
     static constexpr int n = L::width;
     using Corners = std::array<V3<L>, 4>;
-    static_assert(n <= static_cast<int>(SmallRows::padding), "a part-full register reads up to n - 1 rows past a level's end");
 
     JOUNCE_HOT_INLINE static L sum3(L x, L y, L z) { return x + (y + z); } // Eigen's order
     JOUNCE_HOT_INLINE static L dot3(const V3<L>& a, const V3<L>& b) { return sum3(a.x * b.x, a.y * b.y, a.z * b.z); }
@@ -37,19 +36,6 @@ template <class L> struct SmallKernel {
         Corners x;
         for (std::size_t k = 0; k < 4; ++k) {
             x[k] = gatherTriples<L>(r.p, r.index[k] + i);
-        }
-        return x;
-    }
-    /// gather for a part-full register of `lanes` rows: its other lanes read the first
-    /// row's particles again, not those of the rows after the range, which another
-    /// worker may be moving at the same time (project_small_constraints.cpp shares a
-    /// colour's rows among workers).
-    JOUNCE_HOT_INLINE static Corners gatherFirst(const SmallRowView& r, std::size_t i, int lanes) {
-        Corners x;
-        for (std::size_t k = 0; k < 4; ++k) {
-            alignas(64) std::uint32_t index[n];
-            for (int l = 0; l < n; ++l) index[l] = r.index[k][i + static_cast<std::size_t>(l < lanes ? l : 0)];
-            x[k] = gatherTriples<L>(r.p, index);
         }
         return x;
     }
@@ -130,14 +116,48 @@ template <class L> struct SmallKernel {
         return L::splat(T(count)) > L::load(lane);
     }
 
+    /// A part-full register's rows, copied: lanes [0, lanes) are rows [i, i + lanes), the
+    /// others repeat row i (its particles, weights and values: finite, so no lane traps)
+    /// and are masked off, so they move nothing.
+    struct Tail {
+        alignas(64) std::uint32_t index[4][n];
+        alignas(64) T w[4][n];
+        alignas(64) T c[4][n];
+        alignas(64) T rest[n];
+        alignas(64) T alphaTilde[n];
+        alignas(64) T lambda[n];
+    };
+    static SmallRowView copyTail(const SmallRowView& r, std::size_t i, int lanes, Tail& t) {
+        SmallRowView local = r;
+        for (int l = 0; l < n; ++l) {
+            const std::size_t row = i + static_cast<std::size_t>(l < lanes ? l : 0);
+            for (std::size_t k = 0; k < 4; ++k) {
+                t.index[k][l] = r.index[k][row];
+                t.w[k][l] = r.w[k][row];
+                t.c[k][l] = r.c[k][row];
+            }
+            t.rest[l] = r.rest[row];
+            t.alphaTilde[l] = r.alphaTilde[row];
+            t.lambda[l] = r.lambda[row];
+        }
+        for (std::size_t k = 0; k < 4; ++k) {
+            local.index[k] = t.index[k];
+            local.w[k] = t.w[k];
+            local.c[k] = t.c[k];
+        }
+        local.rest = t.rest;
+        local.alphaTilde = t.alphaTilde;
+        local.lambda = t.lambda;
+        return local;
+    }
+
     /// Rows [begin, end) of one level, a register of rows at a time. (Two in flight, as
     /// the distance rows take them, measured no faster: a tetrahedron's corners and
     /// gradients alone fill the sixteen registers.) The last register may hold fewer
-    /// rows: its other lanes read the first row's particles and the other arrays of the
-    /// rows after `end` (or the padding, SmallRows), move nothing, store back the
-    /// multipliers they read and are not scattered, so each row's bits are those of
-    /// projecting it alone. (The rows after `end` are the next kind's or level's, which
-    /// no worker projects while this range runs.)
+    /// rows: it works on a copy of them (copyTail) and writes back only their particles
+    /// and multipliers, so nothing past `end` is read or written (the rows after it may
+    /// be another block's, which another worker projects at the same time: sweep_levels.hpp),
+    /// and each row's bits are those of projecting it alone.
     template <Corners (*Project)(const SmallRowView&, std::size_t, const Corners&, typename L::Mask)>
     static void sweep(const SmallRowView& r, std::size_t begin, std::size_t end) {
         const typename L::Mask all = firstLanes(n);
@@ -145,7 +165,10 @@ template <class L> struct SmallKernel {
         for (; i + n <= end; i += n) scatter(r, i, Project(r, i, gather(r, i), all));
         if (i == end) return;
         const int lanes = static_cast<int>(end - i);
-        scatter(r, i, Project(r, i, gatherFirst(r, i, lanes), firstLanes(lanes)), lanes);
+        Tail tail;
+        const SmallRowView local = copyTail(r, i, lanes, tail);
+        scatter(local, 0, Project(local, 0, gather(local, 0), firstLanes(lanes)), lanes);
+        for (int l = 0; l < lanes; ++l) r.lambda[i + static_cast<std::size_t>(l)] = tail.lambda[l];
     }
     static void tetrahedra(const SmallRowView& r, std::size_t begin, std::size_t end) { sweep<&tetrahedron>(r, begin, end); }
     static void bending(const SmallRowView& r, std::size_t begin, std::size_t end) { sweep<&bend>(r, begin, end); }

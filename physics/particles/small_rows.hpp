@@ -27,15 +27,11 @@ inline constexpr real minWeights = real(1e-12) * real(1e-12);
 struct SmallRows {
     /// Constraint slots in sweep order; the arrays below have one entry per place in it
     /// (filled for the places of the lane kinds; the others name a live particle and
-    /// carry no weight, as the padding does).
+    /// carry no weight).
     std::vector<std::uint32_t> sequence;
     /// Level k: sequence[levelStart[k] .. tetEnd[k]) tetrahedra, [tetEnd[k] ..
     /// bendEnd[k]) isometric bending, [bendEnd[k] .. levelStart[k + 1]) the others.
     std::vector<std::uint32_t> levelStart, tetEnd, bendEnd;
-    /// The arrays below hold `padding` more entries than `sequence` (a live particle, no
-    /// weight): a level's last register of lanes reads up to a register's width past the
-    /// level's end (small_kernel.hpp), into the next rows or, at the end, the padding.
-    static constexpr std::size_t padding = 16;
     std::array<std::vector<std::uint32_t>, 4> p; ///< the four particles
     std::array<std::vector<real>, 4> w;          ///< their inverse masses
     std::array<std::vector<real>, 4> c;          ///< isometric bending's coefficients

@@ -48,6 +48,12 @@ struct SweepLevels {
     std::vector<std::uint32_t> lastLevel;  ///< scratch: per particle, one past the overflow level of its last row
     std::vector<std::uint32_t> rowLevel;   ///< scratch: per row
     std::vector<std::uint32_t> lowest;     ///< scratch: per row, its lowest particle
+    std::vector<std::uint32_t> rowGroup;   ///< scratch: per row, its block (or the block count: a boundary row)
+    std::vector<std::uint32_t> blockCut;   ///< scratch: block b holds the particles [blockCut[b], blockCut[b + 1])
+    /// Block b's levels are [blockLevels[b], blockLevels[b + 1]) for b below the block
+    /// count, then the boundary rows' levels up to blockLevels.back(), the level count.
+    std::vector<std::uint32_t> blockLevels;
+    std::uint32_t blockCount() const { return blockLevels.size() < 2 ? 0 : static_cast<std::uint32_t>(blockLevels.size() - 2); }
     /// rowsBelow[i]: how many rows have their lowest particle below particle i (i from 0
     /// to the particle count): where planLevel cuts the particles so that each worker
     /// gets as many rows in all.
@@ -61,51 +67,98 @@ struct SweepLevels {
     mutable StagedRun staged;
 };
 
+/// How many blocks orderSweep cuts `rows` rows into: a fixed function of the rows, never
+/// of the thread count, so the sweep (and its bits) is the same on any number of threads.
+/// Each cut adds boundary rows (a cloth's links across it, a soft body's cells), swept
+/// by one worker after the blocks: a small set only pays above a few thousand rows.
+inline std::uint32_t sweepBlocks(std::size_t rows) { return rows >= 8192 ? 4 : rows >= 2048 ? 2 : 1; }
+
 /// Orders rows 0 .. rows - 1; particlesOf(r) gives row r's particles (slots below
-/// `particles`) as something iterable.
+/// `particles`) as something iterable. With `blocks` > 1 the particles are cut into that
+/// many ranges holding about as many rows each (by their lowest particle); a row whose
+/// particles all lie in one range is that block's, any other a boundary row. The sweep
+/// is then every block's rows (block after block, each coloured among its own), then the
+/// boundary rows (coloured among themselves). Two blocks' rows share no particle, so
+/// their blocks may be swept at once on different workers, each through all its colours
+/// without waiting for the other (blockLevels): the same sweep, bit for bit, in any
+/// interleaving. One block gives the plain colouring.
 template <class ParticlesOf>
-void orderSweep(std::size_t particles, std::size_t rows, const ParticlesOf& particlesOf, SweepLevels& out) {
+void orderSweep(std::size_t particles, std::size_t rows, const ParticlesOf& particlesOf, SweepLevels& out, std::uint32_t blocks = 1) {
     constexpr std::uint32_t colours = 64;
-    out.taken.assign(particles, 0);
-    out.lastLevel.assign(particles, 0);
+    blocks = std::max<std::uint32_t>(blocks, 1);
     out.rowLevel.resize(rows);
     out.lowest.resize(rows);
-    std::uint32_t levels = 0;
+    out.rowGroup.assign(rows, 0);
     for (std::size_t r = 0; r < rows; ++r) {
-        std::uint64_t taken = 0;
         std::uint32_t lowest = ~std::uint32_t{0};
-        for (const std::uint32_t i : particlesOf(r)) {
-            taken |= out.taken[i];
-            lowest = std::min(lowest, i);
-        }
+        for (const std::uint32_t i : particlesOf(r)) lowest = std::min(lowest, i);
         out.lowest[r] = lowest;
-        std::uint32_t level = 0;
-        if (~taken != 0) {
-            level = static_cast<std::uint32_t>(std::countr_one(taken));
-            for (const std::uint32_t i : particlesOf(r)) out.taken[i] |= std::uint64_t{1} << level;
-        } else { // overflow: after every colour, one level above its earlier overflow rows
-            for (const std::uint32_t i : particlesOf(r)) level = std::max(level, out.lastLevel[i]);
-            for (const std::uint32_t i : particlesOf(r)) out.lastLevel[i] = level + 1;
-            level += colours;
-        }
-        out.rowLevel[r] = level;
-        levels = std::max(levels, level + 1);
     }
-    // Counting sort by level, stable; empty levels (below the overflow's) dropped.
-    std::vector<std::uint32_t>& count = out.lastLevel; // free again
-    count.assign(levels, 0);
-    for (std::size_t r = 0; r < rows; ++r) ++count[out.rowLevel[r]];
-    out.levelStart.assign(1, 0);
-    for (std::uint32_t l = 0; l < levels; ++l) {
-        const std::uint32_t first = out.levelStart.back();
-        if (count[l] > 0) out.levelStart.push_back(first + count[l]);
-        count[l] = first; // now the level's next free place
-    }
-    out.order.resize(rows);
-    for (std::size_t r = 0; r < rows; ++r) out.order[count[out.rowLevel[r]]++] = static_cast<std::uint32_t>(r);
     out.rowsBelow.assign(particles + 1, 0);
     for (std::size_t r = 0; r < rows; ++r) ++out.rowsBelow[out.lowest[r] + 1];
     for (std::size_t i = 0; i < particles; ++i) out.rowsBelow[i + 1] += out.rowsBelow[i];
+    // Block b: the particles from the first with rows * b / blocks rows below it.
+    out.blockCut.assign(blocks + 1, static_cast<std::uint32_t>(particles));
+    out.blockCut[0] = 0;
+    for (std::uint32_t b = 1; b < blocks; ++b) {
+        const std::uint64_t wanted = std::uint64_t{rows} * b / blocks;
+        out.blockCut[b] = static_cast<std::uint32_t>(
+            std::lower_bound(out.rowsBelow.begin(), out.rowsBelow.end(), wanted, [](std::uint32_t a, std::uint64_t w) { return a < w; }) -
+            out.rowsBelow.begin());
+        out.blockCut[b] = std::min(out.blockCut[b], static_cast<std::uint32_t>(particles));
+    }
+    if (blocks > 1)
+        for (std::size_t r = 0; r < rows; ++r) {
+            const auto b = static_cast<std::uint32_t>(
+                std::upper_bound(out.blockCut.begin(), out.blockCut.end() - 1, out.lowest[r]) - out.blockCut.begin() - 1);
+            std::uint32_t highest = 0;
+            for (const std::uint32_t i : particlesOf(r)) highest = std::max(highest, i);
+            out.rowGroup[r] = highest < out.blockCut[b + 1] ? b : blocks;
+        }
+    // Colours, greedily in row order: a block's rows touch no other block's particles, so
+    // one mask per particle serves them all; the boundary rows' colours are their own
+    // (the masks cleared between the two passes).
+    std::uint32_t levels = 0;
+    const auto colourRows = [&](bool boundary) {
+        out.taken.assign(particles, 0);
+        out.lastLevel.assign(particles, 0);
+        for (std::size_t r = 0; r < rows; ++r) {
+            if ((out.rowGroup[r] == blocks) != boundary) continue;
+            std::uint64_t taken = 0;
+            for (const std::uint32_t i : particlesOf(r)) taken |= out.taken[i];
+            std::uint32_t level = 0;
+            if (~taken != 0) {
+                level = static_cast<std::uint32_t>(std::countr_one(taken));
+                for (const std::uint32_t i : particlesOf(r)) out.taken[i] |= std::uint64_t{1} << level;
+            } else { // overflow: after every colour, one level above its earlier overflow rows
+                for (const std::uint32_t i : particlesOf(r)) level = std::max(level, out.lastLevel[i]);
+                for (const std::uint32_t i : particlesOf(r)) out.lastLevel[i] = level + 1;
+                level += colours;
+            }
+            out.rowLevel[r] = level;
+            levels = std::max(levels, level + 1);
+        }
+    };
+    colourRows(false);
+    if (blocks > 1) colourRows(true);
+    // Counting sort by (group, level), stable; empty levels dropped.
+    std::vector<std::uint32_t>& count = out.lastLevel; // free again
+    const std::size_t keys = std::size_t{blocks + 1} * levels;
+    count.assign(keys, 0);
+    const auto keyOf = [&](std::size_t r) { return std::size_t{out.rowGroup[r]} * levels + out.rowLevel[r]; };
+    for (std::size_t r = 0; r < rows; ++r) ++count[keyOf(r)];
+    out.levelStart.assign(1, 0);
+    out.blockLevels.assign(1, 0);
+    for (std::size_t k = 0; k < keys; ++k) {
+        if (k > 0 && k % levels == 0) out.blockLevels.push_back(static_cast<std::uint32_t>(out.levelStart.size() - 1));
+        const std::uint32_t first = out.levelStart.back();
+        if (count[k] > 0) out.levelStart.push_back(first + count[k]);
+        count[k] = first; // now the level's next free place
+    }
+    while (out.blockLevels.size() < std::size_t{blocks} + 2)
+        out.blockLevels.push_back(static_cast<std::uint32_t>(out.levelStart.size() - 1));
+    out.order.resize(rows);
+    for (std::size_t r = 0; r < rows; ++r) out.order[count[keyOf(r)]++] = static_cast<std::uint32_t>(r);
     // Each level by lowest particle, then row (rows that come sorted, as pair contacts
     // by their first particle, are left as they are; std::sort needs no buffer).
     const auto byLowest = [&](std::uint32_t a, std::uint32_t b) {
@@ -119,10 +172,10 @@ void orderSweep(std::size_t particles, std::size_t rows, const ParticlesOf& part
 
 /// Rows [begin, end) of one level cut into shares for the workers (its rows share no
 /// particle, so its shares may run at once), each of about `minRows` or more, cut only
-/// at multiples of `registerRows` rows from `begin`: a SIMD kernel's last, part-full
-/// register reads the arrays of the rows after its range and stores back their
-/// multipliers, so only a level's last share may have one (8: a multiple of every SIMD
-/// width). A level of fewer than about 2 minRows is one share. The shares are appended
+/// at multiples of `registerRows` rows from `begin` (8: a multiple of every SIMD width),
+/// so only a level's last share ends in a part-full register, which costs a copy of its
+/// rows (small_kernel.hpp) or a row at a time (distance_kernel.hpp). A level of fewer
+/// than about 2 minRows is one share. The shares are appended
 /// to levels.shares with `pass`, and make one stage of levels.staged; the count is
 /// returned.
 ///
@@ -169,6 +222,29 @@ std::uint32_t planLevel(std::uint32_t workers, std::size_t begin, std::size_t en
     return made;
 }
 
+/// Plans a sweep cut into blocks (orderSweep): one stage of a share per block (its levels
+/// [begin, end), in order, with `pass`), then one share for all the boundary rows' levels.
+/// A worker sweeps a block through all its colours without waiting for another, and the
+/// boundary rows, a few of the sweep's (what sweepBlocks allows), go on one worker after
+/// every block: two hand-overs a sweep, where colour by colour took one per colour and
+/// the blocks' shared particles moved between the cores' caches at each (softcube on two
+/// threads: a quarter of its tetrahedra's time stalled on the stores to them).
+inline void planBlocks(const SweepLevels& levels, std::uint32_t pass) {
+    const std::uint32_t blocks = levels.blockCount();
+    const std::vector<std::uint32_t>& at = levels.blockLevels;
+    std::uint32_t made = 0;
+    for (std::uint32_t b = 0; b < blocks; ++b)
+        if (at[b] < at[b + 1]) {
+            levels.shares.push_back({at[b], at[b + 1], pass});
+            ++made;
+        }
+    levels.staged.addStage(made);
+    if (at[blocks] < at[blocks + 1]) {
+        levels.shares.push_back({at[blocks], at[blocks + 1], pass});
+        levels.staged.addStage(1);
+    }
+}
+
 /// Starts a plan of shares (planLevel) for this sweep.
 inline void startPlan(const SweepLevels& levels) {
     levels.shares.clear();
@@ -199,6 +275,13 @@ void sweepLevels(TaskSystem* tasks, const SweepLevels& levels, std::uint32_t min
         return;
     }
     startPlan(levels);
+    if (levels.blockCount() > 1) { // a share: a block's levels, or the boundary's
+        planBlocks(levels, 0);
+        runPlan(tasks, levels, [&](const SweepLevels::Share& share) {
+            for (std::uint32_t l = share.begin; l < share.end; ++l) project(levels.levelStart[l], levels.levelStart[l + 1]);
+        });
+        return;
+    }
     for (std::size_t l = 0; l + 1 < levels.levelStart.size(); ++l)
         planLevel(workers, levels.levelStart[l], levels.levelStart[l + 1], minRows, 0, levels, lowestOf);
     runPlan(tasks, levels, [&](const SweepLevels::Share& share) { project(share.begin, share.end); });
