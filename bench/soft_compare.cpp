@@ -90,17 +90,15 @@ public:
                                         {"resolve", p.resolve}, {"finish", p.finish}, {"particles", p.particles},
                                         {"deformables", p.deformables}, {"sleep", p.sleep}, {"events", p.events}})
             stageMs_[stage] += ms;
+        totalMs_ += p.total;
     }
     /// The stage (World::profile) that took the most of the steps so far, and its share
-    /// of all the stages' time.
+    /// of the steps' time (Profile::total; "none" before a step).
     std::pair<std::string, double> largestStage() const {
-        std::pair<std::string, double> largest{"", 0};
-        double total = 0;
-        for (const auto& [stage, ms] : stageMs_) {
-            total += ms;
+        std::pair<std::string, double> largest{"none", 0};
+        for (const auto& [stage, ms] : stageMs_)
             if (ms > largest.second) largest = {stage, ms};
-        }
-        if (total > 0) largest.second /= total;
+        if (totalMs_ > 0) largest.second /= totalMs_;
         return largest;
     }
     void sample(std::vector<Point>& x, double& maxSpeed) const override {
@@ -148,6 +146,7 @@ private:
     std::size_t clothCount_ = 0;                        ///< mixed: the cloth's particles in particles_
     std::vector<std::array<std::uint32_t, 3>> surface_; ///< softcube's, into particles_
     std::map<std::string, double> stageMs_;             ///< every step's World::profile, by stage
+    double totalMs_ = 0;                                ///< and their Profile::total
 };
 
 class BulletSoft final : public SoftEngine {
@@ -297,6 +296,7 @@ public:
     /// Each part's share of the steps' time: the boxes, the cloth, the grains.
     std::array<double, 3> shares() const {
         const double total = ms_[0] + ms_[1] + ms_[2];
+        if (total <= 0) return {0, 0, 0}; // no step yet
         return {ms_[0] / total, ms_[1] / total, ms_[2] / total};
     }
     /// The cloth's nodes, then the grains.

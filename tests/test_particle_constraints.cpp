@@ -13,6 +13,7 @@
 #include "common/polar.hpp"
 
 #include <jounce/common/simd.hpp>
+#include <jounce/common/tasks.hpp>
 #include <jounce/particles/particle_builders.hpp>
 #include <jounce/world/world.hpp>
 
@@ -177,12 +178,9 @@ TEST_CASE("a sweep cut into blocks: each block's rows inside its particles, the 
     CHECK(detail::sweepBlocks(2047) == 1);
     CHECK(detail::sweepBlocks(2048) == 2);
     CHECK(detail::sweepBlocks(8192) == 4);
-    detail::SweepLevels plain, one, cut;
-    detail::orderSweep(32 * 32, edges.size(), particlesOf, plain);
-    detail::orderSweep(32 * 32, edges.size(), particlesOf, one, 1);
-    CHECK(one.order == plain.order); // one block: the plain colouring
-    CHECK(one.levelStart == plain.levelStart);
-    REQUIRE(one.blockCount() == 1);
+    detail::SweepLevels plain, cut;
+    detail::orderSweep(32 * 32, edges.size(), particlesOf, plain); // one block: the plain colouring (the test above)
+    REQUIRE(plain.blockCount() == 1);
     detail::orderSweep(32 * 32, edges.size(), particlesOf, cut, 4);
     REQUIRE(cut.blockCount() == 4);
     REQUIRE(cut.blockLevels.size() == 6);
@@ -240,6 +238,46 @@ TEST_CASE("a sweep cut into blocks: each block's rows inside its particles, the 
     // The plain colouring's order is another sweep: not the same bits.
     const std::vector<real> plainSweep = sweep(plain.order);
     CHECK(std::memcmp(plainSweep.data(), forward.data(), forward.size() * sizeof(real)) != 0);
+
+    // Swept on 1 to 4 threads (sweepLevels: a share per block, then the boundary), the
+    // bits of the sweep in the pack's order; and so with the particles' slots shuffled,
+    // where most rows cross a cut and the boundary's colours are shared among the
+    // workers instead (planBlocks' fallback).
+    std::vector<std::uint32_t> shuffled(32 * 32);
+    for (std::uint32_t i = 0; i < shuffled.size(); ++i) shuffled[i] = i;
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(8));
+    for (const bool scattered : {false, true}) {
+        INFO((scattered ? "slots shuffled" : "slots in grid order"));
+        std::vector<std::array<std::uint32_t, 2>> links = edges;
+        if (scattered)
+            for (auto& e : links) e = {shuffled[e[0]], shuffled[e[1]]};
+        detail::SweepLevels levels;
+        detail::orderSweep(32 * 32, links.size(), [&](std::size_t r) { return links[r]; }, levels, 4);
+        const std::uint32_t crossing = levels.levelStart.back() - levels.levelStart[levels.blockLevels[4]];
+        CHECK((4 * crossing > links.size()) == scattered);
+        const auto threaded = [&](TaskSystem* tasks) {
+            std::vector<real> x(32 * 32);
+            for (std::size_t i = 0; i < x.size(); ++i) x[i] = real(0.01) * static_cast<real>(i) + 1;
+            const auto lowest = [&](std::size_t k) { return std::min(links[levels.order[k]][0], links[levels.order[k]][1]); };
+            for (int pass = 0; pass < 3; ++pass)
+                detail::sweepLevels(tasks, levels, 8, lowest, [&](std::size_t begin, std::size_t end) {
+                    for (std::size_t k = begin; k < end; ++k) {
+                        const std::uint32_t r = levels.order[k];
+                        const real s = std::sqrt(x[links[r][0]]) * real(0.7) + std::sqrt(x[links[r][1]]);
+                        for (const std::uint32_t i : links[r]) x[i] = x[i] * real(0.9) + s / static_cast<real>(r + 3);
+                    }
+                });
+            return x;
+        };
+        const std::vector<real> serial = threaded(nullptr);
+        for (const std::uint32_t threads : {1u, 2u, 3u, 4u}) {
+            ThreadPool pool(threads);
+            for (int run = 0; run < 5; ++run) {
+                const std::vector<real> x = threaded(&pool);
+                REQUIRE(std::memcmp(x.data(), serial.data(), x.size() * sizeof(real)) == 0);
+            }
+        }
+    }
 }
 
 namespace {

@@ -303,6 +303,11 @@ TEST_CASE("particles: 1 2 3 4 and 8 threads step the same bits", "[particles][sc
         CHECK(widest >= 2 * 192);
         CHECK(widestTets >= 2 * 48);
         CHECK(widestBends >= 2 * 48);
+        // Both sweeps are cut into blocks (sweep_levels.hpp): on several threads a share is
+        // a block's colours, then the boundary's (a colour shared among the workers is the
+        // pairs' path here, and the shuffled slots' in "a sweep cut into blocks").
+        CHECK(rows.levels.blockCount() >= 2);
+        CHECK(small.levels.blockCount() >= 2);
     }
     for (int i = 0; i < steps; ++i) one.w.step(real(1) / 60);
     // Shape candidates: at least every cloth particle whose box (its sphere's) overlaps

@@ -278,16 +278,15 @@ void projectSmallConstraints(ParticleSystem& ps, const ParticleSettings& setting
         for (std::size_t r = begin; r < end; ++r) projectOne(ps, ps.constraints.atSlot(rows.sequence[r]), settings, h);
     };
     const std::uint32_t workers = tasks == nullptr ? 1 : tasks->workerCount();
+    const auto planColour = [&](std::size_t l) {
+        planLevel(workers, rows.levelStart[l], rows.tetEnd[l], 48, Tetrahedra, rows.levels, lowest);
+        planLevel(workers, rows.tetEnd[l], rows.bendEnd[l], 48, Bending, rows.levels, lowest);
+        planLevel(1, rows.bendEnd[l], rows.levelStart[l + 1], 1, OneAtATime, rows.levels, lowest);
+    };
     startPlan(rows.levels);
-    if (workers > 1 && rows.levels.blockCount() > 1) { // a share: a block's levels, or the boundary's (planBlocks)
-        planBlocks(rows.levels, Levels);
-    } else {
-        for (std::size_t l = 0; l < rows.tetEnd.size(); ++l) {
-            planLevel(workers, rows.levelStart[l], rows.tetEnd[l], 48, Tetrahedra, rows.levels, lowest);
-            planLevel(workers, rows.tetEnd[l], rows.bendEnd[l], 48, Bending, rows.levels, lowest);
-            planLevel(1, rows.bendEnd[l], rows.levelStart[l + 1], 1, OneAtATime, rows.levels, lowest);
-        }
-    }
+    if (workers > 1 && rows.levels.blockCount() > 1) planBlocks(rows.levels, Levels, planColour); // a share per block (sweep_levels.hpp)
+    else
+        for (std::size_t l = 0; l < rows.tetEnd.size(); ++l) planColour(l);
     runPlan(tasks, rows.levels, [&](const SweepLevels::Share& share) {
         if (share.pass == Tetrahedra) tetrahedra(share.begin, share.end);
         else if (share.pass == Bending) bending(share.begin, share.end);

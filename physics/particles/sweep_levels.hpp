@@ -225,11 +225,14 @@ std::uint32_t planLevel(std::uint32_t workers, std::size_t begin, std::size_t en
 /// Plans a sweep cut into blocks (orderSweep): one stage of a share per block (its levels
 /// [begin, end), in order, with `pass`), then one share for all the boundary rows' levels.
 /// A worker sweeps a block through all its colours without waiting for another, and the
-/// boundary rows, a few of the sweep's (what sweepBlocks allows), go on one worker after
-/// every block: two hand-overs a sweep, where colour by colour took one per colour and
-/// the blocks' shared particles moved between the cores' caches at each (softcube on two
-/// threads: a quarter of its tetrahedra's time stalled on the stores to them).
-inline void planBlocks(const SweepLevels& levels, std::uint32_t pass) {
+/// boundary rows go on one worker after every block: two hand-overs a sweep, where colour
+/// by colour took one per colour and the blocks' shared particles moved between the
+/// cores' caches at each (softcube on two threads: a quarter of its tetrahedra's time
+/// stalled on the stores to them). If the boundary rows are more than a quarter of the
+/// sweep (particle slots that do not follow space: a hub particle, slots reused out of
+/// order), planColour(level) plans each boundary colour shared among the workers instead
+/// (planLevel): the same rows in the same order, so the same bits.
+template <class PlanColour> void planBlocks(const SweepLevels& levels, std::uint32_t pass, const PlanColour& planColour) {
     const std::uint32_t blocks = levels.blockCount();
     const std::vector<std::uint32_t>& at = levels.blockLevels;
     std::uint32_t made = 0;
@@ -239,10 +242,14 @@ inline void planBlocks(const SweepLevels& levels, std::uint32_t pass) {
             ++made;
         }
     levels.staged.addStage(made);
-    if (at[blocks] < at[blocks + 1]) {
+    const std::uint32_t first = levels.levelStart[at[blocks]], total = levels.levelStart.back();
+    if (first == total) return;
+    if (std::uint64_t{4} * (total - first) <= total) {
         levels.shares.push_back({at[blocks], at[blocks + 1], pass});
         levels.staged.addStage(1);
+        return;
     }
+    for (std::uint32_t l = at[blocks]; l < at[blocks + 1]; ++l) planColour(l);
 }
 
 /// Starts a plan of shares (planLevel) for this sweep.
@@ -274,17 +281,20 @@ void sweepLevels(TaskSystem* tasks, const SweepLevels& levels, std::uint32_t min
         for (std::size_t l = 0; l + 1 < levels.levelStart.size(); ++l) project(levels.levelStart[l], levels.levelStart[l + 1]);
         return;
     }
+    // A share is rows [begin, end) of one colour, or (blocks) the levels [begin, end).
+    enum Pass : std::uint32_t { Rows, Levels };
+    const auto planColour = [&](std::size_t l) {
+        planLevel(workers, levels.levelStart[l], levels.levelStart[l + 1], minRows, Rows, levels, lowestOf);
+    };
     startPlan(levels);
-    if (levels.blockCount() > 1) { // a share: a block's levels, or the boundary's
-        planBlocks(levels, 0);
-        runPlan(tasks, levels, [&](const SweepLevels::Share& share) {
+    if (levels.blockCount() > 1) planBlocks(levels, Levels, planColour);
+    else
+        for (std::size_t l = 0; l + 1 < levels.levelStart.size(); ++l) planColour(l);
+    runPlan(tasks, levels, [&](const SweepLevels::Share& share) {
+        if (share.pass == Rows) project(share.begin, share.end);
+        else
             for (std::uint32_t l = share.begin; l < share.end; ++l) project(levels.levelStart[l], levels.levelStart[l + 1]);
-        });
-        return;
-    }
-    for (std::size_t l = 0; l + 1 < levels.levelStart.size(); ++l)
-        planLevel(workers, levels.levelStart[l], levels.levelStart[l + 1], minRows, 0, levels, lowestOf);
-    runPlan(tasks, levels, [&](const SweepLevels::Share& share) { project(share.begin, share.end); });
+    });
 }
 
 } // namespace jounce::detail
