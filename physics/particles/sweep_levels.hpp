@@ -273,7 +273,8 @@ template <class Project> void runPlan(TaskSystem* tasks, const SweepLevels& leve
     });
 }
 
-/// A sweep: each level in turn, shared among the workers (planLevel), in one run.
+/// A sweep: each level in turn, shared among the workers in one run: block by block
+/// (planBlocks) when orderSweep cut it into blocks, else colour by colour (planLevel).
 template <class LowestOf, class Project>
 void sweepLevels(TaskSystem* tasks, const SweepLevels& levels, std::uint32_t minRows, const LowestOf& lowestOf, const Project& project) {
     const std::uint32_t workers = tasks == nullptr ? 1 : tasks->workerCount();
