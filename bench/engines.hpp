@@ -59,7 +59,9 @@ std::unique_ptr<Engine> makeOdeEngine(const scenes::BenchSceneDesc& desc, bool s
 
 /// The particle scenes against Bullet (soft_compare.cpp), sleeping off: cloth64 and softcube
 /// against its soft bodies, sandpile against rigid spheres, mixed against its three parts.
-int compareSoftBodies(const std::string& scene, long steps, int runs, bool json);
+/// `jounce` changes Jounce's settings and threads; btSoftBody's position iterations
+/// follow Jounce's particle substeps x sweeps, so both make as many passes.
+int compareSoftBodies(const std::string& scene, long steps, int runs, bool json, const JounceOptions& jounce = {});
 
 /// jounce-bench --compare: runs the three engines interleaved `runs` times and prints
 /// one table (or, with `json`, one JSON line) of every BENCH_SCENES.md figure per engine

@@ -257,7 +257,9 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
         for (const auto& [phase, value] : {std::pair{"forces", p.forces}, {"integrate", p.integrate},
                                            {"broad_phase", p.broadPhase}, {"narrow_phase", p.narrowPhase},
                                            {"group", p.group}, {"resolve", p.resolve}, {"finish", p.finish},
-                                           {"particles", p.particles}, {"deformables", p.deformables}, {"sleep", p.sleep},
+                                           {"particles", p.particles}, {"particle_contacts", p.particleContacts},
+                                           {"particle_project", p.particleProject},
+                                           {"particle_integrate", p.particleIntegrate}, {"deformables", p.deformables}, {"sleep", p.sleep},
                                            {"backup", p.backup}, {"events", p.events}})
             phases[phase].push_back(value);
         const jounce::ResolverStats& rs = world.resolverStats();
@@ -455,10 +457,7 @@ int main(int argc, char** argv) {
             for (const auto& [name, value] : sets) applySet(s, name, value);
         };
 #ifdef JOUNCE_BENCH_COMPARE
-        if (soft) {
-            if (!o.sets.empty() || o.threads != 1) return usage("--compare of soft bodies runs Jounce at its defaults");
-            return jounce::bench::compareSoftBodies(o.scene, o.steps, o.runs, o.json); // Jounce and Bullet
-        }
+        if (soft) return jounce::bench::compareSoftBodies(o.scene, o.steps, o.runs, o.json, jounceOptions); // Jounce and Bullet
         return jounce::bench::compareEngines(o.scene, o.steps, !o.noSleep, o.runs, o.json, jounceOptions);
 #else
         std::cerr << "jounce-bench: --compare needs Bullet and ODE at build time: apt-get install libbullet-dev "

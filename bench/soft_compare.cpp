@@ -11,8 +11,9 @@
 // built (same positions, masses and node order; one link per Jounce distance
 // constraint: the cloth's stretch, shear and bending edges, the cube's edges), a static
 // ground box and, for the cloth, a static sphere of radius 0.5. One step of 1/60 s per
-// frame; Bullet's position iterations (piterations) = Jounce's substeps x sweeps (10 x
-// 2 = 20), so both spend the same number of passes over the constraints. Link
+// frame; Bullet's position iterations (piterations) = Jounce's substeps x sweeps (as
+// set, --set particles.substeps / particles.iterations), so both spend the same number
+// of passes over the constraints. Link
 // stiffness 1 (Jounce's compliance 0), no air (Bullet's default air density would drag
 // the cloth), no damping, collision margin = the particle radius; Bullet's soft-rigid
 // collision is its default (SDF against rigid shapes). Sleeping off in both. Bullet
@@ -49,7 +50,10 @@ struct SoftSceneData {
     std::vector<real> masses;
     std::vector<std::array<std::uint32_t, 2>> links;      ///< node pairs
     std::vector<std::array<std::uint32_t, 3>> surface;    ///< closed surface (softcube) for the volume, else empty
+    /// The cloth's stretch links (cloth64), for the worst strain at the end; else empty.
+    std::vector<std::array<std::uint32_t, 2>> stretch;
     real radius = 0;
+    int passes = 20;                                      ///< Jounce's substeps x sweeps: btSoftBody's piterations
     bool sphere = false;                                  ///< cloth64: the static sphere at (0, 0.5, 0)
     bool grains = false;                                  ///< sandpile: loose grains, no links
 };
@@ -63,12 +67,16 @@ public:
 
 class JounceSoft final : public SoftEngine {
 public:
-    explicit JounceSoft(const std::string& scene) {
+    JounceSoft(const std::string& scene, const JounceOptions& options) {
         WorldSettings s = scene_.world().settings();
         s.sleep.enabled = false;
+        if (options.adjust) options.adjust(s);
         scene_.world().setSettings(s);
+        scene_.world().setThreads(options.threads);
         if (scene == "cloth64") {
-            particles_ = scenes::buildCloth64(scene_).particles;
+            const Cloth cloth = scenes::buildCloth64(scene_);
+            particles_ = cloth.particles;
+            stretch_ = cloth.stretch;
         } else if (scene == "mixed") {
             const scenes::MixedParts parts = scenes::buildMixed(scene_);
             particles_ = parts.cloth.particles;
@@ -87,13 +95,15 @@ public:
         const Profile& p = scene_.world().profile();
         for (const auto& [stage, ms] : {std::pair{"backup", p.backup}, {"forces", p.forces}, {"integrate", p.integrate},
                                         {"broad_phase", p.broadPhase}, {"narrow_phase", p.narrowPhase}, {"group", p.group},
-                                        {"resolve", p.resolve}, {"finish", p.finish}, {"particles", p.particles},
+                                        {"resolve", p.resolve}, {"finish", p.finish}, {"particle_contacts", p.particleContacts},
+                                        {"particle_project", p.particleProject}, {"particle_integrate", p.particleIntegrate},
                                         {"deformables", p.deformables}, {"sleep", p.sleep}, {"events", p.events}})
             stageMs_[stage] += ms;
         totalMs_ += p.total;
     }
-    /// The stage (World::profile) that took the most of the steps so far, and its share
-    /// of the steps' time (Profile::total; "none" before a step).
+    /// The stage (World::profile, the particle layer by its three parts) that took the most
+    /// of the steps so far, and its share of the steps' time (Profile::total; "none"
+    /// before a step).
     std::pair<std::string, double> largestStage() const {
         std::pair<std::string, double> largest{"none", 0};
         for (const auto& [stage, ms] : stageMs_)
@@ -116,6 +126,12 @@ public:
         SoftSceneData d = part(0, particles_.size(), scene == "sandpile");
         d.sphere = scene == "cloth64";
         d.surface = surface_;
+        std::map<std::uint32_t, std::uint32_t> node; // particle slot -> node
+        for (std::size_t i = 0; i < particles_.size(); ++i) node[particles_[i].index] = static_cast<std::uint32_t>(i);
+        for (const DistanceConstraintId id : stretch_) {
+            const DistanceConstraint& c = scene_.world().distanceConstraint(id);
+            d.stretch.push_back({node.at(c.a), node.at(c.b)});
+        }
         return d;
     }
     SoftSceneData mixedGrains() const { return part(clothCount_, particles_.size(), true); }
@@ -126,6 +142,7 @@ private:
         const World& w = scene_.world();
         SoftSceneData d;
         d.grains = grains;
+        d.passes = w.settings().particles.substeps * w.settings().particles.iterations;
         std::map<std::uint32_t, std::uint32_t> node; // particle slot -> node
         for (std::size_t i = first; i < last; ++i) {
             const Particle p = w.particle(particles_[i]);
@@ -145,6 +162,7 @@ private:
     std::vector<ParticleId> particles_;                 ///< mixed: the cloth's, then the grains
     std::size_t clothCount_ = 0;                        ///< mixed: the cloth's particles in particles_
     std::vector<std::array<std::uint32_t, 3>> surface_; ///< softcube's, into particles_
+    std::vector<DistanceConstraintId> stretch_;         ///< cloth64's stretch constraints
     std::map<std::string, double> stageMs_;             ///< every step's World::profile, by stage
     double totalMs_ = 0;                                ///< and their Profile::total
 };
@@ -172,7 +190,7 @@ public:
         }
         body_ = std::make_unique<btSoftBody>(&info, static_cast<int>(x.size()), x.data(), m.data());
         for (const auto& [a, b] : d.links) body_->appendLink(static_cast<int>(a), static_cast<int>(b));
-        body_->m_cfg.piterations = 20;
+        body_->m_cfg.piterations = d.passes;
         body_->m_cfg.kDP = 0;
         body_->m_materials[0]->m_kLST = 1;
         body_->getCollisionShape()->setMargin(btScalar(d.radius));
@@ -352,6 +370,7 @@ double enclosedVolume(const std::vector<Point>& x, const std::vector<std::array<
 struct SoftFigures : StepTimes {
     long steps = 0;
     double maxSpeed = 0, lowestY = 0, centroidY = 0, volumeRatio = 0, repose = 0;
+    double maxStretch = -1; ///< worst |length / rest - 1| of the stretch links at the end (-1: none)
     std::size_t particles = 0, escaped = 0;
     bool nonFinite = false;
     bool exploded() const { return nonFinite || maxSpeed > 50; }
@@ -363,6 +382,12 @@ SoftFigures runSoft(SoftEngine& engine, const SoftSceneData& d, long steps) {
     double speed = 0;
     engine.sample(x, speed);
     const double volume0 = d.surface.empty() ? 0 : enclosedVolume(x, d.surface);
+    const auto length = [&](const std::array<std::uint32_t, 2>& l) {
+        const Point &a = x[l[0]], &b = x[l[1]];
+        return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+    };
+    std::vector<double> rest;
+    for (const auto& l : d.stretch) rest.push_back(length(l));
     std::vector<double> ms;
     for (long i = 0; i < steps; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
@@ -383,6 +408,8 @@ SoftFigures runSoft(SoftEngine& engine, const SoftSceneData& d, long steps) {
         if (!(p[1] >= -1)) ++f.escaped;
     }
     if (volume0 > 0) f.volumeRatio = enclosedVolume(x, d.surface) / volume0;
+    for (std::size_t k = 0; k < d.stretch.size(); ++k)
+        f.maxStretch = std::max(f.maxStretch, std::abs(length(d.stretch[k]) / rest[k] - 1));
     if (d.grains) f.repose = reposeAngle(x, d.radius);
     return f;
 }
@@ -400,6 +427,7 @@ std::vector<std::pair<std::string, std::string>> softFields(const std::vector<So
             {"centroid_y", number(f.centroidY)},
             {"volume_ratio", cube ? number(f.volumeRatio) : "null"},
             {"repose_deg", grains ? number(f.repose) : "null"},
+            {"max_stretch", f.maxStretch >= 0 ? number(f.maxStretch) : "null"},
             {"particles_escaped", std::to_string(f.escaped)},
             {"exploded", f.exploded() ? "true" : "false"},
             {"any_nan", f.nonFinite ? "true" : "false"}};
@@ -407,11 +435,11 @@ std::vector<std::pair<std::string, std::string>> softFields(const std::vector<So
 
 } // namespace
 
-int compareSoftBodies(const std::string& scene, long steps, int runs, bool json) {
+int compareSoftBodies(const std::string& scene, long steps, int runs, bool json, const JounceOptions& options) {
     const bool mixed = scene == "mixed";
     SoftSceneData data, grains;
     {
-        const JounceSoft built(scene);
+        const JounceSoft built(scene, options);
         data = built.data(scene);
         if (mixed) grains = built.mixedGrains();
     }
@@ -420,7 +448,7 @@ int compareSoftBodies(const std::string& scene, long steps, int runs, bool json)
     std::array<double, 3> bulletShares{}; ///< mixed: the last run's parts
     for (int r = 0; r < runs; ++r) {
         {
-            JounceSoft engine(scene);
+            JounceSoft engine(scene, options);
             results["jounce"].push_back(runSoft(engine, data, steps));
             largestStages.push_back(engine.largestStage());
         }
@@ -471,11 +499,14 @@ int compareSoftBodies(const std::string& scene, long steps, int runs, bool json)
         std::printf("%s\n", line.c_str());
         return 0;
     }
-    std::printf(mixed         ? "%s, sleep off, %d runs interleaved, %ld steps of 1/60 s (Bullet: pyramid10, the cloth as btSoftBody "
-                                "and the grains as rigid spheres, each alone, one after the other)\n"
-                : data.grains ? "%s, sleep off, %d runs interleaved, %ld steps of 1/60 s (Bullet: rigid spheres, 10 iterations)\n"
-                              : "%s, sleep off, %d runs interleaved, %ld steps of 1/60 s (Bullet: btSoftBody, piterations 20)\n",
-                scene.c_str(), runs, steps);
+    const std::string bullet = mixed ? "pyramid10, the cloth as btSoftBody (piterations " + std::to_string(data.passes) +
+                                           ") and the grains as rigid spheres, each alone, one after the other"
+                               : data.grains ? std::string("rigid spheres, 10 iterations")
+                                             : "btSoftBody, piterations " + std::to_string(data.passes);
+    std::printf("%s, sleep off, %d runs interleaved, %ld steps of 1/60 s (Bullet: %s)\n", scene.c_str(), runs, steps,
+                bullet.c_str());
+    if (!options.described.empty() || options.threads != 1)
+        std::printf("jounce: %s%sthreads %u\n", options.described.c_str(), options.described.empty() ? "" : ", ", options.threads);
     std::printf("%-22s %14s %14s\n", "figure", "jounce", "bullet");
     for (std::size_t i = 0; i < j.size(); ++i) std::printf("%-22s %14s %14s\n", j[i].first.c_str(), j[i].second.c_str(), b[i].second.c_str());
     std::printf("%-22s %14s %14s\n", "jounce / engine", "1", number(ratio).c_str());

@@ -128,7 +128,7 @@ void contactStep(Simulation& sim) {
 
 void profile(const Simulation& sim) {
     // Listed in the order the stages run in World::step.
-    static constexpr std::array<std::pair<const char*, double Profile::*>, 13> kStages{{
+    static constexpr std::array<std::pair<const char*, double Profile::*>, 16> kStages{{
         {"backup", &Profile::backup},
         {"forces", &Profile::forces},
         {"integrate", &Profile::integrate},
@@ -138,6 +138,9 @@ void profile(const Simulation& sim) {
         {"resolve", &Profile::resolve},
         {"finish", &Profile::finish},
         {"particles", &Profile::particles},
+        {" contacts", &Profile::particleContacts},
+        {" project", &Profile::particleProject},
+        {" integrate", &Profile::particleIntegrate},
         {"deformables", &Profile::deformables},
         {"sleep", &Profile::sleep},
         {"events", &Profile::events},

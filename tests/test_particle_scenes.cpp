@@ -100,6 +100,27 @@ TEST_CASE("mixed scene: two runs are bit-identical at every step", "[particles][
     }
 }
 
+TEST_CASE("mixed scene: World::profile splits the particle stage into its three parts", "[particles][scene]") {
+    auto scene = scenes::makeScene("mixed");
+    double particles = 0, contacts = 0, project = 0, integrate = 0;
+    for (int i = 0; i < 10; ++i) {
+        scene->step();
+        const Profile& p = scene->world().profile();
+        particles += p.particles;
+        contacts += p.particleContacts;
+        project += p.particleProject;
+        integrate += p.particleIntegrate;
+    }
+    CHECK(contacts > 0);
+    CHECK(project > 0);
+    CHECK(integrate > 0);
+    // The parts are laps of one clock inside the stage's own reading: together they
+    // are the stage, less the two reads at its ends.
+    const double sum = contacts + project + integrate;
+    CHECK(sum <= particles * (1 + 1e-9));
+    CHECK(sum >= particles * 0.8);
+}
+
 TEST_CASE("soft bodies, blobs and platforms are built as described", "[particles]") {
     World w;
     SoftSphereDesc ball;

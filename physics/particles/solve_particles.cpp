@@ -9,6 +9,7 @@
 #include "physics/particles/stages.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace jounce::detail {
 namespace {
@@ -45,19 +46,41 @@ void markTouching(const ParticleSystem& ps, const std::vector<ParticleContact>& 
     }
 }
 
+/// Splits the layer's time among ParticleTimes' parts: each call adds the time since
+/// the last to one part (one clock read a call; none without `times`).
+class Laps {
+public:
+    explicit Laps(ParticleTimes* times) : times_(times) {
+        if (times_ != nullptr) last_ = Clock::now();
+    }
+    void to(double ParticleTimes::*part) {
+        if (times_ == nullptr) return;
+        const Clock::time_point now = Clock::now();
+        times_->*part += std::chrono::duration<double, std::milli>(now - last_).count();
+        last_ = now;
+    }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    ParticleTimes* times_;
+    Clock::time_point last_{};
+};
+
 } // namespace
 
 void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratch& scratch, BodyArray& bodies, const ColliderArray& colliders,
                     const ParticleCandidates& candidates, const ParticleSettings& settings, const StepContext& ctx,
-                    const std::vector<real>& fraction, TaskSystem* tasks) {
+                    const std::vector<real>& fraction, TaskSystem* tasks, ParticleTimes* times) {
     // A fast body stops at its first impact (limitFastMotion) here too: moved in full,
     // a body that touched a grain on its way down passed through the floor (the soak).
     const auto moveCoupled = [&](const StepContext& step) {
         for (const std::uint32_t b : candidates.coupledBodies)
             integrateBodyPosition(bodies.slots()[b], step, b < fraction.size() ? fraction[b] : 1);
     };
+    Laps laps(times);
     if (ps.slots.size() == 0) {
         moveCoupled(ctx);
+        laps.to(&ParticleTimes::integrate);
         return;
     }
     const real h = ctx.h / static_cast<real>(settings.substeps);
@@ -72,6 +95,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
     std::vector<std::uint8_t>& touching = scratch.touching;
     makePairContacts(ps, candidates, ctx.h, pairContacts);
     orderPairContacts(ps.slotCount(), pairContacts, scratch.pairLevels, scratch.pairsSorted);
+    laps.to(&ParticleTimes::contacts);
     if (!settings.directChains) direct = DirectSolver{};
     else if (direct.builtFor != ps.topologyVersion) buildDirectGroups(ps, direct);
     if (settings.keepAngularMomentum && ps.freeGroups.builtFor != ps.topologyVersion) buildFreeGroups(ps);
@@ -85,6 +109,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
     packDistances(ps, settings, hc, direct.solvedDirectly, distances);
     SmallRows& smallConstraints = scratch.smallConstraints;
     packSmallConstraints(ps, settings, hc, smallConstraints);
+    laps.to(&ParticleTimes::project);
     StepContext small = ctx;
     small.h = h;
     for (int s = 0; s < settings.substeps; ++s) {
@@ -94,11 +119,13 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         moveCoupled(small);
         dampClusters(ps); // Müller 2007 damps before predicting; gravity adds no deviation from rigid motion
         predictParticles(ps, ctx.gravity, settings.damping, h, settings.integrator, tasks);
+        laps.to(&ParticleTimes::integrate);
         makeShapeContacts(ps, bodies, colliders, candidates, settings.contactMargin, h, scratch.colliderPoses,
                           shapeContacts, tasks);
         makeSurfaceContacts(ps, candidates, surfaceContacts);
         preStabilizePairs(ps, pairContacts, scratch.pairLevels, tasks);
         markTouching(ps, shapeContacts, pairContacts, surfaceContacts, touching);
+        laps.to(&ParticleTimes::contacts);
         // After the contacts made above, which move a particle that starts inside a shape
         // or another particle out, x and p together: x holds still from here on.
         if (keepMomentum) startMomentumStep(ps, scratch.memberMass, scratch.momentum, tasks);
@@ -123,12 +150,15 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
             projectSurfaceContacts(ps, surfaceContacts);
             projectContacts(ps, bodies, shapeContacts, hc, tasks);
         }
+        laps.to(&ParticleTimes::project);
         updateParticleVelocities(ps, h, settings.integrator, tasks);
         bounceParticles(ps, bodies, shapeContacts, settings, h);
         bouncePairs(ps, pairContacts, scratch.pairLevels, settings, tasks);
+        laps.to(&ParticleTimes::integrate);
     }
     storeDistanceMultipliers(ps, distances);
     storeSmallMultipliers(ps, smallConstraints);
+    laps.to(&ParticleTimes::project);
 }
 
 } // namespace jounce::detail

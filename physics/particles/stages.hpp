@@ -287,13 +287,18 @@ struct ParticleStepScratch {
     SmallRows smallConstraints;
 };
 
+/// Where solveParticles' time went [ms], added to (Profile's particle parts).
+struct ParticleTimes {
+    double contacts = 0, project = 0, integrate = 0;
+};
+
 /// The whole layer for one world substep of length h. Bodies coupled to particles move
 /// here, in the layer's small steps; `fraction` (per body slot, empty: all 1) is the
 /// share of the step each may move before its first impact (limitFastMotion).
 struct DirectSolver;
 void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratch& scratch, BodyArray& bodies, const ColliderArray& colliders,
                     const ParticleCandidates& candidates, const ParticleSettings& settings, const StepContext& ctx,
-                    const std::vector<real>& fraction, TaskSystem* tasks = nullptr);
+                    const std::vector<real>& fraction, TaskSystem* tasks = nullptr, ParticleTimes* times = nullptr);
 
 /// Stage 3 for particles: refreshes each particle's box (its sphere swept over the
 /// step) and appends the particles' proxies after the colliders': one per group-0

@@ -216,9 +216,13 @@ void World::substep(const StepContext& ctx) {
     profile_.finish += millisecondsSince(t);
 
     t = Clock::now();
+    detail::ParticleTimes parts;
     detail::solveParticles(particles_, *directSolver_, *particleScratch_, bodies_, colliders_, particleCandidates_, settings_.particles, ctx,
-                           scratch_->collision.fraction, tasks());
+                           scratch_->collision.fraction, tasks(), &parts);
     profile_.particles += millisecondsSince(t);
+    profile_.particleContacts += parts.contacts;
+    profile_.particleProject += parts.project;
+    profile_.particleIntegrate += parts.integrate;
 
     t = Clock::now();
     stepDeformables(ctx);

@@ -114,6 +114,10 @@ struct Profile {
     double resolve = 0;
     double finish = 0;
     double particles = 0;
+    /// `particles` in three parts (their sum, give or take the clock's own reads):
+    double particleContacts = 0;  ///< the small steps' contacts: particle pairs, shapes, cloth surfaces
+    double particleProject = 0;   ///< packing and projecting the constraints and contacts (the sweeps)
+    double particleIntegrate = 0; ///< moving coupled bodies, predicting, velocities, bounces
     double deformables = 0;
     double sleep = 0;
     double events = 0; ///< contact and sensor events, the query index
