@@ -9,6 +9,8 @@
 
 #include <jounce/collision/broad_phase.hpp>
 
+#include "common/parallel.hpp"
+
 #include <boost/geometry.hpp>
 #include <boost/geometry/index/rtree.hpp>
 #include <boost/iterator/function_output_iterator.hpp>
@@ -96,14 +98,16 @@ struct BroadPhase::State {
     /// Every overlapping pair with at least one moving side, sorted, before the rules.
     std::vector<ProxyPair> overlaps;
     std::vector<ProxyPair> fresh, merged; // scratch
+    std::vector<std::vector<ProxyPair>> freshRuns; // scratch: each run's finds on several workers
     std::vector<Value> values;            // scratch for bulk loads
 
     bool findChanged(std::span<const BroadPhaseProxy> proxies);
     void dropChangedOverlaps();
     void updateTrees(std::span<const BroadPhaseProxy> proxies, bool restart);
     void reload(std::span<const BroadPhaseProxy> proxies, int tree);
-    void queryChanged(std::span<const BroadPhaseProxy> proxies);
-    void consider(std::uint32_t i, std::uint32_t j);
+    void queryChanged(std::span<const BroadPhaseProxy> proxies, TaskSystem* tasks);
+    void queryRun(std::span<const BroadPhaseProxy> proxies, std::size_t begin, std::size_t end, std::vector<ProxyPair>& out) const;
+    void consider(std::uint32_t i, std::uint32_t j, std::vector<ProxyPair>& out) const;
 };
 
 BroadPhase::BroadPhase() : state_(std::make_unique<State>()) {}
@@ -120,13 +124,13 @@ bool fattenAabb(Aabb& fat, const Aabb& tight, real margin, const Vec3& ahead) {
     return true;
 }
 
-void BroadPhase::findPairs(std::span<const BroadPhaseProxy> proxies, std::vector<ProxyPair>& out) {
+void BroadPhase::findPairs(std::span<const BroadPhaseProxy> proxies, std::vector<ProxyPair>& out, TaskSystem* tasks) {
     State& s = *state_;
     const bool restart = s.findChanged(proxies);
     if (!s.changed.empty()) {
         s.dropChangedOverlaps();
         s.updateTrees(proxies, restart);
-        s.queryChanged(proxies);
+        s.queryChanged(proxies, tasks);
         for (std::uint32_t i : s.changed) s.isChanged[i] = 0;
     }
     out.clear();
@@ -209,35 +213,67 @@ void BroadPhase::State::reload(std::span<const BroadPhaseProxy> proxies, int tre
 /// no use: a pair of two changed proxies is kept from the lower index's query only, and
 /// two static proxies or two of one non-zero group never pair (a cloth's thousands of
 /// neighbouring particles stop here).
-void BroadPhase::State::consider(std::uint32_t i, std::uint32_t j) {
+void BroadPhase::State::consider(std::uint32_t i, std::uint32_t j, std::vector<ProxyPair>& out) const {
     if (i == j || (isChanged[j] && j < i) || (!moves[i] && !moves[j])) return;
     if (groups[i] != 0 && groups[i] == groups[j]) return;
-    fresh.push_back({std::min(i, j), std::max(i, j)});
+    out.push_back({std::min(i, j), std::max(i, j)});
 }
 
 /// Finds every overlap of every changed proxy and merges them into the sorted set. A
 /// static proxy only queries the moving tree; unbounded boxes (half-spaces) are tested
 /// directly, against the unbounded list or, when changed themselves, against everything.
-void BroadPhase::State::queryChanged(std::span<const BroadPhaseProxy> proxies) {
+///
+/// The queries only read the trees, so a share of the changed proxies may go to each
+/// worker, which finds and sorts its share's pairs into its own list; the sorted lists
+/// are merged, so the set and its order are the same however they were shared.
+void BroadPhase::State::queryChanged(std::span<const BroadPhaseProxy> proxies, TaskSystem* tasks) {
     fresh.clear();
-    for (std::uint32_t i : changed) {
-        const Aabb& box = proxies[i].box;
-        if (!isBounded(box)) {
-            for (std::uint32_t j = 0; j < proxies.size(); ++j)
-                if (box.overlaps(proxies[j].box)) consider(i, j);
-            continue;
+    const auto count = static_cast<std::uint32_t>(changed.size());
+    const std::uint32_t workers = tasks == nullptr ? 1 : tasks->workerCount();
+    constexpr std::uint32_t minShare = 256;
+    const std::uint32_t shares = std::min(workers, count / minShare);
+    if (shares < 2) {
+        queryRun(proxies, 0, changed.size(), fresh);
+        std::sort(fresh.begin(), fresh.end());
+    } else {
+        if (freshRuns.size() < shares) freshRuns.resize(shares);
+        detail::parallelFor(tasks, shares, 1, [&](std::uint32_t first, std::uint32_t last) {
+            for (std::uint32_t k = first; k < last; ++k) {
+                std::vector<ProxyPair>& run = freshRuns[k];
+                run.clear();
+                queryRun(proxies, std::uint64_t{count} * k / shares, std::uint64_t{count} * (k + 1) / shares, run);
+                std::sort(run.begin(), run.end());
+            }
+        });
+        for (std::uint32_t k = 0; k < shares; ++k) {
+            merged.clear();
+            std::merge(fresh.begin(), fresh.end(), freshRuns[k].begin(), freshRuns[k].end(), std::back_inserter(merged));
+            fresh.swap(merged);
         }
-        const RBox query = toBox(box);
-        auto visit = boost::make_function_output_iterator([&](const Value& v) { consider(i, v.second); });
-        trees[1].rtree.query(bgi::intersects(query), visit);
-        if (moves[i]) trees[0].rtree.query(bgi::intersects(query), visit);
-        for (std::uint32_t u : unbounded)
-            if (box.overlaps(proxies[u].box)) consider(i, u);
     }
-    std::sort(fresh.begin(), fresh.end());
     merged.clear();
     std::merge(overlaps.begin(), overlaps.end(), fresh.begin(), fresh.end(), std::back_inserter(merged));
     overlaps.swap(merged);
+}
+
+/// The overlaps of changed[begin, end) into `out` (queryChanged).
+void BroadPhase::State::queryRun(std::span<const BroadPhaseProxy> proxies, std::size_t begin, std::size_t end,
+                                 std::vector<ProxyPair>& out) const {
+    for (std::size_t k = begin; k < end; ++k) {
+        const std::uint32_t i = changed[k];
+        const Aabb& box = proxies[i].box;
+        if (!isBounded(box)) {
+            for (std::uint32_t j = 0; j < proxies.size(); ++j)
+                if (box.overlaps(proxies[j].box)) consider(i, j, out);
+            continue;
+        }
+        const RBox query = toBox(box);
+        auto visit = boost::make_function_output_iterator([&](const Value& v) { consider(i, v.second, out); });
+        trees[1].rtree.query(bgi::intersects(query), visit);
+        if (moves[i]) trees[0].rtree.query(bgi::intersects(query), visit);
+        for (std::uint32_t u : unbounded)
+            if (box.overlaps(proxies[u].box)) consider(i, u, out);
+    }
 }
 
 void BroadPhase::query(const Aabb& box, std::vector<std::uint32_t>& out) const {

@@ -156,8 +156,8 @@ bool isFast(const std::vector<std::uint8_t>& fast, std::uint32_t a, std::uint32_
 
 } // namespace
 
-void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs) {
-    bp.findPairs(proxies, pairs);
+void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs, TaskSystem* tasks) {
+    bp.findPairs(proxies, pairs, tasks);
 }
 
 namespace {

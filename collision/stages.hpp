@@ -109,7 +109,7 @@ void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const Co
                      CollisionScratch& scratch, real h);
 
 /// Stage 3: the overlapping pairs of every proxy, colliders' and particles' alike.
-void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs);
+void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs, TaskSystem* tasks = nullptr);
 
 /// How a collider placed at `pose` on body b moves this step if b keeps its velocities
 /// (turning about its centre of mass; static bodies stay).

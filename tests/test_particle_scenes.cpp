@@ -268,6 +268,7 @@ namespace {
 struct SharedScene {
     World w;
     Cloth cloth;
+    std::vector<ParticleId> grains;
     explicit SharedScene(std::uint32_t threads) {
         w.setThreads(threads);
         testing::addGround(w);
@@ -290,7 +291,7 @@ struct SharedScene {
         GranularDesc g;
         g.bottomCentre = Vec3(3, real(0.06), 0);
         g.nx = g.ny = g.nz = 12;
-        buildGranularBlock(w, g);
+        grains = buildGranularBlock(w, g);
     }
 };
 
@@ -303,10 +304,21 @@ TEST_CASE("particles: 1 2 3 4 and 8 threads step the same bits", "[particles][sc
     // candidates, keeping angular momentum in pieces. Each must give the bits of one
     // thread. The scene's pieces are big enough that the distance rows, tetrahedra,
     // bending stencils and shape contacts share (checked below), and the cloth's 2304
-    // members make 9 pieces; the grains' pairs (~1700 grains) are not counted here.
+    // members make 9 pieces. The grains' pairs are made in runs of 1024 candidates, and
+    // the broad phase queries its changed boxes in shares of at least 256.
     const int steps = 40 / testing::sanitizedStepDivisor;
     SharedScene one(1);
     {
+        // Neighbouring grains at the start (centres within 2.4 radii, their boxes at
+        // least 2 x 2.2 radii wide): every such pair is a candidate, so the pairs are
+        // made in two runs or more.
+        int touching = 0;
+        for (std::size_t i = 0; i < one.grains.size(); ++i)
+            for (std::size_t j = i + 1; j < one.grains.size(); ++j) {
+                const Particle a = one.w.particle(one.grains[i]), b = one.w.particle(one.grains[j]);
+                touching += (a.position - b.position).norm() < real(2.4) * a.radius;
+            }
+        CHECK(touching >= 2 * 1024);
         // Above the least work each stage shares (shares of 192 distance rows, 256 pairs,
         // 48 tetrahedra, runs of 256 shape candidates): the largest colours.
         const ParticleSystem& ps = one.w.particles();

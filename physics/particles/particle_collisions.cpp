@@ -184,10 +184,13 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
     for (std::uint32_t r = 0; r < runs; ++r) out.insert(out.end(), cache.runContacts[r].begin(), cache.runContacts[r].end());
 }
 
-void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candidates, real h,
-                      std::vector<PairContact>& out) {
-    out.clear();
-    for (const ParticlePair& pair : candidates.particles) {
+namespace {
+
+/// Candidates [begin, end) into pair contacts (makePairContacts), appended to `out`.
+void makePairRun(const ParticleSystem& ps, const std::vector<ParticlePair>& pairs, std::size_t begin, std::size_t end, real h,
+                 std::vector<PairContact>& out) {
+    for (std::size_t k = begin; k < end; ++k) {
+        const ParticlePair& pair = pairs[k];
         if (ps.asleep[pair.a] && ps.asleep[pair.b]) continue;
         const Vec3 d = ps.x[pair.a] - ps.x[pair.b];
         // Pairs that cannot close the gap in this world substep at their speeds are
@@ -205,6 +208,28 @@ void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candid
         c.normalVelocity = (ps.v[pair.a] - ps.v[pair.b]).dot(c.n);
         out.push_back(c);
     }
+}
+
+} // namespace
+
+void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candidates, real h,
+                      std::vector<PairContact>& out, std::vector<std::vector<PairContact>>& runs, TaskSystem* tasks) {
+    out.clear();
+    const std::vector<ParticlePair>& pairs = candidates.particles;
+    constexpr std::size_t runLength = 1024;
+    if (tasks == nullptr || tasks->workerCount() < 2 || pairs.size() < 2 * runLength) {
+        makePairRun(ps, pairs, 0, pairs.size(), h, out);
+        return;
+    }
+    const auto runCount = static_cast<std::uint32_t>((pairs.size() + runLength - 1) / runLength);
+    if (runs.size() < runCount) runs.resize(runCount);
+    parallelFor(tasks, runCount, 1, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t r = begin; r < end; ++r) {
+            runs[r].clear();
+            makePairRun(ps, pairs, r * runLength, std::min(pairs.size(), (r + 1) * runLength), h, runs[r]);
+        }
+    });
+    for (std::uint32_t r = 0; r < runCount; ++r) out.insert(out.end(), runs[r].begin(), runs[r].end());
 }
 
 void orderPairContacts(std::size_t particles, std::vector<PairContact>& contacts, SweepLevels& levels,

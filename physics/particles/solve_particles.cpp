@@ -93,7 +93,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
     std::vector<PairContact>& pairContacts = scratch.pairContacts;
     std::vector<SurfaceContact>& surfaceContacts = scratch.surfaceContacts;
     std::vector<std::uint8_t>& touching = scratch.touching;
-    makePairContacts(ps, candidates, ctx.h, pairContacts);
+    makePairContacts(ps, candidates, ctx.h, pairContacts, scratch.pairRuns, tasks);
     orderPairContacts(ps.slotCount(), pairContacts, scratch.pairLevels, scratch.pairsSorted);
     laps.to(&ParticleTimes::contacts);
     if (!settings.directChains) direct = DirectSolver{};

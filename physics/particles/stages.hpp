@@ -80,8 +80,10 @@ void makeShapeContacts(ParticleSystem& ps, const BodyArray& bodies, const Collid
 /// that can touch in it
 /// (each small step's projection tests whether it is touching; the bounce uses the
 /// closing speed at the start of the world substep).
+/// On several workers, runs of candidates each fill one of `runs`, put together in run
+/// order: the same list on any number of workers.
 void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candidates, real h,
-                      std::vector<PairContact>& out);
+                      std::vector<PairContact>& out, std::vector<std::vector<PairContact>>& runs, TaskSystem* tasks = nullptr);
 /// Puts pair contacts colour by colour (sweep_levels.hpp): every pass over them (the
 /// pre-stabilisation, the projection, the bounce) touches only the pair's particles, so
 /// the pairs of a colour are independent and may be shared among workers.
@@ -276,6 +278,7 @@ struct ParticleStepScratch {
     std::vector<ParticleContact> shapeContacts;
     ColliderPoses colliderPoses;
     std::vector<PairContact> pairContacts, pairsSorted;
+    std::vector<std::vector<PairContact>> pairRuns; ///< makePairContacts' runs on several workers
     SweepLevels pairLevels;
     std::vector<SurfaceContact> surfaceContacts;
     std::vector<std::uint8_t> touching;

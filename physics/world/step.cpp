@@ -149,7 +149,7 @@ void World::substep(const StepContext& ctx) {
     detail::colliderProxies(bodies_, colliders_, collision, proxies_, proxyColliders_, scratch_->collision, ctx.h);
     detail::addParticleProxies(particles_, settings_, proxies_, particleCandidates_, ctx.h);
     detail::addDeformableProxies(deformables_, settings_, proxies_, *deformableCandidates_, ctx.h);
-    detail::findPairs(broadPhase_, proxies_, pairs_);
+    detail::findPairs(broadPhase_, proxies_, pairs_, tasks());
     profile_.broadPhase += millisecondsSince(t);
 
     t = Clock::now();

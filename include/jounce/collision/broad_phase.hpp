@@ -54,6 +54,8 @@ struct ProxyPair {
 /// few steps.
 bool fattenAabb(Aabb& fat, const Aabb& tight, real margin, const Vec3& ahead = Vec3::Zero());
 
+class TaskSystem;
+
 class BroadPhase {
 public:
     BroadPhase();
@@ -65,8 +67,9 @@ public:
     /// the category/mask filter passes both ways, the groups differ (or are 0), and
     /// the owners differ and are not an ignored pair. Sorted by (a, b); `out` is cleared first. Successive calls are
     /// fastest when index i names the same proxy each time (as the world's arrays do);
-    /// any other array is still handled exactly.
-    void findPairs(std::span<const BroadPhaseProxy> proxies, std::vector<ProxyPair>& out);
+    /// any other array is still handled exactly. With `tasks`, the changed proxies'
+    /// queries run on its workers (the same pairs, in the same order).
+    void findPairs(std::span<const BroadPhaseProxy> proxies, std::vector<ProxyPair>& out, TaskSystem* tasks = nullptr);
 
     /// Indices of the proxies, as of the last findPairs call, whose boxes overlap `box`
     /// (touching counts), and of every unbounded one; ascending, each once, whatever
