@@ -45,6 +45,9 @@ template <class T> struct ScalarLanes {
 
 /// Both masks (scalar: plain bools).
 inline bool both(bool a, bool b) { return a && b; }
+/// Whether any lane is set (scalar: the bool); for a kernel to pass over a register
+/// with nothing to do, which changes no lane's bits.
+inline bool any(bool a) { return a; }
 
 template <class L> struct V3 {
     L x, y, z;

@@ -21,6 +21,7 @@ template <> struct Avx2Lanes<float> {
     struct Mask {
         __m256 m;
         friend Mask both(Mask a, Mask b) { return {_mm256_and_ps(a.m, b.m)}; }
+        friend bool any(Mask a) { return _mm256_movemask_ps(a.m) != 0; }
     };
     __m256 v;
     static Avx2Lanes load(const float* p) { return {_mm256_loadu_ps(p)}; }
@@ -79,6 +80,7 @@ template <> struct Avx2Lanes<double> {
     struct Mask {
         __m256d m;
         friend Mask both(Mask a, Mask b) { return {_mm256_and_pd(a.m, b.m)}; }
+        friend bool any(Mask a) { return _mm256_movemask_pd(a.m) != 0; }
     };
     __m256d v;
     static Avx2Lanes load(const double* p) { return {_mm256_loadu_pd(p)}; }

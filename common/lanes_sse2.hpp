@@ -22,6 +22,7 @@ template <> struct Sse2Lanes<float> {
     struct Mask {
         __m128 m;
         friend Mask both(Mask a, Mask b) { return {_mm_and_ps(a.m, b.m)}; }
+        friend bool any(Mask a) { return _mm_movemask_ps(a.m) != 0; }
     };
     __m128 v;
     static Sse2Lanes load(const float* p) { return {_mm_loadu_ps(p)}; }
@@ -50,6 +51,7 @@ template <> struct Sse2Lanes<double> {
     struct Mask {
         __m128d m;
         friend Mask both(Mask a, Mask b) { return {_mm_and_pd(a.m, b.m)}; }
+        friend bool any(Mask a) { return _mm_movemask_pd(a.m) != 0; }
     };
     __m128d v;
     static Sse2Lanes load(const double* p) { return {_mm_loadu_pd(p)}; }

@@ -10,11 +10,13 @@
 // mu_s times the penetration just corrected (static), otherwise shortened by mu_k d.
 
 #include "common/parallel.hpp"
+#include "physics/particles/pair_kernel.hpp"
 #include "physics/particles/stages.hpp"
 
 #include "contact/resolver_stages.hpp"
 
 #include <jounce/collision/point_queries.hpp>
+#include <jounce/common/simd.hpp>
 
 #include <algorithm>
 #include <array>
@@ -233,13 +235,26 @@ void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candid
 }
 
 void orderPairContacts(std::size_t particles, std::vector<PairContact>& contacts, SweepLevels& levels,
-                       std::vector<PairContact>& scratch) {
+                       std::vector<PairContact>& scratch, PairRows& rows) {
     orderSweep(
         particles, contacts.size(), [&](std::size_t k) { return std::array<std::uint32_t, 2>{contacts[k].a, contacts[k].b}; },
         levels);
     scratch.resize(contacts.size());
     for (std::size_t k = 0; k < contacts.size(); ++k) scratch[k] = contacts[levels.order[k]];
     contacts.swap(scratch);
+    const std::size_t n = contacts.size();
+    for (auto* column : {&rows.a, &rows.b}) column->resize(n);
+    for (auto* column : {&rows.staticFriction, &rows.kineticFriction, &rows.nx, &rows.ny, &rows.nz}) column->resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const PairContact& c = contacts[k];
+        rows.a[k] = c.a;
+        rows.b[k] = c.b;
+        rows.staticFriction[k] = c.staticFriction;
+        rows.kineticFriction[k] = c.kineticFriction;
+        rows.nx[k] = c.n.x();
+        rows.ny[k] = c.n.y();
+        rows.nz[k] = c.n.z();
+    }
 }
 
 namespace {
@@ -305,25 +320,6 @@ void projectContact(ParticleSystem& ps, BodyArray& bodies, ParticleContact& c, r
     c.q += pushBody(body, surface, t * tlambda, h, true);
 }
 
-void projectPair(ParticleSystem& ps, const PairContact& c) {
-    const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
-    if (!(total > 0)) return;
-    const Vec3 d = ps.p[c.a] - ps.p[c.b];
-    const real reach = ps.radius[c.a] + ps.radius[c.b];
-    const real squared = d.squaredNorm();
-    if (surelyApart(squared, reach)) return;
-    const real length = std::sqrt(squared);
-    const real value = length - reach;
-    if (value >= 0) return;
-    const Vec3 n = length > real(1e-12) ? Vec3(d / length) : c.n;
-    ps.p[c.a] -= n * (value * wa / total);
-    ps.p[c.b] += n * (value * wb / total);
-    const Vec3 f = frictionCorrection((ps.p[c.a] - ps.x[c.a]) - (ps.p[c.b] - ps.x[c.b]), n, -value, c.staticFriction,
-                                      c.kineticFriction);
-    ps.p[c.a] -= f * (wa / total);
-    ps.p[c.b] += f * (wb / total);
-}
-
 } // namespace
 
 void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<ParticleContact>& contacts, real h, TaskSystem* tasks) {
@@ -358,10 +354,32 @@ void preStabilizePairs(ParticleSystem& ps, const std::vector<PairContact>& conta
     });
 }
 
-void projectPairContacts(ParticleSystem& ps, const std::vector<PairContact>& contacts, const SweepLevels& levels,
-                         TaskSystem* tasks) {
-    sweepLevels(tasks, levels, 256, [&](std::size_t k) { return contacts[k].a; }, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t k = begin; k < end; ++k) projectPair(ps, contacts[k]);
+void projectPairContacts(ParticleSystem& ps, const PairRows& rows, const SweepLevels& levels, TaskSystem* tasks) {
+    static_assert(sizeof(Vec3) == 3 * sizeof(real), "positions are packed x y z triples");
+    const PairRowView view{reinterpret_cast<real*>(ps.p.data()),
+                           reinterpret_cast<const real*>(ps.x.data()),
+                           ps.w.data(),
+                           ps.radius.data(),
+                           rows.a.data(),
+                           rows.b.data(),
+                           rows.staticFriction.data(),
+                           rows.kineticFriction.data(),
+                           rows.nx.data(),
+                           rows.ny.data(),
+                           rows.nz.data()};
+    // The widest lanes the processor has (and limitSimd allows); each colour's last
+    // rows, fewer than a register holds, one at a time. Every width gives the same bits.
+    const SimdLevel level = simdLevel();
+    PairLanes wide = level == SimdLevel::Avx2 ? avx2PairLanes() : PairLanes{};
+    if (wide.width == 0 && level >= SimdLevel::Sse2) wide = sse2PairLanes();
+    sweepLevels(tasks, levels, 256, [&](std::size_t k) { return rows.a[k]; }, [&](std::size_t begin, std::size_t end) {
+        if (wide.width > 0) {
+            const auto width = static_cast<std::size_t>(wide.width);
+            const std::size_t full = begin + (end - begin) / width * width;
+            if (full > begin) wide.project(view, begin, full);
+            begin = full;
+        }
+        PairKernel<ScalarLanes<real>>::project(view, begin, end);
     });
 }
 

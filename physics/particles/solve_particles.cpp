@@ -94,7 +94,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
     std::vector<SurfaceContact>& surfaceContacts = scratch.surfaceContacts;
     std::vector<std::uint8_t>& touching = scratch.touching;
     makePairContacts(ps, candidates, ctx.h, pairContacts, scratch.pairRuns, tasks);
-    orderPairContacts(ps.slotCount(), pairContacts, scratch.pairLevels, scratch.pairsSorted);
+    orderPairContacts(ps.slotCount(), pairContacts, scratch.pairLevels, scratch.pairsSorted, scratch.pairRows);
     laps.to(&ParticleTimes::contacts);
     if (!settings.directChains) direct = DirectSolver{};
     else if (direct.builtFor != ps.topologyVersion) buildDirectGroups(ps, direct);
@@ -146,7 +146,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
             // Shapes last: a particle squeezed between a heavy grain and a box ends the
             // sweep outside the box (pairs left overlapping are separated without
             // velocity at the next small step's start, preStabilizePairs).
-            projectPairContacts(ps, pairContacts, scratch.pairLevels, tasks);
+            projectPairContacts(ps, scratch.pairRows, scratch.pairLevels, tasks);
             projectSurfaceContacts(ps, surfaceContacts);
             projectContacts(ps, bodies, shapeContacts, hc, tasks);
         }

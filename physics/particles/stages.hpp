@@ -15,6 +15,7 @@
 // thread.
 
 #include "physics/particles/distance_rows.hpp"
+#include "physics/particles/pair_rows.hpp"
 #include "physics/particles/small_rows.hpp"
 #include "physics/particles/sweep_levels.hpp"
 #include "physics/world/stages.hpp"
@@ -86,9 +87,10 @@ void makePairContacts(const ParticleSystem& ps, const ParticleCandidates& candid
                       std::vector<PairContact>& out, std::vector<std::vector<PairContact>>& runs, TaskSystem* tasks = nullptr);
 /// Puts pair contacts colour by colour (sweep_levels.hpp): every pass over them (the
 /// pre-stabilisation, the projection, the bounce) touches only the pair's particles, so
-/// the pairs of a colour are independent and may be shared among workers.
+/// the pairs of a colour are independent and may be shared among workers. `rows`: the
+/// same contacts, in the same order, as the pair kernel's rows (pair_rows.hpp).
 void orderPairContacts(std::size_t particles, std::vector<PairContact>& contacts, SweepLevels& levels,
-                       std::vector<PairContact>& scratch);
+                       std::vector<PairContact>& scratch, PairRows& rows);
 
 /// Pre-stabilization (Macklin et al. 2014, sec. 5): pairs that already overlap at the
 /// start of the small step are pushed apart at x and p alike, by their inverse masses,
@@ -139,8 +141,9 @@ void storeDistanceMultipliers(ParticleSystem& ps, const DistanceRows& distances)
 void projectAttachments(ParticleSystem& ps, BodyArray& bodies, const ParticleSettings& settings, real h);
 void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<ParticleContact>& contacts, real h,
                      TaskSystem* tasks = nullptr);
-void projectPairContacts(ParticleSystem& ps, const std::vector<PairContact>& contacts, const SweepLevels& levels,
-                         TaskSystem* tasks = nullptr);
+/// The pair contacts (as orderPairContacts' rows) colour by colour, in the widest SIMD
+/// lanes the processor has (pair_kernel.hpp), with the bits of one at a time.
+void projectPairContacts(ParticleSystem& ps, const PairRows& rows, const SweepLevels& levels, TaskSystem* tasks = nullptr);
 
 /// PBD's stiffness per projection, k' = 1 - (1 - k)^(1/n) for n iterations: n
 /// projections with k' take (1 - k) of the error away in total, as one with k would
@@ -278,6 +281,7 @@ struct ParticleStepScratch {
     std::vector<ParticleContact> shapeContacts;
     ColliderPoses colliderPoses;
     std::vector<PairContact> pairContacts, pairsSorted;
+    PairRows pairRows; ///< pairContacts as the pair kernel's rows (packPairRows)
     std::vector<std::vector<PairContact>> pairRuns; ///< makePairContacts' runs on several workers
     SweepLevels pairLevels;
     std::vector<SurfaceContact> surfaceContacts;

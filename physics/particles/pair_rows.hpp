@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Particle-particle contacts as rows for the SIMD kernel (pair_kernel.hpp): what each
+// contact's projection reads besides the particles, in one array per quantity, packed
+// once per world substep in the contacts' colour order (orderPairContacts).
+
+#include <jounce/config.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace jounce::detail {
+
+struct PairRows {
+    std::vector<std::uint32_t> a, b;                    ///< particle slots
+    std::vector<real> staticFriction, kineticFriction;
+    std::vector<real> nx, ny, nz;                       ///< the contact's normal at the world substep's start
+    std::size_t size() const { return a.size(); }
+};
+
+/// What the kernel reads and writes: the rows, and the particles' positions p (written),
+/// start positions x, inverse masses w and radii.
+struct PairRowView {
+    real* p = nullptr;
+    const real *x = nullptr, *w = nullptr, *radius = nullptr;
+    const std::uint32_t *a = nullptr, *b = nullptr;
+    const real *staticFriction = nullptr, *kineticFriction = nullptr, *nx = nullptr, *ny = nullptr, *nz = nullptr;
+};
+
+/// A SIMD kernel: rows [begin, end) of one colour, end - begin a multiple of `width`.
+struct PairLanes {
+    int width = 0; ///< 0: not built for this processor family
+    void (*project)(const PairRowView&, std::size_t begin, std::size_t end) = nullptr;
+};
+PairLanes sse2PairLanes();
+PairLanes avx2PairLanes();
+
+} // namespace jounce::detail
