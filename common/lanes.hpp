@@ -10,7 +10,8 @@
 // bit (0 - x differs from -x at zero).
 //
 // Users: the coloured contact solver (contact/soft_block_kernel.hpp) and the particle
-// layer's level sweeps (physics/particles/distance_kernel.hpp).
+// layer's level sweeps (physics/particles/distance_kernel.hpp, small_kernel.hpp,
+// pair_kernel.hpp).
 
 #include <cmath>
 #include <cstddef>
