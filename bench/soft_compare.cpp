@@ -50,8 +50,10 @@ struct SoftSceneData {
     std::vector<real> masses;
     std::vector<std::array<std::uint32_t, 2>> links;      ///< node pairs
     std::vector<std::array<std::uint32_t, 3>> surface;    ///< closed surface (softcube) for the volume, else empty
-    /// The cloth's stretch links (cloth64), for the worst strain at the end; else empty.
+    /// The cloth's stretch links (cloth64) and their rest lengths, for the worst strain at
+    /// the end; else empty.
     std::vector<std::array<std::uint32_t, 2>> stretch;
+    std::vector<real> stretchRest;
     real radius = 0;
     int passes = 20;                                      ///< Jounce's substeps x sweeps: btSoftBody's piterations
     bool sphere = false;                                  ///< cloth64: the static sphere at (0, 0.5, 0)
@@ -131,6 +133,7 @@ public:
         for (const DistanceConstraintId id : stretch_) {
             const DistanceConstraint& c = scene_.world().distanceConstraint(id);
             d.stretch.push_back({node.at(c.a), node.at(c.b)});
+            d.stretchRest.push_back(c.restLength);
         }
         return d;
     }
@@ -386,8 +389,6 @@ SoftFigures runSoft(SoftEngine& engine, const SoftSceneData& d, long steps) {
         const Point &a = x[l[0]], &b = x[l[1]];
         return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
     };
-    std::vector<double> rest;
-    for (const auto& l : d.stretch) rest.push_back(length(l));
     std::vector<double> ms;
     for (long i = 0; i < steps; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
@@ -409,7 +410,7 @@ SoftFigures runSoft(SoftEngine& engine, const SoftSceneData& d, long steps) {
     }
     if (volume0 > 0) f.volumeRatio = enclosedVolume(x, d.surface) / volume0;
     for (std::size_t k = 0; k < d.stretch.size(); ++k)
-        f.maxStretch = std::max(f.maxStretch, std::abs(length(d.stretch[k]) / rest[k] - 1));
+        f.maxStretch = std::max(f.maxStretch, std::abs(length(d.stretch[k]) / double(d.stretchRest[k]) - 1));
     if (d.grains) f.repose = reposeAngle(x, d.radius);
     return f;
 }
@@ -491,7 +492,9 @@ int compareSoftBodies(const std::string& scene, long steps, int runs, bool json,
                 line += (i ? ", " : "") + jsonString((*fs)[i].first) + ": " + (*fs)[i].second;
             line += "}";
         }
-        line += "}, \"ratio\": {\"bullet\": " + number(ratio) + "}";
+        line += "}, \"ratio\": {\"bullet\": " + number(ratio) + "}, \"jounce_threads\": " + std::to_string(options.threads) +
+                ", \"jounce_set\": " + jsonString(options.described);
+        if (!data.grains) line += ", \"bullet_piterations\": " + std::to_string(data.passes);
         if (mixed)
             line += ", \"jounce_largest_stage\": " + jsonString(largest.first) + ", \"jounce_largest_stage_share\": " +
                     number(largest.second);

@@ -582,32 +582,33 @@ TEST_CASE("small constraints: every SIMD width sweeps the bits of the plain swee
 
 TEST_CASE("pair contacts: every SIMD width projects the bits of the plain projection in colour order, coincident and pinned pairs kept",
           "[particles]") {
-    // physics/particles/pair_kernel.hpp: 80 particles of radius 0.05-0.11 in a 0.6 m
-    // box (most pairs overlap, many do not), four pinned (a pinned pair moves nothing),
-    // ten pairs exactly on top of each other (no direction: the contact's own normal,
-    // and no division by zero, which traps here), friction from 0 to 1 so pairs stick,
-    // slide and slide the whole way. Each width must give the bits of the scalar code
+    // physics/particles/pair_kernel.hpp: 70 particles of radius 0.05-0.11 in a 0.6 m
+    // box (most pairs overlap, many do not), three pinned (a pinned pair moves nothing);
+    // ten pairs exactly on top of each other, a metre apart (no direction: the
+    // contact's own normal, and no division by zero, which traps here); friction from 0
+    // to 1 so pairs stick, slide and slide the whole way. Each width must give the bits of the scalar code
     // below, contact by contact in the colour order, over three sweeps.
     World w;
     std::mt19937 rng(5);
     std::uniform_real_distribution<real> coordinate(real(-0.3), real(0.3)), unit(0, 1);
     std::vector<ParticleId> ids;
-    for (int i = 0; i < 80; ++i) {
+    for (int i = 0; i < 90; ++i) {
         ParticleDesc d;
-        d.position = i >= 70 ? w.particle(ids[static_cast<std::size_t>(i - 70)]).position
-                             : Vec3(coordinate(rng), coordinate(rng), coordinate(rng));
+        d.position = i >= 80   ? w.particle(ids[static_cast<std::size_t>(i - 10)]).position
+                     : i >= 70 ? Vec3(real(2) + static_cast<real>(i - 70), 0, 0)
+                               : Vec3(coordinate(rng), coordinate(rng), coordinate(rng));
         if (i == 23) d.position = w.particle(ids[3]).position + Vec3(real(0.05), 0, 0); // two pinned, overlapping
         d.mass = real(0.01) + real(0.01) * static_cast<real>(i % 5);
         d.radius = real(0.05) + real(0.01) * static_cast<real>(i % 7);
-        d.pinned = i % 20 == 3;
+        d.pinned = i % 20 == 3 && i < 70;
         d.staticFriction = unit(rng);
         d.kineticFriction = d.staticFriction * unit(rng);
         ids.push_back(w.createParticle(d));
     }
     ParticleSystem ps = w.particles();
     std::vector<detail::PairContact> contacts;
-    for (std::uint32_t a = 0; a < 80; ++a)
-        for (std::uint32_t b = a + 1; b < 80; ++b) {
+    for (std::uint32_t a = 0; a < 90; ++a)
+        for (std::uint32_t b = a + 1; b < 90; ++b) {
             if ((ps.x[a] - ps.x[b]).norm() > 3 * (ps.radius[a] + ps.radius[b])) continue;
             detail::PairContact c;
             c.a = ids[a].index;
@@ -624,11 +625,12 @@ TEST_CASE("pair contacts: every SIMD width projects the bits of the plain projec
     // The small step's start x and its predicted p (each particle moved a little).
     std::uniform_real_distribution<real> nudge(real(-0.02), real(0.02));
     ps.p = ps.x;
-    for (std::size_t i = 0; i < 70; ++i) ps.p[i] += Vec3(nudge(rng), nudge(rng), nudge(rng));
+    for (std::size_t i = 0; i < 80; ++i) ps.p[i] += Vec3(nudge(rng), nudge(rng), nudge(rng));
+    for (std::size_t i = 80; i < 90; ++i) ps.p[i] = ps.p[i - 10]; // still on top of each other
     const std::vector<Vec3> start = ps.p;
     // The plain projection, one contact at a time in the colour order.
     std::vector<Vec3> plain = start;
-    int touched = 0, stuck = 0, slid = 0;
+    int touched = 0, stuck = 0, slid = 0, undirected = 0;
     for (int sweep = 0; sweep < 3; ++sweep)
         for (const detail::PairContact& c : contacts) {
             const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
@@ -638,6 +640,7 @@ TEST_CASE("pair contacts: every SIMD width projects the bits of the plain projec
             const real value = length - (ps.radius[c.a] + ps.radius[c.b]);
             if (value >= 0) continue;
             ++touched;
+            undirected += !(length > real(1e-12));
             const Vec3 n = length > real(1e-12) ? Vec3(d / length) : c.n;
             plain[c.a] -= n * (value * wa / total);
             plain[c.b] += n * (value * wb / total);
@@ -655,8 +658,10 @@ TEST_CASE("pair contacts: every SIMD width projects the bits of the plain projec
             plain[c.a] -= f * (wa / total);
             plain[c.b] += f * (wb / total);
         }
-    INFO(contacts.size() << " contacts, " << touched << " projections, " << stuck << " stuck, " << slid << " slid");
+    INFO(contacts.size() << " contacts, " << touched << " projections, " << stuck << " stuck, " << slid << " slid, "
+                         << undirected << " with no direction");
     CHECK(touched > 100);
+    CHECK(undirected == 10); // each in the first sweep (nothing else touches them)
     CHECK(stuck > 20);
     CHECK(slid > 20);
     std::size_t widest = 0;

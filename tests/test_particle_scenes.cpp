@@ -115,10 +115,10 @@ TEST_CASE("mixed scene: World::profile splits the particle stage into its three 
     CHECK(project > 0);
     CHECK(integrate > 0);
     // The parts are laps of one clock inside the stage's own reading: together they
-    // are the stage, less the two reads at its ends.
+    // are the stage, less the two reads at its ends (no lower bound: the thread may be
+    // preempted between those reads and the laps).
     const double sum = contacts + project + integrate;
     CHECK(sum <= particles * (1 + 1e-9));
-    CHECK(sum >= particles * 0.8);
 }
 
 TEST_CASE("soft bodies, blobs and platforms are built as described", "[particles]") {

@@ -18,7 +18,9 @@
 // Every operation in that order, sums of three in Eigen's x + (y + z): a lane that does
 // not touch computes the same and keeps its old values (select), and divides by 1
 // where it would divide by zero (the tests trap); a register none of whose rows touch
-// stops after the distances.
+// stops after the distances. One difference from the old one-at-a-time code, for a
+// state already corrupt: a NaN distance counts as not touching (the lane keeps its
+// values), where that code went on and wrote NaN.
 
 #include "common/hot_inline.hpp"
 #include "common/lanes.hpp"
@@ -62,7 +64,8 @@ template <class L> struct PairKernel {
         const V3<L> dx = (a1 - gatherTriples<L>(r.x, r.a + i)) - (b1 - gatherTriples<L>(r.x, r.b + i));
         const V3<L> t = dx - normal * sum3(dx, normal);
         const L tangential = sqrt(sum3(t, t));
-        const L depth = -value;
+        // A lane that does not touch divides nothing by a tiny slip (no overflow to trap).
+        const L depth = select(touching, -value, zero);
         const auto sticks = L::load(r.staticFriction + i) * depth > tangential;
         const auto slides = tangential > zero;
         const L kinetic = L::load(r.kineticFriction + i) * depth / select(slides, tangential, one);

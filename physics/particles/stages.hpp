@@ -103,6 +103,7 @@ void preStabilizePairs(ParticleSystem& ps, const std::vector<PairContact>& conta
 /// Position-based friction (Macklin 2014; survey eq. 27-29): the share of the relative
 /// displacement dx to take away, given the normal n and the penetration depth just
 /// corrected: all of its tangential part below mu_s depth (stick), else mu_k depth of it.
+/// depth and the coefficients are >= 0 (the sticking test's shortcut relies on it).
 Vec3 frictionCorrection(const Vec3& dx, const Vec3& n, real depth, real staticFriction, real kineticFriction);
 
 /// A particle over a surface triangle in this small step (surface_collisions.cpp):

@@ -115,8 +115,8 @@ struct Profile {
     double finish = 0;
     double particles = 0;
     /// `particles` in three parts (their sum, give or take the clock's own reads):
-    double particleContacts = 0;  ///< the small steps' contacts: particle pairs, shapes, cloth surfaces
-    double particleProject = 0;   ///< packing and projecting the constraints and contacts (the sweeps)
+    double particleContacts = 0;  ///< the contacts: making, colouring and packing the pairs; each small step's shapes and cloth surfaces
+    double particleProject = 0;   ///< the sweeps: their groups, packing, multipliers and angular momentum's start, projecting
     double particleIntegrate = 0; ///< moving coupled bodies, predicting, velocities, bounces
     double deformables = 0;
     double sleep = 0;
