@@ -83,6 +83,34 @@ template <class L> struct PairKernel {
         scatterTriples<L>(r.p, r.b + i, e.b);
     }
 
+    /// Rows [i, i + n) pre-stabilised (Macklin et al. 2014, sec. 5): a pair that overlaps
+    /// at the small step's start x is pushed apart there, at x and p alike, by
+    /// overlap w_a / (w_a + w_b) and overlap w_b / (w_a + w_b) along n.
+    JOUNCE_HOT_INLINE static void stabilize(const PairRowView& r, std::size_t i) {
+        const L zero = L::splat(T(0)), one = L::splat(T(1)), tiny = L::splat(T(1e-12));
+        const L wa = L::gather(r.w, r.a + i, 1), wb = L::gather(r.w, r.b + i, 1), total = wa + wb;
+        const L reach = L::gather(r.radius, r.a + i, 1) + L::gather(r.radius, r.b + i, 1);
+        const V3<L> xa = gatherTriples<L>(r.x, r.a + i), xb = gatherTriples<L>(r.x, r.b + i);
+        const V3<L> d = xa - xb;
+        const L length = sqrt(sum3(d, d));
+        const L overlap = reach - length;
+        const auto overlapping = both(total > zero, overlap > zero);
+        if (!any(overlapping)) return;
+        const auto apart = length > tiny;
+        const L divisor = select(apart, length, one), shared = select(overlapping, total, one);
+        const V3<L> normal{select(apart, d.x / divisor, L::load(r.nx + i)), select(apart, d.y / divisor, L::load(r.ny + i)),
+                           select(apart, d.z / divisor, L::load(r.nz + i))};
+        const V3<L> moveA = normal * (overlap * wa / shared), moveB = normal * (-overlap * wb / shared);
+        const V3<L> pa = gatherTriples<L>(r.p, r.a + i), pb = gatherTriples<L>(r.p, r.b + i);
+        scatterTriples<L>(r.x, r.a + i, select3(overlapping, xa + moveA, xa));
+        scatterTriples<L>(r.p, r.a + i, select3(overlapping, pa + moveA, pa));
+        scatterTriples<L>(r.x, r.b + i, select3(overlapping, xb + moveB, xb));
+        scatterTriples<L>(r.p, r.b + i, select3(overlapping, pb + moveB, pb));
+    }
+    static void preStabilize(const PairRowView& r, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; i += n) stabilize(r, i);
+    }
+
     /// Rows [begin, end) of one colour, end - begin a multiple of n (one at a time for
     /// ScalarLanes). Two registers at a time, all loads before all stores, as the
     /// distance kernel does: the two chains of square roots and divisions overlap.

@@ -19,11 +19,11 @@ struct PairRows {
     std::size_t size() const { return a.size(); }
 };
 
-/// What the kernel reads and writes: the rows, and the particles' positions p (written),
-/// start positions x, inverse masses w and radii.
+/// What the kernel reads and writes: the rows, and the particles' positions p, start
+/// positions x (written by the pre-stabilisation only), inverse masses w and radii.
 struct PairRowView {
-    real* p = nullptr;
-    const real *x = nullptr, *w = nullptr, *radius = nullptr;
+    real *p = nullptr, *x = nullptr;
+    const real *w = nullptr, *radius = nullptr;
     const std::uint32_t *a = nullptr, *b = nullptr;
     const real *staticFriction = nullptr, *kineticFriction = nullptr, *nx = nullptr, *ny = nullptr, *nz = nullptr;
 };
@@ -32,6 +32,7 @@ struct PairRowView {
 struct PairLanes {
     int width = 0; ///< 0: not built for this processor family
     void (*project)(const PairRowView&, std::size_t begin, std::size_t end) = nullptr;
+    void (*preStabilize)(const PairRowView&, std::size_t begin, std::size_t end) = nullptr;
 };
 PairLanes sse2PairLanes();
 PairLanes avx2PairLanes();

@@ -259,33 +259,6 @@ void orderPairContacts(std::size_t particles, std::vector<PairContact>& contacts
 
 namespace {
 
-/// True when centres `squared` apart (d . d) are surely farther apart than `reach`:
-/// then sqrt(d . d) >= reach as computed too, so a pair can be passed over before its
-/// square root and divisions (most candidate pairs do not touch) with the same bits.
-/// The margin of 1e-5 is far above both precisions' rounding of reach^2.
-bool surelyApart(real squared, real reach) {
-    const real limit = reach * reach * (1 + real(1e-5));
-    return limit > std::numeric_limits<real>::min() && squared > limit; // reach^2 a normal number
-}
-
-void preStabilizePair(ParticleSystem& ps, const PairContact& c) {
-    const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
-    if (!(total > 0)) return;
-    const Vec3 d = ps.x[c.a] - ps.x[c.b];
-    const real reach = ps.radius[c.a] + ps.radius[c.b];
-    const real squared = d.squaredNorm();
-    if (surelyApart(squared, reach)) return;
-    const real length = std::sqrt(squared);
-    const real overlap = reach - length;
-    if (!(overlap > 0)) return;
-    const Vec3 n = length > real(1e-12) ? Vec3(d / length) : c.n;
-    const Vec3 moveA = n * (overlap * wa / total), moveB = n * (-overlap * wb / total);
-    ps.x[c.a] += moveA;
-    ps.p[c.a] += moveA;
-    ps.x[c.b] += moveB;
-    ps.p[c.b] += moveB;
-}
-
 /// A contact with a shape that does not yield (static, kinematic or asleep).
 bool unyielding(const ParticleContact& c) { return c.body == noBody; }
 
@@ -347,31 +320,51 @@ void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<Particle
     });
 }
 
-void preStabilizePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts, const SweepLevels& levels,
-                       TaskSystem* tasks) {
-    sweepLevels(tasks, levels, 256, [&](std::size_t k) { return contacts[k].a; }, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t k = begin; k < end; ++k) preStabilizePair(ps, contacts[k]);
+namespace {
+
+PairRowView pairRowView(ParticleSystem& ps, const PairRows& rows) {
+    static_assert(sizeof(Vec3) == 3 * sizeof(real), "positions are packed x y z triples");
+    return {reinterpret_cast<real*>(ps.p.data()),
+            reinterpret_cast<real*>(ps.x.data()),
+            ps.w.data(),
+            ps.radius.data(),
+            rows.a.data(),
+            rows.b.data(),
+            rows.staticFriction.data(),
+            rows.kineticFriction.data(),
+            rows.nx.data(),
+            rows.ny.data(),
+            rows.nz.data()};
+}
+
+/// The widest lanes the processor has (and limitSimd allows); each colour's last rows,
+/// fewer than a register holds, go one at a time. Every width gives the same bits.
+PairLanes widestPairLanes() {
+    const SimdLevel level = simdLevel();
+    PairLanes wide = level == SimdLevel::Avx2 ? avx2PairLanes() : PairLanes{};
+    if (wide.width == 0 && level >= SimdLevel::Sse2) wide = sse2PairLanes();
+    return wide;
+}
+
+} // namespace
+
+void preStabilizePairs(ParticleSystem& ps, const PairRows& rows, const SweepLevels& levels, TaskSystem* tasks) {
+    const PairRowView view = pairRowView(ps, rows);
+    const PairLanes wide = widestPairLanes();
+    sweepLevels(tasks, levels, 256, [&](std::size_t k) { return rows.a[k]; }, [&](std::size_t begin, std::size_t end) {
+        if (wide.width > 0) {
+            const auto width = static_cast<std::size_t>(wide.width);
+            const std::size_t full = begin + (end - begin) / width * width;
+            if (full > begin) wide.preStabilize(view, begin, full);
+            begin = full;
+        }
+        PairKernel<ScalarLanes<real>>::preStabilize(view, begin, end);
     });
 }
 
 void projectPairContacts(ParticleSystem& ps, const PairRows& rows, const SweepLevels& levels, TaskSystem* tasks) {
-    static_assert(sizeof(Vec3) == 3 * sizeof(real), "positions are packed x y z triples");
-    const PairRowView view{reinterpret_cast<real*>(ps.p.data()),
-                           reinterpret_cast<const real*>(ps.x.data()),
-                           ps.w.data(),
-                           ps.radius.data(),
-                           rows.a.data(),
-                           rows.b.data(),
-                           rows.staticFriction.data(),
-                           rows.kineticFriction.data(),
-                           rows.nx.data(),
-                           rows.ny.data(),
-                           rows.nz.data()};
-    // The widest lanes the processor has (and limitSimd allows); each colour's last
-    // rows, fewer than a register holds, one at a time. Every width gives the same bits.
-    const SimdLevel level = simdLevel();
-    PairLanes wide = level == SimdLevel::Avx2 ? avx2PairLanes() : PairLanes{};
-    if (wide.width == 0 && level >= SimdLevel::Sse2) wide = sse2PairLanes();
+    const PairRowView view = pairRowView(ps, rows);
+    const PairLanes wide = widestPairLanes();
     sweepLevels(tasks, levels, 256, [&](std::size_t k) { return rows.a[k]; }, [&](std::size_t begin, std::size_t end) {
         if (wide.width > 0) {
             const auto width = static_cast<std::size_t>(wide.width);

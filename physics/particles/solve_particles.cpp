@@ -123,7 +123,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         makeShapeContacts(ps, bodies, colliders, candidates, settings.contactMargin, h, scratch.colliderPoses,
                           shapeContacts, tasks);
         makeSurfaceContacts(ps, candidates, surfaceContacts);
-        preStabilizePairs(ps, pairContacts, scratch.pairLevels, tasks);
+        preStabilizePairs(ps, scratch.pairRows, scratch.pairLevels, tasks);
         markTouching(ps, shapeContacts, pairContacts, surfaceContacts, touching);
         laps.to(&ParticleTimes::contacts);
         // After the contacts made above, which move a particle that starts inside a shape

@@ -97,8 +97,7 @@ void orderPairContacts(std::size_t particles, std::vector<PairContact>& contacts
 /// so an overlap left by the last step (a light cloth particle squeezed between heavy
 /// grains and a box) is undone without becoming velocity.
 /// `levels`: the contacts' colours (orderPairContacts).
-void preStabilizePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts, const SweepLevels& levels,
-                       TaskSystem* tasks = nullptr);
+void preStabilizePairs(ParticleSystem& ps, const PairRows& rows, const SweepLevels& levels, TaskSystem* tasks = nullptr);
 
 /// Position-based friction (Macklin 2014; survey eq. 27-29): the share of the relative
 /// displacement dx to take away, given the normal n and the penetration depth just
