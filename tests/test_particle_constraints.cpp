@@ -580,7 +580,7 @@ TEST_CASE("small constraints: every SIMD width sweeps the bits of the plain swee
     CHECK(!sameBits(rows.alphaTilde, alphaBefore));
 }
 
-TEST_CASE("pair contacts: every SIMD width projects and pre-stabilises with the bits of one at a time in colour order, coincident and pinned pairs kept",
+TEST_CASE("pair contacts: every SIMD width projects, pre-stabilises and bounces with the bits of one at a time in colour order, coincident and pinned pairs kept",
           "[particles]") {
     // physics/particles/pair_kernel.hpp: 70 particles of radius 0.05-0.11 in a 0.6 m
     // box (most pairs overlap, many do not), three pinned (a pinned pair moves nothing);
@@ -616,6 +616,8 @@ TEST_CASE("pair contacts: every SIMD width projects and pre-stabilises with the 
             c.n = Vec3(unit(rng), 1, unit(rng)).normalized();
             c.staticFriction = std::sqrt(ps.staticFriction[c.a] * ps.staticFriction[c.b]);
             c.kineticFriction = std::sqrt(ps.kineticFriction[c.a] * ps.kineticFriction[c.b]);
+            c.restitution = unit(rng) < real(0.4) ? 0 : unit(rng);
+            c.normalVelocity = 2 * unit(rng) - real(1.4); // closing at up to 1.4 m/s, some opening
             contacts.push_back(c);
         }
     detail::SweepLevels levels;
@@ -710,6 +712,46 @@ TEST_CASE("pair contacts: every SIMD width projects and pre-stabilises with the 
             REQUIRE(std::memcmp(xp.first[i].data(), plainX[i].data(), sizeof(Vec3)) == 0);
             REQUIRE(std::memcmp(xp.second[i].data(), plainP[i].data(), sizeof(Vec3)) == 0);
         }
+    });
+    // The bounce at the pre-stabilised positions (most pairs exactly touching), from
+    // random velocities, one contact at a time in the colour order against every width:
+    // velocities and the history flags it clears.
+    ps.x = plainX;
+    std::uniform_real_distribution<real> speed(-1, 1);
+    for (Vec3& v : ps.v) v = Vec3(speed(rng), speed(rng), speed(rng));
+    const std::vector<Vec3> startV = ps.v;
+    const ParticleSettings settings;
+    std::vector<Vec3> plainV = startV;
+    std::vector<std::uint8_t> plainHistory(ps.slotCount(), 1);
+    int bounced = 0, stopped = 0;
+    for (const detail::PairContact& c : contacts) {
+        const Vec3 d = plainX[c.a] - plainX[c.b];
+        const real reach = ps.radius[c.a] + ps.radius[c.b] + real(1e-6);
+        if (d.squaredNorm() > reach * reach) continue;
+        const Vec3 n = d.squaredNorm() > 0 ? Vec3(d.normalized()) : c.n;
+        const real vn = (plainV[c.a] - plainV[c.b]).dot(n);
+        const bool bounces = c.restitution > 0 && -c.normalVelocity >= settings.restitutionThreshold;
+        const real change = (bounces ? -c.restitution * c.normalVelocity : 0) - vn;
+        if (!bounces && change >= 0) continue;
+        plainHistory[c.a] = plainHistory[c.b] = 0;
+        const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
+        if (!(total > 0)) continue;
+        (bounces ? bounced : stopped) += 1;
+        plainV[c.a] += n * (change * wa / total);
+        plainV[c.b] -= n * (change * wb / total);
+    }
+    INFO(bounced << " bounced, " << stopped << " stopped");
+    CHECK(bounced > 20);
+    CHECK(stopped > 20);
+    atEverySimdWidth([&] {
+        ps.v = startV;
+        std::fill(ps.hasHistory.begin(), ps.hasHistory.end(), std::uint8_t{1});
+        detail::bouncePairs(ps, rows, levels, settings);
+        return std::pair{ps.v, ps.hasHistory};
+    }, [&](const std::pair<std::vector<Vec3>, std::vector<std::uint8_t>>& vh) {
+        for (std::size_t i = 0; i < vh.first.size(); ++i)
+            REQUIRE(std::memcmp(vh.first[i].data(), plainV[i].data(), sizeof(Vec3)) == 0);
+        CHECK(vh.second == plainHistory);
     });
 }
 

@@ -111,6 +111,44 @@ template <class L> struct PairKernel {
         for (std::size_t i = begin; i < end; i += n) stabilize(r, i);
     }
 
+    /// Rows [i, i + n) bounced (bouncePairs) at the end of a small step: a pair within
+    /// its radii (+ 1e-6 m) gets the normal velocity -e times its closing speed of the
+    /// world substep's start if that was at least the threshold, else loses what closes
+    /// it; the change is shared by inverse mass, and both particles' BDF2 histories end.
+    JOUNCE_HOT_INLINE static void bounceRows(const PairRowView& r, std::size_t i) {
+        const L zero = L::splat(T(0)), one = L::splat(T(1));
+        const L reach = L::gather(r.radius, r.a + i, 1) + L::gather(r.radius, r.b + i, 1) + L::splat(T(1e-6));
+        const V3<L> d = gatherTriples<L>(r.x, r.a + i) - gatherTriples<L>(r.x, r.b + i);
+        const L squared = sum3(d, d);
+        const auto near = reach * reach >= squared;
+        if (!any(near)) return;
+        const auto hasDirection = squared > zero;
+        const L divisor = select(hasDirection, sqrt(squared), one);
+        const V3<L> normal{select(hasDirection, d.x / divisor, L::load(r.nx + i)),
+                           select(hasDirection, d.y / divisor, L::load(r.ny + i)),
+                           select(hasDirection, d.z / divisor, L::load(r.nz + i))};
+        const V3<L> va = gatherTriples<L>(r.v, r.a + i), vb = gatherTriples<L>(r.v, r.b + i);
+        const L vn = sum3(va - vb, normal);
+        const L e = L::load(r.restitution + i), closing = L::load(r.normalVelocity + i);
+        const auto bounces = both(e > zero, -closing >= L::splat(r.restitutionThreshold));
+        const L change = select(bounces, -e * closing, zero) - vn;
+        // Acts when it bounces or takes closing speed away: (bounces or change < 0), as a mask.
+        const auto acts = both(near, select(bounces, one, select(zero > change, one, zero)) > zero);
+        if (!any(acts)) return;
+        alignas(64) T acting[n];
+        select(acts, one, zero).store(acting);
+        for (int l = 0; l < n; ++l)
+            if (acting[l] != T(0)) r.hasHistory[r.a[i + std::size_t(l)]] = r.hasHistory[r.b[i + std::size_t(l)]] = 0;
+        const L wa = L::gather(r.w, r.a + i, 1), wb = L::gather(r.w, r.b + i, 1), total = wa + wb;
+        const auto applies = both(acts, total > zero);
+        const L shared = select(applies, total, one);
+        scatterTriples<L>(r.v, r.a + i, select3(applies, va + normal * (change * wa / shared), va));
+        scatterTriples<L>(r.v, r.b + i, select3(applies, vb - normal * (change * wb / shared), vb));
+    }
+    static void bounce(const PairRowView& r, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; i += n) bounceRows(r, i);
+    }
+
     /// Rows [begin, end) of one colour, end - begin a multiple of n (one at a time for
     /// ScalarLanes). Two registers at a time, all loads before all stores, as the
     /// distance kernel does: the two chains of square roots and divisions overlap.

@@ -12,7 +12,7 @@ namespace jounce::detail {
 
 PairLanes avx2PairLanes() {
     using K = PairKernel<Avx2Lanes<real>>;
-    return {K::n, &K::project, &K::preStabilize};
+    return {K::n, &K::project, &K::preStabilize, &K::bounce};
 }
 
 } // namespace jounce::detail

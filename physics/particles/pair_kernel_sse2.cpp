@@ -10,7 +10,7 @@ namespace jounce::detail {
 
 PairLanes sse2PairLanes() {
     using K = PairKernel<Sse2Lanes<real>>;
-    return {K::n, &K::project, &K::preStabilize};
+    return {K::n, &K::project, &K::preStabilize, &K::bounce};
 }
 
 } // namespace jounce::detail

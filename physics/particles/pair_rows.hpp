@@ -16,6 +16,7 @@ struct PairRows {
     std::vector<std::uint32_t> a, b;                    ///< particle slots
     std::vector<real> staticFriction, kineticFriction;
     std::vector<real> nx, ny, nz;                       ///< the contact's normal at the world substep's start
+    std::vector<real> restitution, normalVelocity;     ///< for the bounce (PairContact's)
     std::size_t size() const { return a.size(); }
 };
 
@@ -26,6 +27,11 @@ struct PairRowView {
     const real *w = nullptr, *radius = nullptr;
     const std::uint32_t *a = nullptr, *b = nullptr;
     const real *staticFriction = nullptr, *kineticFriction = nullptr, *nx = nullptr, *ny = nullptr, *nz = nullptr;
+    // The bounce's: velocities (written), the history flags it clears, its rows' columns.
+    real* v = nullptr;
+    std::uint8_t* hasHistory = nullptr;
+    const real *restitution = nullptr, *normalVelocity = nullptr;
+    real restitutionThreshold = 0;
 };
 
 /// A SIMD kernel: rows [begin, end) of one colour, end - begin a multiple of `width`.
@@ -33,6 +39,7 @@ struct PairLanes {
     int width = 0; ///< 0: not built for this processor family
     void (*project)(const PairRowView&, std::size_t begin, std::size_t end) = nullptr;
     void (*preStabilize)(const PairRowView&, std::size_t begin, std::size_t end) = nullptr;
+    void (*bounce)(const PairRowView&, std::size_t begin, std::size_t end) = nullptr;
 };
 PairLanes sse2PairLanes();
 PairLanes avx2PairLanes();

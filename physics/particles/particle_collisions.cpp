@@ -244,7 +244,8 @@ void orderPairContacts(std::size_t particles, std::vector<PairContact>& contacts
     contacts.swap(scratch);
     const std::size_t n = contacts.size();
     for (auto* column : {&rows.a, &rows.b}) column->resize(n);
-    for (auto* column : {&rows.staticFriction, &rows.kineticFriction, &rows.nx, &rows.ny, &rows.nz}) column->resize(n);
+    for (auto* column : {&rows.staticFriction, &rows.kineticFriction, &rows.nx, &rows.ny, &rows.nz, &rows.restitution, &rows.normalVelocity})
+        column->resize(n);
     for (std::size_t k = 0; k < n; ++k) {
         const PairContact& c = contacts[k];
         rows.a[k] = c.a;
@@ -254,6 +255,8 @@ void orderPairContacts(std::size_t particles, std::vector<PairContact>& contacts
         rows.nx[k] = c.n.x();
         rows.ny[k] = c.n.y();
         rows.nz[k] = c.n.z();
+        rows.restitution[k] = c.restitution;
+        rows.normalVelocity[k] = c.normalVelocity;
     }
 }
 
@@ -320,33 +323,34 @@ void projectContacts(ParticleSystem& ps, BodyArray& bodies, std::vector<Particle
     });
 }
 
-namespace {
-
-PairRowView pairRowView(ParticleSystem& ps, const PairRows& rows) {
-    static_assert(sizeof(Vec3) == 3 * sizeof(real), "positions are packed x y z triples");
-    return {reinterpret_cast<real*>(ps.p.data()),
-            reinterpret_cast<real*>(ps.x.data()),
-            ps.w.data(),
-            ps.radius.data(),
-            rows.a.data(),
-            rows.b.data(),
-            rows.staticFriction.data(),
-            rows.kineticFriction.data(),
-            rows.nx.data(),
-            rows.ny.data(),
-            rows.nz.data()};
+PairRowView pairRowView(ParticleSystem& ps, const PairRows& rows, real restitutionThreshold) {
+    static_assert(sizeof(Vec3) == 3 * sizeof(real), "positions and velocities are packed x y z triples");
+    PairRowView view;
+    view.p = reinterpret_cast<real*>(ps.p.data());
+    view.x = reinterpret_cast<real*>(ps.x.data());
+    view.w = ps.w.data();
+    view.radius = ps.radius.data();
+    view.a = rows.a.data();
+    view.b = rows.b.data();
+    view.staticFriction = rows.staticFriction.data();
+    view.kineticFriction = rows.kineticFriction.data();
+    view.nx = rows.nx.data();
+    view.ny = rows.ny.data();
+    view.nz = rows.nz.data();
+    view.v = reinterpret_cast<real*>(ps.v.data());
+    view.hasHistory = ps.hasHistory.data();
+    view.restitution = rows.restitution.data();
+    view.normalVelocity = rows.normalVelocity.data();
+    view.restitutionThreshold = restitutionThreshold;
+    return view;
 }
 
-/// The widest lanes the processor has (and limitSimd allows); each colour's last rows,
-/// fewer than a register holds, go one at a time. Every width gives the same bits.
 PairLanes widestPairLanes() {
     const SimdLevel level = simdLevel();
     PairLanes wide = level == SimdLevel::Avx2 ? avx2PairLanes() : PairLanes{};
     if (wide.width == 0 && level >= SimdLevel::Sse2) wide = sse2PairLanes();
     return wide;
 }
-
-} // namespace
 
 void preStabilizePairs(ParticleSystem& ps, const PairRows& rows, const SweepLevels& levels, TaskSystem* tasks) {
     const PairRowView view = pairRowView(ps, rows);

@@ -153,7 +153,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         laps.to(&ParticleTimes::project);
         updateParticleVelocities(ps, h, settings.integrator, tasks);
         bounceParticles(ps, bodies, shapeContacts, settings, h);
-        bouncePairs(ps, pairContacts, scratch.pairLevels, settings, tasks);
+        bouncePairs(ps, scratch.pairRows, scratch.pairLevels, settings, tasks);
         laps.to(&ParticleTimes::integrate);
     }
     storeDistanceMultipliers(ps, distances);

@@ -98,6 +98,11 @@ void orderPairContacts(std::size_t particles, std::vector<PairContact>& contacts
 /// grains and a box) is undone without becoming velocity.
 /// `levels`: the contacts' colours (orderPairContacts).
 void preStabilizePairs(ParticleSystem& ps, const PairRows& rows, const SweepLevels& levels, TaskSystem* tasks = nullptr);
+/// What the pair kernel (pair_kernel.hpp) reads and writes of `ps` and `rows`.
+PairRowView pairRowView(ParticleSystem& ps, const PairRows& rows, real restitutionThreshold = 0);
+/// The widest pair lanes the processor has (and limitSimd allows); a colour's last rows,
+/// fewer than a register holds, go one at a time. Every width gives the same bits.
+PairLanes widestPairLanes();
 
 /// Position-based friction (Macklin 2014; survey eq. 27-29): the share of the relative
 /// displacement dx to take away, given the normal n and the penetration depth just
@@ -201,8 +206,8 @@ void updateParticleVelocities(ParticleSystem& ps, real h, ParticleIntegrator int
 /// with their restitution times the closing speed.
 void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<ParticleContact>& contacts,
                      const ParticleSettings& settings, real h);
-void bouncePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts, const SweepLevels& levels,
-                 const ParticleSettings& settings, TaskSystem* tasks = nullptr);
+void bouncePairs(ParticleSystem& ps, const PairRows& rows, const SweepLevels& levels, const ParticleSettings& settings,
+                 TaskSystem* tasks = nullptr);
 
 /// Calls link(a, b) for pairs of particle slots that internal constraints join (every
 /// particle of a constraint, closed mesh or cluster with its first one).

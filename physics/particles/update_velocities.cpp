@@ -5,6 +5,7 @@
 // (bounceParticles).
 
 #include "common/parallel.hpp"
+#include "physics/particles/pair_kernel.hpp"
 #include "physics/particles/stages.hpp"
 
 #include <algorithm>
@@ -37,26 +38,6 @@ void coupledVelocityPass(Vec3& v, real w, Body& body, const Vec3& at, const Vec3
     const real stop = speed / (w + generalizedInverseMass(body, at, t));
     const real jt = stop <= c.staticFriction * std::abs(jn) ? stop : std::min(stop, c.kineticFriction * std::abs(jn));
     exchange(v, w, body, at, t * -jt);
-}
-
-/// One pair's bounce (bouncePairs).
-void bouncePair(ParticleSystem& ps, const PairContact& c, const ParticleSettings& settings) {
-    constexpr real touching = real(1e-6); // [m]
-    const Vec3 d = ps.x[c.a] - ps.x[c.b];
-    const real reach = ps.radius[c.a] + ps.radius[c.b] + touching;
-    if (d.squaredNorm() > reach * reach) return;
-    const Vec3 n = d.squaredNorm() > 0 ? Vec3(d.normalized()) : c.n;
-    const real vn = (ps.v[c.a] - ps.v[c.b]).dot(n);
-    const bool bounces = c.restitution > 0 && -c.normalVelocity >= settings.restitutionThreshold;
-    const real target = bounces ? -c.restitution * c.normalVelocity : 0;
-    const real change = target - vn;
-    if (!bounces && change >= 0) return;
-    ps.hasHistory[c.a] = 0;
-    ps.hasHistory[c.b] = 0;
-    const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
-    if (!(total > 0)) return;
-    ps.v[c.a] += n * (change * wa / total);
-    ps.v[c.b] -= n * (change * wb / total);
 }
 
 } // namespace
@@ -116,13 +97,21 @@ void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<Pa
     }
 }
 
-void bouncePairs(ParticleSystem& ps, const std::vector<PairContact>& contacts, const SweepLevels& levels,
-                 const ParticleSettings& settings, TaskSystem* tasks) {
+void bouncePairs(ParticleSystem& ps, const PairRows& rows, const SweepLevels& levels, const ParticleSettings& settings,
+                 TaskSystem* tasks) {
     // As bounceParticles, between two particles: the pair's normal is where they touch
     // at the end of the small step, and the change is shared by inverse mass. Colour by
-    // colour (a colour's pairs share no particle).
-    sweepLevels(tasks, levels, 256, [&](std::size_t k) { return contacts[k].a; }, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t k = begin; k < end; ++k) bouncePair(ps, contacts[k], settings);
+    // colour (a colour's pairs share no particle), in the pair kernel's lanes.
+    const PairRowView view = pairRowView(ps, rows, settings.restitutionThreshold);
+    const PairLanes wide = widestPairLanes();
+    sweepLevels(tasks, levels, 256, [&](std::size_t k) { return rows.a[k]; }, [&](std::size_t begin, std::size_t end) {
+        if (wide.width > 0) {
+            const auto width = static_cast<std::size_t>(wide.width);
+            const std::size_t full = begin + (end - begin) / width * width;
+            if (full > begin) wide.bounce(view, begin, full);
+            begin = full;
+        }
+        PairKernel<ScalarLanes<real>>::bounce(view, begin, end);
     });
 }
 
