@@ -618,6 +618,10 @@ TEST_CASE("pair contacts: every SIMD width projects, pre-stabilises and bounces 
             c.kineticFriction = std::sqrt(ps.kineticFriction[c.a] * ps.kineticFriction[c.b]);
             c.restitution = unit(rng) < real(0.4) ? 0 : unit(rng);
             c.normalVelocity = 2 * unit(rng) - real(1.4); // closing at up to 1.4 m/s, some opening
+            if (a == 3 && b == 23) { // the two pinned particles: it bounces, with no weight to move
+                c.restitution = real(0.5);
+                c.normalVelocity = -1;
+            }
             contacts.push_back(c);
         }
     detail::SweepLevels levels;
@@ -713,19 +717,22 @@ TEST_CASE("pair contacts: every SIMD width projects, pre-stabilises and bounces 
             REQUIRE(std::memcmp(xp.second[i].data(), plainP[i].data(), sizeof(Vec3)) == 0);
         }
     });
-    // The bounce at the pre-stabilised positions (most pairs exactly touching), from
-    // random velocities, one contact at a time in the colour order against every width:
-    // velocities and the history flags it clears.
+    // The bounce at the pre-stabilised positions (most pairs exactly touching; the ten
+    // pairs on top of each other put back), from random velocities, one contact at a
+    // time in the colour order against every width: velocities and the history flags it
+    // clears.
     ps.x = plainX;
+    for (std::size_t i = 80; i < 90; ++i) ps.x[i] = ps.x[i - 10];
+    const std::vector<Vec3> bounceX(ps.x.begin(), ps.x.end());
     std::uniform_real_distribution<real> speed(-1, 1);
     for (Vec3& v : ps.v) v = Vec3(speed(rng), speed(rng), speed(rng));
     const std::vector<Vec3> startV = ps.v;
     const ParticleSettings settings;
     std::vector<Vec3> plainV = startV;
     std::vector<std::uint8_t> plainHistory(ps.slotCount(), 1);
-    int bounced = 0, stopped = 0;
+    int bounced = 0, stopped = 0, weightless = 0, undirectedActs = 0;
     for (const detail::PairContact& c : contacts) {
-        const Vec3 d = plainX[c.a] - plainX[c.b];
+        const Vec3 d = bounceX[c.a] - bounceX[c.b];
         const real reach = ps.radius[c.a] + ps.radius[c.b] + real(1e-6);
         if (d.squaredNorm() > reach * reach) continue;
         const Vec3 n = d.squaredNorm() > 0 ? Vec3(d.normalized()) : c.n;
@@ -734,15 +741,20 @@ TEST_CASE("pair contacts: every SIMD width projects, pre-stabilises and bounces 
         const real change = (bounces ? -c.restitution * c.normalVelocity : 0) - vn;
         if (!bounces && change >= 0) continue;
         plainHistory[c.a] = plainHistory[c.b] = 0;
+        undirectedActs += d.squaredNorm() == 0;
         const real wa = ps.w[c.a], wb = ps.w[c.b], total = wa + wb;
+        weightless += !(total > 0);
         if (!(total > 0)) continue;
         (bounces ? bounced : stopped) += 1;
         plainV[c.a] += n * (change * wa / total);
         plainV[c.b] -= n * (change * wb / total);
     }
-    INFO(bounced << " bounced, " << stopped << " stopped");
+    INFO(bounced << " bounced, " << stopped << " stopped, " << weightless << " with no weight, " << undirectedActs
+                   << " with no direction");
     CHECK(bounced > 20);
     CHECK(stopped > 20);
+    CHECK(weightless >= 1);     // the pinned pair: its history flags cleared, nothing moved
+    CHECK(undirectedActs >= 1); // the contact's own normal
     atEverySimdWidth([&] {
         ps.v = startV;
         std::fill(ps.hasHistory.begin(), ps.hasHistory.end(), std::uint8_t{1});

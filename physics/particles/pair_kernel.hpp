@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The particle-particle contacts' projection with friction (particle_collisions.cpp
-// gives the step), written once for a lane type L (common/lanes.hpp) and instantiated
-// per width: particle_collisions.cpp (one row at a time, and projectPairContacts, which
-// picks the width), pair_kernel_sse2.cpp and pair_kernel_avx2.cpp. Contacts of one
-// colour share no particle (orderPairContacts), so n of them can be gathered,
-// projected and scattered together with the bits of projecting them one by one.
+// The particle-particle contacts' three passes (particle_collisions.cpp and
+// update_velocities.cpp give the steps): the projection with friction, the
+// pre-stabilisation and the bounce, written once for a lane type L (common/lanes.hpp)
+// and instantiated per width: one row at a time where the passes run (their last rows of
+// a colour), pair_kernel_sse2.cpp and pair_kernel_avx2.cpp (widestPairLanes picks the
+// width). Contacts of one colour share no particle (orderPairContacts), so n of them can
+// be gathered, solved and scattered together with the bits of one at a time.
 //
 // For each pair, with d = p_a - p_b and reach = r_a + r_b:
 //   C = |d| - reach >= 0; if C < 0 (and w_a + w_b > 0):
@@ -18,9 +19,8 @@
 // Every operation in that order, sums of three in Eigen's x + (y + z): a lane that does
 // not touch computes the same and keeps its old values (select), and divides by 1
 // where it would divide by zero (the tests trap); a register none of whose rows touch
-// stops after the distances. One difference from the old one-at-a-time code, for a
-// state already corrupt: a NaN distance counts as not touching (the lane keeps its
-// values), where that code went on and wrote NaN.
+// stops after the distances. The conditions are the one-at-a-time code's, NaN included
+// (a NaN distance goes on, as there: select(x >= 0, 0, 1) for its !(x >= 0)).
 
 #include "common/hot_inline.hpp"
 #include "common/lanes.hpp"
@@ -52,7 +52,7 @@ template <class L> struct PairKernel {
         const V3<L> d = at.a - at.b;
         const L length = sqrt(sum3(d, d));
         const L value = length - reach;
-        const auto touching = both(total > zero, zero > value);
+        const auto touching = both(total > zero, select(value >= zero, zero, one) > zero); // !(C >= 0)
         if (!any(touching)) return at; // most candidate pairs do not touch: the same bits, sooner
         const auto apart = length > tiny;
         const L divisor = select(apart, length, one);
@@ -113,14 +113,15 @@ template <class L> struct PairKernel {
 
     /// Rows [i, i + n) bounced (bouncePairs) at the end of a small step: a pair within
     /// its radii (+ 1e-6 m) gets the normal velocity -e times its closing speed of the
-    /// world substep's start if that was at least the threshold, else loses what closes
-    /// it; the change is shared by inverse mass, and both particles' BDF2 histories end.
+    /// world substep's start if that was at least the threshold; else it loses any
+    /// separating speed (what the push out of an overlap gave it: not earned). The change
+    /// is shared by inverse mass, and both particles' BDF2 histories end.
     JOUNCE_HOT_INLINE static void bounceRows(const PairRowView& r, std::size_t i) {
         const L zero = L::splat(T(0)), one = L::splat(T(1));
         const L reach = L::gather(r.radius, r.a + i, 1) + L::gather(r.radius, r.b + i, 1) + L::splat(T(1e-6));
         const V3<L> d = gatherTriples<L>(r.x, r.a + i) - gatherTriples<L>(r.x, r.b + i);
         const L squared = sum3(d, d);
-        const auto near = reach * reach >= squared;
+        const auto near = select(squared > reach * reach, zero, one) > zero; // !(|d|^2 > reach^2)
         if (!any(near)) return;
         const auto hasDirection = squared > zero;
         const L divisor = select(hasDirection, sqrt(squared), one);
@@ -129,11 +130,11 @@ template <class L> struct PairKernel {
                            select(hasDirection, d.z / divisor, L::load(r.nz + i))};
         const V3<L> va = gatherTriples<L>(r.v, r.a + i), vb = gatherTriples<L>(r.v, r.b + i);
         const L vn = sum3(va - vb, normal);
-        const L e = L::load(r.restitution + i), closing = L::load(r.normalVelocity + i);
-        const auto bounces = both(e > zero, -closing >= L::splat(r.restitutionThreshold));
-        const L change = select(bounces, -e * closing, zero) - vn;
-        // Acts when it bounces or takes closing speed away: (bounces or change < 0), as a mask.
-        const auto acts = both(near, select(bounces, one, select(zero > change, one, zero)) > zero);
+        const L e = L::load(r.restitution + i), startVn = L::load(r.normalVelocity + i); // < 0: closing
+        const auto bounces = both(e > zero, -startVn >= L::splat(r.restitutionThreshold));
+        const L change = select(bounces, -e * startVn, zero) - vn;
+        // Acts when it bounces or removes separating speed: bounces or !(change >= 0).
+        const auto acts = both(near, select(bounces, one, select(change >= zero, zero, one)) > zero);
         if (!any(acts)) return;
         alignas(64) T acting[n];
         select(acts, one, zero).store(acting);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The particle pairs' projection (pair_kernel.hpp) on SSE2 registers.
+// The particle pairs' passes (pair_kernel.hpp) on SSE2 registers.
 
 #include "physics/particles/pair_kernel.hpp"
 

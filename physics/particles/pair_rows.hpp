@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Particle-particle contacts as rows for the SIMD kernel (pair_kernel.hpp): what each
-// contact's projection reads besides the particles, in one array per quantity, packed
-// once per world substep in the contacts' colour order (orderPairContacts).
+// Particle-particle contacts as rows for the SIMD kernel (pair_kernel.hpp): what its
+// passes (projection, pre-stabilisation, bounce) read besides the particles, in one
+// array per quantity, packed once per world substep in the contacts' colour order
+// (orderPairContacts).
 
 #include <jounce/config.hpp>
 
