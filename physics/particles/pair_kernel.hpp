@@ -4,7 +4,7 @@
 // update_velocities.cpp give the steps): the projection with friction, the
 // pre-stabilisation and the bounce, written once for a lane type L (common/lanes.hpp)
 // and instantiated per width: one row at a time where the passes run (their last rows of
-// a colour), pair_kernel_sse2.cpp and pair_kernel_avx2.cpp (widestPairLanes picks the
+// a colour), pair_kernel_sse2.cpp and pair_kernel_avx2.cpp (sweepPairs picks the
 // width). Contacts of one colour share no particle (orderPairContacts), so n of them can
 // be gathered, solved and scattered together with the bits of one at a time.
 //

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The particle pairs' passes (pair_kernel.hpp) on AVX2 registers.
-// This file alone is compiled with -mavx2 (CMakeLists.txt); widestPairLanes hands it
-// out only when simdLevel() says the processor has AVX2.
+// This file alone is compiled with -mavx2 (CMakeLists.txt); sweepPairs uses it only
+// when simdLevel() says the processor has AVX2.
 
 #include "physics/particles/pair_kernel.hpp"
 

@@ -35,12 +35,13 @@ struct PairRowView {
     real restitutionThreshold = 0;
 };
 
-/// A SIMD kernel: rows [begin, end) of one colour, end - begin a multiple of `width`.
+/// One of the kernel's passes over rows [begin, end) of one colour.
+using PairPass = void (*)(const PairRowView&, std::size_t begin, std::size_t end);
+
+/// A SIMD kernel's passes, each over a multiple of `width` rows.
 struct PairLanes {
     int width = 0; ///< 0: not built for this processor family
-    void (*project)(const PairRowView&, std::size_t begin, std::size_t end) = nullptr;
-    void (*preStabilize)(const PairRowView&, std::size_t begin, std::size_t end) = nullptr;
-    void (*bounce)(const PairRowView&, std::size_t begin, std::size_t end) = nullptr;
+    PairPass project = nullptr, preStabilize = nullptr, bounce = nullptr;
 };
 PairLanes sse2PairLanes();
 PairLanes avx2PairLanes();

@@ -345,39 +345,28 @@ PairRowView pairRowView(ParticleSystem& ps, const PairRows& rows, real restituti
     return view;
 }
 
-PairLanes widestPairLanes() {
+void sweepPairs(TaskSystem* tasks, const PairRows& rows, const SweepLevels& levels, const PairRowView& view, PairPass PairLanes::*pass,
+                PairPass oneAtATime) {
     const SimdLevel level = simdLevel();
     PairLanes wide = level == SimdLevel::Avx2 ? avx2PairLanes() : PairLanes{};
     if (wide.width == 0 && level >= SimdLevel::Sse2) wide = sse2PairLanes();
-    return wide;
+    sweepLevels(tasks, levels, 256, [&](std::size_t k) { return rows.a[k]; }, [&](std::size_t begin, std::size_t end) {
+        if (wide.width > 0) {
+            const auto width = static_cast<std::size_t>(wide.width);
+            const std::size_t full = begin + (end - begin) / width * width;
+            if (full > begin) (wide.*pass)(view, begin, full);
+            begin = full;
+        }
+        oneAtATime(view, begin, end);
+    });
 }
 
 void preStabilizePairs(ParticleSystem& ps, const PairRows& rows, const SweepLevels& levels, TaskSystem* tasks) {
-    const PairRowView view = pairRowView(ps, rows);
-    const PairLanes wide = widestPairLanes();
-    sweepLevels(tasks, levels, 256, [&](std::size_t k) { return rows.a[k]; }, [&](std::size_t begin, std::size_t end) {
-        if (wide.width > 0) {
-            const auto width = static_cast<std::size_t>(wide.width);
-            const std::size_t full = begin + (end - begin) / width * width;
-            if (full > begin) wide.preStabilize(view, begin, full);
-            begin = full;
-        }
-        PairKernel<ScalarLanes<real>>::preStabilize(view, begin, end);
-    });
+    sweepPairs(tasks, rows, levels, pairRowView(ps, rows), &PairLanes::preStabilize, &PairKernel<ScalarLanes<real>>::preStabilize);
 }
 
 void projectPairContacts(ParticleSystem& ps, const PairRows& rows, const SweepLevels& levels, TaskSystem* tasks) {
-    const PairRowView view = pairRowView(ps, rows);
-    const PairLanes wide = widestPairLanes();
-    sweepLevels(tasks, levels, 256, [&](std::size_t k) { return rows.a[k]; }, [&](std::size_t begin, std::size_t end) {
-        if (wide.width > 0) {
-            const auto width = static_cast<std::size_t>(wide.width);
-            const std::size_t full = begin + (end - begin) / width * width;
-            if (full > begin) wide.project(view, begin, full);
-            begin = full;
-        }
-        PairKernel<ScalarLanes<real>>::project(view, begin, end);
-    });
+    sweepPairs(tasks, rows, levels, pairRowView(ps, rows), &PairLanes::project, &PairKernel<ScalarLanes<real>>::project);
 }
 
 } // namespace jounce::detail

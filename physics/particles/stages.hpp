@@ -100,9 +100,12 @@ void orderPairContacts(std::size_t particles, std::vector<PairContact>& contacts
 void preStabilizePairs(ParticleSystem& ps, const PairRows& rows, const SweepLevels& levels, TaskSystem* tasks = nullptr);
 /// What the pair kernel (pair_kernel.hpp) reads and writes of `ps` and `rows`.
 PairRowView pairRowView(ParticleSystem& ps, const PairRows& rows, real restitutionThreshold = 0);
-/// The widest pair lanes the processor has (and limitSimd allows); a colour's last rows,
-/// fewer than a register holds, go one at a time. Every width gives the same bits.
-PairLanes widestPairLanes();
+/// One pass of the pair kernel over the coloured rows, colour by colour on the workers:
+/// each colour's full registers in the widest lanes the processor has (and limitSimd
+/// allows), its last rows, fewer than a register holds, with `oneAtATime` (the kernel
+/// at width 1). Every width gives the same bits.
+void sweepPairs(TaskSystem* tasks, const PairRows& rows, const SweepLevels& levels, const PairRowView& view, PairPass PairLanes::*pass,
+                PairPass oneAtATime);
 
 /// Position-based friction (Macklin 2014; survey eq. 27-29): the share of the relative
 /// displacement dx to take away, given the normal n and the penetration depth just

@@ -102,17 +102,8 @@ void bouncePairs(ParticleSystem& ps, const PairRows& rows, const SweepLevels& le
     // As bounceParticles, between two particles: the pair's normal is where they touch
     // at the end of the small step, and the change is shared by inverse mass. Colour by
     // colour (a colour's pairs share no particle), in the pair kernel's lanes.
-    const PairRowView view = pairRowView(ps, rows, settings.restitutionThreshold);
-    const PairLanes wide = widestPairLanes();
-    sweepLevels(tasks, levels, 256, [&](std::size_t k) { return rows.a[k]; }, [&](std::size_t begin, std::size_t end) {
-        if (wide.width > 0) {
-            const auto width = static_cast<std::size_t>(wide.width);
-            const std::size_t full = begin + (end - begin) / width * width;
-            if (full > begin) wide.bounce(view, begin, full);
-            begin = full;
-        }
-        PairKernel<ScalarLanes<real>>::bounce(view, begin, end);
-    });
+    sweepPairs(tasks, rows, levels, pairRowView(ps, rows, settings.restitutionThreshold), &PairLanes::bounce,
+               &PairKernel<ScalarLanes<real>>::bounce);
 }
 
 } // namespace jounce::detail
