@@ -326,15 +326,27 @@ TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in
         ParticleSettings settings;
         settings.solver = solver;
         INFO((solver == ParticleSolver::PBD ? "PBD" : "XPBD"));
-        detail::DistanceRows rows;
-        detail::packDistances(ps, settings, h, {}, rows);
+        detail::DistanceRows compliant, rows; // rows: the rigid set
+        detail::packDistances(ps, settings, h, {}, compliant, rows);
+        // XPBD's rows of compliance > 0 in the first set, the others in the second; PBD's
+        // all in the second.
+        std::size_t withCompliance = 0;
+        for (std::size_t k = 0; k < ps.distances.slotCount(); ++k) withCompliance += ps.distances.atSlot(k).compliance > 0;
+        CHECK(compliant.size() == (solver == ParticleSolver::PBD ? 0 : withCompliance));
+        CHECK(compliant.size() + rows.size() == ps.distances.slotCount());
+        for (const std::uint32_t slot : compliant.slot) CHECK(ps.distances.atSlot(slot).compliance > 0);
+        if (solver == ParticleSolver::XPBD)
+            for (const std::uint32_t slot : rows.slot) CHECK(ps.distances.atSlot(slot).compliance == 0);
         // The plain sweep: project_constraints.cpp's arithmetic, one row at a time in the
-        // pack's order (colour by colour, sweep_levels.hpp).
+        // packs' order (the compliant set, then the rigid set; each colour by colour,
+        // sweep_levels.hpp).
+        std::vector<std::uint32_t> sweepOrder(compliant.slot.begin(), compliant.slot.end());
+        sweepOrder.insert(sweepOrder.end(), rows.slot.begin(), rows.slot.end());
         std::vector<Vec3> plain(ps.x.begin(), ps.x.end());
         std::vector<real> lambda(ps.distances.slotCount(), 0);
         const real k = 1 - std::pow(1 - settings.pbdStiffness, real(1) / static_cast<real>(settings.iterations));
         for (int sweep = 0; sweep < 3; ++sweep)
-            for (const std::uint32_t slot : rows.slot) {
+            for (const std::uint32_t slot : sweepOrder) {
                 const DistanceConstraint& d = ps.distances.atSlot(slot);
                 const real wa = ps.w[d.a], wb = ps.w[d.b];
                 if (wa + wb == 0) continue;
@@ -361,13 +373,17 @@ TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in
 #endif
         atEverySimdWidth([&] {
             std::vector<Vec3> p(ps.x.begin(), ps.x.end());
-            std::fill(rows.lambda.begin(), rows.lambda.end(), real(0));
-            for (int sweep = 0; sweep < 3; ++sweep) detail::projectDistances(p, rows);
+            for (detail::DistanceRows* set : {&compliant, &rows}) std::fill(set->lambda.begin(), set->lambda.end(), real(0));
+            for (int sweep = 0; sweep < 3; ++sweep) {
+                detail::projectDistances(p, compliant);
+                detail::projectDistances(p, rows);
+            }
             return p;
         }, [&](const std::vector<Vec3>& p) {
             for (std::size_t i = 0; i < p.size(); ++i) REQUIRE(std::memcmp(p[i].data(), plain[i].data(), sizeof(Vec3)) == 0);
-            for (std::size_t r = 0; r < rows.size(); ++r)
-                REQUIRE(std::memcmp(&rows.lambda[r], &lambda[rows.slot[r]], sizeof(real)) == 0);
+            for (const detail::DistanceRows* set : {&compliant, &rows})
+                for (std::size_t r = 0; r < set->size(); ++r)
+                    REQUIRE(std::memcmp(&set->lambda[r], &lambda[set->slot[r]], sizeof(real)) == 0);
         });
     }
     // Packed again, rows that did not change keep their arrays; a changed mass, rest
@@ -376,11 +392,7 @@ TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in
     const auto sameBits = [](const auto& x, const auto& y) {
         return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(x[0])) == 0;
     };
-    const auto expectFreshPack = [&](const ParticleSystem& system, const std::vector<std::uint8_t>& direct,
-                                     detail::DistanceRows& reused) {
-        detail::packDistances(system, ParticleSettings{}, h, direct, reused);
-        detail::DistanceRows fresh;
-        detail::packDistances(system, ParticleSettings{}, h, direct, fresh);
+    const auto expectSamePack = [&](const detail::DistanceRows& reused, const detail::DistanceRows& fresh) {
         CHECK(sameBits(reused.a, fresh.a));
         CHECK(sameBits(reused.b, fresh.b));
         CHECK(sameBits(reused.slot, fresh.slot));
@@ -392,40 +404,53 @@ TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in
         CHECK(sameBits(reused.levels.order, fresh.levels.order));
         CHECK(sameBits(reused.levels.levelStart, fresh.levels.levelStart));
     };
-    detail::DistanceRows rows;
-    detail::packDistances(ps, ParticleSettings{}, h, {}, rows);
-    expectFreshPack(ps, {}, rows); // unchanged
+    const auto expectFreshPack = [&](const ParticleSystem& system, const std::vector<std::uint8_t>& direct,
+                                     detail::DistanceRows& reusedCompliant, detail::DistanceRows& reusedRigid) {
+        detail::packDistances(system, ParticleSettings{}, h, direct, reusedCompliant, reusedRigid);
+        detail::DistanceRows freshCompliant, freshRigid;
+        detail::packDistances(system, ParticleSettings{}, h, direct, freshCompliant, freshRigid);
+        expectSamePack(reusedCompliant, freshCompliant);
+        expectSamePack(reusedRigid, freshRigid);
+    };
+    detail::DistanceRows rows, compliantRows;
+    detail::packDistances(ps, ParticleSettings{}, h, {}, compliantRows, rows);
+    expectFreshPack(ps, {}, compliantRows, rows); // unchanged
     ParticleSystem changed = ps;
     changed.w[7] *= 2;
     changed.distances.atSlot(30).restLength = real(0.75);
-    changed.distances.atSlot(31).compliance = real(2e-4);
-    expectFreshPack(changed, {}, rows);
+    REQUIRE(changed.distances.atSlot(5).compliance == 0);
+    changed.distances.atSlot(5).compliance = real(2e-4); // from the rigid set to the compliant one
+    const std::size_t rigidBefore = rows.size(), compliantBefore = compliantRows.size();
+    expectFreshPack(changed, {}, compliantRows, rows);
+    CHECK(rows.size() == rigidBefore - 1);
+    CHECK(compliantRows.size() == compliantBefore + 1);
     CHECK(std::count(rows.wa.begin(), rows.wa.end(), changed.w[7]) + std::count(rows.wb.begin(), rows.wb.end(), changed.w[7]) > 0);
     ParticleSystem moved = changed; // the same number of rows, one between other particles
     DistanceConstraint& link = moved.distances.atSlot(40);
     link.b = link.a == 20 ? 21 : 20;
-    expectFreshPack(moved, {}, rows);
+    expectFreshPack(moved, {}, compliantRows, rows);
     std::vector<std::uint8_t> direct(moved.distances.slotCount(), 0);
     direct[41] = 1;
-    expectFreshPack(moved, direct, rows);
-    // The same rows under PBD: the listing is unchanged, the scales are not (k' / (wa + wb)).
+    expectFreshPack(moved, direct, compliantRows, rows);
+    // Under PBD (every row in the rigid set, compliance or not): the scales k' / (wa + wb).
     ParticleSettings pbd;
     pbd.solver = ParticleSolver::PBD;
-    detail::packDistances(moved, pbd, h, direct, rows);
+    detail::packDistances(moved, pbd, h, direct, compliantRows, rows);
+    CHECK(compliantRows.size() == 0); // PBD: every row in the rigid set
     detail::DistanceRows freshPbd;
-    detail::packDistances(moved, pbd, h, direct, freshPbd);
+    detail::packDistances(moved, pbd, h, direct, compliantRows, freshPbd);
     CHECK(sameBits(rows.scale, freshPbd.scale));
     CHECK(rows.scale[0] == Approx(detail::pbdStiffnessPerIteration(pbd) / (rows.wa[0] + rows.wb[0])));
     // Another k' (more iterations) with the same listing, then back to XPBD.
     pbd.iterations = 5;
-    detail::packDistances(moved, pbd, h, direct, rows);
+    detail::packDistances(moved, pbd, h, direct, compliantRows, rows);
     CHECK(rows.scale[0] == Approx(detail::pbdStiffnessPerIteration(pbd) / (rows.wa[0] + rows.wb[0])));
     detail::DistanceRows freshFive;
-    detail::packDistances(moved, pbd, h, direct, freshFive);
+    detail::packDistances(moved, pbd, h, direct, compliantRows, freshFive);
     CHECK(sameBits(rows.scale, freshFive.scale));
-    detail::packDistances(moved, ParticleSettings{}, h, direct, rows);
+    detail::packDistances(moved, ParticleSettings{}, h, direct, compliantRows, rows);
     detail::DistanceRows freshXpbd;
-    detail::packDistances(moved, ParticleSettings{}, h, direct, freshXpbd);
+    detail::packDistances(moved, ParticleSettings{}, h, direct, compliantRows, freshXpbd);
     CHECK(sameBits(rows.scale, freshXpbd.scale));
     CHECK(rows.scale[0] == Approx(1 / (rows.wa[0] + rows.wb[0] + rows.alphaTilde[0])));
 }

@@ -322,8 +322,8 @@ TEST_CASE("particles: 1 2 3 4 and 8 threads step the same bits", "[particles][sc
         // Above the least work each stage shares (shares of 192 distance rows, 256 pairs,
         // 48 tetrahedra, runs of 256 shape candidates): the largest colours.
         const ParticleSystem& ps = one.w.particles();
-        detail::DistanceRows rows;
-        detail::packDistances(ps, ParticleSettings{}, real(1) / 600, {}, rows);
+        detail::DistanceRows rows, compliant; // the stretch links; the shear links
+        detail::packDistances(ps, ParticleSettings{}, real(1) / 600, {}, compliant, rows);
         detail::SmallRows small;
         detail::packSmallConstraints(ps, ParticleSettings{}, real(1) / 600, small);
         std::uint32_t widest = 0, widestTets = 0, widestBends = 0;
@@ -340,6 +340,7 @@ TEST_CASE("particles: 1 2 3 4 and 8 threads step the same bits", "[particles][sc
         // a block's colours, then the boundary's (a colour shared among the workers is the
         // pairs' path here, and the shuffled slots' in "a sweep cut into blocks").
         CHECK(rows.levels.blockCount() >= 2);
+        CHECK(compliant.levels.blockCount() >= 2);
         CHECK(small.levels.blockCount() >= 2);
     }
     for (int i = 0; i < steps; ++i) one.w.step(real(1) / 60);

@@ -56,21 +56,10 @@ void setDistanceScales(DistanceRows& out) {
     out.scaledForStiffness = out.pbdStiffness;
 }
 
-} // namespace
-
-void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, real h,
-                   const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& out) {
-    out.pbd = settings.solver == ParticleSolver::PBD;
-    out.pbdStiffness = out.pbd ? pbdStiffnessPerIteration(settings) : 0;
+/// Orders and packs one set's listing (out.fresh), or keeps the last pack if the listing
+/// is the same.
+void packListed(std::size_t particles, DistanceRows& out) {
     std::vector<DistanceRow>& fresh = out.fresh;
-    fresh.clear();
-    for (std::size_t k = 0; k < ps.distances.slotCount(); ++k) {
-        if (!ps.distances.isAlive(k) || (k < solvedDirectly.size() && solvedDirectly[k])) continue;
-        const DistanceConstraint& d = ps.distances.atSlot(k);
-        const real wa = ps.w[d.a], wb = ps.w[d.b];
-        if (wa + wb == 0) continue; // both pinned: nothing can move
-        fresh.push_back({d.a, d.b, static_cast<std::uint32_t>(k), wa, wb, d.restLength, d.compliance / (h * h)});
-    }
     // (The arrays' size too: a pack that threw after clearing the listing left them stale.)
     if (sameDistanceRows(fresh, out.listed) && out.size() == fresh.size() && out.scale.size() == fresh.size()) {
         // As last packed; the scales again only if the solver or k' changed.
@@ -81,7 +70,7 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
     out.listed.clear(); // names no arrays until they are rebuilt (an allocation may throw on the way)
     // Colour by colour (sweep_levels.hpp): the rows of a colour share no particle.
     orderSweep(
-        ps.slotCount(), listed.size(),
+        particles, listed.size(),
         [&](std::size_t r) { return std::array<std::uint32_t, 2>{listed[r].a, listed[r].b}; }, out.levels,
         sweepBlocks(listed.size()));
     const std::size_t rows = listed.size();
@@ -100,6 +89,28 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
     }
     setDistanceScales(out);
     out.listed.swap(fresh); // last: the listing names the arrays only once they are built
+}
+
+} // namespace
+
+void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, real h,
+                   const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& compliant, DistanceRows& rigid) {
+    for (DistanceRows* set : {&compliant, &rigid}) {
+        set->pbd = settings.solver == ParticleSolver::PBD;
+        set->pbdStiffness = set->pbd ? pbdStiffnessPerIteration(settings) : 0;
+        set->fresh.clear();
+    }
+    for (std::size_t k = 0; k < ps.distances.slotCount(); ++k) {
+        if (!ps.distances.isAlive(k) || (k < solvedDirectly.size() && solvedDirectly[k])) continue;
+        const DistanceConstraint& d = ps.distances.atSlot(k);
+        const real wa = ps.w[d.a], wb = ps.w[d.b];
+        if (wa + wb == 0) continue; // both pinned: nothing can move
+        // PBD has no compliance: all its rows are rigid.
+        DistanceRows& set = settings.solver == ParticleSolver::XPBD && d.compliance > 0 ? compliant : rigid;
+        set.fresh.push_back({d.a, d.b, static_cast<std::uint32_t>(k), wa, wb, d.restLength, d.compliance / (h * h)});
+    }
+    packListed(ps.slotCount(), compliant);
+    packListed(ps.slotCount(), rigid);
 }
 
 void projectDistances(std::vector<Vec3>& p, DistanceRows& distances, TaskSystem* tasks) {

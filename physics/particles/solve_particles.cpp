@@ -105,8 +105,9 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         for (std::size_t k = 0; k < ps.freeGroups.members.size(); ++k) scratch.memberMass[k] = 1 / ps.w[ps.freeGroups.members[k]];
     }
     resetDistanceMultipliers(ps);
-    DistanceRows& distances = scratch.distances;
-    packDistances(ps, settings, hc, direct.solvedDirectly, distances);
+    DistanceRows& compliant = scratch.compliantDistances;
+    DistanceRows& rigid = scratch.rigidDistances;
+    packDistances(ps, settings, hc, direct.solvedDirectly, compliant, rigid);
     SmallRows& smallConstraints = scratch.smallConstraints;
     packSmallConstraints(ps, settings, hc, smallConstraints);
     laps.to(&ParticleTimes::project);
@@ -130,14 +131,19 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         // or another particle out, x and p together: x holds still from here on.
         if (keepMomentum) startMomentumStep(ps, scratch.memberMass, scratch.momentum, tasks);
         resetMultipliers(ps, direct);
-        std::fill(distances.lambda.begin(), distances.lambda.end(), real(0));
+        for (DistanceRows* rows : {&compliant, &rigid}) std::fill(rows->lambda.begin(), rows->lambda.end(), real(0));
         std::fill(smallConstraints.lambda.begin(), smallConstraints.lambda.end(), real(0));
         for (int it = 0; it < settings.iterations; ++it) {
             // Internal constraints first, contacts last (they must hold at the end).
             if (keepMomentum) rememberSweepStart(ps, scratch.momentum, tasks);
             projectHierarchies(ps, scratch.hierarchy); // coarse levels first (Müller 2008)
             if (settings.directChains) projectDirect(ps, direct, settings, hc);
-            projectDistances(ps.p, distances, tasks);
+            // The rigid rows after the compliant ones: a compliant row projected last
+            // undid part of every rigid one's correction, and Gauss-Seidel's few
+            // sweeps left them sharing the strain (cloth64's stretch links 12 % long at
+            // rest under its shear and bending links).
+            projectDistances(ps.p, compliant, tasks);
+            projectDistances(ps.p, rigid, tasks);
             projectSmallConstraints(ps, settings, hc, smallConstraints, tasks);
             projectVolumes(ps, settings, hc, touching, scratch.volumes);
             matchShapes(ps, settings);
@@ -156,7 +162,8 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         bouncePairs(ps, scratch.pairRows, scratch.pairLevels, settings, tasks);
         laps.to(&ParticleTimes::integrate);
     }
-    storeDistanceMultipliers(ps, distances);
+    storeDistanceMultipliers(ps, compliant);
+    storeDistanceMultipliers(ps, rigid);
     storeSmallMultipliers(ps, smallConstraints);
     laps.to(&ParticleTimes::project);
 }

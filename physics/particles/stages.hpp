@@ -141,9 +141,12 @@ void projectHierarchies(ParticleSystem& ps, std::vector<Vec3>& start);
 
 /// One Gauss-Seidel sweep over each kind of constraint (XPBD's alpha~ = alpha / h^2;
 /// PBD's corrected stiffness k').
-/// Distance constraints are packed once per world substep into rows (distance_rows.hpp).
+/// Distance constraints are packed once per world substep into rows (distance_rows.hpp),
+/// in two sets swept one after the other: the compliant rows (XPBD compliance > 0), then
+/// the rigid ones (compliance 0, and every row of PBD), so that the rigid rows hold at
+/// the end of each sweep as the contacts do after them (solve_particles.cpp).
 void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, real h,
-                   const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& out);
+                   const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& compliant, DistanceRows& rigid);
 void projectDistances(std::vector<Vec3>& p, DistanceRows& distances, TaskSystem* tasks = nullptr);
 void storeDistanceMultipliers(ParticleSystem& ps, const DistanceRows& distances);
 void projectAttachments(ParticleSystem& ps, BodyArray& bodies, const ParticleSettings& settings, real h);
@@ -298,7 +301,7 @@ struct ParticleStepScratch {
     std::vector<Vec3> hierarchy;
     std::vector<real> memberMass; ///< 1 / w of the free groups' members (keepAngularMomentum)
     MomentumScratch momentum;
-    DistanceRows distances;
+    DistanceRows compliantDistances, rigidDistances; ///< packDistances' two sets
     SmallRows smallConstraints;
 };
 
