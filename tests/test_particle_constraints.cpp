@@ -330,10 +330,17 @@ TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in
         detail::packDistances(ps, settings, h, {}, compliant, rows);
         // XPBD's rows of compliance > 0 in the first set, the others in the second; PBD's
         // all in the second.
-        std::size_t withCompliance = 0;
-        for (std::size_t k = 0; k < ps.distances.slotCount(); ++k) withCompliance += ps.distances.atSlot(k).compliance > 0;
+        // (A link between the two pinned particles is packed in neither: nothing moves.)
+        std::size_t movable = 0, withCompliance = 0;
+        for (std::size_t k = 0; k < ps.distances.slotCount(); ++k) {
+            const DistanceConstraint& d = ps.distances.atSlot(k);
+            if (ps.w[d.a] + ps.w[d.b] == 0) continue;
+            ++movable;
+            withCompliance += d.compliance > 0;
+        }
+        CHECK(withCompliance > 100);
         CHECK(compliant.size() == (solver == ParticleSolver::PBD ? 0 : withCompliance));
-        CHECK(compliant.size() + rows.size() == ps.distances.slotCount());
+        CHECK(compliant.size() + rows.size() == movable);
         for (const std::uint32_t slot : compliant.slot) CHECK(ps.distances.atSlot(slot).compliance > 0);
         if (solver == ParticleSolver::XPBD)
             for (const std::uint32_t slot : rows.slot) CHECK(ps.distances.atSlot(slot).compliance == 0);
@@ -424,6 +431,11 @@ TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in
     expectFreshPack(changed, {}, compliantRows, rows);
     CHECK(rows.size() == rigidBefore - 1);
     CHECK(compliantRows.size() == compliantBefore + 1);
+    REQUIRE(changed.distances.atSlot(compliantRows.slot[0]).compliance == real(1e-4));
+    changed.distances.atSlot(compliantRows.slot[0]).compliance = real(3e-4); // stays in the compliant set
+    expectFreshPack(changed, {}, compliantRows, rows);
+    CHECK(compliantRows.size() == compliantBefore + 1);
+    CHECK(std::count(compliantRows.alphaTilde.begin(), compliantRows.alphaTilde.end(), real(3e-4) / (h * h)) == 1);
     CHECK(std::count(rows.wa.begin(), rows.wa.end(), changed.w[7]) + std::count(rows.wb.begin(), rows.wb.end(), changed.w[7]) > 0);
     ParticleSystem moved = changed; // the same number of rows, one between other particles
     DistanceConstraint& link = moved.distances.atSlot(40);
@@ -453,6 +465,21 @@ TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in
     detail::packDistances(moved, ParticleSettings{}, h, direct, compliantRows, freshXpbd);
     CHECK(sameBits(rows.scale, freshXpbd.scale));
     CHECK(rows.scale[0] == Approx(1 / (rows.wa[0] + rows.wb[0] + rows.alphaTilde[0])));
+    // Every link rigid: XPBD and PBD list the same rows, so a switch of solver keeps the
+    // pack and computes its scales again.
+    ParticleSystem rigidOnly = moved;
+    for (std::size_t k = 0; k < rigidOnly.distances.slotCount(); ++k) rigidOnly.distances.atSlot(k).compliance = 0;
+    detail::packDistances(rigidOnly, ParticleSettings{}, h, direct, compliantRows, rows);
+    CHECK(compliantRows.size() == 0);
+    const std::vector<std::uint32_t> orderBefore = rows.levels.order;
+    detail::packDistances(rigidOnly, pbd, h, direct, compliantRows, rows);
+    CHECK(sameBits(rows.levels.order, orderBefore));
+    detail::DistanceRows freshRigidPbd;
+    detail::packDistances(rigidOnly, pbd, h, direct, compliantRows, freshRigidPbd);
+    CHECK(sameBits(rows.scale, freshRigidPbd.scale));
+    CHECK(rows.scale[0] == Approx(detail::pbdStiffnessPerIteration(pbd) / (rows.wa[0] + rows.wb[0])));
+    detail::packDistances(rigidOnly, ParticleSettings{}, h, direct, compliantRows, rows);
+    CHECK(rows.scale[0] == Approx(1 / (rows.wa[0] + rows.wb[0])));
 }
 
 TEST_CASE("small constraints: every SIMD width sweeps the bits of the plain sweep in the pack's order, weightless rows kept",

@@ -121,7 +121,7 @@ TEST_CASE("mixed scene: World::profile splits the particle stage into its three 
     CHECK(sum <= particles * (1 + 1e-9));
 }
 
-TEST_CASE("a cloth draped over a sphere: its rigid stretch links are swept last and hold best",
+TEST_CASE("a cloth draped over a sphere: with its rigid stretch links swept last, fewer stay long",
           "[particles][scene]") {
     // cloth64's spacing and density at a quarter of its size: 32 x 32 particles, 1 m,
     // 0.125 kg, stretch compliance 0, shear 1e-2, skip-one bending 1e-3, dropped 0.3 m onto
@@ -161,11 +161,11 @@ TEST_CASE("a cloth draped over a sphere: its rigid stretch links are swept last 
     const Vec3 centre = w.particle(cloth.at(16, 16)).position;
     INFO("worst stretch " << worst << ", " << over << " links over 2 %, fastest particle " << speed << " m/s, centre at height " << centre.y());
     CHECK(centre.y() > real(0.5)); // on the sphere's top
-    CHECK(speed < real(0.5));      // at rest
+    CHECK(speed < real(0.05));     // at rest: asleep (measured 0)
     // Measured: 157 of 1984 links over 2 %, the worst 7.5 % (float: 155, 8.1 %); with the
-    // stretch links swept first, 208 (float: 201).
+    // stretch links swept first, 208 (float: 201), the worst 9.5 % (float: 6.9 %).
     CHECK(over < 180);
-    CHECK(worst < real(0.1));
+    CHECK(worst < real(0.1)); // a bound on the worst, not a test of the order
 }
 
 TEST_CASE("soft bodies, blobs and platforms are built as described", "[particles]") {

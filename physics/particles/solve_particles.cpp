@@ -138,10 +138,10 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
             if (keepMomentum) rememberSweepStart(ps, scratch.momentum, tasks);
             projectHierarchies(ps, scratch.hierarchy); // coarse levels first (Müller 2008)
             if (settings.directChains) projectDirect(ps, direct, settings, hc);
-            // The rigid rows after the compliant ones: a compliant row projected last
-            // undid part of every rigid one's correction, and Gauss-Seidel's few
-            // sweeps left them sharing the strain (cloth64's stretch links 12 % long at
-            // rest under its shear and bending links).
+            // The rigid rows after the compliant ones: a compliant row projected after
+            // a rigid one undoes part of its correction, and in a few sweeps the two
+            // share the strain (docs/particles.md: a draped cloth's stretch links stay
+            // longer under its shear and bending links swept last).
             projectDistances(ps.p, compliant, tasks);
             projectDistances(ps.p, rigid, tasks);
             projectSmallConstraints(ps, settings, hc, smallConstraints, tasks);

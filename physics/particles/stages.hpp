@@ -143,8 +143,8 @@ void projectHierarchies(ParticleSystem& ps, std::vector<Vec3>& start);
 /// PBD's corrected stiffness k').
 /// Distance constraints are packed once per world substep into rows (distance_rows.hpp),
 /// in two sets swept one after the other: the compliant rows (XPBD compliance > 0), then
-/// the rigid ones (compliance 0, and every row of PBD), so that the rigid rows hold at
-/// the end of each sweep as the contacts do after them (solve_particles.cpp).
+/// the rigid ones (compliance 0, and every row of PBD), so that no compliant correction
+/// undoes part of a rigid row's within the distance sweep (solve_particles.cpp).
 void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, real h,
                    const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& compliant, DistanceRows& rigid);
 void projectDistances(std::vector<Vec3>& p, DistanceRows& distances, TaskSystem* tasks = nullptr);
