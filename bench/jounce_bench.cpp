@@ -50,11 +50,12 @@ struct Options {
     std::vector<std::pair<std::string, std::string>> sets; ///< resolver settings to override
 };
 
-/// The particle settings --set can change: particles.substeps, particles.iterations,
+/// The particle settings --set can change: particles.substeps, particles.iterations, particles.rigidSweeps,
 /// particles.integrator (0 Euler, 1 BDF2), particles.solver (0 XPBD, 1 PBD).
 bool applyParticleSet(jounce::ParticleSettings& p, const std::string& name, double v) {
     if (name == "particles.substeps") p.substeps = static_cast<int>(v);
     else if (name == "particles.iterations") p.iterations = static_cast<int>(v);
+    else if (name == "particles.rigidSweeps") p.rigidSweeps = static_cast<int>(v);
     else if (name == "particles.integrator") p.integrator = v != 0 ? jounce::ParticleIntegrator::BDF2 : jounce::ParticleIntegrator::Euler;
     else if (name == "particles.solver") p.solver = v != 0 ? jounce::ParticleSolver::PBD : jounce::ParticleSolver::XPBD;
     else return false;
@@ -156,7 +157,7 @@ int usage(const char* problem) {
                  "        soft.substeps, soft.jointSubsteps, soft.contactHertz, soft.contactDampingRatio, soft.jointHertz,\n"
                  "        soft.jointDampingRatio, soft.maxPushOut, soft.relaxIterations,\n"
                  "        soft.holdMassRatio; contactCache.distance, contactCache.angle;\n"
-                 "        particles.substeps, particles.iterations,\n"
+                 "        particles.substeps, particles.iterations, particles.rigidSweeps,\n"
                  "        particles.integrator (0 Euler, 1 BDF2), particles.solver (0 XPBD, 1 PBD)\n"
                  "scenes:";
     for (const std::string& n : jounce::scenes::sceneNames()) std::cerr << " " << n;

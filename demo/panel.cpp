@@ -184,6 +184,7 @@ void particleControls(Simulation& sim) {
     }
     changed |= ImGui::SliderInt("Substeps", &p.substeps, 1, 60);
     changed |= ImGui::SliderInt("Iterations", &p.iterations, 1, 30);
+    changed |= ImGui::SliderInt("Rigid sweeps", &p.rigidSweeps, 1, 8); // per iteration, over compliance-0 links
     if (p.solver == ParticleSolver::PBD) {
         float k = static_cast<float>(p.pbdStiffness);
         if (ImGui::SliderFloat("Stiffness k", &k, 0.01f, 1.0f)) {

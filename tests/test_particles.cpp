@@ -389,12 +389,18 @@ TEST_CASE("bad particle input is rejected with the field named and nothing store
     s.particles.substeps = 0;
     expectError([&] { w.setSettings(s); }, "WorldSettings.particles.substeps");
     s = w.settings();
+    s.particles.rigidSweeps = 0;
+    expectError([&] { w.setSettings(s); }, "WorldSettings.particles.rigidSweeps");
+    s.particles.rigidSweeps = 101;
+    expectError([&] { w.setSettings(s); }, "WorldSettings.particles.rigidSweeps");
+    s = w.settings();
     s.particles.pbdStiffness = 0;
     expectError([&] { w.setSettings(s); }, "WorldSettings.particles.pbdStiffness");
     s = w.settings();
     s.particles.integrator = static_cast<ParticleIntegrator>(7);
     expectError([&] { w.setSettings(s); }, "WorldSettings.particles.integrator");
     CHECK(w.settings().particles.substeps == ParticleSettings{}.substeps);
+    CHECK(w.settings().particles.rigidSweeps == ParticleSettings{}.rigidSweeps);
     CHECK(w.settings().particles.integrator == ParticleIntegrator::Euler);
 }
 

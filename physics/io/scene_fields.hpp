@@ -108,6 +108,7 @@ template <typename Io> void fields(Io& io, ParticleSettings& s) {
     io.enumeration("integrator", s.integrator, names(integratorNames));
     io("substeps", s.substeps);
     io("iterations", s.iterations);
+    io("rigidSweeps", s.rigidSweeps);
     io("directChains", s.directChains);
     io("pbdStiffness", s.pbdStiffness);
     io("keepAngularMomentum", s.keepAngularMomentum);

@@ -143,7 +143,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
             // share the strain (docs/particles.md: a draped cloth's stretch links stay
             // longer under its shear and bending links swept last).
             projectDistances(ps.p, compliant, tasks);
-            projectDistances(ps.p, rigid, tasks);
+            for (int sweep = 0; sweep < settings.rigidSweeps; ++sweep) projectDistances(ps.p, rigid, tasks);
             projectSmallConstraints(ps, settings, hc, smallConstraints, tasks);
             projectVolumes(ps, settings, hc, touching, scratch.volumes);
             matchShapes(ps, settings);

@@ -244,6 +244,8 @@ void World::setSettings(const WorldSettings& s) { return detail::guarded(errorHa
         throw Error("WorldSettings.particles.substeps", std::to_string(ps.substeps), "must lie in [1, 1000]");
     if (ps.iterations < 1 || ps.iterations > 1000)
         throw Error("WorldSettings.particles.iterations", std::to_string(ps.iterations), "must lie in [1, 1000]");
+    if (ps.rigidSweeps < 1 || ps.rigidSweeps > 100)
+        throw Error("WorldSettings.particles.rigidSweeps", std::to_string(ps.rigidSweeps), "must lie in [1, 100]");
     detail::requireInRange(ps.pbdStiffness, 0, 1, "WorldSettings.particles.pbdStiffness");
     if (!(ps.pbdStiffness > 0)) throw Error("WorldSettings.particles.pbdStiffness", toText(ps.pbdStiffness), "must be > 0");
     detail::requireInRange(ps.damping, 0, detail::maxRate, "WorldSettings.particles.damping");
