@@ -136,14 +136,7 @@ TEST_CASE("a cloth draped over a sphere: with its rigid stretch links swept last
         WorldSettings settings;
         settings.particles.rigidSweeps = rigidSweeps;
         World w(settings);
-        BodyDesc ground;
-        ground.type = BodyType::Static;
-        ground.position = Vec3(0, real(-0.5), 0);
-        ColliderDesc slab;
-        slab.shape = Box{Vec3(5, real(0.5), 5)};
-        slab.material.friction = real(0.6);
-        ground.colliders.push_back(slab);
-        w.createBody(ground);
+        testing::addGround(w);
         BodyDesc sphere;
         sphere.type = BodyType::Static;
         sphere.position = Vec3(0, real(0.25), 0);
