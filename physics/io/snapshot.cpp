@@ -46,7 +46,7 @@ namespace {
 constexpr char magic[8] = {'J', 'O', 'U', 'N', 'C', 'E', 'S', 'N'};
 // 2: ResolverSettings::shockIterations. 3: a body's damping is a rate c [1/s] (velocity
 // times exp(-c h)), no longer the share d kept per second. 4: ResolverSettings::solver and
-// ::soft (the soft step). 13: SleepSettings::motionCap.
+// ::soft (the soft step). 13: SleepSettings::motionCap. 14: ParticleSettings::rigidSweeps.
 constexpr std::uint32_t formatVersion = 14;
 constexpr std::uint32_t byteOrderMark = 0x01020304u;
 

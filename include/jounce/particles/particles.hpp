@@ -107,7 +107,8 @@ struct ParticleSettings {
     /// Each extra sweep costs about a third of the distance sweep and takes the strain
     /// that the nearly rigid shear and bending links push into the stretch links: a cloth
     /// draped on a sphere (cloth64, 10 x 2) keeps its worst stretch link 3.9 % long at 2
-    /// against 8.3 % at 1, where a third iteration gives 7.5 % (docs/particles.md). [1, 100]
+    /// against 8.3 % at 1, where a third iteration gives 7.5 % (docs/particles.md). [1, 100];
+    /// XPBD only (PBD's pbdStiffness is per iteration: more sweeps would stiffen it).
     int rigidSweeps = 1;
     /// Groups of distance constraints that close no loop (ropes, chains, hair) are
     /// solved exactly each iteration instead of by Gauss-Seidel, so a heavy weight on
