@@ -184,7 +184,6 @@ void particleControls(Simulation& sim) {
     }
     changed |= ImGui::SliderInt("Substeps", &p.substeps, 1, 60);
     changed |= ImGui::SliderInt("Iterations", &p.iterations, 1, 30);
-    changed |= ImGui::SliderInt("Rigid sweeps", &p.rigidSweeps, 1, 8); // per iteration, over compliance-0 links
     if (p.solver == ParticleSolver::PBD) {
         float k = static_cast<float>(p.pbdStiffness);
         if (ImGui::SliderFloat("Stiffness k", &k, 0.01f, 1.0f)) {
@@ -192,6 +191,7 @@ void particleControls(Simulation& sim) {
             changed = true;
         }
     } else {
+        changed |= ImGui::SliderInt("Rigid sweeps", &p.rigidSweeps, 1, 8); // per iteration, over compliance-0 links (XPBD only)
         // One compliance for every distance constraint, on a log scale [m/N].
         static float exponent = -8;
         if (ImGui::SliderFloat("Compliance 10^", &exponent, -10.0f, -1.0f, "%.1f")) {

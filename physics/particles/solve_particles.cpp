@@ -108,6 +108,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
     DistanceRows& compliant = scratch.compliantDistances;
     DistanceRows& rigid = scratch.rigidDistances;
     packDistances(ps, settings, hc, direct.solvedDirectly, compliant, rigid);
+    // XPBD only: PBD's k' spreads its stiffness over `iterations` sweeps.
     const int rigidSweeps = settings.solver == ParticleSolver::XPBD ? settings.rigidSweeps : 1;
     SmallRows& smallConstraints = scratch.smallConstraints;
     packSmallConstraints(ps, settings, hc, smallConstraints);
@@ -144,7 +145,6 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
             // share the strain (docs/particles.md: a draped cloth's stretch links stay
             // longer under its shear and bending links swept last).
             projectDistances(ps.p, compliant, tasks);
-            // (XPBD only: PBD's k' spreads its stiffness over `iterations` sweeps.)
             for (int sweep = 0; sweep < rigidSweeps; ++sweep) projectDistances(ps.p, rigid, tasks);
             projectSmallConstraints(ps, settings, hc, smallConstraints, tasks);
             projectVolumes(ps, settings, hc, touching, scratch.volumes);
