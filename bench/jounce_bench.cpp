@@ -51,11 +51,13 @@ struct Options {
 };
 
 /// The particle settings --set can change: particles.substeps, particles.iterations, particles.rigidSweeps,
+/// particles.solveLines (0, 1),
 /// particles.integrator (0 Euler, 1 BDF2), particles.solver (0 XPBD, 1 PBD).
 bool applyParticleSet(jounce::ParticleSettings& p, const std::string& name, double v) {
     if (name == "particles.substeps") p.substeps = static_cast<int>(v);
     else if (name == "particles.iterations") p.iterations = static_cast<int>(v);
     else if (name == "particles.rigidSweeps") p.rigidSweeps = static_cast<int>(v);
+    else if (name == "particles.solveLines") p.solveLines = v != 0;
     else if (name == "particles.integrator") p.integrator = v != 0 ? jounce::ParticleIntegrator::BDF2 : jounce::ParticleIntegrator::Euler;
     else if (name == "particles.solver") p.solver = v != 0 ? jounce::ParticleSolver::PBD : jounce::ParticleSolver::XPBD;
     else return false;
@@ -157,7 +159,7 @@ int usage(const char* problem) {
                  "        soft.substeps, soft.jointSubsteps, soft.contactHertz, soft.contactDampingRatio, soft.jointHertz,\n"
                  "        soft.jointDampingRatio, soft.maxPushOut, soft.relaxIterations,\n"
                  "        soft.holdMassRatio; contactCache.distance, contactCache.angle;\n"
-                 "        particles.substeps, particles.iterations, particles.rigidSweeps,\n"
+                 "        particles.substeps, particles.iterations, particles.rigidSweeps, particles.solveLines (0, 1),\n"
                  "        particles.integrator (0 Euler, 1 BDF2), particles.solver (0 XPBD, 1 PBD)\n"
                  "scenes:";
     for (const std::string& n : jounce::scenes::sceneNames()) std::cerr << " " << n;

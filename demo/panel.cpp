@@ -192,6 +192,7 @@ void particleControls(Simulation& sim) {
         }
     } else {
         changed |= ImGui::SliderInt("Rigid sweeps", &p.rigidSweeps, 1, 8); // per iteration, over compliance-0 links (XPBD only)
+        changed |= ImGui::Checkbox("Solve lines", &p.solveLines);          // rigid links in straight runs, each solved exactly
         // One compliance for every distance constraint, on a log scale [m/N].
         static float exponent = -8;
         if (ImGui::SliderFloat("Compliance 10^", &exponent, -10.0f, -1.0f, "%.1f")) {

@@ -109,6 +109,7 @@ template <typename Io> void fields(Io& io, ParticleSettings& s) {
     io("substeps", s.substeps);
     io("iterations", s.iterations);
     io("rigidSweeps", s.rigidSweeps);
+    io("solveLines", s.solveLines);
     io("directChains", s.directChains);
     io("pbdStiffness", s.pbdStiffness);
     io("keepAngularMomentum", s.keepAngularMomentum);

@@ -47,7 +47,8 @@ constexpr char magic[8] = {'J', 'O', 'U', 'N', 'C', 'E', 'S', 'N'};
 // 2: ResolverSettings::shockIterations. 3: a body's damping is a rate c [1/s] (velocity
 // times exp(-c h)), no longer the share d kept per second. 4: ResolverSettings::solver and
 // ::soft (the soft step). 13: SleepSettings::motionCap. 14: ParticleSettings::rigidSweeps.
-constexpr std::uint32_t formatVersion = 14;
+// 15: ParticleSettings::solveLines.
+constexpr std::uint32_t formatVersion = 15;
 constexpr std::uint32_t byteOrderMark = 0x01020304u;
 
 /// The writer with the table of shared shape data seen so far.
@@ -330,7 +331,7 @@ template <typename Ar> void io(Ar& ar, ResolverSettings& r) {
            r.projectionRelaxation, r.allowedPenetration, r.shockPropagation, r.shockIterations);
 }
 template <typename Ar> void io(Ar& ar, ParticleSettings& p) {
-    ioEach(ar, p.solver, p.integrator, p.substeps, p.iterations, p.rigidSweeps, p.directChains, p.pbdStiffness,
+    ioEach(ar, p.solver, p.integrator, p.substeps, p.iterations, p.rigidSweeps, p.directChains, p.solveLines, p.pbdStiffness,
            p.keepAngularMomentum, p.damping, p.contactMargin, p.restitutionThreshold);
 }
 template <typename Ar> void io(Ar& ar, WorldSettings& s) {

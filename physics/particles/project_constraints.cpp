@@ -9,6 +9,7 @@
 // scales the full projection -C / sum w |grad C|^2 by a stiffness k' in (0, 1].
 
 #include "physics/particles/distance_kernel.hpp"
+#include "physics/particles/distance_lines.hpp"
 #include "physics/particles/stages.hpp"
 #include "physics/particles/sweep_levels.hpp"
 
@@ -94,7 +95,8 @@ void packListed(std::size_t particles, DistanceRows& out) {
 } // namespace
 
 void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, real h,
-                   const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& compliant, DistanceRows& rigid) {
+                   const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& compliant, DistanceRows& rigid,
+                   DistanceLines* lines) {
     for (DistanceRows* set : {&compliant, &rigid}) {
         set->pbd = settings.solver == ParticleSolver::PBD;
         set->pbdStiffness = set->pbd ? pbdStiffnessPerIteration(settings) : 0;
@@ -108,6 +110,17 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
         // PBD has no compliance: all its rows are rigid.
         DistanceRows& set = settings.solver == ParticleSolver::XPBD && d.compliance > 0 ? compliant : rigid;
         set.fresh.push_back({d.a, d.b, static_cast<std::uint32_t>(k), wa, wb, d.restLength, d.compliance / (h * h)});
+    }
+    // The rigid rows that form lines are solved by line (solve_lines.cpp), found again
+    // only when the rigid rows change.
+    if (lines != nullptr && settings.solveLines && settings.solver == ParticleSolver::XPBD) {
+        if (!sameDistanceRows(rigid.fresh, lines->foundAmong)) {
+            findDistanceLines(rigid.fresh, ps.slotCount(), *lines);
+            lines->foundAmong = rigid.fresh;
+        }
+        rigid.fresh = lines->rest;
+    } else if (lines != nullptr) {
+        *lines = DistanceLines{};
     }
     packListed(ps.slotCount(), compliant);
     packListed(ps.slotCount(), rigid);

@@ -107,7 +107,8 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
     resetDistanceMultipliers(ps);
     DistanceRows& compliant = scratch.compliantDistances;
     DistanceRows& rigid = scratch.rigidDistances;
-    packDistances(ps, settings, hc, direct.solvedDirectly, compliant, rigid);
+    DistanceLines& lines = scratch.distanceLines;
+    packDistances(ps, settings, hc, direct.solvedDirectly, compliant, rigid, &lines);
     // XPBD only: PBD's k' spreads its stiffness over `iterations` sweeps.
     const int rigidSweeps = settings.solver == ParticleSolver::XPBD ? settings.rigidSweeps : 1;
     SmallRows& smallConstraints = scratch.smallConstraints;
@@ -134,6 +135,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         if (keepMomentum) startMomentumStep(ps, scratch.memberMass, scratch.momentum, tasks);
         resetMultipliers(ps, direct);
         for (DistanceRows* rows : {&compliant, &rigid}) std::fill(rows->lambda.begin(), rows->lambda.end(), real(0));
+        std::fill(lines.lambda.begin(), lines.lambda.end(), real(0));
         std::fill(smallConstraints.lambda.begin(), smallConstraints.lambda.end(), real(0));
         for (int it = 0; it < settings.iterations; ++it) {
             // Internal constraints first, contacts last (they must hold at the end).
@@ -145,7 +147,12 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
             // share the strain (docs/particles.md: a draped cloth's stretch links stay
             // longer under its shear and bending links swept last).
             projectDistances(ps.p, compliant, tasks);
-            for (int sweep = 0; sweep < rigidSweeps; ++sweep) projectDistances(ps.p, rigid, tasks);
+            // The rigid rows in lines last: each line solved exactly carries a correction
+            // its whole length (distance_lines.hpp).
+            for (int sweep = 0; sweep < rigidSweeps; ++sweep) {
+                projectDistances(ps.p, rigid, tasks);
+                solveDistanceLines(ps.p, ps.w, lines, tasks);
+            }
             projectSmallConstraints(ps, settings, hc, smallConstraints, tasks);
             projectVolumes(ps, settings, hc, touching, scratch.volumes);
             matchShapes(ps, settings);
@@ -166,6 +173,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
     }
     storeDistanceMultipliers(ps, compliant);
     storeDistanceMultipliers(ps, rigid);
+    storeLineMultipliers(ps, lines);
     storeSmallMultipliers(ps, smallConstraints);
     laps.to(&ParticleTimes::project);
 }

@@ -14,6 +14,7 @@
 // would alone, so the result is the same bits for any number of workers. Null: one
 // thread.
 
+#include "physics/particles/distance_lines.hpp"
 #include "physics/particles/distance_rows.hpp"
 #include "physics/particles/pair_rows.hpp"
 #include "physics/particles/small_rows.hpp"
@@ -144,9 +145,12 @@ void projectHierarchies(ParticleSystem& ps, std::vector<Vec3>& start);
 /// Distance constraints are packed once per world substep into rows (distance_rows.hpp),
 /// in two sets swept one after the other: the compliant rows (XPBD compliance > 0), then
 /// the rigid ones (compliance 0, and every row of PBD), so that no compliant correction
-/// undoes part of a rigid row's within the distance sweep (solve_particles.cpp).
+/// undoes part of a rigid row's within the distance sweep (solve_particles.cpp). With
+/// `lines` (and ParticleSettings::solveLines, XPBD), the rigid rows that form lines go
+/// there instead (distance_lines.hpp).
 void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, real h,
-                   const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& compliant, DistanceRows& rigid);
+                   const std::vector<std::uint8_t>& solvedDirectly, DistanceRows& compliant, DistanceRows& rigid,
+                   DistanceLines* lines = nullptr);
 void projectDistances(std::vector<Vec3>& p, DistanceRows& distances, TaskSystem* tasks = nullptr);
 void storeDistanceMultipliers(ParticleSystem& ps, const DistanceRows& distances);
 void projectAttachments(ParticleSystem& ps, BodyArray& bodies, const ParticleSettings& settings, real h);
@@ -302,6 +306,7 @@ struct ParticleStepScratch {
     std::vector<real> memberMass; ///< 1 / w of the free groups' members (keepAngularMomentum)
     MomentumScratch momentum;
     DistanceRows compliantDistances, rigidDistances; ///< packDistances' two sets
+    DistanceLines distanceLines;                      ///< the rigid rows solved by line
     SmallRows smallConstraints;
 };
 
