@@ -173,6 +173,7 @@ TEST_CASE("renamed settings and body damping rates round-trip through scene file
     s.sleep.motionBias = real(0.25);
     s.sleep.motionCap = real(7);
     s.particles.rigidSweeps = 2;
+    s.particles.solveLines = false;
     World world(s);
     BodyDesc d;
     d.linearDamping = real(0.75);
@@ -180,7 +181,7 @@ TEST_CASE("renamed settings and body damping rates round-trip through scene file
     const BodyId body = world.createBody(d);
     const std::string text = exportScene(world);
     for (const char* name : {"\"restitutionThreshold\"", "\"maxProjectionAngle\"", "\"penetrationTolerance\"",
-                             "\"velocityTolerance\"", "\"sleepThreshold\"", "\"motionBias\"", "\"motionCap\"", "\"rigidSweeps\"", "\"linearDamping\"",
+                             "\"velocityTolerance\"", "\"sleepThreshold\"", "\"motionBias\"", "\"motionCap\"", "\"rigidSweeps\"", "\"solveLines\"", "\"linearDamping\"",
                              "\"angularDamping\""})
         CHECK_THAT(text, Catch::Contains(name));
     for (const char* old : {"velocityLimit", "angularLimit", "positionEpsilon", "velocityEpsilon", "sleepEpsilon", "baseBias"})
@@ -195,6 +196,7 @@ TEST_CASE("renamed settings and body damping rates round-trip through scene file
     CHECK(r.sleep.motionBias == s.sleep.motionBias);
     CHECK(r.sleep.motionCap == s.sleep.motionCap);
     CHECK(r.particles.rigidSweeps == 2);
+    CHECK(!r.particles.solveLines);
     CHECK(r.collisionMargin == s.collisionMargin);
     REQUIRE(loaded.world.bodyCount() == 1);
     const BodyState b = loaded.world.body(loaded.world.bodyIds().front());

@@ -204,13 +204,14 @@ TEST_CASE("event state survives a snapshot: no second begin for pairs already to
     CHECK(copy.sensorEvents().overlaps.size() == w.sensorEvents().overlaps.size());
 }
 
-TEST_CASE("a snapshot keeps the sleep settings and the particles' rigid sweeps", "[physics]") {
+TEST_CASE("a snapshot keeps the sleep settings and the particles' rigid sweeps and lines", "[physics]") {
     World w = smallMixedWorld();
     WorldSettings s = w.settings();
     s.sleep.sleepThreshold = real(0.07);
     s.sleep.motionBias = real(0.25);
     s.sleep.motionCap = real(7);
     s.particles.rigidSweeps = 3;
+    s.particles.solveLines = false;
     w.setSettings(s);
     World copy;
     copy.restoreState(w.saveState());
@@ -218,6 +219,7 @@ TEST_CASE("a snapshot keeps the sleep settings and the particles' rigid sweeps",
     CHECK(copy.settings().sleep.motionBias == s.sleep.motionBias);
     CHECK(copy.settings().sleep.motionCap == s.sleep.motionCap);
     CHECK(copy.settings().particles.rigidSweeps == 3);
+    CHECK(!copy.settings().particles.solveLines);
 }
 
 TEST_CASE("callbacks stay with the world that restores", "[physics]") {
