@@ -22,11 +22,11 @@ using testing::addParticle;
 
 namespace {
 
-constexpr real h = real(1) / 600;
+constexpr real lineStep = real(1) / 600;
 /// Round-off allowed against the dense solve (double 2e-13, float 1e-4).
-constexpr real tol = 1000 * std::numeric_limits<real>::epsilon();
+constexpr real lineRoundOff = 1000 * std::numeric_limits<real>::epsilon();
 
-ClothDesc smallCloth(int n) {
+ClothDesc lineTestCloth(int n) {
     ClothDesc c;
     c.corner = Vec3(0, 1, 0);
     c.sideU = Vec3(1, 0, 0);
@@ -36,14 +36,14 @@ ClothDesc smallCloth(int n) {
     return c;
 }
 
-struct Packed {
+struct PackedLines {
     detail::DistanceRows compliant, rigid;
     detail::DistanceLines lines;
 };
 
-Packed pack(const World& w, const ParticleSettings& settings) {
-    Packed p;
-    detail::packDistances(w.particles(), settings, h, {}, p.compliant, p.rigid, &p.lines);
+PackedLines packWithLines(const World& w, const ParticleSettings& settings) {
+    PackedLines p;
+    detail::packDistances(w.particles(), settings, lineStep, {}, p.compliant, p.rigid, &p.lines);
     return p;
 }
 
@@ -64,8 +64,8 @@ std::size_t linksInLines(const detail::DistanceLines& lines) {
 TEST_CASE("lines: a cloth's rigid stretch links are its rows and columns; loops, triangles, PBD and the switch keep points",
           "[particles]") {
     World w;
-    const Cloth cloth = buildCloth(w, smallCloth(8)); // stretch 0, shear and bending compliant
-    const Packed p = pack(w, ParticleSettings{});
+    const Cloth cloth = buildCloth(w, lineTestCloth(8)); // stretch 0, shear and bending compliant
+    const PackedLines p = packWithLines(w, ParticleSettings{});
     // 8 rows and 8 columns of 7 links, in two colours (rows share no particle, nor do
     // columns), the rows first.
     CHECK(lineCount(p.lines) == 16);
@@ -86,7 +86,7 @@ TEST_CASE("lines: a cloth's rigid stretch links are its rows and columns; loops,
         for (std::uint32_t l = 0; l < p.lines.used[k]; ++l) {
             const auto at = [&](std::uint32_t j) { return ps.x[p.lines.particle[(p.lines.particleBase[k] + j) * detail::bundleWidth + l]]; };
             const Vec3 step = at(1) - at(0);
-            for (std::uint32_t j = 1; j < p.lines.links[k]; ++j) CHECK((at(j + 1) - at(j) - step).norm() < tol);
+            for (std::uint32_t j = 1; j < p.lines.links[k]; ++j) CHECK((at(j + 1) - at(j) - step).norm() < lineRoundOff);
         }
 
     SECTION("PBD and solveLines off: every rigid link stays a point row") {
@@ -95,7 +95,7 @@ TEST_CASE("lines: a cloth's rigid stretch links are its rows and columns; loops,
         ParticleSettings off;
         off.solveLines = false;
         for (const ParticleSettings& s : {pbd, off}) {
-            const Packed q = pack(w, s);
+            const PackedLines q = packWithLines(w, s);
             CHECK(q.lines.bundles() == 0);
             CHECK(q.rigid.size() >= cloth.stretch.size());
         }
@@ -114,14 +114,14 @@ TEST_CASE("lines: a cloth's rigid stretch links are its rows and columns; loops,
             v.createDistanceConstraint({fan[0], fan[i], -1, 0});
             if (i > 1) v.createDistanceConstraint({fan[i - 1], fan[i], -1, 0});
         }
-        const Packed none = pack(v, ParticleSettings{});
+        const PackedLines none = packWithLines(v, ParticleSettings{});
         CHECK(none.lines.bundles() == 0);
         CHECK(none.rigid.size() == 10 + 5 + 4);
         ParticleSettings noDirect; // the direct solver would take an acyclic chain first
         noDirect.directChains = false;
         for (int i = 0; i < 6; ++i) chain.push_back(addParticle(v, Vec3(real(0.2) * static_cast<real>(i), 3, 0), 1));
         for (int i = 0; i < 5; ++i) v.createDistanceConstraint({chain[static_cast<std::size_t>(i)], chain[static_cast<std::size_t>(i + 1)], -1, 0});
-        const Packed one = pack(v, noDirect);
+        const PackedLines one = packWithLines(v, noDirect);
         CHECK(lineCount(one.lines) == 1);
         CHECK(linksInLines(one.lines) == 5);
         CHECK(one.rigid.size() == 10 + 5 + 4);
@@ -144,7 +144,7 @@ TEST_CASE("a line's solve is the linearised system's exact solution; repeated, N
         w.createDistanceConstraint({ids[static_cast<std::size_t>(i)], ids[static_cast<std::size_t>(i + 1)], real(0.5) + real(0.05) * u(rng), 0});
     ParticleSettings s;
     s.directChains = false;
-    Packed p = pack(w, s);
+    PackedLines p = packWithLines(w, s);
     REQUIRE(lineCount(p.lines) == 1);
     const ParticleSystem& ps = w.particles();
     std::vector<Vec3> x = ps.x;
@@ -178,19 +178,19 @@ TEST_CASE("a line's solve is the linearised system's exact solution; repeated, N
         return worst;
     };
     const std::vector<Vec3> expected = dense(x);
-    detail::solveDistanceLines(x, ps.w, p.lines, nullptr);
-    for (std::size_t i = 0; i < 7; ++i) CHECK((x[i] - expected[i]).norm() < tol);
+    detail::solveDistanceLines(x, p.lines, nullptr);
+    for (std::size_t i = 0; i < 7; ++i) CHECK((x[i] - expected[i]).norm() < lineRoundOff);
     CHECK(x[3] == ps.x[3]); // pinned
     real before = error(x);
     INFO("error after one solve " << before);
     CHECK(before > 0);
-    for (int k = 0; k < 3 && before > tol; ++k) {
-        detail::solveDistanceLines(x, ps.w, p.lines, nullptr);
+    for (int k = 0; k < 3 && before > lineRoundOff; ++k) {
+        detail::solveDistanceLines(x, p.lines, nullptr);
         const real after = error(x);
-        CHECK(after < std::max(tol, 10 * before * before)); // quadratic
+        CHECK(after < std::max(lineRoundOff, 10 * before * before)); // quadratic
         before = after;
     }
-    CHECK(before < tol);
+    CHECK(before < lineRoundOff);
 }
 
 TEST_CASE("lines: every SIMD width solves a cloth's lines with the bits of one line at a time", "[particles]") {
@@ -198,7 +198,7 @@ TEST_CASE("lines: every SIMD width solves a cloth's lines with the bits of one l
     // are not written), the cloth crumpled at random, one particle pinned, two particles
     // on top of each other (a link with no direction: no division by zero, which traps).
     World w;
-    ClothDesc d = smallCloth(13);
+    ClothDesc d = lineTestCloth(13);
     d.pinned = {{0, 0}};
     const Cloth cloth = buildCloth(w, d);
     std::mt19937 rng(3);
@@ -210,9 +210,9 @@ TEST_CASE("lines: every SIMD width solves a cloth's lines with the bits of one l
     std::vector<std::vector<Vec3>> results;
     for (SimdLevel level = SimdLevel::Scalar; level <= best; level = static_cast<SimdLevel>(static_cast<int>(level) + 1)) {
         limitSimd(level);
-        Packed p = pack(w, ParticleSettings{});
+        PackedLines p = packWithLines(w, ParticleSettings{});
         std::vector<Vec3> x = start;
-        for (int k = 0; k < 3; ++k) detail::solveDistanceLines(x, w.particles().w, p.lines, nullptr);
+        for (int k = 0; k < 3; ++k) detail::solveDistanceLines(x, p.lines, nullptr);
         limitSimd(best);
         results.push_back(x);
         CHECK(x[cloth.at(0, 0).index] == start[cloth.at(0, 0).index]);

@@ -54,8 +54,11 @@ struct DistanceLines {
     std::vector<std::uint32_t> links, used, particleBase, linkBase;
     /// Bundles [colourStart[c], colourStart[c + 1]) share no particle.
     std::vector<std::uint32_t> colourStart;
-    /// Per particle entry: the particle's slot.
+    /// Per particle entry: the particle's slot and inverse mass (as the rows gave it:
+    /// rows whose masses changed find their lines again), and its position as the solve
+    /// gathered it (read back when the particle moves: one gather a particle).
     std::vector<std::uint32_t> particle;
+    std::vector<real> w, px, py, pz;
     /// Per link entry: its distance slot (none past a bundle's last line), rest length
     /// and this small step's multiplier (stored back in the constraint at the end, as
     /// the point rows do), and the solve's scratch: direction, the elimination's upper
@@ -75,7 +78,7 @@ void findDistanceLines(const std::vector<DistanceRow>& rigid, std::size_t partic
 ///   (J W J^T) dlambda = -C,  p += W J^T dlambda,
 /// J its links' gradients (n_j at particle j, -n_j at particle j + 1), W the inverse
 /// masses; rigid links, so no compliance term.
-void solveDistanceLines(std::vector<Vec3>& p, const std::vector<real>& w, DistanceLines& lines, TaskSystem* tasks);
+void solveDistanceLines(std::vector<Vec3>& p, DistanceLines& lines, TaskSystem* tasks);
 
 /// The lines' multipliers back into their constraints (World::distanceTension).
 void storeLineMultipliers(ParticleSystem& ps, const DistanceLines& lines);

@@ -30,9 +30,10 @@ namespace jounce::detail {
 
 /// What the kernels read and write.
 struct LineView {
-    real* p = nullptr;            ///< positions, x y z triples
-    const real* w = nullptr;      ///< inverse masses
+    real* p = nullptr; ///< positions, x y z triples
     const std::uint32_t* particle = nullptr;
+    const real* w = nullptr; ///< per particle entry
+    real *px = nullptr, *py = nullptr, *pz = nullptr;
     const real* restLength = nullptr;
     real *lambda = nullptr, *nx = nullptr, *ny = nullptr, *nz = nullptr, *upper = nullptr, *rhs = nullptr;
 };
@@ -41,68 +42,92 @@ template <class L> struct LineKernel {
     using T = typename L::Real;
     static constexpr int n = L::width;
 
+    /// Particle entry e's position, gathered and kept for the way back.
+    JOUNCE_HOT_INLINE static V3<L> fetch(const LineView& v, const std::uint32_t* q, std::size_t e) {
+        const V3<L> at = gatherTriples<L>(v.p, q);
+        at.x.store(v.px + e);
+        at.y.store(v.py + e);
+        at.z.store(v.pz + e);
+        return at;
+    }
+
+    struct Link {
+        V3<L> n; ///< direction (zero when the ends coincide)
+        L rhs;   ///< -C (zero then too)
+    };
+    JOUNCE_HOT_INLINE static Link link(const V3<L>& a, const V3<L>& b, L rest) {
+        const L zero = L::splat(T(0)), one = L::splat(T(1)), tiny = L::splat(T(1e-12));
+        const V3<L> d = a - b;
+        const L length = sqrt(d.x * d.x + (d.y * d.y + d.z * d.z));
+        const auto apart = length > tiny;
+        const L inverse = one / select(apart, length, one);
+        return {{select(apart, d.x * inverse, zero), select(apart, d.y * inverse, zero), select(apart, d.z * inverse, zero)},
+                select(apart, rest - length, zero)};
+    }
+
+    /// Particle entry e moved by w (n_i along - n_b before) and written back.
+    JOUNCE_HOT_INLINE static void move(const LineView& v, const std::uint32_t* q, std::size_t e, const V3<L>& ni, L along,
+                                       const V3<L>& nb, L before, int write) {
+        const L wi = L::load(v.w + e);
+        const V3<L> moved{L::load(v.px + e) + wi * (ni.x * along - nb.x * before), L::load(v.py + e) + wi * (ni.y * along - nb.y * before),
+                          L::load(v.pz + e) + wi * (ni.z * along - nb.z * before)};
+        scatterTriples<L>(v.p, q, moved, write);
+    }
+
     /// Lanes [lane, lane + n) of a bundle of `links` links per line whose particle and
     /// link entries start at `particles` and `linksAt` (in bundleWidth units); `write`
-    /// of them are lines (the rest repeat the first and are not written back).
+    /// of them are lines (the rest repeat the first and are not written back). Two
+    /// passes: forward, each link's direction one ahead of the elimination that needs
+    /// it; backward, the substitution, each particle moved as soon as both its links'
+    /// multipliers are known.
     static void solve(const LineView& v, std::size_t particles, std::size_t linksAt, std::size_t links, std::size_t lane, int write) {
-        const std::uint32_t* q = v.particle + particles * bundleWidth + lane;
-        const std::size_t o = linksAt * bundleWidth + lane;
-        const L zero = L::splat(T(0)), one = L::splat(T(1)), tiny = L::splat(T(1e-12));
-        // Directions and errors.
-        for (std::size_t j = 0; j < links; ++j) {
-            const std::size_t e = o + j * bundleWidth;
-            const V3<L> d = gatherTriples<L>(v.p, q + j * bundleWidth) - gatherTriples<L>(v.p, q + (j + 1) * bundleWidth);
-            const L length = sqrt(d.x * d.x + (d.y * d.y + d.z * d.z));
-            const auto apart = length > tiny;
-            const L inverse = one / select(apart, length, one);
-            select(apart, d.x * inverse, zero).store(v.nx + e);
-            select(apart, d.y * inverse, zero).store(v.ny + e);
-            select(apart, d.z * inverse, zero).store(v.nz + e);
-            select(apart, L::load(v.restLength + e) - length, zero).store(v.rhs + e);
-        }
-        // Elimination.
+        constexpr std::size_t B = bundleWidth;
+        const std::uint32_t* q = v.particle + particles * B + lane;
+        const std::size_t pe = particles * B + lane, le = linksAt * B + lane;
+        const L zero = L::splat(T(0)), one = L::splat(T(1));
+        const V3<L> none{zero, zero, zero};
+        V3<L> after = fetch(v, q + B, pe + B);
+        Link here = link(fetch(v, q, pe), after, L::load(v.restLength + le));
         L offBefore = zero, upperBefore = zero, yBefore = zero;
+        L wj = L::load(v.w + pe);
         for (std::size_t j = 0; j < links; ++j) {
-            const std::size_t e = o + j * bundleWidth;
-            const L wj = L::gather(v.w, q + j * bundleWidth, 1), wNext = L::gather(v.w, q + (j + 1) * bundleWidth, 1);
-            const L pivot = wj + wNext - offBefore * upperBefore;
-            L off = zero;
+            const std::size_t e = le + j * B;
+            Link next{none, zero};
             if (j + 1 < links) {
-                const std::size_t f = e + bundleWidth;
-                const L along = L::load(v.nx + e) * L::load(v.nx + f) + (L::load(v.ny + e) * L::load(v.ny + f) + L::load(v.nz + e) * L::load(v.nz + f));
-                off = -(wNext * along);
+                const V3<L> beyond = fetch(v, q + (j + 2) * B, pe + (j + 2) * B);
+                next = link(after, beyond, L::load(v.restLength + e + B));
+                after = beyond;
             }
+            const L wNext = L::load(v.w + pe + (j + 1) * B);
+            const L pivot = wj + wNext - offBefore * upperBefore;
+            const L off = j + 1 < links ? -(wNext * (here.n.x * next.n.x + (here.n.y * next.n.y + here.n.z * next.n.z))) : zero;
             const auto positive = pivot > zero;
             const L inverse = one / select(positive, pivot, one);
             upperBefore = select(positive, off * inverse, zero);
-            yBefore = select(positive, (L::load(v.rhs + e) - offBefore * yBefore) * inverse, zero);
+            yBefore = select(positive, (here.rhs - offBefore * yBefore) * inverse, zero);
             offBefore = select(positive, off, zero);
             upperBefore.store(v.upper + e);
             yBefore.store(v.rhs + e);
+            here.n.x.store(v.nx + e);
+            here.n.y.store(v.ny + e);
+            here.n.z.store(v.nz + e);
+            here = next;
+            wj = wNext;
         }
-        // Back substitution: rhs becomes dlambda.
-        L after = L::load(v.rhs + o + (links - 1) * bundleWidth);
-        for (std::size_t j = links - 1; j-- > 0;) {
-            const std::size_t e = o + j * bundleWidth;
-            after = L::load(v.rhs + e) - L::load(v.upper + e) * after;
-            after.store(v.rhs + e);
+        // Backward: dlambda_j = y_j - upper_j dlambda_{j+1}; particle j + 1 moves once
+        // dlambda_j and dlambda_{j+1} are known, particle 0 last.
+        L along = zero; // dlambda_{j+1}
+        V3<L> nAlong = none;
+        for (std::size_t j = links; j-- > 0;) {
+            const std::size_t e = le + j * B;
+            const L x = j + 1 < links ? L::load(v.rhs + e) - L::load(v.upper + e) * along : L::load(v.rhs + e);
+            const V3<L> nj{L::load(v.nx + e), L::load(v.ny + e), L::load(v.nz + e)};
+            move(v, q + (j + 1) * B, pe + (j + 1) * B, nAlong, along, nj, x, write);
+            (L::load(v.lambda + e) + x).store(v.lambda + e);
+            along = x;
+            nAlong = nj;
         }
-        // The particles' moves, and the multipliers.
-        for (std::size_t i = 0; i <= links; ++i) {
-            const std::size_t e = o + i * bundleWidth, b = e - bundleWidth;
-            const L along = i < links ? L::load(v.rhs + e) : zero, before = i > 0 ? L::load(v.rhs + b) : zero;
-            const V3<L> ni = i < links ? V3<L>{L::load(v.nx + e), L::load(v.ny + e), L::load(v.nz + e)} : V3<L>{zero, zero, zero};
-            const V3<L> nb = i > 0 ? V3<L>{L::load(v.nx + b), L::load(v.ny + b), L::load(v.nz + b)} : V3<L>{zero, zero, zero};
-            const L wi = L::gather(v.w, q + i * bundleWidth, 1);
-            const V3<L> at = gatherTriples<L>(v.p, q + i * bundleWidth);
-            const V3<L> moved{at.x + wi * (ni.x * along - nb.x * before), at.y + wi * (ni.y * along - nb.y * before),
-                              at.z + wi * (ni.z * along - nb.z * before)};
-            scatterTriples<L>(v.p, q + i * bundleWidth, moved, write);
-        }
-        for (std::size_t j = 0; j < links; ++j) {
-            const std::size_t e = o + j * bundleWidth;
-            (L::load(v.lambda + e) + L::load(v.rhs + e)).store(v.lambda + e);
-        }
+        move(v, q, pe, nAlong, along, none, zero, write);
     }
 };
 

@@ -168,13 +168,18 @@ void findDistanceLines(const std::vector<DistanceRow>& rigid, std::size_t partic
             particleEntries += n + 1;
             linkEntries += n;
             lines.particle.resize(std::size_t{particleEntries} * bundleWidth);
+            lines.w.resize(std::size_t{particleEntries} * bundleWidth);
             lines.slot.resize(std::size_t{linkEntries} * bundleWidth, noSlot);
             lines.restLength.resize(std::size_t{linkEntries} * bundleWidth);
             for (std::uint32_t l = 0; l < bundleWidth; ++l) {
                 const Found& f = found[of[i + (l < count ? l : 0)]]; // past the last line: the first again
                 const std::size_t pb = std::size_t{lines.particleBase.back()} * bundleWidth + l;
                 const std::size_t lb = std::size_t{lines.linkBase.back()} * bundleWidth + l;
-                for (std::uint32_t j = 0; j <= n; ++j) lines.particle[pb + j * bundleWidth] = f.particles[j];
+                for (std::uint32_t j = 0; j <= n; ++j) {
+                    const DistanceRow& row = rigid[f.rows[j < n ? j : n - 1]];
+                    lines.particle[pb + j * bundleWidth] = f.particles[j];
+                    lines.w[pb + j * bundleWidth] = row.a == f.particles[j] ? row.wa : row.wb;
+                }
                 for (std::uint32_t j = 0; j < n; ++j) {
                     if (l < count) lines.slot[lb + j * bundleWidth] = rigid[f.rows[j]].slot;
                     lines.restLength[lb + j * bundleWidth] = rigid[f.rows[j]].restLength;
@@ -189,14 +194,26 @@ void findDistanceLines(const std::vector<DistanceRow>& rigid, std::size_t partic
         if (!taken[r]) lines.rest.push_back(rigid[r]);
     for (std::vector<real>* v : {&lines.lambda, &lines.nx, &lines.ny, &lines.nz, &lines.upper, &lines.rhs})
         v->assign(lines.slot.size(), 0);
+    for (std::vector<real>* v : {&lines.px, &lines.py, &lines.pz}) v->assign(lines.particle.size(), 0);
 }
 
-void solveDistanceLines(std::vector<Vec3>& p, const std::vector<real>& w, DistanceLines& lines, TaskSystem* tasks) {
+void solveDistanceLines(std::vector<Vec3>& p, DistanceLines& lines, TaskSystem* tasks) {
     static_assert(sizeof(Vec3) == 3 * sizeof(real), "positions are packed x y z triples");
     if (lines.bundles() == 0) return;
-    const LineView view{reinterpret_cast<real*>(p.data()), w.data(),          lines.particle.data(), lines.restLength.data(),
-                        lines.lambda.data(),                lines.nx.data(),   lines.ny.data(),       lines.nz.data(),
-                        lines.upper.data(),                 lines.rhs.data()};
+    LineView view;
+    view.p = reinterpret_cast<real*>(p.data());
+    view.particle = lines.particle.data();
+    view.w = lines.w.data();
+    view.px = lines.px.data();
+    view.py = lines.py.data();
+    view.pz = lines.pz.data();
+    view.restLength = lines.restLength.data();
+    view.lambda = lines.lambda.data();
+    view.nx = lines.nx.data();
+    view.ny = lines.ny.data();
+    view.nz = lines.nz.data();
+    view.upper = lines.upper.data();
+    view.rhs = lines.rhs.data();
     // The widest lanes the processor has (and limitSimd allows): every width gives the
     // same bits, lane for lane.
     const SimdLevel level = simdLevel();

@@ -151,7 +151,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
             // its whole length (distance_lines.hpp).
             for (int sweep = 0; sweep < rigidSweeps; ++sweep) {
                 projectDistances(ps.p, rigid, tasks);
-                solveDistanceLines(ps.p, ps.w, lines, tasks);
+                solveDistanceLines(ps.p, lines, tasks);
             }
             projectSmallConstraints(ps, settings, hc, smallConstraints, tasks);
             projectVolumes(ps, settings, hc, touching, scratch.volumes);
