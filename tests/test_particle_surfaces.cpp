@@ -227,15 +227,18 @@ TEST_CASE("bad particle surfaces are rejected with the field named and nothing s
 
 // ---- Hierarchical PBD (Müller 2008) -------------------------------------------------
 
-TEST_CASE("hierarchical PBD: a cloth held by two corners stretches 5x less at the same iterations", "[particles]") {
+TEST_CASE("hierarchical PBD, and lines: a cloth held by two corners stretches 5x less at the same iterations", "[particles]") {
     // 64 x 64, 0.5 kg, dropped from flat while held by two corners, 10 substeps x 2
-    // iterations: plain Gauss-Seidel lets it sag to 58 % strain, three coarse levels keep
-    // it under 1 % (docs/particles.md has the figures per millisecond).
-    const auto worstStrain = [](int levels) {
+    // iterations: plain Gauss-Seidel (no lines) lets it sag to 35 % strain, three coarse
+    // levels keep it to 0.3 % (docs/particles.md has the figures per millisecond), and its
+    // rows and columns solved by line (solveLines, the default) to 1.7 % (the top row,
+    // between the two pins, stays with the point sweep).
+    const auto worstStrain = [](int levels, bool lines) {
         WorldSettings s;
         s.sleep.enabled = false;
         s.particles.substeps = 10;
         s.particles.iterations = 2;
+        s.particles.solveLines = lines;
         World w(s);
         ClothDesc d;
         d.corner = Vec3(-1, 3, 0);
@@ -258,9 +261,10 @@ TEST_CASE("hierarchical PBD: a cloth held by two corners stretches 5x less at th
         }
         return worst;
     };
-    const real plain = worstStrain(0), hierarchical = worstStrain(3);
-    INFO("worst edge strain in 1 s: plain " << plain << ", three coarse levels " << hierarchical);
+    const real plain = worstStrain(0, false), hierarchical = worstStrain(3, false), lines = worstStrain(0, true);
+    INFO("worst edge strain in 1 s: plain " << plain << ", three coarse levels " << hierarchical << ", lines " << lines);
     CHECK(hierarchical * 5 < plain);
+    CHECK(lines * 5 < plain);
 }
 
 TEST_CASE("hierarchy levels: every other particle of a grid, parents' weights sum to 1, mass kept", "[particles]") {

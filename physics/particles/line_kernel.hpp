@@ -11,14 +11,22 @@
 // inverse masses w_i, the linearised system (J W J^T) dlambda = -C has
 //   diagonal    w_j + w_{j+1},
 //   beside it   off_j = -w_{j+1} n_j . n_{j+1}   (particle j + 1 is link j's second
-//                                                  end and link j + 1's first),
-// symmetric positive definite while no link is degenerate, so Gaussian elimination
-// without pivoting (the Thomas algorithm) solves it in O(n):
-//   pivot_j = w_j + w_{j+1} - off_{j-1} upper_{j-1},   upper_j = off_j / pivot_j,
-//   y_j = (-C_j - off_{j-1} y_{j-1}) / pivot_j,         dlambda_j = y_j - upper_j dlambda_{j+1},
+//                                                  end and link j + 1's first).
+// It is singular for a straight line pinned at both ends (a uniform tension moves
+// nothing) and nearly so for a nearly straight one, where the exact Newton step would
+// throw the middle sideways by about C / theta for a kink of theta. That shows in the
+// elimination as a pivot far below its diagonal (a hanging chain's pivots stay at
+// least w_j, however long it is), so each pivot is kept at 1/64 of its diagonal or
+// more: the step then stays within a few times |C| (the largest theta C /
+// (theta^2 + mu) is C / (2 sqrt(mu))), and a line that is not nearly singular is
+// solved exactly. Then Gaussian elimination without pivoting (the Thomas algorithm)
+// solves it in O(n):
+//   pivot_j = max(d_j - off_{j-1} upper_{j-1}, d_j / 64),   d_j = w_j + w_{j+1},
+//   upper_j = off_j / pivot_j,   y_j = (-C_j - off_{j-1} y_{j-1}) / pivot_j,
+//   dlambda_j = y_j - upper_j dlambda_{j+1},
 // and the particles move by dp_i = w_i (n_i dlambda_i - n_{i-1} dlambda_{i-1}). A link
 // whose ends coincide has no direction and no correction; a pivot that is not positive
-// (round-off between pinned ends) decouples its link with no correction.
+// (never, but round-off is checked) decouples its link with no correction.
 
 #include "common/hot_inline.hpp"
 #include "common/lanes.hpp"
@@ -84,7 +92,7 @@ template <class L> struct LineKernel {
         constexpr std::size_t B = bundleWidth;
         const std::uint32_t* q = v.particle + particles * B + lane;
         const std::size_t pe = particles * B + lane, le = linksAt * B + lane;
-        const L zero = L::splat(T(0)), one = L::splat(T(1));
+        const L zero = L::splat(T(0)), one = L::splat(T(1)), floor = L::splat(T(1) / 64);
         const V3<L> none{zero, zero, zero};
         V3<L> after = fetch(v, q + B, pe + B);
         Link here = link(fetch(v, q, pe), after, L::load(v.restLength + le));
@@ -99,7 +107,8 @@ template <class L> struct LineKernel {
                 after = beyond;
             }
             const L wNext = L::load(v.w + pe + (j + 1) * B);
-            const L pivot = wj + wNext - offBefore * upperBefore;
+            const L diagonal = wj + wNext;
+            const L pivot = max(diagonal - offBefore * upperBefore, diagonal * floor);
             const L off = j + 1 < links ? -(wNext * (here.n.x * next.n.x + (here.n.y * next.n.y + here.n.z * next.n.z))) : zero;
             const auto positive = pivot > zero;
             const L inverse = one / select(positive, pivot, one);

@@ -73,7 +73,7 @@ std::vector<std::uint32_t> pairLinks(const std::vector<DistanceRow>& rows, const
         bool repeated = false; // two rows between the same two particles: leave them be
         for (std::uint32_t i = 1; i < d; ++i) repeated |= link[i].first == link[i - 1].first;
         if (repeated) continue;
-        std::uint32_t partner[maxDegree], partners[maxDegree] = {};
+        std::uint32_t partner[maxDegree] = {}, partners[maxDegree] = {};
         for (std::uint32_t i = 0; i < d; ++i)
             for (std::uint32_t j = i + 1; j < d; ++j)
                 if (g.straightThrough(link[i].first, b, link[j].first)) {
@@ -120,14 +120,36 @@ void findDistanceLines(const std::vector<DistanceRow>& rigid, std::size_t partic
             from = to;
             row = after;
         }
-        const auto id = static_cast<std::uint32_t>(found.size());
-        for (const std::uint32_t i : line.particles) {
-            distinct &= seen[i] != id;
-            seen[i] = id;
+        for (const std::uint32_t i : line.particles) { // stamped with the walk's first row: one stamp a walk
+            distinct &= seen[i] != r;
+            seen[i] = r;
         }
-        if (line.rows.size() >= 2 && distinct) found.push_back(std::move(line));
-        else
+        if (!distinct) {
             for (const std::uint32_t k : line.rows) taken[k] = 0; // back to the point sweep
+            continue;
+        }
+        // Cut at pinned particles: a piece between two pins is a chain with fixed ends,
+        // singular when straight (line_kernel.hpp), and stays with the point sweep,
+        // whose moves are bounded by its errors; a piece with one pinned end or none is
+        // a line. (A pin in the line decouples its two sides anyway.)
+        const auto pinned = [&](std::size_t i) {
+            const DistanceRow& row = rigid[line.rows[i < line.rows.size() ? i : i - 1]];
+            return (row.a == line.particles[i] ? row.wa : row.wb) == 0;
+        };
+        for (std::size_t first = 0; first < line.rows.size();) {
+            std::size_t last = first + 1; // the piece's rows [first, last), particles [first, last]
+            while (last < line.rows.size() && !pinned(last)) ++last;
+            if (last - first >= 2 && !(pinned(first) && pinned(last))) {
+                Found piece;
+                piece.particles.assign(line.particles.begin() + static_cast<std::ptrdiff_t>(first),
+                                       line.particles.begin() + static_cast<std::ptrdiff_t>(last + 1));
+                piece.rows.assign(line.rows.begin() + static_cast<std::ptrdiff_t>(first), line.rows.begin() + static_cast<std::ptrdiff_t>(last));
+                found.push_back(std::move(piece));
+            } else {
+                for (std::size_t k = first; k < last; ++k) taken[line.rows[k]] = 0;
+            }
+            first = last;
+        }
     }
     // (Rows of closed loops were never walked: every one continues at both ends.)
 
