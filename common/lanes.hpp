@@ -11,7 +11,7 @@
 //
 // Users: the coloured contact solver (contact/soft_block_kernel.hpp) and the particle
 // layer's level sweeps (physics/particles/distance_kernel.hpp, small_kernel.hpp,
-// pair_kernel.hpp).
+// pair_kernel.hpp) and its lines (line_kernel.hpp).
 
 #include <cmath>
 #include <cstddef>

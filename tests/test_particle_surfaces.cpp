@@ -180,7 +180,9 @@ TEST_CASE("a particle hitting a free cloth patch through its surface keeps the t
     for (const ParticleId id : cloth.particles) lowestCloth = std::min(lowestCloth, w.particle(id).position.y());
     INFO("momentum " << before.transpose() << " -> " << after.transpose() << "; grain at " << w.particle(grain).position.y()
                      << " m, cloth's lowest " << lowestCloth << " m");
-    CHECK((after - before).norm() < testing::tol(1e-9, 1e-4) * before.norm());
+    // Float: the positions' round-off over 300 small steps, v = (p - x) / h (measured
+    // 1.4e-4 of it with the patch's rows and columns solved by line, 8e-5 without).
+    CHECK((after - before).norm() < testing::tol(1e-9, 3e-4) * before.norm());
     CHECK(w.particle(grain).position.y() > lowestCloth); // still above the patch, which it carries along
     CHECK(w.particle(grain).velocity.y() < real(-0.5));  // moving on together (momentum 0.1 over 0.14 kg)
 }

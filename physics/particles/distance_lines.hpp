@@ -17,7 +17,8 @@
 // topology alone: at a particle b, two of its links (a, b) and (b, c) continue each
 // other when a and c have b as their only common neighbour and neither has another
 // link at b that would do as well. On a quad grid that pairs left with right and up
-// with down; a triangle fan pairs nothing. The lines are coloured so that those of one
+// with down; a triangle fan pairs nothing. Lines are cut at pinned particles, and a run
+// between two pins stays with the point sweep (line_kernel.hpp: singular when straight). The lines are coloured so that those of one
 // colour share no particle (a cloth's rows take one colour, its columns the next) and
 // may be solved on several workers with the same bits.
 

@@ -121,7 +121,9 @@ struct ParticleSettings {
     /// sweep: a correction then crosses the whole line in one visit instead of one link
     /// per sweep. cloth64 (10 x 2) keeps its worst stretch link 2.2 % long instead of
     /// 8.3 % (docs/particles.md, "Lines"). The lines are found from the links' topology
-    /// alone. XPBD only (PBD's pbdStiffness is a per-sweep fraction, not an exact solve).
+    /// alone; a run between two pinned particles stays with the point sweep (its system is
+    /// singular when straight). XPBD only (PBD's pbdStiffness is a per-sweep fraction,
+    /// not an exact solve).
     bool solveLines = true;
     real pbdStiffness = 1;              ///< PBD only: k in (0, 1] for every distance constraint
     /// After each sweep over the internal constraints, give each free group of particles
