@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Lines of rigid distance constraints, each solved exactly in one go (solve_lines.cpp).
+// Lines of rigid distance constraints, each solved exactly in one go (found by
+// find_lines.cpp, solved by solve_lines.cpp and line_kernel.hpp).
 //
 // Gauss-Seidel carries a correction one link per visit: the weight of a cloth hanging
 // over a sphere's shoulder reaches the links at the top only after as many sweeps as
