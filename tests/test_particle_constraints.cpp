@@ -8,6 +8,7 @@
 #include "expect_error.hpp"
 #include "fp_traps.hpp"
 #include "helpers.hpp"
+#include "simd_widths.hpp"
 
 #include "physics/particles/stages.hpp"
 #include "common/polar.hpp"
@@ -280,23 +281,7 @@ TEST_CASE("a sweep cut into blocks: each block's rows inside its particles, the 
     }
 }
 
-namespace {
-
-/// Runs `run` with the SIMD width capped at each width the processor has (scalar first),
-/// restores the widest, then hands what it returned to `check` (a failed check must not
-/// leave the width capped for the tests after it).
-template <class Run, class Check> void atEverySimdWidth(const Run& run, const Check& check) {
-    const SimdLevel best = simdLevel();
-    for (SimdLevel level = SimdLevel::Scalar; level <= best; level = static_cast<SimdLevel>(static_cast<int>(level) + 1)) {
-        INFO("width " << simdName(level));
-        limitSimd(level);
-        const auto result = run();
-        limitSimd(best);
-        check(result);
-    }
-}
-
-} // namespace
+using testing::atEverySimdWidth;
 
 TEST_CASE("distance rows: every SIMD width sweeps the bits of the plain sweep in the pack's order, coincident particles kept",
           "[particles]") {

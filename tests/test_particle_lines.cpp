@@ -4,6 +4,7 @@
 // linearised system solved densely, every SIMD width's bits, and a draped cloth.
 
 #include "helpers.hpp"
+#include "simd_widths.hpp"
 #include "physics/particles/stages.hpp"
 #include <jounce/common/simd.hpp>
 #include <jounce/particles/particle_builders.hpp>
@@ -79,7 +80,7 @@ TEST_CASE("lines: a cloth's rigid stretch links are its rows and columns, while 
     // Every line entry is a stretch link, once.
     std::vector<std::uint32_t> slots;
     for (const std::uint32_t s : p.lines.slot)
-        if (s != ~std::uint32_t(0)) slots.push_back(s);
+        if (s != detail::noLineSlot) slots.push_back(s);
     std::sort(slots.begin(), slots.end());
     CHECK(std::adjacent_find(slots.begin(), slots.end()) == slots.end());
     for (const DistanceConstraintId id : cloth.stretch) CHECK(std::binary_search(slots.begin(), slots.end(), id.index));
@@ -214,22 +215,23 @@ TEST_CASE("lines: every SIMD width solves a cloth's lines with the bits of one l
     std::vector<Vec3> start = w.particles().x;
     for (Vec3& x : start) x += Vec3(u(rng), u(rng), u(rng));
     start[cloth.at(5, 6).index] = start[cloth.at(5, 7).index];
-    const SimdLevel best = simdLevel();
-    std::vector<std::vector<Vec3>> results;
-    for (SimdLevel level = SimdLevel::Scalar; level <= best; level = static_cast<SimdLevel>(static_cast<int>(level) + 1)) {
-        limitSimd(level);
-        PackedLines p = packWithLines(w, ParticleSettings{});
-        std::vector<Vec3> x = start;
-        for (int k = 0; k < 3; ++k) detail::solveDistanceLines(x, p.lines, nullptr);
-        limitSimd(best);
-        results.push_back(x);
-        CHECK(x[cloth.at(0, 0).index] == start[cloth.at(0, 0).index]);
-    }
-    for (std::size_t r = 1; r < results.size(); ++r) {
-        INFO("width " << simdName(static_cast<SimdLevel>(r)));
-        CHECK(std::memcmp(results[r].data(), results[0].data(), results[0].size() * sizeof(Vec3)) == 0);
-    }
-    CHECK(results[0] != start);
+    std::vector<Vec3> scalar; // the first width's: the scalar twin's
+    testing::atEverySimdWidth(
+        [&] {
+            PackedLines p = packWithLines(w, ParticleSettings{});
+            std::vector<Vec3> x = start;
+            for (int k = 0; k < 3; ++k) detail::solveDistanceLines(x, p.lines, nullptr);
+            return x;
+        },
+        [&](const std::vector<Vec3>& x) {
+            CHECK(x[cloth.at(0, 0).index] == start[cloth.at(0, 0).index]);
+            if (scalar.empty()) {
+                scalar = x;
+                CHECK(x != start);
+            } else {
+                CHECK(std::memcmp(x.data(), scalar.data(), scalar.size() * sizeof(Vec3)) == 0);
+            }
+        });
 }
 
 TEST_CASE("lines: a run between two pinned particles stays with the point sweep, a run with one pinned end is a line",

@@ -45,6 +45,8 @@ namespace jounce::detail {
 /// bundle's last line repeat its first line's indices and numbers and are never
 /// written back.
 constexpr std::uint32_t bundleWidth = 8;
+/// The slot of a link entry past a bundle's last line.
+constexpr std::uint32_t noLineSlot = ~std::uint32_t(0);
 
 struct DistanceLines {
     /// The rigid rows the lines were found among (packDistances compares: the same rows,
@@ -61,7 +63,7 @@ struct DistanceLines {
     /// gathered it (read back when the particle moves: one gather a particle).
     std::vector<std::uint32_t> particle;
     std::vector<real> w, px, py, pz;
-    /// Per link entry: its distance slot (none past a bundle's last line), rest length
+    /// Per link entry: its distance slot (noLineSlot past a bundle's last line), rest length
     /// and this small step's multiplier (stored back in the constraint at the end, as
     /// the point rows do), and the solve's scratch: direction, the elimination's upper
     /// diagonal and right-hand side.

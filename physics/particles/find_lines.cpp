@@ -175,7 +175,6 @@ std::vector<std::uint32_t> colourLines(const std::vector<WalkedLine>& found, std
 /// Lines `of` (count of them, all of n links) as the next bundle, side by side.
 void addBundle(const std::vector<DistanceRow>& rigid, const std::vector<WalkedLine>& found, const std::uint32_t* of, std::uint32_t count,
                std::uint32_t n, DistanceLines& lines) {
-    constexpr std::uint32_t noSlot = ~std::uint32_t(0);
     const std::uint32_t particleBase = lines.particleBase.empty() ? 0 : lines.particleBase.back() + lines.links.back() + 1;
     const std::uint32_t linkBase = lines.linkBase.empty() ? 0 : lines.linkBase.back() + lines.links.back();
     lines.links.push_back(n);
@@ -184,7 +183,7 @@ void addBundle(const std::vector<DistanceRow>& rigid, const std::vector<WalkedLi
     lines.linkBase.push_back(linkBase);
     lines.particle.resize(std::size_t{particleBase + n + 1} * bundleWidth);
     lines.w.resize(std::size_t{particleBase + n + 1} * bundleWidth);
-    lines.slot.resize(std::size_t{linkBase + n} * bundleWidth, noSlot);
+    lines.slot.resize(std::size_t{linkBase + n} * bundleWidth, noLineSlot);
     lines.restLength.resize(std::size_t{linkBase + n} * bundleWidth);
     for (std::uint32_t l = 0; l < bundleWidth; ++l) {
         const WalkedLine& f = found[of[l < count ? l : 0]]; // past the last line: the first again

@@ -50,7 +50,7 @@ void solveDistanceLines(std::vector<Vec3>& p, DistanceLines& lines, TaskSystem* 
 
 void storeLineMultipliers(ParticleSystem& ps, const DistanceLines& lines) {
     for (std::size_t e = 0; e < lines.slot.size(); ++e)
-        if (lines.slot[e] != ~std::uint32_t(0)) ps.distances.atSlot(lines.slot[e]).lambda = lines.lambda[e];
+        if (lines.slot[e] != noLineSlot) ps.distances.atSlot(lines.slot[e]).lambda = lines.lambda[e];
 }
 
 } // namespace jounce::detail
