@@ -191,6 +191,9 @@ struct Figures : StepTimes {
     double positionIterations = 0, velocityIterations = 0; ///< medians per step
     int positionIterationsMax = 0, velocityIterationsMax = 0;
     long resolutionRecords = -1; ///< --observe: records the resolver made over the run (-1: not observed)
+    /// FNV-1a over the world's snapshot at the end (World::saveState): equal for equal
+    /// worlds, so runs with different --threads or --simd can be checked for the same bits.
+    std::uint64_t stateHash = 0;
     std::string error;
     bool exploded() const { return nonFinite || maxSpeed > 50 || maxParticleSpeed > 50; }
 };
@@ -312,7 +315,15 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
         f.deformableEdges += world.deformable(id).edges.size();
     }
     f.islands = world.islands().count();
+    f.stateHash = 14695981039346656037ull; // FNV-1a: xor a byte in, multiply by the prime
+    for (const std::uint8_t byte : world.saveState()) f.stateHash = (f.stateHash ^ byte) * 1099511628211ull;
     return f;
+}
+
+std::string hexText(std::uint64_t v) {
+    char text[19];
+    std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(v));
+    return text;
 }
 
 void print(const Options& o, const Figures& f) {
@@ -344,6 +355,7 @@ void print(const Options& o, const Figures& f) {
         {"escaped", std::to_string(f.escaped)},
         {"contacts", std::to_string(f.contacts)},
         {"islands", std::to_string(f.islands)},
+        {"state_hash", jsonString(hexText(f.stateHash))},
         {"threads", std::to_string(o.threads)},
         {"simd", jsonString(jounce::simdName(jounce::simdLevel()))},
         {"max_penetration", number(f.maxPenetration)},

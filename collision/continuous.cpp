@@ -11,6 +11,7 @@
 
 #include "collision/stages.hpp"
 #include "common/disjoint_sets.hpp"
+#include "common/parallel.hpp"
 
 #include <jounce/collision/convex_hull.hpp>
 #include <jounce/collision/point_queries.hpp>
@@ -100,21 +101,51 @@ void limitMotionIntoStatic(const BodyArray& bodies, const std::vector<ContactMan
 /// to `margin` before where the straight path of its centre enters the shape (a ray
 /// cast; Box2D v3's continuous stage falls back to the centroid the same way). A mesh
 /// or a half-space, which has no inside to push it back out of, then still holds it.
-void limitCentreCrossing(const Body& body, const Shape& own, const Transform& ownPose, const Body& other, const Shape& surface,
-                         const Transform& pose, real h, real margin, std::uint32_t slot, std::vector<real>& fraction,
-                         std::size_t slots) {
+bool limitCentreCrossing(const Body& body, const Shape& own, const Transform& ownPose, const Body& other, const Shape& surface,
+                         const Transform& pose, real h, real margin, real& share) {
     // Only a centre inside the body's own collider: a ring's or a bucket's centre lies in
     // the air, and stopping it at a peg would hang the ring there.
-    if (!(signedDistance(own, ownPose, body.position).distance <= 0)) return;
+    if (!(signedDistance(own, ownPose, body.position).distance <= 0)) return false;
     // Relative to the surface: a kinematic platform moving with the body does not stop it.
     const Vec3 travel = (body.linearVelocity - other.velocityAt(body.position)) * h;
     const real length = travel.norm();
     ShapeRayHit hit;
-    if (!(length > 0) || !rayCast(surface, pose, body.position, body.position + travel, hit)) return;
+    if (!(length > 0) || !rayCast(surface, pose, body.position, body.position + travel, hit)) return false;
     // hit.fraction <= 1: a travel shorter than the margin stops at once (and margin /
     // length, for a travel of a denormal's length, would overflow).
-    limitShare(fraction, slots, slot, length > margin ? std::max(real(0), hit.fraction - margin / length) : real(0));
+    share = std::min(share, length > margin ? std::max(real(0), hit.fraction - margin / length) : real(0));
+    return true;
 }
+
+/// One pair with a fast body swept over the step: the share of its move each fast side
+/// may make (limitFastMotion).
+PairLimit sweepPair(const BodyArray& bodies, const Collider& ca, const Collider& cb, const std::vector<std::uint8_t>& fast,
+                    const CollisionSettings& settings, real h, std::vector<Manifold>& scratch) {
+    PairLimit limit;
+    const std::uint32_t ia = ca.body.index, ib = cb.body.index;
+    const Body& ba = bodies[ca.body];
+    const Body& bb = bodies[cb.body];
+    const Transform poseA = ba.origin() * ca.local, poseB = bb.origin() * cb.local;
+    const TimeOfImpact toi = timeOfImpact(ca.shape, sweepOf(ba, poseA, h), cb.shape, sweepOf(bb, poseB, h),
+                                          settings.collisionMargin, 32, &scratch);
+    if (toi.hit && toi.fraction > 0) {
+        if (fast[ia]) limit.limitsA = true, limit.shareA = toi.fraction;
+        if (fast[ib]) limit.limitsB = true, limit.shareB = toi.fraction;
+    }
+    // Touching at the start (fraction 0), the resolver has dealt with the contact but
+    // not with the rest of the body, which may turn about it and pass a thin surface;
+    // and a body spinning fast across a mesh can slip past the walk. Its centre still
+    // must not cross a static or kinematic shape.
+    if (fast[ia] && !bb.isDynamic())
+        limit.limitsA |= limitCentreCrossing(ba, ca.shape, poseA, bb, cb.shape, poseB, h, settings.collisionMargin, limit.shareA);
+    if (fast[ib] && !ba.isDynamic())
+        limit.limitsB |= limitCentreCrossing(bb, cb.shape, poseB, ba, ca.shape, poseA, h, settings.collisionMargin, limit.shareB);
+    return limit;
+}
+
+/// The least bodies, colliders or swept pairs a worker takes at a time here.
+constexpr std::uint32_t sweptPerRange = 256;
+constexpr std::uint32_t pairsPerSweepRange = 16;
 
 } // namespace
 
@@ -130,45 +161,61 @@ Sweep sweepOf(const Body& b, const Transform& pose, real h) {
 }
 
 void markFastBodies(const BodyArray& bodies, const ColliderArray& colliders, const CollisionSettings& settings, real h,
-                    CollisionScratch& scratch) {
+                    CollisionScratch& scratch, TaskSystem* tasks) {
     std::vector<std::uint8_t>& fast = scratch.fast;
     fast.clear();
     // Which dynamic bodies sleep while the contacts are found (see holdWokenBodies).
     std::vector<std::uint8_t>& asleep = scratch.asleep;
-    asleep.assign(bodies.slotCount(), 0);
-    for (std::size_t i = 0; i < bodies.slotCount(); ++i)
-        asleep[i] = bodies.isAlive(i) && bodies.atSlot(i).isDynamic() && !bodies.atSlot(i).awake;
+    asleep.resize(bodies.slotCount());
+    const auto bodySlots = static_cast<std::uint32_t>(bodies.slotCount());
+    parallelFor(tasks, bodySlots, sweptPerRange, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t i = first; i < last; ++i)
+            asleep[i] = bodies.isAlive(i) && bodies.atSlot(i).isDynamic() && !bodies.atSlot(i).awake;
+    });
     if (!settings.continuous) return;
-    // Per body slot: the smallest half size over its colliders and how far its
-    // colliders reach from its centre of mass.
+    // Per collider slot, then per body slot: the smallest half size over a body's
+    // colliders and how far they reach from its centre of mass. The colliders are
+    // measured on the workers; a body's several colliders are then taken together here.
+    std::vector<std::pair<real, real>>& measured = scratch.colliderSizes;
+    measured.resize(colliders.slotCount());
+    parallelFor(tasks, static_cast<std::uint32_t>(colliders.slotCount()), sweptPerRange, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t i = first; i < last; ++i) {
+            measured[i] = {std::numeric_limits<real>::infinity(), real(0)};
+            if (!colliders.isAlive(i)) continue;
+            const Collider& c = colliders.atSlot(i);
+            const Body& b = bodies[c.body];
+            if (!b.isDynamic() || !b.awake) continue;
+            measured[i].first = smallestHalfSize(c.shape);
+            if (b.angularVelocity != Vec3::Zero()) measured[i].second = reachFrom(c.shape, b.origin() * c.local, b.position);
+        }
+    });
     std::vector<real>& size = scratch.halfSize;
     std::vector<real>& reach = scratch.reach;
     size.assign(bodies.slotCount(), std::numeric_limits<real>::infinity());
     reach.assign(bodies.slotCount(), 0);
     for (std::size_t i = 0; i < colliders.slotCount(); ++i) {
         if (!colliders.isAlive(i)) continue;
-        const Collider& c = colliders.atSlot(i);
-        const Body& b = bodies[c.body];
-        if (!b.isDynamic() || !b.awake) continue;
-        const std::uint32_t slot = c.body.index;
-        size[slot] = std::min(size[slot], smallestHalfSize(c.shape));
-        if (b.angularVelocity != Vec3::Zero())
-            reach[slot] = std::max(reach[slot], reachFrom(c.shape, b.origin() * c.local, b.position));
+        const std::uint32_t slot = colliders.atSlot(i).body.index;
+        size[slot] = std::min(size[slot], measured[i].first);
+        reach[slot] = std::max(reach[slot], measured[i].second);
     }
-    fast.assign(bodies.slotCount(), 0);
-    for (std::size_t i = 0; i < bodies.slotCount(); ++i) {
-        if (!bodies.isAlive(i)) continue;
-        const Body& b = bodies.atSlot(i);
-        if (!b.isDynamic() || !b.awake || !(size[i] < std::numeric_limits<real>::infinity())) continue;
-        const real move = h * (b.linearVelocity.norm() + b.angularVelocity.norm() * reach[i]);
-        fast[i] = b.bullet || move > size[i];
-    }
+    fast.resize(bodies.slotCount());
+    parallelFor(tasks, bodySlots, sweptPerRange, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t i = first; i < last; ++i) {
+            fast[i] = 0;
+            if (!bodies.isAlive(i)) continue;
+            const Body& b = bodies.atSlot(i);
+            if (!b.isDynamic() || !b.awake || !(size[i] < std::numeric_limits<real>::infinity())) continue;
+            const real move = h * (b.linearVelocity.norm() + b.angularVelocity.norm() * reach[i]);
+            fast[i] = b.bullet || move > size[i];
+        }
+    });
 }
 
 void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, const CollisionSettings& settings,
                      const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                      const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
-                     const std::vector<ContactManifold>& contacts, real h, CollisionScratch& scratch) {
+                     const std::vector<ContactManifold>& contacts, real h, CollisionScratch& scratch, TaskSystem* tasks) {
     std::vector<real>& fraction = scratch.fraction;
     fraction.clear();
     holdWokenBodies(bodies, scratch.asleep, fraction);
@@ -178,37 +225,39 @@ void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, co
     if (std::find(fast.begin(), fast.end(), 1) == fast.end()) return;
     std::vector<std::pair<std::uint32_t, std::uint32_t>>& off = scratch.offPairs;
     std::sort(off.begin(), off.end());
-    // Pairs in broad-phase order, each body keeping its earliest impact: the same
-    // answer whatever order the pairs came in.
-    for (const ProxyPair& pair : pairs) {
+    // The pairs with a fast body, in broad-phase order; each is swept on a worker into
+    // its own limits, which are applied here in pair order, each body keeping its
+    // earliest impact: the same answer whatever order the pairs came in.
+    std::vector<std::uint32_t>& swept = scratch.sweptPairs;
+    swept.clear();
+    for (std::uint32_t k = 0; k < pairs.size(); ++k) {
+        const ProxyPair& pair = pairs[k];
         if (pair.b >= proxyColliders.size()) continue; // a particle's pair
-        const Collider& ca = colliders[proxyColliders[pair.a]];
-        const Collider& cb = colliders[proxyColliders[pair.b]];
-        const std::uint32_t ia = ca.body.index, ib = cb.body.index;
+        const std::uint32_t ia = colliders[proxyColliders[pair.a]].body.index, ib = colliders[proxyColliders[pair.b]].body.index;
         if (!fast[ia] && !fast[ib]) continue;
         const std::pair<std::uint32_t, std::uint32_t> owners{std::min(ia, ib), std::max(ia, ib)};
         if (ia == ib || std::binary_search(noCollision.begin(), noCollision.end(), owners)) continue;
         const std::uint32_t xa = proxyColliders[pair.a].index, xb = proxyColliders[pair.b].index;
         if (std::binary_search(off.begin(), off.end(), std::pair{std::min(xa, xb), std::max(xa, xb)})) continue; // the game let it pass
-        const Body& ba = bodies[ca.body];
-        const Body& bb = bodies[cb.body];
-        const TimeOfImpact toi = timeOfImpact(ca.shape, sweepOf(ba, ba.origin() * ca.local, h), cb.shape,
-                                              sweepOf(bb, bb.origin() * cb.local, h), settings.collisionMargin, 32,
-                                              &scratch.sweep);
-        if (toi.hit && toi.fraction > 0) {
-            if (fast[ia]) limitShare(fraction, bodies.slotCount(), ia, toi.fraction);
-            if (fast[ib]) limitShare(fraction, bodies.slotCount(), ib, toi.fraction);
+        swept.push_back(k);
+    }
+    std::vector<PairLimit>& limits = scratch.pairLimits;
+    limits.assign(swept.size(), PairLimit{});
+    const std::uint32_t workers = tasks == nullptr ? 1 : tasks->workerCount();
+    if (scratch.workers.size() < workers) scratch.workers.resize(workers);
+    parallelForWorkers(tasks, static_cast<std::uint32_t>(swept.size()), pairsPerSweepRange,
+                       [&](std::uint32_t first, std::uint32_t last, std::uint32_t worker) {
+        for (std::uint32_t k = first; k < last; ++k) {
+            const ProxyPair& pair = pairs[swept[k]];
+            limits[k] = sweepPair(bodies, colliders[proxyColliders[pair.a]], colliders[proxyColliders[pair.b]], fast, settings, h,
+                                  scratch.workers[worker].sweep);
         }
-        // Touching at the start (fraction 0), the resolver has dealt with the contact but
-        // not with the rest of the body, which may turn about it and pass a thin surface;
-        // and a body spinning fast across a mesh can slip past the walk. Its centre still
-        // must not cross a static or kinematic shape.
-        if (fast[ia] && !bb.isDynamic())
-            limitCentreCrossing(ba, ca.shape, ba.origin() * ca.local, bb, cb.shape, bb.origin() * cb.local, h,
-                                settings.collisionMargin, ia, fraction, bodies.slotCount());
-        if (fast[ib] && !ba.isDynamic())
-            limitCentreCrossing(bb, cb.shape, bb.origin() * cb.local, ba, ca.shape, ba.origin() * ca.local, h,
-                                settings.collisionMargin, ib, fraction, bodies.slotCount());
+    });
+    for (std::uint32_t k = 0; k < swept.size(); ++k) {
+        const ProxyPair& pair = pairs[swept[k]];
+        const std::uint32_t ia = colliders[proxyColliders[pair.a]].body.index, ib = colliders[proxyColliders[pair.b]].body.index;
+        if (limits[k].limitsA) limitShare(fraction, bodies.slotCount(), ia, limits[k].shareA);
+        if (limits[k].limitsB) limitShare(fraction, bodies.slotCount(), ib, limits[k].shareB);
     }
 }
 

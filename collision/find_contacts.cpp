@@ -5,6 +5,7 @@
 // plain inputs.
 
 #include "collision/stages.hpp"
+#include "common/parallel.hpp"
 
 #include <jounce/collision/narrow_phase.hpp>
 #include <jounce/collision/time_of_impact.hpp>
@@ -33,55 +34,75 @@ bool PlacedCollider::madeFrom(const Body& body, std::uint32_t colliderGeneration
            sameBits(orientation.coeffs(), body.orientation.coeffs()) && sameBits(localCentroid, body.localCentroid);
 }
 
+namespace {
+
+constexpr std::uint32_t noProxy = 0xffffffff;
+/// The least colliders a worker places at a time (colliderProxies).
+constexpr std::uint32_t collidersPerRange = 256;
+
+/// Collider slot i's fat box, refreshed to cover the step's sweep, as proxy k.
+void placeProxy(const BodyArray& bodies, ColliderArray& colliders, const CollisionSettings& settings, std::uint32_t i,
+                std::uint32_t k, std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
+                CollisionScratch& scratch, real h) {
+    Collider& c = colliders.atSlot(i);
+    const Body& b = bodies[c.body];
+    PlacedCollider& placed = scratch.placed[i];
+    const std::uint32_t generation = colliders.idOf(i).generation;
+    if (!placed.madeFrom(b, generation)) {
+        const Transform pose = b.origin() * c.local;
+        placed = {generation, true, b.position, b.localCentroid, b.orientation, pose, computeAabb(c.shape, pose)};
+    }
+    // The box covers where the shape is now and where its velocity takes it this
+    // step, so a fast body meets what lies in its path (see narrowPhase).
+    const Aabb& tight = placed.tight;
+    Aabb swept = tight;
+    const Vec3 move = b.type != BodyType::Static ? Vec3(b.linearVelocity * h) : Vec3::Zero();
+    if (settings.continuous) {
+        swept.min = swept.min.cwiseMin(swept.min + move);
+        swept.max = swept.max.cwiseMax(swept.max + move);
+    }
+    // A new fat box also reaches where the velocity takes the body over the next
+    // steps, so a falling body is moved in the broad phase's tree every few steps,
+    // not every step (docs/collision.md has the figures).
+    fattenAabb(c.fatBox, swept, settings.aabbMargin, predictedSteps * move);
+    BroadPhaseProxy& p = proxies[k];
+    p = BroadPhaseProxy{};
+    p.box = c.fatBox;
+    p.owner = c.body.index;
+    p.moves = b.type != BodyType::Static;
+    p.awake = b.awake;
+    p.category = c.filter.category;
+    p.mask = c.filter.mask;
+    p.sensor = c.sensor;
+    proxyColliders[k] = colliders.idOf(i);
+    scratch.poses[k] = placed.pose;
+    scratch.boxes[k] = tight;
+    scratch.velocities[k] = b.linearVelocity;
+    scratch.sensors[k] = c.sensor ? 1 : 0;
+}
+
+} // namespace
+
 void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const CollisionSettings& settings,
                      std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
-                     CollisionScratch& scratch, real h) {
-    proxies.clear();
-    proxyColliders.clear();
-    scratch.poses.clear();
-    scratch.boxes.clear();
-    scratch.velocities.clear();
-    scratch.sensors.clear();
+                     CollisionScratch& scratch, real h, TaskSystem* tasks) {
+    // Proxy k is the k-th live collider in slot order: where each goes is counted first,
+    // then the colliders are placed on their own, shared among the workers.
+    std::vector<std::uint32_t>& proxyOf = scratch.proxyOf;
+    proxyOf.resize(colliders.slotCount());
+    std::uint32_t count = 0;
+    for (std::size_t i = 0; i < colliders.slotCount(); ++i) proxyOf[i] = colliders.isAlive(i) ? count++ : noProxy;
+    proxies.resize(count);
+    proxyColliders.resize(count);
+    scratch.poses.resize(count);
+    scratch.boxes.resize(count);
+    scratch.velocities.resize(count);
+    scratch.sensors.resize(count);
     scratch.placed.resize(colliders.slotCount());
-    for (std::size_t i = 0; i < colliders.slotCount(); ++i) {
-        if (!colliders.isAlive(i)) continue;
-        Collider& c = colliders.atSlot(i);
-        const Body& b = bodies[c.body];
-        PlacedCollider& placed = scratch.placed[i];
-        const std::uint32_t generation = colliders.idOf(i).generation;
-        if (!placed.madeFrom(b, generation)) {
-            const Transform pose = b.origin() * c.local;
-            placed = {generation, true, b.position, b.localCentroid, b.orientation, pose, computeAabb(c.shape, pose)};
-        }
-        const Transform& pose = placed.pose;
-        // The box covers where the shape is now and where its velocity takes it this
-        // step, so a fast body meets what lies in its path (see narrowPhase).
-        const Aabb& tight = placed.tight;
-        Aabb swept = tight;
-        const Vec3 move = b.type != BodyType::Static ? Vec3(b.linearVelocity * h) : Vec3::Zero();
-        if (settings.continuous) {
-            swept.min = swept.min.cwiseMin(swept.min + move);
-            swept.max = swept.max.cwiseMax(swept.max + move);
-        }
-        // A new fat box also reaches where the velocity takes the body over the next
-        // steps, so a falling body is moved in the broad phase's tree every few steps,
-        // not every step (docs/collision.md has the figures).
-        fattenAabb(c.fatBox, swept, settings.aabbMargin, predictedSteps * move);
-        BroadPhaseProxy p;
-        p.box = c.fatBox;
-        p.owner = c.body.index;
-        p.moves = b.type != BodyType::Static;
-        p.awake = b.awake;
-        p.category = c.filter.category;
-        p.mask = c.filter.mask;
-        p.sensor = c.sensor;
-        proxies.push_back(p);
-        proxyColliders.push_back(colliders.idOf(i));
-        scratch.poses.push_back(pose);
-        scratch.boxes.push_back(tight);
-        scratch.velocities.push_back(b.linearVelocity);
-        scratch.sensors.push_back(c.sensor ? 1 : 0);
-    }
+    parallelFor(tasks, static_cast<std::uint32_t>(colliders.slotCount()), collidersPerRange, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t i = first; i < last; ++i)
+            if (proxyOf[i] != noProxy) placeProxy(bodies, colliders, settings, i, proxyOf[i], proxies, proxyColliders, scratch, h);
+    });
 }
 
 namespace {

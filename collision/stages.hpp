@@ -57,10 +57,18 @@ struct PlacedCollider {
     bool madeFrom(const Body& body, std::uint32_t colliderGeneration) const;
 };
 
+/// The share of the step each side of a swept pair may move (limitFastMotion), where
+/// limitsA / limitsB say the pair limits that side at all.
+struct PairLimit {
+    real shareA = 1, shareB = 1;
+    bool limitsA = false, limitsB = false;
+};
+
 /// Buffers the collision stages reuse from step to step (capacity is what matters: a
 /// settled step allocates nothing).
 struct CollisionScratch {
     std::vector<PlacedCollider> placed;      ///< colliderProxies: by collider slot (a memo, not state)
+    std::vector<std::uint32_t> proxyOf;      ///< colliderProxies: by collider slot, its proxy's index
     std::vector<Transform> poses;            ///< colliderProxies: each collider proxy's world pose
     std::vector<Aabb> boxes;                 ///< colliderProxies: each collider proxy's tight box at that pose
     /// colliderProxies: each collider proxy's body's linear velocity and whether it is a
@@ -75,7 +83,13 @@ struct CollisionScratch {
         std::vector<Manifold> sweep;         ///< the time-of-impact walk's
     };
     std::vector<PairWork> workers;           ///< narrowPhase: by worker
-    std::vector<Manifold> sweep;             ///< limitFastMotion: the time-of-impact walk's
+    /// limitFastMotion: the pairs it sweeps (indices into the pairs) and, by swept pair,
+    /// the share of the step each side may move.
+    std::vector<std::uint32_t> sweptPairs;
+    std::vector<PairLimit> pairLimits;
+    /// markFastBodies: by collider slot, its smallest half size and its reach from its
+    /// body's centre of mass.
+    std::vector<std::pair<real, real>> colliderSizes;
     std::vector<std::uint32_t> tested;       ///< narrowPhase: the pairs it tests, in pair order
     std::vector<ManifoldRange> previous;     ///< narrowPhase: by tested pair, its manifolds of the last step
     std::vector<std::vector<ContactManifold>> chunkContacts; ///< narrowPhase: by chunk, what did not fit its slots
@@ -106,7 +120,7 @@ struct CollisionScratch {
 /// tight box there (the narrow phase's, computed once).
 void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const CollisionSettings& settings,
                      std::vector<BroadPhaseProxy>& proxies, std::vector<ColliderId>& proxyColliders,
-                     CollisionScratch& scratch, real h);
+                     CollisionScratch& scratch, real h, TaskSystem* tasks = nullptr);
 
 /// Stage 3: the overlapping pairs of every proxy, colliders' and particles' alike.
 void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs, TaskSystem* tasks = nullptr);
@@ -120,7 +134,7 @@ Sweep sweepOf(const Body& b, const Transform& pose, real h);
 /// times their reach) exceeds half their smallest size. Empty when continuous
 /// collision is off.
 void markFastBodies(const BodyArray& bodies, const ColliderArray& colliders, const CollisionSettings& settings, real h,
-                    CollisionScratch& scratch);
+                    CollisionScratch& scratch, TaskSystem* tasks = nullptr);
 
 /// Stage 6c (continuous collision): for each broad-phase pair with a fast body, the
 /// time of impact of the two colliders' sweeps with the velocities the resolver
@@ -133,7 +147,8 @@ void markFastBodies(const BodyArray& bodies, const ColliderArray& colliders, con
 void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, const CollisionSettings& settings,
                      const std::vector<ColliderId>& proxyColliders, const std::vector<ProxyPair>& pairs,
                      const std::vector<std::pair<std::uint32_t, std::uint32_t>>& noCollision,
-                     const std::vector<ContactManifold>& contacts, real h, CollisionScratch& scratch);
+                     const std::vector<ContactManifold>& contacts, real h, CollisionScratch& scratch,
+                     TaskSystem* tasks = nullptr);
 
 /// Stage 6d: joined bodies move together. Every dynamic body joined (`links`: body slot
 /// pairs) to one that limitFastMotion stopped short takes the same share of its move,

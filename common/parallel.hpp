@@ -41,6 +41,20 @@ template <class Body> void parallelFor(TaskSystem* tasks, std::uint32_t count, s
     }, const_cast<std::remove_const_t<B>*>(&body));
 }
 
+/// As parallelFor, with the number of the worker running the range (below
+/// tasks->workerCount(); 0 without tasks) as body(begin, end, worker): for loops that
+/// need scratch of their own per worker.
+template <class Body> void parallelForWorkers(TaskSystem* tasks, std::uint32_t count, std::uint32_t minRange, Body&& body) {
+    if (tasks == nullptr || tasks->workerCount() < 2 || count <= minRange) {
+        body(std::uint32_t{0}, count, std::uint32_t{0});
+        return;
+    }
+    using B = std::remove_reference_t<Body>;
+    tasks->run(count, minRange, [](std::uint32_t begin, std::uint32_t end, std::uint32_t worker, void* context) {
+        (*static_cast<B*>(context))(begin, end, worker);
+    }, const_cast<std::remove_const_t<B>*>(&body));
+}
+
 /// Calls body(begin, end) over [0, count) cut into one share per worker (fewer if a
 /// share would hold less than `minShare`), share k the k-th part. Unlike parallelFor's
 /// claimed ranges, the same share goes to the same part of the data every time, and with

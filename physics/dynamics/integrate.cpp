@@ -16,6 +16,7 @@
 // step (Millington 10.2 uses d^h, with d = exp(-c), for the same reason).
 
 #include "physics/dynamics/stages.hpp"
+#include "common/parallel.hpp"
 #include "common/validate.hpp"
 
 #include <cmath>
@@ -115,25 +116,30 @@ void move(Body& b, const StepContext& ctx) {
 
 } // namespace
 
-void integrateVelocities(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& solved) {
-    for (std::size_t i = 0; i < bodies.slotCount(); ++i) {
-        if (!bodies.isAlive(i)) continue;
-        Body& b = bodies.atSlot(i);
-        const bool done = i < solved.size() && solved[i];
-        if (b.type == BodyType::Dynamic && b.awake && !done) accelerate(b, ctx);
-        b.impulseAccum.setZero(); // a sleeping body's are dropped: it sleeps because nothing pushes it
-        b.angularImpulseAccum.setZero();
-    }
+void integrateVelocities(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& solved, TaskSystem* tasks) {
+    // Each body on its own: the bodies are shared among the workers, the same bits.
+    parallelFor(tasks, static_cast<std::uint32_t>(bodies.slotCount()), bodiesPerRange, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t i = first; i < last; ++i) {
+            if (!bodies.isAlive(i)) continue;
+            Body& b = bodies.atSlot(i);
+            const bool done = i < solved.size() && solved[i];
+            if (b.type == BodyType::Dynamic && b.awake && !done) accelerate(b, ctx);
+            b.impulseAccum.setZero(); // a sleeping body's are dropped: it sleeps because nothing pushes it
+            b.angularImpulseAccum.setZero();
+        }
+    });
 }
 
 void integratePositions(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& skip,
-                        const std::vector<real>& fraction) {
-    for (std::size_t i = 0; i < bodies.slotCount(); ++i) {
-        if (!bodies.isAlive(i) || (i < skip.size() && skip[i])) continue;
-        Body& b = bodies.atSlot(i);
-        if (b.type != BodyType::Kinematic && !(b.type == BodyType::Dynamic && b.awake)) continue;
-        integrateBodyPosition(b, ctx, i < fraction.size() ? fraction[i] : real(1));
-    }
+                        const std::vector<real>& fraction, TaskSystem* tasks) {
+    parallelFor(tasks, static_cast<std::uint32_t>(bodies.slotCount()), bodiesPerRange, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t i = first; i < last; ++i) {
+            if (!bodies.isAlive(i) || (i < skip.size() && skip[i])) continue;
+            Body& b = bodies.atSlot(i);
+            if (b.type != BodyType::Kinematic && !(b.type == BodyType::Dynamic && b.awake)) continue;
+            integrateBodyPosition(b, ctx, i < fraction.size() ? fraction[i] : real(1));
+        }
+    });
 }
 
 void placeBody(Body& body, const Vec3& displacement, const Quat& rotation, real share) {

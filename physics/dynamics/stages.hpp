@@ -6,6 +6,7 @@
 // world's plain arrays.
 
 #include <jounce/collision/mass_properties.hpp>
+#include <jounce/common/tasks.hpp>
 #include <jounce/common/handle.hpp>
 #include <jounce/dynamics/body.hpp>
 #include <jounce/dynamics/collider.hpp>
@@ -29,11 +30,16 @@ using GeneratorArray = SlotArray<ForceGenerator, ForceGeneratorTag>;
 /// body's forceAccum and torqueAccum.
 void applyForces(BodyArray& bodies, const GeneratorArray& generators, const StepContext& ctx);
 
+/// The least bodies a worker takes at a time in the per-body stages (integration,
+/// placing, proxies): below it, handing out the work costs more than it saves.
+constexpr std::uint32_t bodiesPerRange = 256;
+
 /// Stage 2: the velocity half of semi-implicit Euler for every awake dynamic body
 /// (forces and torques into v and w, damping; see GyroscopicMode), except those a solver
 /// already integrated (`solved`, by slot, may be empty: the soft step's). Every body's
 /// impulse accumulators are cleared.
-void integrateVelocities(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& solved = {});
+void integrateVelocities(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& solved = {},
+                         TaskSystem* tasks = nullptr);
 
 /// Stage 7: the position half for every awake dynamic and every kinematic body: move
 /// and turn with the velocities the resolver left, refresh the world inertia.
@@ -42,7 +48,7 @@ void integrateVelocities(BodyArray& bodies, const StepContext& ctx, const std::v
 /// `fraction` (by slot, may be empty) shortens a body's move to that share of the
 /// step (continuous collision stops a fast body where it first touches something).
 void integratePositions(BodyArray& bodies, const StepContext& ctx, const std::vector<std::uint8_t>& skip = {},
-                        const std::vector<real>& fraction = {});
+                        const std::vector<real>& fraction = {}, TaskSystem* tasks = nullptr);
 /// Stage 7 for a body whose motion over the step a solver already integrated (the soft
 /// step): moved by `displacement`, turned by `rotation` (world: q = rotation q), or
 /// that `share` of both (continuous collision stopped it short).

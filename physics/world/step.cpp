@@ -6,6 +6,7 @@
 #include <jounce/world/world.hpp>
 
 #include "common/guard.hpp"
+#include "common/parallel.hpp"
 #include "common/validate.hpp"
 #include "physics/deformable/stages.hpp"
 #include "physics/particles/direct_solve.hpp"
@@ -140,20 +141,20 @@ void World::substep(const StepContext& ctx) {
     const bool soft = settings_.resolver.solver == ContactSolver::SoftStep;
     if (!soft) {
         t = Clock::now();
-        detail::integrateVelocities(bodies_, ctx);
+        detail::integrateVelocities(bodies_, ctx, {}, tasks());
         profile_.integrate += millisecondsSince(t);
     }
 
     t = Clock::now();
     const detail::CollisionSettings collision = detail::collisionSettings(settings_);
-    detail::colliderProxies(bodies_, colliders_, collision, proxies_, proxyColliders_, scratch_->collision, ctx.h);
+    detail::colliderProxies(bodies_, colliders_, collision, proxies_, proxyColliders_, scratch_->collision, ctx.h, tasks());
     detail::addParticleProxies(particles_, settings_, proxies_, particleCandidates_, ctx.h);
     detail::addDeformableProxies(deformables_, settings_, proxies_, *deformableCandidates_, ctx.h);
     detail::findPairs(broadPhase_, proxies_, pairs_, tasks());
     profile_.broadPhase += millisecondsSince(t);
 
     t = Clock::now();
-    detail::markFastBodies(bodies_, colliders_, collision, ctx.h, scratch_->collision);
+    detail::markFastBodies(bodies_, colliders_, collision, ctx.h, scratch_->collision, tasks());
     // Last substep's manifolds are what this one's continue (persistent contacts); the
     // first substep's are the step's start, which stay as they were (World::step).
     if (ctx.substep > 0) contacts_.swap(scratch_->lastManifolds);
@@ -186,7 +187,7 @@ void World::substep(const StepContext& ctx) {
                              settings_.resolver, ctx.gravity, ctx.gyroscopic, tasks());
         detail::storeJointMotions(joints_, scratch_->motions, ctx.h);
         const auto ti = Clock::now();
-        detail::integrateVelocities(bodies_, ctx, scratch_->soft.owned());
+        detail::integrateVelocities(bodies_, ctx, scratch_->soft.owned(), tasks());
         profile_.integrate += millisecondsSince(ti);
     } else {
         resolver_->setSettings(settings_.resolver);
@@ -205,13 +206,13 @@ void World::substep(const StepContext& ctx) {
     detail::findCoupledBodies(particles_, bodies_, colliders_, particleCandidates_);
     if (soft) sweepSolvedMotion(ctx.h, true);
     detail::limitFastMotion(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
-                            scratch_->collision);
+                            scratch_->collision, tasks());
     detail::shareAcrossJoints(bodies_, jointLinks_, scratch_->collision);
     if (soft) {
         sweepSolvedMotion(ctx.h, false);
         placeSolvedBodies(ctx);
     } else {
-        detail::integratePositions(bodies_, ctx, particleCandidates_.coupledMask, scratch_->collision.fraction);
+        detail::integratePositions(bodies_, ctx, particleCandidates_.coupledMask, scratch_->collision.fraction, tasks());
     }
     profile_.finish += millisecondsSince(t);
 
@@ -337,20 +338,23 @@ void World::sweepSolvedMotion(real h, bool begin) {
     // its velocities are the ones that make that move (put back after it).
     const std::vector<std::uint8_t>& owned = scratch_->soft.owned();
     std::vector<std::pair<Vec3, Vec3>>& kept = scratch_->keptVelocity;
-    if (begin) kept.assign(owned.size(), {Vec3::Zero(), Vec3::Zero()});
-    for (std::uint32_t i = 0; i < owned.size() && i < bodies_.slotCount(); ++i) {
-        if (!owned[i] || !bodies_.isAlive(i)) continue;
-        Body& b = bodies_.atSlot(i);
-        if (begin) {
-            kept[i] = {b.linearVelocity, b.angularVelocity};
-            const Eigen::AngleAxis<real> turn(scratch_->soft.rotation(i));
-            b.linearVelocity = scratch_->soft.displacement(i) / h;
-            b.angularVelocity = turn.axis() * (turn.angle() / h);
-        } else {
-            b.linearVelocity = kept[i].first;
-            b.angularVelocity = kept[i].second;
+    if (begin) kept.resize(owned.size());
+    const auto count = static_cast<std::uint32_t>(std::min(owned.size(), bodies_.slotCount()));
+    detail::parallelFor(tasks(), count, detail::bodiesPerRange, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t i = first; i < last; ++i) {
+            if (!owned[i] || !bodies_.isAlive(i)) continue;
+            Body& b = bodies_.atSlot(i);
+            if (begin) {
+                kept[i] = {b.linearVelocity, b.angularVelocity};
+                const Eigen::AngleAxis<real> turn(scratch_->soft.rotation(i));
+                b.linearVelocity = scratch_->soft.displacement(i) / h;
+                b.angularVelocity = turn.axis() * (turn.angle() / h);
+            } else {
+                b.linearVelocity = kept[i].first;
+                b.angularVelocity = kept[i].second;
+            }
         }
-    }
+    });
 }
 
 void World::placeSolvedBodies(const StepContext& ctx) {
@@ -362,21 +366,24 @@ void World::placeSolvedBodies(const StepContext& ctx) {
     const std::vector<real>& fraction = scratch_->collision.fraction;
     std::vector<std::uint8_t>& place = scratch_->place;
     place.assign(bodies_.slotCount(), 0);
-    for (std::uint32_t i = 0; i < owned.size() && i < place.size(); ++i) {
-        if (!owned[i]) continue;
-        place[i] = 1;
-        if (i < coupled.size() && coupled[i]) continue;
-        const real share = i < fraction.size() ? fraction[i] : real(1);
-        Body& b = bodies_.atSlot(i);
-        detail::placeBody(b, scratch_->soft.displacement(i), scratch_->soft.rotation(i), share);
-        // Stopped at a share of its move, a body has had that share of the step's
-        // acceleration: kept whole, a ball falling 20 m onto the floor gained the fall it
-        // did not make, g (1 - share) |D| per kilogram (0.4 % of its energy a bounce).
-        if (share < 1) b.linearVelocity -= (1 - share) * ctx.h * (b.forceAccum * b.inverseMass);
-        applyLocks(b.locks, b.linearVelocity, b.angularVelocity);
-    }
+    const auto count = static_cast<std::uint32_t>(std::min(owned.size(), place.size()));
+    detail::parallelFor(tasks(), count, detail::bodiesPerRange, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t i = first; i < last; ++i) {
+            if (!owned[i]) continue;
+            place[i] = 1;
+            if (i < coupled.size() && coupled[i]) continue;
+            const real share = i < fraction.size() ? fraction[i] : real(1);
+            Body& b = bodies_.atSlot(i);
+            detail::placeBody(b, scratch_->soft.displacement(i), scratch_->soft.rotation(i), share);
+            // Stopped at a share of its move, a body has had that share of the step's
+            // acceleration: kept whole, a ball falling 20 m onto the floor gained the fall it
+            // did not make, g (1 - share) |D| per kilogram (0.4 % of its energy a bounce).
+            if (share < 1) b.linearVelocity -= (1 - share) * ctx.h * (b.forceAccum * b.inverseMass);
+            applyLocks(b.locks, b.linearVelocity, b.angularVelocity);
+        }
+    });
     for (std::size_t i = 0; i < coupled.size() && i < place.size(); ++i) place[i] |= coupled[i];
-    detail::integratePositions(bodies_, ctx, place, fraction);
+    detail::integratePositions(bodies_, ctx, place, fraction, tasks());
 }
 
 void World::stepDeformables(const StepContext& ctx) {
