@@ -38,14 +38,50 @@ real multiplierChange(real c, real weights, real compliance, real lambda, const 
 
 namespace {
 
+/// Calls row(isRigid, DistanceRow) for every distance constraint the sweeps solve, in
+/// slot order: not those solved directly, nor those whose two ends are pinned. PBD has no
+/// compliance: all its rows are rigid.
+template <typename Row>
+void forEachDistanceRow(const ParticleSystem& ps, const ParticleSettings& settings, real h,
+                        const std::vector<std::uint8_t>& solvedDirectly, Row row) {
+    for (std::size_t k = 0; k < ps.distances.slotCount(); ++k) {
+        if (!ps.distances.isAlive(k) || (k < solvedDirectly.size() && solvedDirectly[k])) continue;
+        const DistanceConstraint& d = ps.distances.atSlot(k);
+        const real wa = ps.w[d.a], wb = ps.w[d.b];
+        if (wa + wb == 0) continue; // both pinned: nothing can move
+        row(!(settings.solver == ParticleSolver::XPBD && d.compliance > 0),
+            DistanceRow{d.a, d.b, static_cast<std::uint32_t>(k), wa, wb, d.restLength, d.compliance / (h * h)});
+    }
+}
+
+bool sameRow(const DistanceRow& a, const DistanceRow& b) {
+    return a.a == b.a && a.b == b.b && a.slot == b.slot && sameReal(a.wa, b.wa) && sameReal(a.wb, b.wb) &&
+           sameReal(a.restLength, b.restLength) && sameReal(a.alphaTilde, b.alphaTilde);
+}
+
+/// Whether listing the rows again gives exactly `compliant` and `rigid`, bit for bit.
+bool sameListing(const ParticleSystem& ps, const ParticleSettings& settings, real h, const std::vector<std::uint8_t>& solvedDirectly,
+                 const std::vector<DistanceRow>& compliant, const std::vector<DistanceRow>& rigid) {
+    std::size_t nextCompliant = 0, nextRigid = 0;
+    bool same = true;
+    forEachDistanceRow(ps, settings, h, solvedDirectly, [&](bool isRigid, const DistanceRow& row) {
+        if (!same) return;
+        const std::vector<DistanceRow>& listed = isRigid ? rigid : compliant;
+        std::size_t& next = isRigid ? nextRigid : nextCompliant;
+        same = next < listed.size() && sameRow(row, listed[next]);
+        ++next;
+    });
+    return same && nextCompliant == compliant.size() && nextRigid == rigid.size();
+}
+
+/// Whether a set's arrays are built for its listing (a pack that threw on the way left
+/// them stale).
+bool packed(const DistanceRows& rows) { return rows.size() == rows.listed.size() && rows.scale.size() == rows.listed.size(); }
+
 bool sameDistanceRows(const std::vector<DistanceRow>& x, const std::vector<DistanceRow>& y) {
     if (x.size() != y.size()) return false;
-    for (std::size_t k = 0; k < x.size(); ++k) {
-        const DistanceRow &a = x[k], &b = y[k];
-        if (a.a != b.a || a.b != b.b || a.slot != b.slot || !sameReal(a.wa, b.wa) || !sameReal(a.wb, b.wb) ||
-            !sameReal(a.restLength, b.restLength) || !sameReal(a.alphaTilde, b.alphaTilde))
-            return false;
-    }
+    for (std::size_t k = 0; k < x.size(); ++k)
+        if (!sameRow(x[k], y[k])) return false;
     return true;
 }
 
@@ -102,18 +138,25 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
         set->pbdStiffness = set->pbd ? pbdStiffnessPerIteration(settings) : 0;
         set->fresh.clear();
     }
-    for (std::size_t k = 0; k < ps.distances.slotCount(); ++k) {
-        if (!ps.distances.isAlive(k) || (k < solvedDirectly.size() && solvedDirectly[k])) continue;
-        const DistanceConstraint& d = ps.distances.atSlot(k);
-        const real wa = ps.w[d.a], wb = ps.w[d.b];
-        if (wa + wb == 0) continue; // both pinned: nothing can move
-        // PBD has no compliance: all its rows are rigid.
-        DistanceRows& set = settings.solver == ParticleSolver::XPBD && d.compliance > 0 ? compliant : rigid;
-        set.fresh.push_back({d.a, d.b, static_cast<std::uint32_t>(k), wa, wb, d.restLength, d.compliance / (h * h)});
+    const bool byLines = lines != nullptr && settings.solveLines && settings.solver == ParticleSolver::XPBD;
+    // What the rigid rows were last listed as: all of them when lines were found among
+    // them, else the rows packed for the point sweep.
+    const std::vector<DistanceRow>& rigidListed = byLines ? lines->foundAmong : rigid.listed;
+    // Most steps list exactly what they listed last time: that is checked first, reading
+    // the constraints alone (a cloth's 24 000 rows, listed afresh and compared, took 5 %
+    // of its step), and then only the scales may need doing again.
+    if (sameListing(ps, settings, h, solvedDirectly, compliant.listed, rigidListed) && packed(compliant) && packed(rigid) &&
+        (!byLines || rigid.listed.size() == lines->rest.size())) {
+        for (DistanceRows* set : {&compliant, &rigid})
+            if (set->scaledForPbd != set->pbd || !sameReal(set->scaledForStiffness, set->pbdStiffness)) setDistanceScales(*set);
+        return;
     }
+    forEachDistanceRow(ps, settings, h, solvedDirectly, [&](bool isRigid, const DistanceRow& row) {
+        (isRigid ? rigid : compliant).fresh.push_back(row);
+    });
     // The rigid rows that form lines are solved by line (solve_lines.cpp), found again
     // only when the rigid rows change.
-    if (lines != nullptr && settings.solveLines && settings.solver == ParticleSolver::XPBD) {
+    if (byLines) {
         if (!sameDistanceRows(rigid.fresh, lines->foundAmong)) {
             findDistanceLines(rigid.fresh, ps.slotCount(), *lines);
             lines->foundAmong = rigid.fresh;

@@ -167,7 +167,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         }
         laps.to(&ParticleTimes::project);
         updateParticleVelocities(ps, h, settings.integrator, tasks);
-        bounceParticles(ps, bodies, shapeContacts, settings, h);
+        bounceParticles(ps, bodies, shapeContacts, settings, h, tasks);
         bouncePairs(ps, scratch.pairRows, scratch.pairLevels, settings, tasks);
         laps.to(&ParticleTimes::integrate);
     }

@@ -213,9 +213,10 @@ Vec3 pushBody(Body& body, const Vec3& at, const Vec3& push, real h, bool withVel
 void updateParticleVelocities(ParticleSystem& ps, real h, ParticleIntegrator integrator, TaskSystem* tasks = nullptr);
 
 /// The velocity pass: touching contacts that closed faster than the threshold leave
-/// with their restitution times the closing speed.
+/// with their restitution times the closing speed. `contacts` come by particle (a
+/// particle's contacts one after the other).
 void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<ParticleContact>& contacts,
-                     const ParticleSettings& settings, real h);
+                     const ParticleSettings& settings, real h, TaskSystem* tasks = nullptr);
 void bouncePairs(ParticleSystem& ps, const PairRows& rows, const SweepLevels& levels, const ParticleSettings& settings,
                  TaskSystem* tasks = nullptr);
 

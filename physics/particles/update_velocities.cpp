@@ -40,6 +40,39 @@ void coupledVelocityPass(Vec3& v, real w, Body& body, const Vec3& at, const Vec3
     exchange(v, w, body, at, t * -jt);
 }
 
+/// One contact's velocity pass (bounceParticles).
+void bounceContact(ParticleSystem& ps, BodyArray& bodies, const ParticleContact& c, const ParticleSettings& settings, real h) {
+    constexpr real touching = real(1e-6); // [m]
+    // Only a contact that touches at the end of the small step: the projection
+    // stopped its particle along n, or pushed it out.
+    const Vec3 n = c.n;
+    if ((ps.x[c.a] - c.q).dot(c.n) > touching) return;
+    Body* body = c.body == noBody ? nullptr : &bodies.slots()[c.body];
+    const Vec3 surface = c.q - c.n * ps.radius[c.a];
+    const Vec3 surfaceVelocity = body != nullptr ? body->velocityAt(surface) : Vec3(c.surfaceMotion / h);
+    const real vn = (ps.v[c.a] - surfaceVelocity).dot(n);
+    // Müller 2007's velocity update: the normal velocity becomes -e times the
+    // closing speed (0 below the threshold). Both ways: the push out of a
+    // penetration, divided by h, is not a velocity the particle earned, and left
+    // in it pumps energy into anything that rests on a curved surface while
+    // constraints pull it in (a cloth over a sphere blew up that way).
+    const bool bounces = c.restitution > 0 && -c.normalVelocity >= settings.restitutionThreshold;
+    const real target = bounces ? -c.restitution * c.normalVelocity : 0;
+    // Separating faster than the target only because of the push-out: the excess
+    // goes; closing or separating slower than a bounce asks: it is given.
+    const real change = target - vn;
+    // A velocity the positions did not make starts BDF2's history afresh (its last
+    // step's motion no longer leads to it).
+    if (body != nullptr) {
+        coupledVelocityPass(ps.v[c.a], ps.w[c.a], *body, surface, n, change, c);
+        ps.hasHistory[c.a] = 0;
+        return;
+    }
+    if (!bounces && change >= 0) return; // resting or closing: the projection handles it
+    ps.hasHistory[c.a] = 0;
+    ps.v[c.a] += n * change;
+}
+
 } // namespace
 
 void updateParticleVelocities(ParticleSystem& ps, real h, ParticleIntegrator integrator, TaskSystem* tasks) {
@@ -63,38 +96,24 @@ void updateParticleVelocities(ParticleSystem& ps, real h, ParticleIntegrator int
 }
 
 void bounceParticles(ParticleSystem& ps, BodyArray& bodies, const std::vector<ParticleContact>& contacts,
-                     const ParticleSettings& settings, real h) {
-    constexpr real touching = real(1e-6); // [m]
-    for (const ParticleContact& c : contacts) {
-        // Only a contact that touches at the end of the small step: the projection
-        // stopped its particle along n, or pushed it out.
-        const Vec3 n = c.n;
-        if ((ps.x[c.a] - c.q).dot(c.n) > touching) continue;
-        Body* body = c.body == noBody ? nullptr : &bodies.slots()[c.body];
-        const Vec3 surface = c.q - c.n * ps.radius[c.a];
-        const Vec3 surfaceVelocity = body != nullptr ? body->velocityAt(surface) : Vec3(c.surfaceMotion / h);
-        const real vn = (ps.v[c.a] - surfaceVelocity).dot(n);
-        // Müller 2007's velocity update: the normal velocity becomes -e times the
-        // closing speed (0 below the threshold). Both ways: the push out of a
-        // penetration, divided by h, is not a velocity the particle earned, and left
-        // in it pumps energy into anything that rests on a curved surface while
-        // constraints pull it in (a cloth over a sphere blew up that way).
-        const bool bounces = c.restitution > 0 && -c.normalVelocity >= settings.restitutionThreshold;
-        const real target = bounces ? -c.restitution * c.normalVelocity : 0;
-        // Separating faster than the target only because of the push-out: the excess
-        // goes; closing or separating slower than a bounce asks: it is given.
-        const real change = target - vn;
-        // A velocity the positions did not make starts BDF2's history afresh (its last
-        // step's motion no longer leads to it).
-        if (body != nullptr) {
-            coupledVelocityPass(ps.v[c.a], ps.w[c.a], *body, surface, n, change, c);
-            ps.hasHistory[c.a] = 0;
-            continue;
-        }
-        if (!bounces && change >= 0) continue; // resting or closing: the projection handles it
-        ps.hasHistory[c.a] = 0;
-        ps.v[c.a] += n * change;
+                     const ParticleSettings& settings, real h, TaskSystem* tasks) {
+    const auto count = static_cast<std::uint32_t>(contacts.size());
+    // A contact with a dynamic body changes the body as well: then every contact is
+    // taken on this thread, in order. Otherwise a contact changes its own particle alone,
+    // and the contacts (which come by particle) are shared in parts that never split a
+    // particle's contacts, each particle seeing its contacts in order as on one thread.
+    const bool touchesBodies = std::any_of(contacts.begin(), contacts.end(), [](const ParticleContact& c) { return c.body != noBody; });
+    if (touchesBodies) {
+        for (const ParticleContact& c : contacts) bounceContact(ps, bodies, c, settings, h);
+        return;
     }
+    const auto particleStart = [&](std::uint32_t k) { // k moved on to the first contact of a particle
+        while (k > 0 && k < count && contacts[k].a == contacts[k - 1].a) ++k;
+        return k;
+    };
+    parallelShares(tasks, count, 1024, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t k = particleStart(begin); k < particleStart(end); ++k) bounceContact(ps, bodies, contacts[k], settings, h);
+    });
 }
 
 void bouncePairs(ParticleSystem& ps, const PairRows& rows, const SweepLevels& levels, const ParticleSettings& settings,
