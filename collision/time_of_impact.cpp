@@ -20,6 +20,13 @@ namespace {
 
 bool isConvex(const Shape& s) { return !std::holds_alternative<HalfSpace>(s) && !std::holds_alternative<TriangleMesh>(s); }
 
+/// The gap between a sphere centred at `centre` and a placed box, 0 when they overlap.
+real sphereBoxGap(const Sphere& sphere, const Vec3& centre, const Box& box, const Transform& pose) {
+    const Vec3 local = pose.toLocal(centre);
+    const Vec3 nearest = local.cwiseMax(-box.halfExtents).cwiseMin(box.halfExtents);
+    return std::max(real(0), (local - nearest).norm() - sphere.radius);
+}
+
 /// Separation of the two placed shapes, 0 when they overlap; infinity when they are
 /// farther apart than `limit` and the narrow phase had to answer. Convex pairs ask GJK
 /// (exact at any distance: the narrow phase's clipping reports box pairs only near
@@ -31,6 +38,13 @@ real separation(const Shape& a, const Transform& pa, const Shape& b, const Trans
     const auto* sa = std::get_if<Sphere>(&a);
     const auto* sb = std::get_if<Sphere>(&b);
     if (sa && sb) return std::max(real(0), (pb.position - pa.position).norm() - sa->radius - sb->radius);
+    // A sphere and a box: the distance from the sphere's centre to the box's nearest
+    // point, less the radius, in closed form too (a sphere falling fast onto a box floor
+    // is swept every step it comes close; GJK took 5 % of spheres4096's step).
+    const auto* ba = std::get_if<Box>(&a);
+    const auto* bb = std::get_if<Box>(&b);
+    if (sa && bb) return sphereBoxGap(*sa, pa.position, *bb, pb);
+    if (ba && sb) return sphereBoxGap(*sb, pb.position, *ba, pa);
     if (isConvex(a) && isConvex(b)) {
         const auto supportA = [&](const Vec3& d) { return pa.toWorld(support(a, pa.directionToLocal(d))); };
         const auto supportB = [&](const Vec3& d) { return pb.toWorld(support(b, pb.directionToLocal(d))); };

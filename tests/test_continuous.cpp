@@ -287,6 +287,34 @@ TEST_CASE("time of impact of two spheres matches the closed form and is never la
     CHECK_FALSE(timeOfImpact(Sphere{real(0.5)}, a, Sphere{real(0.5)}, b, real(0.01)).hit);
 }
 
+TEST_CASE("time of impact of a sphere falling onto a turned box's edge matches the closed form, either way round", "[collision]") {
+    // A unit cube (half extents 1) turned 45 degrees about z has its top edge at
+    // y = sqrt(2), along z. A ball of radius 0.25 at (0, 5, 0.5) falls 10 m over the step:
+    // the gap 5 - sqrt(2) - 0.25 reaches the target distance d in [0.005, 0.01] at
+    // t = (gap - d) / 10. The sphere-box gap is the closed form (the distance to the box's
+    // nearest point), so the walk lands where the two-sphere case does.
+    Sweep box;
+    box.start.orientation = Quat(Eigen::AngleAxis<real>(std::numbers::pi_v<real> / 4, Vec3::UnitZ()));
+    Sweep ball;
+    ball.start.position = Vec3(0, 5, real(0.5));
+    ball.centre = ball.start.position;
+    ball.linear = Vec3(0, -10, 0);
+    const real gap = 5 - std::sqrt(real(2)) - real(0.25);
+    const Box cube{Vec3(1, 1, 1)};
+    const Sphere sphere{real(0.25)};
+    for (const bool ballFirst : {true, false}) {
+        INFO((ballFirst ? "sphere, box" : "box, sphere"));
+        const TimeOfImpact toi = ballFirst ? timeOfImpact(sphere, ball, cube, box, real(0.01)) : timeOfImpact(cube, box, sphere, ball, real(0.01));
+        REQUIRE(toi.hit);
+        CHECK(toi.fraction >= (gap - real(0.01)) / 10 - tol(1e-12, 1e-5));
+        CHECK(toi.fraction <= (gap - real(0.005)) / 10 + tol(1e-12, 1e-5));
+    }
+    // Falling beside the box (x = 2, past its corner at x = sqrt(2) + 0.25): no hit.
+    ball.start.position = Vec3(2, 5, 0);
+    ball.centre = ball.start.position;
+    CHECK_FALSE(timeOfImpact(sphere, ball, cube, box, real(0.01)).hit);
+}
+
 TEST_CASE("time of impact of a turning bar and a sphere: the closed-form angle, never later", "[collision]") {
     // A 2 m bar (half extents 1, 0.05, 0.05) turns a quarter turn about z over the step;
     // a ball of radius 0.1 sits at (0, 0.8, 0). The bar's face meets the ball when the
