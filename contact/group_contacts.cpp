@@ -5,6 +5,7 @@
 // its contacts are no longer looked for.
 
 #include "common/disjoint_sets.hpp"
+#include "common/parallel.hpp"
 #include "contact/stages.hpp"
 
 #include <algorithm>
@@ -31,7 +32,8 @@ std::uint32_t islandOfPair(std::span<const Body> slots, const Islands& islands, 
 
 void groupContacts(BodyArray& bodies, const std::vector<ContactManifold>& manifolds, const std::vector<Contact>& jointContacts,
                    const SleepSettings& sleep, Islands& islands, std::vector<std::uint32_t>& islandStarts,
-                   std::vector<BodyLink>& sleepingLinks, const std::vector<BodyLink>& jointLinks, ContactScratch& scratch) {
+                   std::vector<BodyLink>& sleepingLinks, const std::vector<BodyLink>& jointLinks, ContactScratch& scratch,
+                   TaskSystem* tasks) {
     // Sleeping bodies are not tested against each other, so the contacts that held a
     // sleeping pile together are not found again. The links kept from them join its
     // bodies into one island still, so a hit on any of them wakes all of them.
@@ -40,11 +42,17 @@ void groupContacts(BodyArray& bodies, const std::vector<ContactManifold>& manifo
     std::erase_if(sleepingLinks, [&](const BodyLink& l) { return !asleep(l.first) && !asleep(l.second); });
     // The islands join the bodies of every manifold (a pair's points all join the same
     // two) and of every joint (its contacts join the bodies its link names).
+    std::vector<ContactScratch::ManifoldPair>& pairs = scratch.manifoldPairs;
+    pairs.resize(manifolds.size());
+    parallelFor(tasks, static_cast<std::uint32_t>(manifolds.size()), 1024, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t k = first; k < last; ++k)
+            pairs[k] = {manifolds[k].bodyA.index, manifolds[k].bodyB.index, static_cast<std::uint32_t>(manifolds[k].manifold.count)};
+    });
     std::vector<BodyLink>& links = scratch.links;
     links.assign(sleepingLinks.begin(), sleepingLinks.end());
     links.insert(links.end(), jointLinks.begin(), jointLinks.end());
-    for (const ContactManifold& m : manifolds)
-        if (m.manifold.count > 0) links.emplace_back(m.bodyA.index, m.bodyB.index);
+    for (const ContactScratch::ManifoldPair& m : pairs)
+        if (m.count > 0) links.emplace_back(m.a, m.b);
     buildIslands(slots, bodies.aliveFlags(), {}, links, islands);
     // An island a moving kinematic body touches wakes (and the sleep stage keeps it awake).
     markMovedByKinematics(slots, links, islands, scratch.movedByKinematic);
@@ -57,8 +65,8 @@ void groupContacts(BodyArray& bodies, const std::vector<ContactManifold>& manifo
     // writes them there, so nothing is copied to put them in order.
     const auto islandCount = static_cast<std::uint32_t>(islands.count());
     groupByIsland(static_cast<std::uint32_t>(manifolds.size()), islandCount, [&](std::uint32_t k) {
-        const ContactManifold& m = manifolds[k];
-        return m.manifold.count > 0 ? islandOfPair(slots, islands, m.bodyA.index, m.bodyB.index) : noIsland;
+        const ContactScratch::ManifoldPair& m = pairs[k];
+        return m.count > 0 ? islandOfPair(slots, islands, m.a, m.b) : noIsland;
     }, scratch.manifoldOrder, scratch.manifoldStarts);
     groupByIsland(static_cast<std::uint32_t>(jointContacts.size()), islandCount, [&](std::uint32_t i) {
         return islandOfPair(slots, islands, jointContacts[i].body[0], jointContacts[i].body[1]);
@@ -75,7 +83,7 @@ void groupContacts(BodyArray& bodies, const std::vector<ContactManifold>& manifo
         for (std::uint32_t i = firstManifold; i < lastManifold; ++i) {
             const std::uint32_t m = scratch.manifoldOrder[i];
             scratch.manifoldFirsts[m] = next;
-            next += static_cast<std::uint32_t>(manifolds[m].manifold.count);
+            next += pairs[m].count;
         }
         for (std::uint32_t i = firstJoint; i < lastJoint; ++i) scratch.jointPlaces[scratch.jointOrder[i]] = next++;
         islandStarts.push_back(next);

@@ -14,25 +14,28 @@ namespace {
 
 using detail::DisjointSets;
 
-bool joins(std::span<const Body> bodies, std::uint32_t i) { return i != noBody && bodies[i].isDynamic(); }
+bool joins(const std::vector<std::uint8_t>& dynamic, std::uint32_t i) { return i != noBody && dynamic[i]; }
 
 } // namespace
 
 void buildIslands(std::span<const Body> bodies, std::span<const std::uint8_t> alive, std::span<const Contact> contacts,
                   std::span<const std::pair<std::uint32_t, std::uint32_t>> links, Islands& out) {
     DisjointSets sets(out.unionFind, bodies.size());
+    const std::vector<std::uint8_t>& dynamic = out.dynamic;
+    out.dynamic.resize(bodies.size());
+    for (std::uint32_t i = 0; i < bodies.size(); ++i) out.dynamic[i] = bodies[i].isDynamic() ? 1 : 0;
     for (const Contact& c : contacts)
-        if (joins(bodies, c.body[0]) && joins(bodies, c.body[1])) sets.unite(c.body[0], c.body[1]);
+        if (joins(dynamic, c.body[0]) && joins(dynamic, c.body[1])) sets.unite(c.body[0], c.body[1]);
     for (const auto& [a, b] : links)
-        if (joins(bodies, a) && joins(bodies, b)) sets.unite(a, b);
+        if (joins(dynamic, a) && joins(dynamic, b)) sets.unite(a, b);
 
     // Number the islands by their root (= lowest body index), in index order.
     out.bodyIsland.assign(bodies.size(), noIsland);
     std::uint32_t count = 0;
     for (std::uint32_t i = 0; i < bodies.size(); ++i)
-        if (alive[i] && bodies[i].isDynamic() && sets.find(i) == i) out.bodyIsland[i] = count++;
+        if (alive[i] && dynamic[i] && sets.find(i) == i) out.bodyIsland[i] = count++;
     for (std::uint32_t i = 0; i < bodies.size(); ++i)
-        if (alive[i] && bodies[i].isDynamic()) out.bodyIsland[i] = out.bodyIsland[sets.find(i)];
+        if (alive[i] && dynamic[i]) out.bodyIsland[i] = out.bodyIsland[sets.find(i)];
 
     // Counting sort of bodies and contacts by island (stable: input order kept).
     detail::groupByIsland(static_cast<std::uint32_t>(bodies.size()), count, [&](std::uint32_t i) { return out.bodyIsland[i]; },
@@ -40,8 +43,8 @@ void buildIslands(std::span<const Body> bodies, std::span<const std::uint8_t> al
     const auto contactIsland = [&](std::uint32_t k) {
         const Contact& c = contacts[k];
         // A contact belongs to the island of its dynamic body (either, if both).
-        if (joins(bodies, c.body[0])) return out.bodyIsland[c.body[0]];
-        if (joins(bodies, c.body[1])) return out.bodyIsland[c.body[1]];
+        if (joins(dynamic, c.body[0])) return out.bodyIsland[c.body[0]];
+        if (joins(dynamic, c.body[1])) return out.bodyIsland[c.body[1]];
         return noIsland; // between static or kinematic bodies only: nothing to resolve
     };
     detail::groupByIsland(static_cast<std::uint32_t>(contacts.size()), count, contactIsland, out.contactOrder, out.contactStarts);
@@ -81,9 +84,13 @@ void markMovedByKinematics(std::span<const Body> bodies, std::span<const std::pa
         return i != noBody && bodies[i].type == BodyType::Kinematic &&
                (!bodies[i].linearVelocity.isZero(0) || !bodies[i].angularVelocity.isZero(0));
     };
+    // A dynamic body is no kinematic one: its byte says so before its Body is read.
+    const auto isDynamic = [&](std::uint32_t i) {
+        return i != noBody && (i < islands.dynamic.size() ? islands.dynamic[i] != 0 : bodies[i].isDynamic());
+    };
     for (const auto& [a, b] : links) {
-        if (movingKinematic(a) && joins(bodies, b)) moved[islands.bodyIsland[b]] = 1;
-        if (movingKinematic(b) && joins(bodies, a)) moved[islands.bodyIsland[a]] = 1;
+        if (!isDynamic(a) && isDynamic(b) && movingKinematic(a)) moved[islands.bodyIsland[b]] = 1;
+        if (!isDynamic(b) && isDynamic(a) && movingKinematic(b)) moved[islands.bodyIsland[a]] = 1;
     }
 }
 

@@ -114,6 +114,7 @@ void particleCandidates(const ParticleSystem& ps, const std::vector<BroadPhasePr
     };
     // Each group's members by x, made the first time one of its pairs needs them in this
     // world substep (group-0 particles are one member each and need none).
+    if (out.firstProxy == out.endProxy) return; // no particle: no pair to look at
     out.byX.resize(out.endProxy - out.firstProxy);
     out.byXBuilt.assign(out.endProxy - out.firstProxy, 0);
     const auto byX = [&](std::uint32_t proxy) -> const ParticleCandidates::MembersByX& {

@@ -171,7 +171,7 @@ void World::substep(const StepContext& ctx) {
     grouping.jointContacts.clear();
     detail::generateJointContacts(bodies_, joints_, previousContacts_, grouping.previousKeys, grouping.jointContacts, soft);
     detail::groupContacts(bodies_, contacts_, grouping.jointContacts, settings_.sleep, islands_, islandStarts_, sleepingLinks_,
-                          jointLinks_, grouping);
+                          jointLinks_, grouping, tasks());
     detail::gatherContacts(contacts_, grouping.manifoldFirsts, grouping.jointContacts, grouping.jointPlaces,
                            resolverContacts_, islandStarts_, contactErrors_, tasks());
     detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepThreshold,
