@@ -29,7 +29,8 @@ inline void waitTurn(int spin, int spins = 2000) {
     }
 }
 
-/// Calls body(begin, end) over ranges covering [0, count), each at least `minRange` long.
+/// Calls body(begin, end) over ranges covering [0, count), each about `minRange` long or
+/// longer (TaskSystem::run).
 template <class Body> void parallelFor(TaskSystem* tasks, std::uint32_t count, std::uint32_t minRange, Body&& body) {
     if (tasks == nullptr || tasks->workerCount() < 2 || count <= minRange) {
         body(std::uint32_t{0}, count);

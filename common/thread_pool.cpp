@@ -163,6 +163,9 @@ void ThreadPool::run(std::uint32_t count, std::uint32_t minRange, TaskFunction f
     j.count = count;
     j.range = std::max(range, (count + 4 * s.workers - 1) / (4 * s.workers));
     j.ranges = (count + j.range - 1) / j.range;
+    // Evened out: 1500 items in ranges of 1024 would be 1024 and 476, the worker that
+    // took the first running twice as long as the other.
+    j.range = (count + j.ranges - 1) / j.ranges;
     j.control = detail::FloatControl::current();
     {
         std::lock_guard lock(s.mutex);

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cfenv>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -49,6 +50,27 @@ TEST_CASE("the thread pool runs every item once, on every worker count", "[physi
         INFO(threads << " threads");
         CHECK(wrong == 0);
     }
+}
+
+TEST_CASE("the thread pool evens its ranges out, none shorter than half the least range", "[physics]") {
+    // 1500 items at 1024 a range: two of 750, not 1024 and 476 (the worker with the
+    // first would run twice as long as the other). 1000 at 7 on 2 threads: 8 ranges of 125.
+    struct Lengths {
+        std::mutex mutex;
+        std::vector<std::uint32_t> seen;
+    };
+    const auto record = [](std::uint32_t begin, std::uint32_t end, std::uint32_t, void* context) {
+        Lengths& l = *static_cast<Lengths*>(context);
+        std::lock_guard lock(l.mutex);
+        l.seen.push_back(end - begin);
+    };
+    ThreadPool pool(2);
+    Lengths big;
+    pool.run(1500, 1024, record, &big);
+    CHECK(big.seen == std::vector<std::uint32_t>{750, 750});
+    Lengths small;
+    pool.run(1000, 7, record, &small);
+    CHECK(small.seen == std::vector<std::uint32_t>(8, 125));
 }
 
 TEST_CASE("a range's exception reaches run()'s caller once every other range has run", "[physics]") {

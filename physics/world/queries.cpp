@@ -33,13 +33,21 @@ void World::indexQueries() {
     movedBodies_.clear();
     // Where the last substep's boxes were made: a collider whose body has not moved
     // since is still inside its box (a sleeping pile is never placed again here).
+    // Each collider checked on the workers, the ones out of their boxes listed here in
+    // proxy order.
     const std::vector<detail::PlacedCollider>& placed = scratch_->collision.placed;
-    for (const ColliderId id : proxyColliders_) {
-        const Collider& c = colliders_[id];
-        const Body& body = bodies_[c.body];
-        if (placed[id.index].madeFrom(body, id.generation)) continue;
-        if (!c.fatBox.contains(computeAabb(c.shape, body.origin() * c.local))) unindexed_.push_back(id);
-    }
+    std::vector<std::uint8_t>& out = scratch_->outOfBox;
+    out.resize(proxyColliders_.size());
+    detail::parallelFor(tasks(), static_cast<std::uint32_t>(proxyColliders_.size()), 512, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t k = first; k < last; ++k) {
+            const ColliderId id = proxyColliders_[k];
+            const Collider& c = colliders_[id];
+            const Body& body = bodies_[c.body];
+            out[k] = !placed[id.index].madeFrom(body, id.generation) && !c.fatBox.contains(computeAabb(c.shape, body.origin() * c.local));
+        }
+    });
+    for (std::size_t k = 0; k < out.size(); ++k)
+        if (out[k]) unindexed_.push_back(proxyColliders_[k]);
     queriesScanAll_ = false;
 }
 

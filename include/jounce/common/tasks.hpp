@@ -25,8 +25,9 @@ public:
     virtual ~TaskSystem() = default;
     /// How many workers may run ranges at once, the calling thread included (>= 1).
     virtual std::uint32_t workerCount() const = 0;
-    /// Runs fn over [0, count) in ranges of at least `minRange` items (the last may be
-    /// shorter) and returns when every range has run. Workers are numbered from 0 to
+    /// Runs fn over [0, count) in ranges of about `minRange` items or more, never fewer
+    /// than half of it (the last may be shorter: the default pool evens the ranges out, so
+    /// 1500 items at 1024 go as two of 750), and returns when every range has run. Workers are numbered from 0 to
     /// workerCount() - 1; no two ranges run at once on the same worker number. A range
     /// may throw (a step that meets an overflow does): run() must still let every other
     /// range finish, then pass one of the exceptions on to its caller. The ranges must
