@@ -19,6 +19,8 @@
 #include <jounce/collision/time_of_impact.hpp>
 
 #include <algorithm>
+#include <exception>
+#include <mutex>
 #include <limits>
 #include <variant>
 
@@ -245,14 +247,26 @@ void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, co
     limits.assign(swept.size(), PairLimit{});
     const std::uint32_t workers = tasks == nullptr ? 1 : tasks->workerCount();
     if (scratch.workers.size() < workers) scratch.workers.resize(workers);
+    // A sweep may throw (a NaN sweep of a body that overflowed): the error of the first
+    // such pair in pair order is the one passed on, as on one thread.
+    std::mutex failing;
+    std::uint32_t failedAt = ~std::uint32_t{0};
+    std::exception_ptr failure;
     parallelForWorkers(tasks, static_cast<std::uint32_t>(swept.size()), pairsPerSweepRange,
                        [&](std::uint32_t first, std::uint32_t last, std::uint32_t worker) {
         for (std::uint32_t k = first; k < last; ++k) {
             const ProxyPair& pair = pairs[swept[k]];
-            limits[k] = sweepPair(bodies, colliders[proxyColliders[pair.a]], colliders[proxyColliders[pair.b]], fast, settings, h,
-                                  scratch.workers[worker].sweep);
+            try {
+                limits[k] = sweepPair(bodies, colliders[proxyColliders[pair.a]], colliders[proxyColliders[pair.b]], fast, settings,
+                                      h, scratch.workers[worker].sweep);
+            } catch (...) {
+                const std::lock_guard lock(failing);
+                if (k < failedAt) failedAt = k, failure = std::current_exception();
+                return; // the rest of this range is after it in pair order
+            }
         }
     });
+    if (failure) std::rethrow_exception(failure);
     for (std::uint32_t k = 0; k < swept.size(); ++k) {
         const ProxyPair& pair = pairs[swept[k]];
         const std::uint32_t ia = colliders[proxyColliders[pair.a]].body.index, ib = colliders[proxyColliders[pair.b]].body.index;

@@ -279,3 +279,31 @@ TEST_CASE("lines: a chain that shares a particle with rows that form no line is 
     CHECK(linksInLines(p.lines) == 3);
     CHECK(p.rigid.size() == 3);
 }
+
+TEST_CASE("lines: packed again with the same rows they stay, and turned off as their rows leave they go", "[particles]") {
+    // A rope of five rigid links is one line. Packed again unchanged (the pack's quick
+    // check of its last listing), the line and the rows are as they were. Then, in one
+    // step, the direct solver takes the rope's links and lines are turned off: what is
+    // left to list is what was left beside the line (nothing), and the line must go
+    // too, or it would be solved on top of the direct solve.
+    World w;
+    std::vector<ParticleId> ids;
+    for (int i = 0; i < 6; ++i) ids.push_back(addParticle(w, Vec3(real(0.2) * real(i), 1, 0), 1));
+    for (int i = 0; i + 1 < 6; ++i) w.createDistanceConstraint({ids[static_cast<std::size_t>(i)], ids[static_cast<std::size_t>(i + 1)], -1, 0});
+    ParticleSettings s;
+    s.directChains = false;
+    PackedLines p = packWithLines(w, s);
+    REQUIRE(lineCount(p.lines) == 1);
+    REQUIRE(linksInLines(p.lines) == 5);
+    CHECK(p.rigid.size() == 0);
+    detail::packDistances(w.particles(), s, lineStep, {}, p.compliant, p.rigid, &p.lines);
+    CHECK(lineCount(p.lines) == 1);
+    CHECK(linksInLines(p.lines) == 5);
+    CHECK(p.rigid.size() == 0);
+    s.directChains = true;
+    s.solveLines = false;
+    const std::vector<std::uint8_t> direct(w.particles().distances.slotCount(), 1);
+    detail::packDistances(w.particles(), s, lineStep, direct, p.compliant, p.rigid, &p.lines);
+    CHECK(p.lines.bundles() == 0);
+    CHECK(p.rigid.size() == 0);
+}

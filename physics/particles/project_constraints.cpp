@@ -146,9 +146,10 @@ void packDistances(const ParticleSystem& ps, const ParticleSettings& settings, r
     // the constraints alone (a cloth's 24 000 rows, listed afresh and compared, took 5 %
     // of its step), and then only the scales may need doing again.
     if (sameListing(ps, settings, h, solvedDirectly, compliant.listed, rigidListed) && packed(compliant) && packed(rigid) &&
-        (!byLines || rigid.listed.size() == lines->rest.size())) {
+        (!byLines || sameDistanceRows(rigid.listed, lines->rest))) {
         for (DistanceRows* set : {&compliant, &rigid})
             if (set->scaledForPbd != set->pbd || !sameReal(set->scaledForStiffness, set->pbdStiffness)) setDistanceScales(*set);
+        if (!byLines && lines != nullptr) *lines = DistanceLines{}; // lines turned off: none solved (as below)
         return;
     }
     forEachDistanceRow(ps, settings, h, solvedDirectly, [&](bool isRigid, const DistanceRow& row) {

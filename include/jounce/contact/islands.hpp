@@ -77,6 +77,7 @@ int updateSleep(std::span<Body> bodies, const Islands& islands, real dt, const S
 /// sleep: a box on a turning platform rides along instead of being left behind (Box2D
 /// and Jolt keep bodies touching a moving kinematic body awake the same way). `links`:
 /// the pairs of body indices that touch or are jointed (a manifold's, a joint's).
+/// `islands`: buildIslands' over these bodies (its bodyIsland and dynamic are read).
 void markMovedByKinematics(std::span<const Body> bodies, std::span<const std::pair<std::uint32_t, std::uint32_t>> links,
                            const Islands& islands, std::vector<std::uint8_t>& moved);
 
