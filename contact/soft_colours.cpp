@@ -318,7 +318,7 @@ void SoftStepSolver::solveColoured(std::span<const std::uint32_t> islandStarts, 
     }
     if (manifolds_.empty()) return;
     states_.resize(bodies_.size());
-    detail::parallelFor(tasks, static_cast<std::uint32_t>(bodies_.size()), 2048, [&](std::uint32_t begin, std::uint32_t end) {
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(bodies_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t i = begin; i < end; ++i) states_[i] = detail::stateOf(bodies_[i]);
     });
     colourManifolds(contacts, bodies, substeps, settings, sub, tasks);
@@ -331,7 +331,7 @@ void SoftStepSolver::solveColoured(std::span<const std::uint32_t> islandStarts, 
     planStages(substeps, settings.soft.relaxIterations, tasks ? tasks->workerCount() : 1);
     runStages(tasks);
     // Back into the bodies and the contacts.
-    detail::parallelFor(tasks, static_cast<std::uint32_t>(colouredBodies_.size()), 1024, [&](std::uint32_t begin, std::uint32_t end) {
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(colouredBodies_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) detail::storeState(states_[colouredBodies_[k]], bodies_[colouredBodies_[k]]);
     });
     storeBlocks(contacts, substeps, tasks);

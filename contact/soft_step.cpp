@@ -10,6 +10,7 @@
 #include "common/validate.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 namespace jounce {
@@ -95,10 +96,20 @@ void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const 
             if (owned_[i]) bodies_[i + 1] = detail::makeSoftBody(b, sub);
         }
     });
-    // The other bodies contacts touch: kinematic ones (which move), static and sleeping ones.
-    for (const Contact& c : contacts)
-        for (const std::uint32_t i : c.body)
-            if (i != noBody && !owned_[i]) bodies_[i + 1] = detail::makeSoftBody(bodies[i], sub);
+    // The other bodies contacts touch: kinematic ones (which move), static and sleeping
+    // ones. Marked from the contacts, then made once each from the bodies, both on the
+    // workers (one pass over the contacts on the calling thread read what the workers had
+    // just written, from their caches: 0.03 ms of pile1000's step).
+    touched_.assign(bodies.size(), 0);
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(contacts.size()), 1024, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t k = begin; k < end; ++k)
+            for (const std::uint32_t i : contacts[k].body)
+                if (i != noBody && !owned_[i]) std::atomic_ref<std::uint8_t>(touched_[i]).store(1, std::memory_order_relaxed);
+    });
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(bodies.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t i = begin; i < end; ++i)
+            if (touched_[i]) bodies_[i + 1] = detail::makeSoftBody(bodies[i], sub);
+    });
 }
 
 namespace {

@@ -370,6 +370,7 @@ private:
     std::vector<std::uint32_t> jointScratch_; ///< acyclicity test
     std::vector<std::uint32_t> islandPatches_; ///< each island's first patch (by island, and one past the last)
     std::vector<std::uint8_t> owned_;         ///< by body
+    std::vector<std::uint8_t> touched_;       ///< by body: not owned, and a contact touches it (gatherBodies)
     std::vector<std::uint32_t> islandBodies_; ///< scratch: the island's moving solver bodies
     /// Ghosts of bodies held still under heavier ones (holdLightBodies): solver bodies
     /// from firstGhost_ on, each mirroring the motion of ghostOf_[g - firstGhost_].
