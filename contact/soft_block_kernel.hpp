@@ -40,6 +40,11 @@ template <class L> struct SoftBlockKernel {
     // ---- lanes [at, at + n) of a block's arrays ------------------------------------
     static L get(const lane_real (&a)[W], int at) { return L::load(a + at); }
     static void put(lane_real (&a)[W], int at, L x) { x.store(a + at); }
+    static void put3(lane_real (&a)[3][W], int at, const V3<L>& v) {
+        put(a[0], at, v.x);
+        put(a[1], at, v.y);
+        put(a[2], at, v.z);
+    }
     static V3<L> get3(const lane_real (&a)[3][W], int at) { return {get(a[0], at), get(a[1], at), get(a[2], at)}; }
     static Sym3<L> getSym(const lane_real (&a)[6][W], int at) {
         return {get(a[0], at), get(a[1], at), get(a[2], at), get(a[3], at), get(a[4], at), get(a[5], at)};
@@ -82,13 +87,15 @@ template <class L> struct SoftBlockKernel {
         return get(p.base, at) + dot(normal, a.dp - b.dp + ra - rb);
     }
 
-    /// Impulse `impulse` at anchors (ra, rb): +on a, -on b.
-    JOUNCE_KERNEL_INLINE static void push(Body& a, Body& b, const V3<L>& impulse, const V3<L>& ra, const V3<L>& rb, L invMassA, L invMassB,
-                     const Sym3<L>& invIA, const Sym3<L>& invIB) {
+    /// An impulse j along the normal at a point: the linear parts as push's, the angular
+    /// ones from the point's turns, I^-1 (r x n) (prepareLanes), one multiplication each.
+    JOUNCE_KERNEL_INLINE static void pushNormal(Body& a, Body& b, const V3<L>& normal, L j, const SoftPointBlock& p, int at,
+                                                L invMassA, L invMassB) {
+        const V3<L> impulse = normal * j;
         a.v = a.v + impulse * invMassA;
-        a.w = a.w + invIA * cross(ra, impulse);
+        a.w = a.w + get3(p.turn[0], at) * j;
         b.v = b.v - impulse * invMassB;
-        b.w = b.w - invIB * cross(rb, impulse);
+        b.w = b.w - get3(p.turn[1], at) * j;
     }
 
     struct Manifold {
@@ -101,9 +108,9 @@ template <class L> struct SoftBlockKernel {
                 getSym(k.invInertia[1], at)};
     }
 
-    /// Relative normal speed at a point (< 0 closing).
-    JOUNCE_KERNEL_INLINE static L normalSpeed(const Manifold& m, const Body& a, const Body& b, const V3<L>& ra, const V3<L>& rb) {
-        return dot(m.normal, a.v - b.v) + dot(a.w, cross(ra, m.normal)) - dot(b.w, cross(rb, m.normal));
+    /// Relative normal speed at a point (< 0 closing), from its levers r x n.
+    JOUNCE_KERNEL_INLINE static L normalSpeed(const Manifold& m, const Body& a, const Body& b, const SoftPointBlock& p, int at) {
+        return dot(m.normal, a.v - b.v) + dot(a.w, get3(p.lever[0], at)) - dot(b.w, get3(p.lever[1], at));
     }
 
     // ---- the visits ------------------------------------------------------------------
@@ -115,13 +122,17 @@ template <class L> struct SoftBlockKernel {
             const L j = get(p.impulse, at);
             put(p.pushed, at, get(p.pushed, at) + j);
             put(p.applied, at, get(p.applied, at) + j);
-            push(a, b, m.normal * j, get3(p.anchor[0], at), get3(p.anchor[1], at), m.invMassA, m.invMassB, m.invIA, m.invIB);
+            pushNormal(a, b, m.normal, j, p, at, m.invMassA, m.invMassB);
         }
-        const V3<L> planar = get3(k.tangent, at) * get(k.planar[0], at) + get3(k.bitangent, at) * get(k.planar[1], at);
-        push(a, b, planar, get3(k.centre[0], at), get3(k.centre[1], at), m.invMassA, m.invMassB, m.invIA, m.invIB);
-        const V3<L> twist = m.normal * get(k.twist, at);
-        a.w = a.w + m.invIA * twist;
-        b.w = b.w - m.invIB * twist;
+        const L p1 = get(k.planar[0], at), p2 = get(k.planar[1], at);
+        const V3<L> planar = get3(k.tangent, at) * p1 + get3(k.bitangent, at) * p2;
+        a.v = a.v + planar * m.invMassA;
+        a.w = a.w + get3(k.planarTurn[0][0], at) * p1 + get3(k.planarTurn[0][1], at) * p2;
+        b.v = b.v - planar * m.invMassB;
+        b.w = b.w - (get3(k.planarTurn[1][0], at) * p1 + get3(k.planarTurn[1][1], at) * p2);
+        const L twist = get(k.twist, at);
+        a.w = a.w + get3(k.twistTurn[0], at) * twist;
+        b.w = b.w - get3(k.twistTurn[1], at) * twist;
         scatter(states, k.body[0] + at, k.writes[0] + at, a);
         scatter(states, k.body[1] + at, k.writes[1] + at, b);
     }
@@ -141,20 +152,19 @@ template <class L> struct SoftBlockKernel {
         L total = zero;
         for (std::uint32_t i = 0; i < k.points; ++i) {
             SoftPointBlock& p = points[i];
-            const V3<L> ra = get3(p.anchor[0], at), rb = get3(p.anchor[1], at);
             const L s = separation(p, at, m.normal, a, b);
             const typename L::Mask apart = s > zero;
             const L bias = select(apart, s * rate, max(massScale * biasRate * s, pushCap));
             const L scale = select(apart, one, massScale);
             const L keep = select(apart, zero, impulseScale);
-            const L vn = normalSpeed(m, a, b, ra, rb);
+            const L vn = normalSpeed(m, a, b, p, at);
             const L before = get(p.impulse, at);
             const L after = max(before - get(p.normalMass, at) * (scale * vn + bias) - keep * before, zero);
             const L d = after - before;
             put(p.impulse, at, after);
             put(p.pushed, at, get(p.pushed, at) + d);
             put(p.applied, at, get(p.applied, at) + d);
-            push(a, b, m.normal * d, ra, rb, m.invMassA, m.invMassB, m.invIA, m.invIB);
+            pushNormal(a, b, m.normal, d, p, at, m.invMassA, m.invMassB);
             total = total + after;
         }
         // Friction only in the relaxing sweep (Box2D v3 and Box3D do so now): the biased
@@ -172,14 +182,17 @@ template <class L> struct SoftBlockKernel {
         const L twistLimit = limit * get(k.twistReach, at);
         const L twist0 = get(k.twist, at);
         const L twist = min(max(twist0 - get(k.twistMass, at) * spin, zero - twistLimit), twistLimit);
-        const V3<L> turn = m.normal * (twist - twist0);
-        a.w = a.w + m.invIA * turn;
-        b.w = b.w - m.invIB * turn;
+        const L change = twist - twist0;
+        a.w = a.w + get3(k.twistTurn[0], at) * change;
+        b.w = b.w - get3(k.twistTurn[1], at) * change;
         put(k.twist, at, twist);
-        const V3<L> ca = get3(k.centre[0], at), cb = get3(k.centre[1], at);
         const V3<L> t = get3(k.tangent, at), u = get3(k.bitangent, at);
-        const V3<L> slip = a.v + cross(a.w, ca) - b.v - cross(b.w, cb);
-        const L s1 = dot(t, slip) - get(k.slipTarget[0], at), s2 = dot(u, slip) - get(k.slipTarget[1], at);
+        // The slip along e: e . (v_a + w_a x c_a - v_b - w_b x c_b), with e . (w x c) = w . (c x e).
+        const V3<L> linear = a.v - b.v;
+        const L s1 = dot(t, linear) + dot(a.w, get3(k.planarLever[0][0], at)) - dot(b.w, get3(k.planarLever[1][0], at)) -
+                     get(k.slipTarget[0], at);
+        const L s2 = dot(u, linear) + dot(a.w, get3(k.planarLever[0][1], at)) - dot(b.w, get3(k.planarLever[1][1], at)) -
+                     get(k.slipTarget[1], at);
         const L m00 = get(k.planarMass[0], at), m01 = get(k.planarMass[1], at), m11 = get(k.planarMass[2], at);
         const L p10 = get(k.planar[0], at), p20 = get(k.planar[1], at);
         L p1 = p10 - (m00 * s1 + m01 * s2);
@@ -191,7 +204,12 @@ template <class L> struct SoftBlockKernel {
         p2 = select(outside, p2 * shrink, p2);
         put(k.planar[0], at, p1);
         put(k.planar[1], at, p2);
-        push(a, b, t * (p1 - p10) + u * (p2 - p20), ca, cb, m.invMassA, m.invMassB, m.invIA, m.invIB);
+        const L d1 = p1 - p10, d2 = p2 - p20;
+        const V3<L> impulse = t * d1 + u * d2;
+        a.v = a.v + impulse * m.invMassA;
+        a.w = a.w + get3(k.planarTurn[0][0], at) * d1 + get3(k.planarTurn[0][1], at) * d2;
+        b.v = b.v - impulse * m.invMassB;
+        b.w = b.w - (get3(k.planarTurn[1][0], at) * d1 + get3(k.planarTurn[1][1], at) * d2);
         scatter(states, k.body[0] + at, k.writes[0] + at, a);
         scatter(states, k.body[1] + at, k.writes[1] + at, b);
     }
@@ -202,7 +220,7 @@ template <class L> struct SoftBlockKernel {
         for (std::uint32_t i = 0; i < k.points; ++i) {
             SoftPointBlock& p = points[i];
             put(p.pushed, at, L::splat(0));
-            put(p.approach, at, normalSpeed(m, a, b, get3(p.anchor[0], at), get3(p.anchor[1], at)));
+            put(p.approach, at, normalSpeed(m, a, b, p, at));
             put(p.gap, at, separation(p, at, m.normal, a, b));
         }
     }
@@ -219,20 +237,19 @@ template <class L> struct SoftBlockKernel {
         const L pull = kick / L::splat(h); // k / h: the normal acceleration [m/s^2]
         for (std::uint32_t i = 0; i < k.points; ++i) {
             SoftPointBlock& p = points[i];
-            const V3<L> ra = get3(p.anchor[0], at), rb = get3(p.anchor[1], at);
             const L approach = get(p.approach, at);
             const L vIn = approach - kick;
             const L in = vIn * vIn - two * pull * get(p.gap, at) + kick * vIn;
             const L out = e * e * in + two * pull * separation(p, at, m.normal, a, b);
             const L disc = kick * kick + L::splat(4) * out;
             const L target = (sqrt(max(disc, zero)) - kick) * half;
-            const L vn = normalSpeed(m, a, b, ra, rb);
+            const L vn = normalSpeed(m, a, b, p, at);
             const L j0 = max(get(p.normalMass, at) * (target - vn), zero - get(p.impulse, at));
             const typename L::Mask hit =
                 both(both(e > zero, approach <= L::splat(-threshold)), both(get(p.pushed, at) > zero, out > zero));
             const L j = select(both(both(hit, disc >= zero), j0 > zero), j0, zero);
             put(p.bounced, at, get(p.bounced, at) + j);
-            push(a, b, m.normal * j, ra, rb, m.invMassA, m.invMassB, m.invIA, m.invIB);
+            pushNormal(a, b, m.normal, j, p, at, m.invMassA, m.invMassB);
         }
         scatter(states, k.body[0] + at, k.writes[0] + at, a);
         scatter(states, k.body[1] + at, k.writes[1] + at, b);
@@ -262,7 +279,12 @@ template <class L> struct SoftBlockKernel {
             SoftPointBlock& p = points[i];
             const V3<L> ra = get3(p.anchor[0], at), rb = get3(p.anchor[1], at);
             const V3<L> la = cross(ra, m.normal), lb = cross(rb, m.normal);
-            put(p.normalMass, at, inverseOrZero(linear + dot(la, m.invIA * la) + dot(lb, m.invIB * lb)));
+            const V3<L> sa = m.invIA * la, sb = m.invIB * lb;
+            put3(p.lever[0], at, la);
+            put3(p.lever[1], at, lb);
+            put3(p.turn[0], at, sa);
+            put3(p.turn[1], at, sb);
+            put(p.normalMass, at, inverseOrZero(linear + dot(la, sa) + dot(lb, sb)));
             const V3<L> d = ra - ca;
             const V3<L> planar = d - m.normal * dot(m.normal, d);
             reach = reach + sqrt(dot(planar, planar));
@@ -274,6 +296,14 @@ template <class L> struct SoftBlockKernel {
         const V3<L> t = get3(k.tangent, at), u = get3(k.bitangent, at);
         const V3<L> la0 = cross(ca, t), la1 = cross(ca, u), lb0 = cross(cb, t), lb1 = cross(cb, u);
         const V3<L> ta0 = m.invIA * la0, ta1 = m.invIA * la1, tb0 = m.invIB * lb0, tb1 = m.invIB * lb1;
+        put3(k.planarLever[0][0], at, la0);
+        put3(k.planarLever[0][1], at, la1);
+        put3(k.planarLever[1][0], at, lb0);
+        put3(k.planarLever[1][1], at, lb1);
+        put3(k.planarTurn[0][0], at, ta0);
+        put3(k.planarTurn[0][1], at, ta1);
+        put3(k.planarTurn[1][0], at, tb0);
+        put3(k.planarTurn[1][1], at, tb1);
         const L r00 = linear + dot(la0, ta0) + dot(lb0, tb0);
         const L r01 = dot(la0, ta1) + dot(lb0, tb1);
         const L r11 = linear + dot(la1, ta1) + dot(lb1, tb1);
@@ -284,7 +314,10 @@ template <class L> struct SoftBlockKernel {
         put(k.planarMass[0], at, select(invertible, r11 * invDet, inverseOrZero(r00)));
         put(k.planarMass[1], at, select(invertible, zero - r01 * invDet, zero));
         put(k.planarMass[2], at, select(invertible, r00 * invDet, inverseOrZero(r11)));
-        put(k.twistMass, at, inverseOrZero(dot(m.normal, m.invIA * m.normal) + dot(m.normal, m.invIB * m.normal)));
+        const V3<L> twistA = m.invIA * m.normal, twistB = m.invIB * m.normal;
+        put3(k.twistTurn[0], at, twistA);
+        put3(k.twistTurn[1], at, twistB);
+        put(k.twistMass, at, inverseOrZero(dot(m.normal, twistA) + dot(m.normal, twistB)));
     }
 
     /// Each point's separation once the substeps are done (what the contact reports as

@@ -70,6 +70,12 @@ struct SoftBlock {
     lane_real bitangent[3][W] = {};
     lane_real centre[2][3][W] = {};        ///< the points' centre - each centre of mass [m]
     lane_real planarMass[3][W] = {};       ///< inverse of the 2x2 planar response at the centre: 00 01 11
+    /// The friction rows' angular parts, fixed for the step (SoftKernels::prepare): per
+    /// side and tangent axis e (tangent, bitangent), c x e at the points' centre c and
+    /// I^-1 (c x e); per side, I^-1 n for the twist.
+    lane_real planarLever[2][2][3][W] = {};
+    lane_real planarTurn[2][2][3][W] = {};
+    lane_real twistTurn[2][3][W] = {};
     lane_real twistMass[W] = {};
     lane_real twistReach[W] = {};
     lane_real friction[W] = {};
@@ -88,6 +94,11 @@ struct SoftPointBlock {
     static constexpr int W = softBlockWidth;
     std::uint32_t contact[W] = {};    ///< the point's contact
     lane_real anchor[2][3][W] = {};        ///< point - centre of mass, world, at the step's start [m]
+    /// The normal row's angular parts, fixed for the step with the anchors and the world
+    /// inverse inertias: r x n on each side, and I^-1 (r x n), the spin one unit of
+    /// impulse along n gives (SoftKernels::prepare).
+    lane_real lever[2][3][W] = {};
+    lane_real turn[2][3][W] = {};
     lane_real base[W] = {};                ///< separation less the anchors' offset along the normal [m]
     lane_real normalMass[W] = {};          ///< 0 in empty lanes: no impulse
     lane_real impulse[W] = {};             ///< normal impulse this substep [N s]

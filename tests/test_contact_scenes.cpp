@@ -530,10 +530,13 @@ TEST_CASE("bridge: twelve planks hang on their cables and hold a dropped 216 kg 
     const BodyId crate = w.createBody(d);
     real worstSag = 0;
     worstStretch = 0;
+    const auto onPlank = [&] { return Vec3(w.body(crate).position - w.body(bridge.planks[5]).position); };
+    Vec3 settled = Vec3::Zero();
     for (int i = 0; i < 300; ++i) {
         scene.step();
         worstSag = std::max(worstSag, sag());
         worstStretch = std::max(worstStretch, stretch());
+        if (i == 149) settled = onPlank();
     }
     const BodyState c = w.body(crate);
     INFO("loaded: worst sag " << worstSag << " m, worst stretch " << worstStretch << " m, at rest sag " << sag()
@@ -547,9 +550,13 @@ TEST_CASE("bridge: twelve planks hang on their cables and hold a dropped 216 kg 
     // The crate rests on the deck: its bottom at the planks' top face (0.05 above the deck).
     CHECK(std::abs(c.position.y() - real(0.3) - (bridge.deck + real(0.05) - sag())) < real(0.01));
     // And rides its plank. The bridge hangs on 3 m cables: it sways as a pendulum (3.5 s),
-    // which the soft step damps far less than the resolver did (its crate slept by 5 s).
+    // which the soft step damps far less than the resolver did (its crate slept by 5 s),
+    // and the crate rocks on its plank as it sways (their speeds differ by 0.003 to 0.05
+    // m/s from one moment to the next): over the last 2.5 s it moves on the plank by
+    // less than 5 mm.
     const Vec3 plank = w.body(bridge.planks[5]).linearVelocity;
-    INFO("crate " << c.linearVelocity.transpose() << " m/s, its plank " << plank.transpose() << " m/s");
-    CHECK((c.linearVelocity - plank).norm() < real(0.02));
+    INFO("crate " << c.linearVelocity.transpose() << " m/s, its plank " << plank.transpose() << " m/s; it moved "
+                  << (onPlank() - settled).norm() << " m on the plank");
+    CHECK((onPlank() - settled).norm() < real(0.005));
     CHECK(c.linearVelocity.norm() < real(0.1));
 }
