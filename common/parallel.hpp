@@ -57,11 +57,12 @@ template <class Body> void parallelForWorkers(TaskSystem* tasks, std::uint32_t c
 }
 
 /// Calls body(begin, end) over [0, count) cut into one share per worker (fewer if a
-/// share would hold less than `minShare`), share k the k-th part. Unlike parallelFor's
-/// claimed ranges, the same share goes to the same part of the data every time, and with
-/// the default pool share k mostly to the same thread (the caller claims share 0 first):
-/// for passes that run many times over the same data (a sweep's colours, the particles
-/// in every small step), whose cache lines then mostly stay in one core's cache.
+/// share would hold less than `minShare`), share k the k-th part: one share per worker
+/// whatever the task system's ranges, so the same part of the data goes to the same
+/// share every time, and with the default pool (each worker starting at its own share)
+/// mostly to the same thread: for passes that run many times over the same data (a
+/// sweep's colours, the particles in every small step), whose cache lines then mostly
+/// stay in one core's cache.
 template <class Body> void parallelShares(TaskSystem* tasks, std::uint32_t count, std::uint32_t minShare, Body&& body) {
     const std::uint32_t workers = tasks == nullptr ? 1 : tasks->workerCount();
     const std::uint32_t shares = std::min(workers, count / (minShare > 0 ? minShare : 1));

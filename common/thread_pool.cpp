@@ -3,10 +3,10 @@
 // ranges, a few per worker, and each worker, the caller included, walks the ranges from
 // its own share on (worker w of n starts w/n of the way along), claiming every range it
 // reaches that no one has, then round to where it started. Unhindered, worker w runs
-// the same part of the items in every task: a step's stages pass over the same bodies
-// and contacts in the same order, so each core finds its part in its own cache (on the
-// machine of docs/benchmarks.md a cache line another core wrote takes ~170 ns to fetch,
-// 40 times a hit in the core's own cache). Workers wait for the next task spinning for
+// the same part of the items in every task: the step's parallel loops pass over the
+// same bodies and contacts in the same order, so each core finds its part in its own
+// cache (on the machine of docs/benchmarks.md, "Two threads", a cache line another core
+// wrote takes ~170 ns to fetch). Workers wait for the next task spinning for
 // a while (the solver runs many short tasks a step) and then on a condition variable.
 //
 // Each job carries the caller's floating-point control state (rounding, flush-to-zero,

@@ -87,8 +87,8 @@ template <class L> struct SoftBlockKernel {
         return get(p.base, at) + dot(normal, a.dp - b.dp + ra - rb);
     }
 
-    /// An impulse j along the normal at a point: the linear parts as push's, the angular
-    /// ones from the point's turns, I^-1 (r x n) (prepareLanes), one multiplication each.
+    /// An impulse j along the normal at a point: +n j / m_a on a, -n j / m_b on b, and the
+    /// spins from the point's turns I^-1 (r x n) (prepareLanes), one multiplication each.
     JOUNCE_KERNEL_INLINE static void pushNormal(Body& a, Body& b, const V3<L>& normal, L j, const SoftPointBlock& p, int at,
                                                 L invMassA, L invMassB) {
         const V3<L> impulse = normal * j;
@@ -268,7 +268,9 @@ template <class L> struct SoftBlockKernel {
     /// soft_rows.cpp and soft_friction.cpp, preparePatch, 8 manifolds an instruction):
     /// each point's normal mass, the friction patch's 2x2 planar mass at the centre and
     /// its twist mass about the normal, and the points' mean reach from the centre in the
-    /// contact plane (the twist's Coulomb bound per unit normal impulse).
+    /// contact plane (the twist's Coulomb bound per unit normal impulse); and the levers
+    /// and turns the visits apply impulses with (each point's r x n and I^-1 (r x n), the
+    /// centre's c x t, c x u and their turns, and the twist's I^-1 n, for either body).
     static void prepareLanes(SoftBlock& k, SoftPointBlock* points, int at) {
         const Manifold m = manifold(k, at);
         const L zero = L::splat(0);

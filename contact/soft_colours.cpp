@@ -135,8 +135,8 @@ JOUNCE_HOT_INLINE Vec3 inPlane(const Vec3& d, const Vec3& n) { return d - n * n.
 
 /// Lane `lane` of block `k` (and its point blocks) from manifold `m`, straight from its
 /// contacts: anchors, frame, masses and softness, and the warm start (the impulses the
-/// points carried); the effective masses are computed afterwards in the block's lanes
-/// (SoftKernels::prepare). Leaves in each contact what the resolver's preparation does
+/// points carried); the effective masses, levers and turns are computed afterwards in the
+/// block's lanes (SoftKernels::prepare). Leaves in each contact what the resolver's preparation does
 /// (its frame, anchors and velocity).
 void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contacts, std::span<const Body> bodies,
           std::span<const SoftBody> soft, const std::array<Softness, 2>& softness, real perSubstep, SoftBlock& k,
@@ -433,7 +433,7 @@ void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<cons
                          static_cast<int>(slots_[m] % detail::softBlockWidth));
         }
     });
-    // The effective masses, a block at a time in its lanes (soft_block_kernel.hpp, prepare).
+    // The effective masses, levers and turns, a block at a time in its lanes (SoftKernels::prepare).
     const detail::SoftKernels& kernels = kernelsFor(simdLevel());
     detail::parallelFor(tasks, blocks, 128, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
@@ -457,7 +457,7 @@ void SoftStepSolver::planStages(int substeps, int relaxIterations, std::uint32_t
     const auto bodies = static_cast<std::uint32_t>(colouredBodies_.size());
     const auto blocks = static_cast<std::uint32_t>(blocks_.size());
     // Items: two per worker, and at least 64 bodies or 4 blocks each, so claiming (an
-    // atomic increment on a line the workers share) costs little beside the work.
+    // atomic exchange per item, staged_run.hpp) costs little beside the work.
     constexpr std::uint32_t bodiesPerItem = 64, blocksPerItem = 4;
     std::uint32_t substep = 0;
     const auto add = [&](SoftStage::Kind kind, std::uint32_t first, std::uint32_t last, std::uint32_t least,

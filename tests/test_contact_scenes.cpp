@@ -530,13 +530,20 @@ TEST_CASE("bridge: twelve planks hang on their cables and hold a dropped 216 kg 
     const BodyId crate = w.createBody(d);
     real worstSag = 0;
     worstStretch = 0;
-    const auto onPlank = [&] { return Vec3(w.body(crate).position - w.body(bridge.planks[5]).position); };
+    // The crate's centre in its plank's frame, across the plank (x and z: the deck is flat).
+    const auto onPlank = [&] {
+        const BodyState p = w.body(bridge.planks[5]);
+        const Vec3 local = p.orientation.conjugate() * Vec3(w.body(crate).position - p.position);
+        return Vec3(local.x(), 0, local.z());
+    };
     Vec3 settled = Vec3::Zero();
+    real slid = 0; // the farthest it has moved on the plank since step 150
     for (int i = 0; i < 300; ++i) {
         scene.step();
         worstSag = std::max(worstSag, sag());
         worstStretch = std::max(worstStretch, stretch());
         if (i == 149) settled = onPlank();
+        if (i > 149) slid = std::max(slid, (onPlank() - settled).norm());
     }
     const BodyState c = w.body(crate);
     INFO("loaded: worst sag " << worstSag << " m, worst stretch " << worstStretch << " m, at rest sag " << sag()
@@ -552,11 +559,11 @@ TEST_CASE("bridge: twelve planks hang on their cables and hold a dropped 216 kg 
     // And rides its plank. The bridge hangs on 3 m cables: it sways as a pendulum (3.5 s),
     // which the soft step damps far less than the resolver did (its crate slept by 5 s),
     // and the crate rocks on its plank as it sways (their speeds differ by 0.003 to 0.05
-    // m/s from one moment to the next): over the last 2.5 s it moves on the plank by
-    // less than 5 mm.
+    // m/s from one moment to the next): over the last 2.5 s it stays within 2 mm of where
+    // it was on the plank (sliding at 1 mm/s would take it 2.5 mm away).
     const Vec3 plank = w.body(bridge.planks[5]).linearVelocity;
-    INFO("crate " << c.linearVelocity.transpose() << " m/s, its plank " << plank.transpose() << " m/s; it moved "
-                  << (onPlank() - settled).norm() << " m on the plank");
-    CHECK((onPlank() - settled).norm() < real(0.005));
+    INFO("crate " << c.linearVelocity.transpose() << " m/s, its plank " << plank.transpose() << " m/s; it moved up to "
+                  << slid << " m on the plank");
+    CHECK(slid < real(0.002));
     CHECK(c.linearVelocity.norm() < real(0.1));
 }
