@@ -98,6 +98,21 @@ template <class L> struct SoftBlockKernel {
         b.w = b.w - get3(p.turn[1], at) * j;
     }
 
+    /// The planar pair's impulses d1 along t and d2 along u at the points' centre, and the
+    /// twist's `twist` about the normal, through the block's turns (prepareLanes).
+    JOUNCE_KERNEL_INLINE static void pushPlanar(Body& a, Body& b, const SoftBlock& k, int at, const V3<L>& t, const V3<L>& u, L d1,
+                                                L d2, L invMassA, L invMassB) {
+        const V3<L> impulse = t * d1 + u * d2;
+        a.v = a.v + impulse * invMassA;
+        a.w = a.w + get3(k.planarTurn[0][0], at) * d1 + get3(k.planarTurn[0][1], at) * d2;
+        b.v = b.v - impulse * invMassB;
+        b.w = b.w - (get3(k.planarTurn[1][0], at) * d1 + get3(k.planarTurn[1][1], at) * d2);
+    }
+    JOUNCE_KERNEL_INLINE static void pushTwist(Body& a, Body& b, const SoftBlock& k, int at, L twist) {
+        a.w = a.w + get3(k.twistTurn[0], at) * twist;
+        b.w = b.w - get3(k.twistTurn[1], at) * twist;
+    }
+
     struct Manifold {
         V3<L> normal;
         L invMassA, invMassB;
@@ -124,15 +139,9 @@ template <class L> struct SoftBlockKernel {
             put(p.applied, at, get(p.applied, at) + j);
             pushNormal(a, b, m.normal, j, p, at, m.invMassA, m.invMassB);
         }
-        const L p1 = get(k.planar[0], at), p2 = get(k.planar[1], at);
-        const V3<L> planar = get3(k.tangent, at) * p1 + get3(k.bitangent, at) * p2;
-        a.v = a.v + planar * m.invMassA;
-        a.w = a.w + get3(k.planarTurn[0][0], at) * p1 + get3(k.planarTurn[0][1], at) * p2;
-        b.v = b.v - planar * m.invMassB;
-        b.w = b.w - (get3(k.planarTurn[1][0], at) * p1 + get3(k.planarTurn[1][1], at) * p2);
-        const L twist = get(k.twist, at);
-        a.w = a.w + get3(k.twistTurn[0], at) * twist;
-        b.w = b.w - get3(k.twistTurn[1], at) * twist;
+        pushPlanar(a, b, k, at, get3(k.tangent, at), get3(k.bitangent, at), get(k.planar[0], at), get(k.planar[1], at), m.invMassA,
+                   m.invMassB);
+        pushTwist(a, b, k, at, get(k.twist, at));
         scatter(states, k.body[0] + at, k.writes[0] + at, a);
         scatter(states, k.body[1] + at, k.writes[1] + at, b);
     }
@@ -182,9 +191,7 @@ template <class L> struct SoftBlockKernel {
         const L twistLimit = limit * get(k.twistReach, at);
         const L twist0 = get(k.twist, at);
         const L twist = min(max(twist0 - get(k.twistMass, at) * spin, zero - twistLimit), twistLimit);
-        const L change = twist - twist0;
-        a.w = a.w + get3(k.twistTurn[0], at) * change;
-        b.w = b.w - get3(k.twistTurn[1], at) * change;
+        pushTwist(a, b, k, at, twist - twist0);
         put(k.twist, at, twist);
         const V3<L> t = get3(k.tangent, at), u = get3(k.bitangent, at);
         // The slip along e: e . (v_a + w_a x c_a - v_b - w_b x c_b), with e . (w x c) = w . (c x e).
@@ -204,12 +211,7 @@ template <class L> struct SoftBlockKernel {
         p2 = select(outside, p2 * shrink, p2);
         put(k.planar[0], at, p1);
         put(k.planar[1], at, p2);
-        const L d1 = p1 - p10, d2 = p2 - p20;
-        const V3<L> impulse = t * d1 + u * d2;
-        a.v = a.v + impulse * m.invMassA;
-        a.w = a.w + get3(k.planarTurn[0][0], at) * d1 + get3(k.planarTurn[0][1], at) * d2;
-        b.v = b.v - impulse * m.invMassB;
-        b.w = b.w - (get3(k.planarTurn[1][0], at) * d1 + get3(k.planarTurn[1][1], at) * d2);
+        pushPlanar(a, b, k, at, t, u, p1 - p10, p2 - p20, m.invMassA, m.invMassB);
         scatter(states, k.body[0] + at, k.writes[0] + at, a);
         scatter(states, k.body[1] + at, k.writes[1] + at, b);
     }

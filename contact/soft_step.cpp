@@ -99,7 +99,7 @@ void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const 
     // The other bodies contacts touch: kinematic ones (which move), static and sleeping
     // ones. Marked from the contacts, then made once each from the bodies, both on the
     // workers (one pass over the contacts on the calling thread read what the workers had
-    // just written, from their caches: 0.03 ms of pile1000's step).
+    // just written, from the other processor's cache: docs/benchmarks.md, "Two threads").
     touched_.assign(bodies.size(), 0);
     detail::parallelFor(tasks, static_cast<std::uint32_t>(contacts.size()), 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k)
