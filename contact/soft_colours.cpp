@@ -133,27 +133,26 @@ Vec3 get3(const lane_real (&from)[3][softBlockWidth], int lane) { return Vec3(fr
 /// A point's offset from the manifold's centre in the contact plane.
 JOUNCE_HOT_INLINE Vec3 inPlane(const Vec3& d, const Vec3& n) { return d - n * n.dot(d); }
 
-/// Lane `lane` of block `k` (and its point blocks) from manifold `m`, straight from its
-/// contacts: anchors, frame, masses and softness, and the warm start (the impulses the
-/// points carried); the effective masses, levers and turns are computed afterwards in the
-/// block's lanes (SoftKernels::prepare). Leaves in each contact what the resolver's preparation does
-/// (its frame, anchors and velocity).
-void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contacts, std::span<const Body> bodies,
-          std::span<const SoftBody> soft, const std::array<Softness, 2>& softness, real perSubstep, SoftBlock& k,
-          SoftPointBlock* points, int lane) {
-    const Contact& head = contacts[m.first];
+/// Lane `lane` of block `k` (and its point blocks) from manifold `m` (number `index` of
+/// the coloured path's list; the narrow phase's `cm`), straight from it: anchors, frame, masses and softness, and the warm
+/// start (the impulses its points carried; none unless `warm`); the effective masses,
+/// levers and turns are computed afterwards in the block's lanes (SoftKernels::prepare).
+/// Fills the manifold's contacts (gatherContacts left them: World::resolvedContacts) with
+/// what gatherContacts and the resolver's preparation would (frame, anchors, velocity).
+void pack(const ContactManifold& cm, const SoftManifold& m, std::uint32_t index, std::span<Contact> contacts,
+          std::span<const Body> bodies, std::span<const SoftBody> soft, const std::array<Softness, 2>& softness,
+          real perSubstep, bool warm, SoftBlock& k, SoftPointBlock* points, int lane) {
     const SoftBody& a = soft[m.body[0]];
     const SoftBody& b = soft[m.body[1]];
-    const Vec3& n = head.normal;
-    // gatherContacts leaves the basis in the contact; a contact made elsewhere gets it here.
-    const Mat3 basis = head.contactToWorld.col(0) == n ? head.contactToWorld : contactBasis(n);
+    const Vec3& n = cm.manifold.normal;
+    const Mat3 basis = contactBasis(n);
     const Vec3 t = basis.col(1), u = basis.col(2);
+    const std::array<const Body*, 2> body{&bodies[cm.bodyA.index], &bodies[cm.bodyB.index]};
     std::array<std::array<Vec3, 2>, Manifold::maxPoints> anchor;
     std::array<Vec3, 2> centre{Vec3::Zero(), Vec3::Zero()};
     for (std::uint32_t i = 0; i < m.count; ++i) {
-        const Contact& c = contacts[m.first + i];
         for (std::size_t side = 0; side < 2; ++side) {
-            anchor[i][side] = c.body[side] == noBody ? Vec3::Zero() : Vec3(c.point - bodies[c.body[side]].position);
+            anchor[i][side] = cm.manifold.points[i].point - body[side]->position;
             centre[side] += anchor[i][side];
         }
     }
@@ -175,10 +174,10 @@ void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contact
     put3(k.normal, lane, n);
     put3(k.tangent, lane, t);
     put3(k.bitangent, lane, u);
-    k.friction[lane] = head.friction;
-    k.slipTarget[0][lane] = t.dot(head.surfaceVelocity);
-    k.slipTarget[1][lane] = u.dot(head.surfaceVelocity);
-    k.restitution[lane] = head.restitution;
+    k.friction[lane] = cm.friction;
+    k.slipTarget[0][lane] = t.dot(cm.surfaceVelocity);
+    k.slipTarget[1][lane] = u.dot(cm.surfaceVelocity);
+    k.restitution[lane] = cm.restitution;
     const Softness& s = softness[a.inverseMass == 0 || b.inverseMass == 0 ? 1 : 0];
     k.massScale[lane] = s.massScale;
     k.biasRate[lane] = s.biasRate;
@@ -188,9 +187,11 @@ void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contact
     // The normal rows, and the friction the points carried read back as the planar and
     // twist impulses storeBlocks shared out (their tangent axes are the manifold's: one
     // normal, one basis).
+    const std::uint64_t pair = contactKey(cm, 0);
     real planarT = 0, planarU = 0, twist = 0;
     for (std::uint32_t i = 0; i < m.count; ++i) {
-        Contact& c = contacts[m.first + i];
+        const ContactPoint& p = cm.manifold.points[i];
+        const Vec3 carried = warm ? warmStartImpulse(cm, i, basis) : Vec3::Zero();
         const Vec3& ra = anchor[i][0];
         const Vec3& rb = anchor[i][1];
         SoftPointBlock& q = points[i];
@@ -198,33 +199,36 @@ void pack(const SoftManifold& m, std::uint32_t index, std::span<Contact> contact
         put3(q.anchor[0], lane, ra);
         put3(q.anchor[1], lane, rb);
         // s = base + n . (moved_a + turned_a r_a - moved_b - turned_b r_b): -penetration at the start.
-        q.base[lane] = -c.penetration - n.dot(ra - rb);
-        q.impulse[lane] = c.accumulatedImpulse.x() * perSubstep;
+        q.base[lane] = -p.depth - n.dot(ra - rb);
+        q.impulse[lane] = carried.x() * perSubstep;
         q.applied[lane] = 0;
         const Vec3 relative = a.linearVelocity + a.angularVelocity.cross(ra) - b.linearVelocity - b.angularVelocity.cross(rb);
         const real approach = n.dot(relative);
         q.approach[lane] = approach;
-        const Vec3 f = t * c.accumulatedImpulse.y() + u * c.accumulatedImpulse.z();
-        planarT += c.accumulatedImpulse.y();
-        planarU += c.accumulatedImpulse.z();
+        const Vec3 f = t * carried.y() + u * carried.z();
+        planarT += carried.y();
+        planarU += carried.z();
         const Vec3 d = inPlane(ra - centre[0], n);
         twist += n.dot(d.cross(f));
-        // What the resolver's preparation leaves in the contact (World::resolvedContacts).
-        c.contactToWorld = basis;
+        // The contact as gatherContacts and the resolver's preparation leave it
+        // (World::resolvedContacts); unpack adds the impulses and the separation after.
+        Contact& c = contacts[m.first + i];
+        fillContact(cm, m.source, i, pair, basis, carried, c);
         c.relative = {ra, rb};
         c.velocity = Vec3(approach, t.dot(relative), u.dot(relative));
-        c.penetrationAtStart = c.penetration;
+        c.penetrationAtStart = p.depth;
     }
     k.planar[0][lane] = planarT * perSubstep;
     k.planar[1][lane] = planarU * perSubstep;
     k.twist[lane] = twist * perSubstep;
-
 }
 
 /// Lane `lane`'s impulses back into its contacts (the step's: `perStep` substeps'
 /// worth), the friction shared out as storePatch does, and each point's separation
-/// after the step.
-void unpack(const SoftBlock& k, const SoftPointBlock* points, real perStep, std::span<Contact> contacts, int lane) {
+/// after the step; the impulses also into the narrow phase's manifold `cm` for the
+/// next step's warm start (what keepForWarmStart does for the other contacts).
+void unpack(const SoftBlock& k, const SoftPointBlock* points, real perStep, std::span<Contact> contacts,
+            ContactManifold& cm, int lane) {
     const Vec3 n = get3(k.normal, lane), t = get3(k.tangent, lane), u = get3(k.bitangent, lane);
     const Vec3 centre = get3(k.centre[0], lane);
     real spread = 0; // sum of |d_i|^2
@@ -240,6 +244,7 @@ void unpack(const SoftBlock& k, const SoftPointBlock* points, real perStep, std:
         // taken in one substep, would warm start the next step with an impact).
         c.bounceImpulse = Vec3(q.applied[lane] + q.bounced[lane] - c.accumulatedImpulse.x(), 0, 0);
         c.penetration = -q.after[lane]; // after the step (SoftKernels::finish)
+        keepImpulse(cm, i, c.contactToWorld, c.accumulatedImpulse);
     }
 }
 
@@ -250,34 +255,38 @@ using detail::SoftBlock;
 using detail::SoftState;
 using detail::SoftPointBlock;
 
-namespace {
 
-/// Whether contact b (right after a) is a point of a's manifold.
-bool sameManifold(const Contact& a, const Contact& b) {
-    return (a.key >> 32) == (b.key >> 32) && a.body == b.body && a.friction == b.friction && a.normal == b.normal;
-}
-
-} // namespace
-
-void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts, std::span<const Contact> contacts,
-                                    real massRatio, const Vec3& gravity) {
+void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts, const std::vector<ContactManifold>& manifolds,
+                                    const detail::ContactScratch& grouping, real massRatio, const Vec3& gravity) {
     // Joints (contacts that do not only push: joint_contacts.cpp), and contacts that hold
     // a light body under a heavy one (soft_hold.cpp: the ghost follows its body only in
     // solveIsland), keep their island with the rows; so do bodies locked along a world
-    // axis, whose inverse mass is a matrix (locked_mass.hpp) where a block's lane holds one number.
-    const auto count = static_cast<std::uint32_t>(contacts.size());
+    // axis, whose inverse mass is a matrix (locked_mass.hpp) where a block's lane holds one
+    // number. Decided from the manifolds, before the contacts are gathered: the blocks
+    // take theirs straight from them.
+    const std::uint32_t count = grouping.manifoldFirsts.back();
     coloured_.assign(detail::islandCount(islandStarts), 0);
-    for (std::size_t k = 0; k < coloured_.size(); ++k) {
-        const auto [first, last] = detail::islandRange(islandStarts, k, count);
-        bool blocks = first < last;
-        for (std::uint32_t i = first; i < last && blocks; ++i) {
-            const Contact& c = contacts[i];
-            const detail::SoftBody& a = bodies_[detail::solverIndex(c.body[0])];
-            const detail::SoftBody& b = bodies_[detail::solverIndex(c.body[1])];
-            blocks = c.supports && !a.linearLocked && !b.linearLocked && detail::heldSide(c.normal, bodies_[detail::solverIndex(c.body[0])],
-                                                    bodies_[detail::solverIndex(c.body[1])], massRatio, gravity) < 0;
+    packed_.assign(manifolds.size(), 0);
+    manifolds_.clear();
+    for (std::size_t k = 0; k < coloured_.size() && k < grouping.placedIslands.size(); ++k) {
+        const detail::ContactScratch::PlacedIsland& island = grouping.placedIslands[k];
+        bool blocks = island.joints == 0 && island.firstManifold < island.lastManifold;
+        for (std::uint32_t i = island.firstManifold; i < island.lastManifold && blocks; ++i) {
+            const ContactManifold& m = manifolds[grouping.manifoldOrder[i]];
+            const detail::SoftBody& a = bodies_[detail::solverIndex(m.bodyA.index)];
+            const detail::SoftBody& b = bodies_[detail::solverIndex(m.bodyB.index)];
+            blocks = !a.linearLocked && !b.linearLocked && detail::heldSide(m.manifold.normal, a, b, massRatio, gravity) < 0;
         }
         coloured_[k] = blocks ? 1 : 0;
+        if (!blocks) continue;
+        // Its manifolds in contact order (groupContacts placed them in this order).
+        for (std::uint32_t i = island.firstManifold; i < island.lastManifold; ++i) {
+            const std::uint32_t source = grouping.manifoldOrder[i];
+            const ContactManifold& m = manifolds[source];
+            packed_[source] = 1;
+            manifolds_.push_back({grouping.manifoldFirsts[source], static_cast<std::uint32_t>(m.manifold.count),
+                                  {detail::solverIndex(m.bodyA.index), detail::solverIndex(m.bodyB.index)}, source});
+        }
     }
     // Rows (~480 bytes a contact) only when some island needs them: a pile or a pyramid
     // solved in blocks alone builds none.
@@ -293,35 +302,23 @@ void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts,
     }
 }
 
-void SoftStepSolver::solveColoured(std::span<const std::uint32_t> islandStarts, std::span<Contact> contacts,
+void SoftStepSolver::solveColoured(std::span<Contact> contacts, std::span<ContactManifold> manifolds,
                                    std::span<const Body> bodies, real h, const ResolverSettings& settings, TaskSystem* tasks) {
-    // The chosen islands' manifolds (in contact order) and moving bodies.
-    manifolds_.clear();
+    // The chosen islands' moving bodies, in the order of their manifolds (chooseColoured
+    // listed those in contact order).
     colouredBodies_.clear();
     const int substeps = settings.soft.substeps;
     const real sub = h / static_cast<real>(substeps);
     const auto count = static_cast<std::uint32_t>(contacts.size());
     const std::uint32_t mark = count + 2; // no island's (solveIsland marks first + 1 <= count)
-    for (std::size_t k = 0; k < coloured_.size(); ++k) {
-        if (!coloured_[k]) continue;
-        const auto [first, last] = detail::islandRange(islandStarts, k, count);
-        for (std::uint32_t i = first; i < last; ++i) {
-            const Contact& c = contacts[i];
-            detail::SoftManifold* m = manifolds_.empty() ? nullptr : &manifolds_.back();
-            if (m != nullptr && m->first + m->count == i && m->count < Manifold::maxPoints && sameManifold(contacts[i - 1], c)) {
-                ++m->count;
-                continue;
-            }
-            manifolds_.push_back({i, 1, {detail::solverIndex(c.body[0]), detail::solverIndex(c.body[1])}});
-            for (const std::uint32_t body : manifolds_.back().body) addMoving(body, mark, sub, colouredBodies_);
-        }
-    }
+    for (const detail::SoftManifold& m : manifolds_)
+        for (const std::uint32_t body : m.body) addMoving(body, mark, sub, colouredBodies_);
     if (manifolds_.empty()) return;
     states_.resize(bodies_.size());
     detail::parallelFor(tasks, static_cast<std::uint32_t>(bodies_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t i = begin; i < end; ++i) states_[i] = detail::stateOf(bodies_[i]);
     });
-    colourManifolds(contacts, bodies, substeps, settings, sub, tasks);
+    colourManifolds(contacts, manifolds, bodies, substeps, settings, sub, tasks);
 
     kernels_ = &kernelsFor(simdLevel());
     pass_ = {1 / sub, settings.soft.maxPushOut, settings.restitutionThreshold, sub};
@@ -334,10 +331,11 @@ void SoftStepSolver::solveColoured(std::span<const std::uint32_t> islandStarts, 
     detail::parallelFor(tasks, static_cast<std::uint32_t>(colouredBodies_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) detail::storeState(states_[colouredBodies_[k]], bodies_[colouredBodies_[k]]);
     });
-    storeBlocks(contacts, substeps, tasks);
+    storeBlocks(contacts, manifolds, substeps, tasks);
 }
 
-void SoftStepSolver::storeBlocks(std::span<Contact> contacts, int substeps, TaskSystem* tasks) {
+void SoftStepSolver::storeBlocks(std::span<Contact> contacts, std::span<ContactManifold> manifolds, int substeps,
+                                 TaskSystem* tasks) {
     const real perStep = static_cast<real>(substeps);
     detail::parallelFor(tasks, static_cast<std::uint32_t>(blocks_.size()), 128, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) kernels_->finish(blocks_[k], pointBlocks_.data() + blocks_[k].firstPoint, states_.data());
@@ -345,14 +343,15 @@ void SoftStepSolver::storeBlocks(std::span<Contact> contacts, int substeps, Task
     detail::parallelFor(tasks, static_cast<std::uint32_t>(manifolds_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t m = begin; m < end; ++m) { // in contact order, as packed
             const SoftBlock& b = blocks_[slots_[m] / detail::softBlockWidth];
-            detail::unpack(b, pointBlocks_.data() + b.firstPoint, perStep, contacts,
+            detail::unpack(b, pointBlocks_.data() + b.firstPoint, perStep, contacts, manifolds[manifolds_[m].source],
                            static_cast<int>(slots_[m] % detail::softBlockWidth));
         }
     });
 }
 
-void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<const Body> bodies, int substeps,
-                                     const ResolverSettings& settings, real sub, TaskSystem* tasks) {
+void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<const ContactManifold> manifolds,
+                                     std::span<const Body> bodies, int substeps, const ResolverSettings& settings, real sub,
+                                     TaskSystem* tasks) {
     // Colours: the lowest free one of the two moving bodies, else the overflow.
     colourMask_.assign(bodies_.size(), 0);
     keys_.resize(manifolds_.size());
@@ -429,7 +428,9 @@ void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<cons
     detail::parallelFor(tasks, static_cast<std::uint32_t>(manifolds_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t m = begin; m < end; ++m) {
             SoftBlock& b = blocks_[slots_[m] / detail::softBlockWidth];
-            detail::pack(manifolds_[m], m, contacts, bodies, bodies_, softness, perSubstep, b, pointBlocks_.data() + b.firstPoint,
+            const detail::SoftManifold& soft = manifolds_[m];
+            detail::pack(manifolds[soft.source], soft, m, contacts, bodies, bodies_, softness, perSubstep,
+                         settings.warmStart, b, pointBlocks_.data() + b.firstPoint,
                          static_cast<int>(slots_[m] % detail::softBlockWidth));
         }
     });

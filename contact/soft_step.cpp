@@ -79,7 +79,8 @@ using detail::SoftBody;
 using detail::SoftRow;
 
 void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const std::uint8_t> alive,
-                                  std::span<const Contact> contacts, real h, int substeps, TaskSystem* tasks) {
+                                  const std::vector<ContactManifold>& manifolds, const detail::ContactScratch& grouping,
+                                  real h, int substeps, TaskSystem* tasks) {
     bodies_.resize(bodies.size() + 1);
     bodies_[0] = SoftBody{};
     owned_.resize(bodies.size());
@@ -96,16 +97,25 @@ void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const 
             if (owned_[i]) bodies_[i + 1] = detail::makeSoftBody(b, sub);
         }
     });
-    // The other bodies contacts touch: kinematic ones (which move), static and sleeping
-    // ones. Marked from the contacts, then made once each from the bodies, both on the
-    // workers (one pass over the contacts on the calling thread read what the workers had
-    // just written, from the other processor's cache: docs/benchmarks.md, "Two threads").
+    // The other bodies the step's contacts touch: kinematic ones (which move), static and
+    // sleeping ones. Marked from the placed manifolds and joint contacts, then made once
+    // each from the bodies, both on the workers (one pass over the contacts on the calling
+    // thread read what the workers had just written, from the other processor's cache:
+    // docs/benchmarks.md, "Two threads").
     touched_.assign(bodies.size(), 0);
-    detail::parallelFor(tasks, static_cast<std::uint32_t>(contacts.size()), 1024, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t k = begin; k < end; ++k)
-            for (const std::uint32_t i : contacts[k].body)
-                if (i != noBody && !owned_[i]) std::atomic_ref<std::uint8_t>(touched_[i]).store(1, std::memory_order_relaxed);
+    const auto touch = [&](std::uint32_t i) {
+        if (i != noBody && !owned_[i]) std::atomic_ref<std::uint8_t>(touched_[i]).store(1, std::memory_order_relaxed);
+    };
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(manifolds.size()), 1024, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t k = begin; k < end; ++k) {
+            if (grouping.manifoldFirsts[k] == detail::noPlace) continue;
+            touch(grouping.manifoldPairs[k].a);
+            touch(grouping.manifoldPairs[k].b);
+        }
     });
+    for (std::size_t k = 0; k < grouping.jointContacts.size(); ++k)
+        if (grouping.jointPlaces[k] != detail::noPlace)
+            for (const std::uint32_t i : grouping.jointContacts[k].body) touch(i);
     detail::parallelFor(tasks, static_cast<std::uint32_t>(bodies.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t i = begin; i < end; ++i)
             if (touched_[i]) bodies_[i + 1] = detail::makeSoftBody(bodies[i], sub);
@@ -226,20 +236,30 @@ void SoftStepSolver::prepareJointAxes(std::span<const detail::JointMotionRow> mo
     for (std::size_t k = 1; k < jointAxisStarts_.size(); ++k) jointAxisStarts_[k] += jointAxisStarts_[k - 1];
 }
 
-void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t> alive, std::span<Contact> contacts,
-                           std::span<const std::uint32_t> islandStarts, std::span<detail::JointMotionRow> motions, real h,
-                           const ResolverSettings& settings, const Vec3& gravity, GyroscopicMode gyroscopic,
-                           TaskSystem* tasks) {
+void SoftStepSolver::choose(std::span<const Body> bodies, std::span<const std::uint8_t> alive,
+                            const std::vector<ContactManifold>& manifolds, const detail::ContactScratch& grouping,
+                            std::span<const std::uint32_t> islandStarts, real h, const ResolverSettings& settings,
+                            const Vec3& gravity, TaskSystem* tasks) {
+    gatherBodies(bodies, alive, manifolds, grouping, h, settings.soft.substeps, tasks);
+    // Islands of contacts alone go to the coloured blocks, straight from their manifolds;
+    // islands with joints, or with a light body held under a heavy one, are solved in
+    // solve() one by one through their rows (their joint systems and ghosts are per island).
+    chooseColoured(islandStarts, manifolds, grouping, settings.soft.holdMassRatio, gravity); // sizes rows_: empty when every island is coloured
+}
+
+void SoftStepSolver::solve(std::span<Body> bodies, std::span<Contact> contacts,
+                           std::span<ContactManifold> manifolds, std::span<const std::uint32_t> islandStarts,
+                           std::span<detail::JointMotionRow> motions, real h, const ResolverSettings& settings,
+                           const Vec3& gravity, GyroscopicMode gyroscopic, TaskSystem* tasks) {
     const int substeps = settings.soft.substeps;
     watch_ = observer_ ? Watch{&observer_, contacts, bodies, islandStarts, motions} : Watch{};
-    gatherBodies(bodies, alive, contacts, h, substeps, tasks);
     const auto count = static_cast<std::uint32_t>(contacts.size());
-    if (!settings.warmStart)
-        for (Contact& c : contacts) c.accumulatedImpulse = Vec3::Zero();
-    // Islands of contacts alone go to the coloured blocks, straight from their contacts;
-    // islands with joints, or with a light body held under a heavy one, are solved here
-    // one by one through their rows (their joint systems and ghosts are per island).
-    chooseColoured(islandStarts, contacts, settings.soft.holdMassRatio, gravity); // sizes rows_: empty when every island is coloured
+    if (!settings.warmStart) // (the coloured blocks' contacts: pack)
+        for (std::size_t k = 0; k < detail::islandCount(islandStarts); ++k) {
+            if (coloured_[k]) continue;
+            const auto [first, last] = detail::islandRange(islandStarts, k, count);
+            for (std::uint32_t i = first; i < last; ++i) contacts[i].accumulatedImpulse = Vec3::Zero();
+        }
     const auto rowCount = static_cast<std::uint32_t>(rows_.size());
     detail::parallelFor(tasks, rowCount, 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k)
@@ -254,7 +274,7 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<const std::uint8_t>
     detail::preparePoints(contacts, rows_, points_);
     detail::preparePatches(contacts, rows_, bodies_, patches_, tasks);
     stamp_.assign(bodies_.size(), 0);
-    solveColoured(islandStarts, contacts, bodies, h, settings, tasks);
+    solveColoured(contacts, manifolds, bodies, h, settings, tasks);
     for (std::size_t k = 0; k < detail::islandCount(islandStarts); ++k) {
         const auto [first, last] = detail::islandRange(islandStarts, k, count);
         if (!coloured_[k]) solveIsland(k, first, last, h, settings);

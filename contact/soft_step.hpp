@@ -28,6 +28,7 @@
 #include "contact/contact_resolver.hpp"
 #include "contact/joint_motion.hpp"
 #include "contact/locked_mass.hpp"
+#include "contact/stages.hpp"
 #include "contact/resolver_stages.hpp"
 #include "contact/soft_blocks.hpp"
 #include "contact/soft_constraint.hpp"
@@ -159,11 +160,12 @@ inline IslandRange islandRange(std::span<const std::uint32_t> islandStarts, std:
     return {islandStarts[k], islandStarts[k + 1]};
 }
 
-/// A manifold the coloured blocks solve: consecutive contacts of one collider pair with
-/// the same normal and friction (at most four), one lane of a block.
+/// A manifold the coloured blocks solve (one collider pair's points, at most four), one
+/// lane of a block.
 struct SoftManifold {
     std::uint32_t first = 0, count = 0;      ///< its contacts: [first, first + count)
     std::array<std::uint32_t, 2> body{0, 0}; ///< solver bodies
+    std::uint32_t source = 0;                ///< the narrow phase's manifold (World::contacts)
 };
 
 /// A point a joint holds together (ball, hinge and fixed joints: joint_contacts.cpp
@@ -245,10 +247,26 @@ public:
     /// keeps the angular velocity.
     /// `motions`: the hinges' motion rows (joint_motions.cpp), solved in the islands of
     /// their joints' points, their impulses written back.
-    void solve(std::span<Body> bodies, std::span<const std::uint8_t> alive, std::span<Contact> contacts,
-               std::span<const std::uint32_t> islandStarts, std::span<detail::JointMotionRow> motions, real h,
-               const ResolverSettings& settings, const Vec3& gravity, GyroscopicMode gyroscopic,
-               TaskSystem* tasks = nullptr);
+    /// Call choose() first, then gather the contacts (gatherContacts, leaving the
+    /// manifolds packedManifolds() marks), then solve(). `manifolds` are the narrow
+    /// phase's, whose points the contacts are: the coloured blocks read theirs from them
+    /// and write the impulses back for the next step (keepForWarmStart does the rest,
+    /// passing over colouredIslands()).
+    void solve(std::span<Body> bodies, std::span<Contact> contacts, std::span<ContactManifold> manifolds, std::span<const std::uint32_t> islandStarts,
+               std::span<detail::JointMotionRow> motions, real h, const ResolverSettings& settings, const Vec3& gravity,
+               GyroscopicMode gyroscopic, TaskSystem* tasks = nullptr);
+
+    /// Before the contacts are gathered: the solver bodies, and which islands (as
+    /// groupContacts placed them: `grouping`, `islandStarts`) the coloured blocks take,
+    /// decided from the manifolds. Those islands' contacts are filled by solve() itself,
+    /// straight from the manifolds (soft_colours.cpp, pack).
+    void choose(std::span<const Body> bodies, std::span<const std::uint8_t> alive, const std::vector<ContactManifold>& manifolds,
+                const detail::ContactScratch& grouping, std::span<const std::uint32_t> islandStarts, real h,
+                const ResolverSettings& settings, const Vec3& gravity, TaskSystem* tasks = nullptr);
+    /// By manifold: 1 when the coloured blocks take it (choose()).
+    const std::vector<std::uint8_t>& packedManifolds() const { return packed_; }
+    /// By island: 1 when the coloured blocks solve it (choose()).
+    const std::vector<std::uint8_t>& colouredIslands() const { return coloured_; }
 
     /// By body: 1 if solve() integrated its velocity and motion (it then must not be
     /// integrated again).
@@ -314,8 +332,10 @@ private:
     /// runItem for a watched step: each lane alone, then its record.
     void runItemWatched(const detail::SoftStage& stage, std::uint32_t item);
 
-    void gatherBodies(std::span<const Body> bodies, std::span<const std::uint8_t> alive, std::span<const Contact> contacts,
-                      real h, int substeps, TaskSystem* tasks);
+    /// The solver bodies: every awake dynamic body, and the others the placed
+    /// manifolds and joint contacts of `grouping` touch.
+    void gatherBodies(std::span<const Body> bodies, std::span<const std::uint8_t> alive, const std::vector<ContactManifold>& manifolds,
+                      const detail::ContactScratch& grouping, real h, int substeps, TaskSystem* tasks);
     void integrateAlone(std::span<const Body> bodies, real h, int substeps, GyroscopicMode gyroscopic, TaskSystem* tasks);
     /// One body's substeps (its motion from the step's start: moved, turned).
     static void integrateOneAlone(const Body& body, detail::SoftBody& b, real h, int substeps, GyroscopicMode gyroscopic);
@@ -330,9 +350,10 @@ private:
     /// stamped, their motion reset and their kicks set for substeps of `sub`.
     void listMoving(std::uint32_t first, std::uint32_t last, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out);
     /// The islands the coloured blocks take (coloured_): contacts alone, none holding a
-    /// light body under a heavy one; their contacts' rows are marked InBlock.
-    void chooseColoured(std::span<const std::uint32_t> islandStarts, std::span<const Contact> contacts, real massRatio,
-                        const Vec3& gravity);
+    /// light body under a heavy one; their manifolds (manifolds_, packed_), and their
+    /// contacts' rows marked InBlock.
+    void chooseColoured(std::span<const std::uint32_t> islandStarts, const std::vector<ContactManifold>& manifolds,
+                        const detail::ContactScratch& grouping, real massRatio, const Vec3& gravity);
     /// Stamps solver body i `mark`, resets its motion, sets its kicks for substeps of
     /// `sub` and appends it to `out`, if it moves and is not stamped yet.
     void addMoving(std::uint32_t i, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out);
@@ -344,20 +365,21 @@ private:
     /// The island's ghosts take their bodies' motion so far.
     void syncGhosts();
     /// The coloured path (soft_colours.cpp): the manifolds of the islands chooseColoured
-    /// picked, packed straight from their contacts into blocks of one colour, solved
-    /// together over the substeps, their impulses and separations written back into the
-    /// contacts.
-    void solveColoured(std::span<const std::uint32_t> islandStarts, std::span<Contact> contacts, std::span<const Body> bodies,
+    /// picked, packed straight from the narrow phase's manifolds into blocks of one
+    /// colour, solved together over the substeps, their impulses and separations written
+    /// into the contacts and the impulses back into the manifolds.
+    void solveColoured(std::span<Contact> contacts, std::span<ContactManifold> manifolds, std::span<const Body> bodies,
                        real h, const ResolverSettings& settings, TaskSystem* tasks);
     /// The substeps' passes as stages (soft_colours.cpp): kick, warm start, solve, drift,
     /// relax and bounce, the passes that write bodies one stage per colour.
     void planStages(int substeps, int relaxIterations, std::uint32_t workers);
     void runStages(TaskSystem* tasks);
     void runItem(const detail::SoftStage& stage, std::uint32_t item);
-    void colourManifolds(std::span<Contact> contacts, std::span<const Body> bodies, int substeps, const ResolverSettings& settings, real sub,
-                         TaskSystem* tasks);
-    /// Writes the blocks' impulses and the contacts' final separations back.
-    void storeBlocks(std::span<Contact> contacts, int substeps, TaskSystem* tasks);
+    void colourManifolds(std::span<Contact> contacts, std::span<const ContactManifold> manifolds, std::span<const Body> bodies,
+                         int substeps, const ResolverSettings& settings, real sub, TaskSystem* tasks);
+    /// Writes the blocks' impulses and the contacts' final separations back, and the
+    /// impulses into the manifolds.
+    void storeBlocks(std::span<Contact> contacts, std::span<ContactManifold> manifolds, int substeps, TaskSystem* tasks);
 
     std::vector<detail::SoftBody> bodies_;    ///< index body + 1
     std::vector<detail::SoftRow> rows_;       ///< by contact; empty when every island is solved in blocks
@@ -382,7 +404,8 @@ private:
     static constexpr std::uint32_t jointedMark = 0xffffffffu; ///< stamp_ of a body an island's joints hold
     // The coloured path (soft_colours.cpp).
     std::vector<std::uint8_t> coloured_;          ///< by island: 1 when the coloured path solves it
-    std::vector<detail::SoftManifold> manifolds_; ///< scratch: the manifolds it solves
+    std::vector<detail::SoftManifold> manifolds_; ///< the manifolds it solves, in contact order
+    std::vector<std::uint8_t> packed_;            ///< by narrow-phase manifold: 1 when in manifolds_
     std::vector<std::uint32_t> slots_;            ///< by manifold: its block * softBlockWidth + lane
     std::vector<std::uint32_t> colouredBodies_;   ///< scratch: their moving solver bodies
     std::vector<detail::SoftState> states_;       ///< by solver body

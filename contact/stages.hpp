@@ -48,6 +48,12 @@ struct ContactScratch {
     };
     std::vector<ManifoldPair> manifoldPairs;
     std::vector<std::uint32_t> jointOrder, jointStarts;       ///< groupContacts: joint contacts by island
+    /// groupContacts: for each island in the step's list (islandStarts' order), its
+    /// manifolds (manifoldOrder[firstManifold, lastManifold)) and how many joint contacts.
+    struct PlacedIsland {
+        std::uint32_t firstManifold = 0, lastManifold = 0, joints = 0;
+    };
+    std::vector<PlacedIsland> placedIslands;
     std::vector<real> rollingNormals;          ///< applyRollingResistance: each manifold's normal impulse
     std::vector<std::uint8_t> movedByKinematic; ///< groupContacts: islands touching a moving kinematic body
     std::vector<ContactEvent> touching;      ///< reportContacts: pairs touching now
@@ -75,21 +81,50 @@ void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, con
 void reportSensors(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<SensorEvent>& overlaps,
                    ContactScratch& scratch, SensorEvents& events);
 
+/// A contact's identity across steps: the two colliders (slot and generation) hashed
+/// into the high 32 bits, the touching feature in the low 32. Contacts of one collider
+/// pair share the high half, so they sit together when sorted by key.
+std::uint64_t contactKey(const ContactManifold& m, std::uint32_t feature);
+
+/// The impulse manifold point `point` carried from the last step, in the contact frame
+/// `basis` (columns: normal, tangent, bitangent): the friction part is kept as a world
+/// vector and read in this step's tangent axes (docs/contact.md, warm starting).
+inline Vec3 warmStartImpulse(const ContactManifold& m, std::uint32_t point, const Mat3& basis) {
+    const Vec3& friction = m.frictionImpulse[point];
+    return Vec3(m.normalImpulse[point], basis.col(1).dot(friction), basis.col(2).dot(friction));
+}
+
+/// The reverse: a solved contact-frame impulse back into its manifold point for the
+/// next step, friction as a world vector.
+inline void keepImpulse(ContactManifold& m, std::size_t point, const Mat3& basis, const Vec3& impulse) {
+    m.normalImpulse[point] = impulse.x();
+    m.frictionImpulse[point] = basis.col(1) * impulse.y() + basis.col(2) * impulse.z();
+}
+
+/// Contact `c` from point `point` of manifold `m` (number `index` of the narrow phase's
+/// list; `key`: contactKey(m, 0)) with the frame `basis` and the warm start `carried`:
+/// every field a solver reads before it writes it (the derived ones are its preparation's).
+void fillContact(const ContactManifold& m, std::uint32_t index, std::uint32_t point, std::uint64_t key, const Mat3& basis,
+                 const Vec3& carried, Contact& c);
+
 /// Stage 5c: the contact points of the manifolds groupContacts placed (`firsts`: each
 /// manifold's first place, or noPlace; firsts.back(): the list's length), each starting
 /// from the impulse its manifold carried from the last step (warm starting) and naming
 /// its manifold point (Contact::source), and the joints' contacts at their places
-/// (`jointPlaces`). Points with non-finite data are dropped (the island ranges
-/// `islandStarts` shrink with them, an island left with none is dropped) and described
-/// in `errors`, in island order (a sleeping island's manifolds are not read). With
+/// (`jointPlaces`). Manifolds marked in `packed` (by manifold; empty: none) are left
+/// for the soft step's coloured blocks, which fill their places themselves. With
 /// `tasks`, the manifolds' points are built on its workers.
 void gatherContacts(const std::vector<ContactManifold>& manifolds, std::span<const std::uint32_t> firsts,
                     const std::vector<Contact>& jointContacts, std::span<const std::uint32_t> jointPlaces,
-                    std::vector<Contact>& out, std::vector<std::uint32_t>& islandStarts, std::vector<std::string>& errors,
-                    TaskSystem* tasks);
+                    std::span<const std::uint8_t> packed, std::vector<Contact>& out, TaskSystem* tasks);
 /// The same for every manifold with a dynamic body, in manifold order (`firsts`: scratch).
 void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds, std::vector<Contact>& out,
-                    std::vector<std::string>& errors, std::vector<std::uint32_t>& firsts, TaskSystem* tasks = nullptr);
+                    std::vector<std::uint32_t>& firsts, TaskSystem* tasks = nullptr);
+
+/// Each manifold's points with non-finite data (point, depth, or the normal, friction
+/// and restitution they share) taken out of it, each described in `errors` (appended,
+/// in manifold order). groupContacts calls it when its pass finds one.
+void dropBadPoints(std::vector<ContactManifold>& manifolds, std::vector<std::string>& errors);
 
 /// Warm starting a joint's contact: copies last step's impulse of the contact `c`
 /// continues (same key, or the nearest point of the same joint within 5 cm), if any.
@@ -147,14 +182,16 @@ void jointLinks(const JointArray& joints, std::vector<std::pair<std::uint32_t, s
 /// Stage 5b: islands over the manifolds' and joints' body pairs; wakes islands an awake
 /// body or a moving kinematic one touches; then where each contact goes in the step's
 /// list (scratch.manifoldFirsts, scratch.jointPlaces: gatherContacts fills them), island
-/// by island, leaving out sleeping islands, with the island ranges in `islandStarts`.
+/// by island, leaving out sleeping islands, with the island ranges in `islandStarts`
+/// (and each one's manifolds in scratch.placedIslands). First, points with non-finite
+/// data are dropped from their manifolds (dropBadPoints; `errors` replaced).
 /// `sleepingLinks` (pairs of body indices) join sleeping bodies whose contacts are no
 /// longer looked for; links with no sleeping body left are dropped.
 using BodyLink = std::pair<std::uint32_t, std::uint32_t>;
-void groupContacts(BodyArray& bodies, const std::vector<ContactManifold>& manifolds, const std::vector<Contact>& jointContacts,
+void groupContacts(BodyArray& bodies, std::vector<ContactManifold>& manifolds, const std::vector<Contact>& jointContacts,
                    const SleepSettings& sleep, Islands& islands, std::vector<std::uint32_t>& islandStarts,
                    std::vector<BodyLink>& sleepingLinks, const std::vector<BodyLink>& jointLinks, ContactScratch& scratch,
-                   TaskSystem* tasks = nullptr);
+                   std::vector<std::string>& errors, TaskSystem* tasks = nullptr);
 
 /// Stage 8: after islands fell asleep, the pairs of sleeping bodies the step's
 /// contacts joined, added to `links`.
@@ -172,9 +209,12 @@ void applyRollingResistance(BodyArray& bodies, const std::vector<ContactManifold
 
 /// After resolution: keep what next step's warm start needs of the contacts. A
 /// collider pair's contact writes its impulse back to its manifold point
-/// (Contact::source, friction as a world vector); joints' contacts go to `previous`,
-/// sorted by key (ties in their order). `order` is scratch.
-void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<ContactManifold>& manifolds,
+/// (Contact::source, keepImpulse); joints' contacts go to `previous`, sorted by key
+/// (ties in their order). Islands marked in `skip` (by island of `islandStarts`; empty:
+/// none) are passed over: the soft step's coloured blocks wrote theirs back already,
+/// and they have no joints. `order` is scratch.
+void keepForWarmStart(const std::vector<Contact>& contacts, std::span<const std::uint32_t> islandStarts,
+                      std::span<const std::uint8_t> skip, std::vector<ContactManifold>& manifolds,
                       std::vector<KeptContact>& previous, std::vector<std::pair<std::uint64_t, std::uint32_t>>& order,
                       TaskSystem* tasks = nullptr);
 

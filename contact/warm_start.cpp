@@ -77,35 +77,52 @@ void warmStart(const std::vector<KeptContact>& previous, std::span<const std::ui
     c.accumulatedImpulse.z() = now.col(2).dot(friction);
 }
 
-void keepForWarmStart(const std::vector<Contact>& contacts, std::vector<ContactManifold>& manifolds,
+void keepForWarmStart(const std::vector<Contact>& contacts, std::span<const std::uint32_t> islandStarts,
+                      std::span<const std::uint8_t> skip, std::vector<ContactManifold>& manifolds,
                       std::vector<KeptContact>& previous, std::vector<std::pair<std::uint64_t, std::uint32_t>>& order,
                       TaskSystem* tasks) {
+    const auto count = static_cast<std::uint32_t>(contacts.size());
+    // Calls f(i) for each contact in [begin, end) outside the skipped islands.
+    const auto forKept = [&](std::uint32_t begin, std::uint32_t end, auto&& f) {
+        if (skip.empty() || islandStarts.size() < 2) {
+            for (std::uint32_t i = begin; i < end; ++i) f(i);
+            return;
+        }
+        // The island holding `begin`, then island by island.
+        auto island = static_cast<std::size_t>(std::upper_bound(islandStarts.begin(), islandStarts.end(), begin) - islandStarts.begin());
+        island = island == 0 ? 0 : island - 1;
+        for (std::uint32_t i = begin; i < end && island + 1 < islandStarts.size(); ++island) {
+            const std::uint32_t last = std::min(end, islandStarts[island + 1]);
+            if (!skip[island])
+                for (; i < last; ++i) f(i);
+            i = last;
+        }
+    };
     // A collider pair's point goes back to its manifold (persistent contacts: the
     // next step's manifold of the pair carries it on), friction as a world vector;
     // each point to its own place, so the workers may share them.
-    parallelFor(tasks, static_cast<std::uint32_t>(contacts.size()), 4096, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t i = begin; i < end; ++i) {
+    parallelFor(tasks, count, 4096, [&](std::uint32_t begin, std::uint32_t end) {
+        forKept(begin, end, [&](std::uint32_t i) {
             const Contact& c = contacts[i];
-            if (c.source == noSource) continue;
+            if (c.source == noSource) return;
             ContactManifold& m = manifolds[c.source / Manifold::maxPoints];
             const std::size_t point = c.source % Manifold::maxPoints;
-            if (!c.carries) { // sized for one body of the two: nothing for the next step
+            if (c.carries) {
+                keepImpulse(m, point, c.contactToWorld, c.accumulatedImpulse);
+            } else { // sized for one body of the two: nothing for the next step
                 m.normalImpulse[point] = 0;
                 m.frictionImpulse[point] = Vec3::Zero();
-                continue;
             }
-            m.normalImpulse[point] = c.accumulatedImpulse.x();
-            m.frictionImpulse[point] =
-                c.contactToWorld.col(1) * c.accumulatedImpulse.y() + c.contactToWorld.col(2) * c.accumulatedImpulse.z();
-        }
+        });
     });
     // Joints' contacts, sorted by key: sort (key, index) pairs, not 400-byte contacts,
     // and compare them without reaching into the contacts; the index breaks ties, so
     // std::sort (which needs no buffer, unlike stable_sort) gives the stable order. Only
     // what warmStart and the joint forces read is kept (KeptContact: 88 bytes, not 400).
     order.clear();
-    for (std::uint32_t i = 0; i < contacts.size(); ++i)
+    forKept(0, count, [&](std::uint32_t i) {
         if (contacts[i].source == noSource) order.push_back({contacts[i].key, i});
+    });
     std::sort(order.begin(), order.end());
     previous.resize(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) {

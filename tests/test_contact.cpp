@@ -104,9 +104,8 @@ TEST_CASE("warm starting carries friction as a world vector when the contact's t
     m.frictionImpulse[0] = Vec3::Zero();
     detail::carryImpulses(std::span<const ContactManifold>(&last, 1), m);
     std::vector<Contact> out;
-    std::vector<std::string> errors;
     std::vector<std::uint32_t> firsts;
-    detail::gatherContacts(pair.bodies, {m}, out, errors, firsts);
+    detail::gatherContacts(pair.bodies, {m}, out, firsts);
     REQUIRE(out.size() == 1);
     const Contact& now = out[0];
     CHECK(now.source == 0);
@@ -279,49 +278,55 @@ TEST_CASE("stepping through shock propagation gives exactly resolve()", "[contac
     CHECK(a[2].linearVelocity.y() - a[1].linearVelocity.y() > real(-0.05));
 }
 
-TEST_CASE("a contact with non-finite data is dropped with a reported error", "[contact]") {
+TEST_CASE("a contact with non-finite data is dropped from its manifold with a reported error", "[contact]") {
     OnGround pair;
     ContactManifold& m = pair.manifold;
     m.manifold.add(Vec3(0, std::numeric_limits<real>::quiet_NaN(), 0), real(0.01), 1);
     m.manifold.add(Vec3(1, 0, 0), real(0.01), 2);
-    std::vector<Contact> out;
+    std::vector<ContactManifold> manifolds{m};
     std::vector<std::string> errors;
-    std::vector<std::uint32_t> firsts;
-    detail::gatherContacts(pair.bodies, {m}, out, errors, firsts);
-    CHECK(out.size() == 1);
+    detail::dropBadPoints(manifolds, errors);
     REQUIRE(errors.size() == 1);
     CHECK(errors[0].find("non-finite") != std::string::npos);
+    CHECK(errors[0].find("bodies 0 and 1") != std::string::npos);
+    std::vector<Contact> out;
+    std::vector<std::uint32_t> firsts;
+    detail::gatherContacts(pair.bodies, manifolds, out, firsts);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].point == Vec3(1, 0, 0));
 }
 
-TEST_CASE("points dropped from the step's list shrink their islands' ranges and joints' contacts stay", "[contact]") {
-    // Two islands as groupContacts places them: body 0's manifold (its one point not
-    // finite) at 0, then body 2's two points at 1 and 2 and its joint's contact at 3.
+TEST_CASE("a point dropped from a manifold takes what it carried with it, the points after it move down", "[contact]") {
+    // Three points, the middle one not finite: the first and last stay, each with its own
+    // carried impulse and anchors; a manifold whose normal is not finite loses them all.
     OnGround pair;
-    Body other;
-    other.inverseMass = 1;
-    const BodyId second = pair.bodies.insert(other);
-    ContactManifold bad = pair.manifold, good = pair.manifold;
-    bad.manifold.add(Vec3(0, std::numeric_limits<real>::quiet_NaN(), 0), real(0.01), 1);
-    good.bodyA = second;
-    good.manifold.add(Vec3(1, 0, 0), real(0.01), 1);
-    good.manifold.add(Vec3(2, 0, 0), real(0.01), 2);
-    Contact joint;
-    joint.body = {second.index, noBody};
-    joint.supports = false;
-    const std::vector<std::uint32_t> firsts{0, 1, 4}, jointPlaces{3};
-    std::vector<std::uint32_t> islandStarts{0, 1, 4};
-    std::vector<Contact> out;
+    ContactManifold m = pair.manifold;
+    const real nan = std::numeric_limits<real>::quiet_NaN();
+    m.manifold.add(Vec3(1, 0, 0), real(0.01), 1);
+    m.manifold.add(Vec3(2, 0, 0), nan, 2);
+    m.manifold.add(Vec3(3, 0, 0), real(0.02), 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        m.normalImpulse[i] = real(i + 1);
+        m.frictionImpulse[i] = Vec3(real(i + 1), 0, 0);
+        m.anchorA[i] = Vec3(0, real(i + 1), 0);
+        m.anchorB[i] = Vec3(0, 0, real(i + 1));
+    }
+    ContactManifold tipped = m;
+    tipped.manifold.normal = Vec3(0, nan, 0);
+    std::vector<ContactManifold> manifolds{m, tipped};
     std::vector<std::string> errors;
-    detail::gatherContacts({bad, good}, firsts, {joint}, jointPlaces, out, islandStarts, errors, nullptr);
-    REQUIRE(out.size() == 3);
-    CHECK(islandStarts == std::vector<std::uint32_t>{0, 3}); // the first island is left empty: gone
-    CHECK(out[0].source == Manifold::maxPoints + 0);
-    CHECK(out[1].source == Manifold::maxPoints + 1);
-    CHECK(out[1].point == Vec3(2, 0, 0));
-    CHECK(out[2].source == noSource);
-    CHECK(out[2].body[0] == second.index);
-    REQUIRE(errors.size() == 1);
-    CHECK(errors[0].find("bodies 0 and 1") != std::string::npos);
+    detail::dropBadPoints(manifolds, errors);
+    CHECK(errors.size() == 4); // one, then all three
+    const ContactManifold& kept = manifolds[0];
+    REQUIRE(kept.manifold.count == 2);
+    CHECK(kept.manifold.points[0].feature == 1);
+    CHECK(kept.manifold.points[1].feature == 3);
+    CHECK(kept.manifold.points[1].depth == real(0.02));
+    CHECK(kept.normalImpulse[1] == 3);
+    CHECK(kept.frictionImpulse[1] == Vec3(3, 0, 0));
+    CHECK(kept.anchorA[1] == Vec3(0, 3, 0));
+    CHECK(kept.anchorB[1] == Vec3(0, 0, 3));
+    CHECK(manifolds[1].manifold.count == 0);
 }
 
 TEST_CASE("column of 10 boxes falls asleep within 3 s with sleep on", "[contact][scene]") {

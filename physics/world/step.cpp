@@ -171,9 +171,15 @@ void World::substep(const StepContext& ctx) {
     grouping.jointContacts.clear();
     detail::generateJointContacts(bodies_, joints_, previousContacts_, grouping.previousKeys, grouping.jointContacts, soft);
     detail::groupContacts(bodies_, contacts_, grouping.jointContacts, settings_.sleep, islands_, islandStarts_, sleepingLinks_,
-                          jointLinks_, grouping, tasks());
+                          jointLinks_, grouping, contactErrors_, tasks());
+    // The soft step's coloured blocks take their islands' points straight from the
+    // manifolds: those are left out of the gathered list until the blocks fill them.
+    if (soft)
+        scratch_->soft.choose(bodies_.slots(), bodies_.aliveFlags(), contacts_, grouping, islandStarts_, ctx.h, settings_.resolver,
+                              ctx.gravity, tasks());
     detail::gatherContacts(contacts_, grouping.manifoldFirsts, grouping.jointContacts, grouping.jointPlaces,
-                           resolverContacts_, islandStarts_, contactErrors_, tasks());
+                           soft ? std::span<const std::uint8_t>(scratch_->soft.packedManifolds()) : std::span<const std::uint8_t>(),
+                           resolverContacts_, tasks());
     detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepThreshold,
                            particleIslands_);
     detail::groupDeformables(deformables_, bodies_, colliders_, *deformableCandidates_, islands_,
@@ -183,7 +189,7 @@ void World::substep(const StepContext& ctx) {
     t = Clock::now();
     if (soft) {
         detail::generateJointMotions(bodies_, joints_, scratch_->motions);
-        scratch_->soft.solve(bodies_.slots(), bodies_.aliveFlags(), resolverContacts_, islandStarts_, scratch_->motions, ctx.h,
+        scratch_->soft.solve(bodies_.slots(), resolverContacts_, contacts_, islandStarts_, scratch_->motions, ctx.h,
                              settings_.resolver, ctx.gravity, ctx.gyroscopic, tasks());
         detail::storeJointMotions(joints_, scratch_->motions, ctx.h);
         const auto ti = Clock::now();
@@ -193,7 +199,9 @@ void World::substep(const StepContext& ctx) {
         resolver_->setSettings(settings_.resolver);
         resolver_->resolve(bodies_.slots(), resolverContacts_, islandStarts_, ctx.h);
     }
-    detail::keepForWarmStart(resolverContacts_, contacts_, previousContacts_, scratch_->contact.order, tasks());
+    detail::keepForWarmStart(resolverContacts_, islandStarts_,
+                             soft ? std::span<const std::uint8_t>(scratch_->soft.colouredIslands()) : std::span<const std::uint8_t>(),
+                             contacts_, previousContacts_, scratch_->contact.order, tasks());
     detail::applyRollingResistance(bodies_, contacts_, resolverContacts_, scratch_->contact.rollingNormals);
     for (Body& b : bodies_.slots()) // MotionLocks: nothing the solvers did along a locked axis reaches continuous collision
         if (b.isDynamic()) applyLocks(b.locks, b.linearVelocity, b.angularVelocity);
