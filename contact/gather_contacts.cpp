@@ -40,7 +40,7 @@ void fillContact(const ContactManifold& m, std::uint32_t index, std::uint32_t po
 void gatherContacts(const std::vector<ContactManifold>& manifolds, std::span<const std::uint32_t> firsts,
                     const std::vector<Contact>& jointContacts, std::span<const std::uint32_t> jointPlaces,
                     std::span<const std::uint8_t> packed, std::vector<Contact>& out, TaskSystem* tasks) {
-    // Built in place over last step's contacts (a Contact is ~360 bytes: constructing
+    // Built in place over last step's contacts (a Contact is 344 bytes in the double build: constructing
     // them first cost as much as filling them). Every field a solver reads before it
     // writes it is set below; the rest the solvers' preparation fills. Each manifold
     // writes its own places (groupContacts chose them), so the workers share them.

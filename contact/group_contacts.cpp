@@ -43,6 +43,7 @@ bool finiteShared(const ContactManifold& m) {
 bool finitePoint(const ContactPoint& p) { return isFinite(p.point) && std::isfinite(p.depth); }
 
 bool finiteManifold(const ContactManifold& m) {
+    if (m.manifold.count == 0) return true; // nothing of it reaches a solver
     if (!finiteShared(m)) return false;
     for (int i = 0; i < m.manifold.count; ++i)
         if (!finitePoint(m.manifold.points[static_cast<std::size_t>(i)])) return false;
@@ -59,6 +60,7 @@ void removePoint(ContactManifold& m, std::size_t i) {
         m.anchorB[k] = m.anchorB[k + 1];
     }
     --m.manifold.count;
+    m.manifold.points[static_cast<std::size_t>(m.manifold.count)] = ContactPoint{}; // no non-finite value left behind (snapshots write all four)
 }
 
 } // namespace
@@ -122,8 +124,9 @@ void groupContacts(BodyArray& bodies, std::vector<ContactManifold>& manifolds, c
     wakeTouchedIslands(bodies.slots(), islands, sleep.sleepThreshold);
     // Where each manifold's points and each joint contact go in the step's contact list:
     // island by island (islands that sleep as a whole left out), in each its manifolds'
-    // points in manifold order, then its joints' contacts in order. gatherContacts
-    // writes them there, so nothing is copied to put them in order.
+    // points in manifold order, then its joints' contacts in order. gatherContacts (or,
+    // for the soft step's coloured blocks, pack) writes them there, so nothing is copied
+    // to put them in order.
     const auto islandCount = static_cast<std::uint32_t>(islands.count());
     groupByIsland(static_cast<std::uint32_t>(manifolds.size()), islandCount, [&](std::uint32_t k) {
         const ContactScratch::ManifoldPair& m = pairs[k];

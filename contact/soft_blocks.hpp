@@ -3,7 +3,7 @@
 // The soft step's contacts as the lanes of a SIMD register see them (issue 28, "a
 // coloured SIMD solver"). A manifold (its points' normal rows and its friction patch,
 // as contact/soft_step.hpp describes them) becomes one lane of a block of
-// `softBlockWidth` manifolds, packed straight from its contacts (soft_colours.cpp),
+// `softBlockWidth` manifolds, packed straight from the narrow phase's manifold (soft_colours.cpp),
 // every field an array over the lanes (structure of arrays), so one instruction
 // updates the same field of 2, 4 or 8 manifolds.
 //

@@ -255,7 +255,6 @@ using detail::SoftBlock;
 using detail::SoftState;
 using detail::SoftPointBlock;
 
-
 void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts, const std::vector<ContactManifold>& manifolds,
                                     const detail::ContactScratch& grouping, real massRatio, const Vec3& gravity) {
     // Joints (contacts that do not only push: joint_contacts.cpp), and contacts that hold
@@ -422,9 +421,9 @@ void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<cons
             for (std::uint32_t lane = 0; lane < b.used; ++lane) slots_[order_[blockFirst_[k] + lane]] = k * detail::softBlockWidth + lane;
         }
     });
-    // The lanes filled in contact order (each manifold's contacts read and written one
-    // after the other: in colour order they were all over memory, and packing cost
-    // half as much as the solve).
+    // The lanes filled in contact order (each manifold read and its contacts written one
+    // after the other: in colour order the contacts were all over memory, and packing
+    // cost half as much as the solve).
     detail::parallelFor(tasks, static_cast<std::uint32_t>(manifolds_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t m = begin; m < end; ++m) {
             SoftBlock& b = blocks_[slots_[m] / detail::softBlockWidth];

@@ -79,8 +79,7 @@ using detail::SoftBody;
 using detail::SoftRow;
 
 void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const std::uint8_t> alive,
-                                  const std::vector<ContactManifold>& manifolds, const detail::ContactScratch& grouping,
-                                  real h, int substeps, TaskSystem* tasks) {
+                                  const detail::ContactScratch& grouping, real h, int substeps, TaskSystem* tasks) {
     bodies_.resize(bodies.size() + 1);
     bodies_[0] = SoftBody{};
     owned_.resize(bodies.size());
@@ -106,7 +105,8 @@ void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const 
     const auto touch = [&](std::uint32_t i) {
         if (i != noBody && !owned_[i]) std::atomic_ref<std::uint8_t>(touched_[i]).store(1, std::memory_order_relaxed);
     };
-    detail::parallelFor(tasks, static_cast<std::uint32_t>(manifolds.size()), 1024, [&](std::uint32_t begin, std::uint32_t end) {
+    const auto manifolds = static_cast<std::uint32_t>(grouping.manifoldPairs.size());
+    detail::parallelFor(tasks, manifolds, 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
             if (grouping.manifoldFirsts[k] == detail::noPlace) continue;
             touch(grouping.manifoldPairs[k].a);
@@ -237,10 +237,10 @@ void SoftStepSolver::prepareJointAxes(std::span<const detail::JointMotionRow> mo
 }
 
 void SoftStepSolver::choose(std::span<const Body> bodies, std::span<const std::uint8_t> alive,
-                            const std::vector<ContactManifold>& manifolds, const detail::ContactScratch& grouping,
-                            std::span<const std::uint32_t> islandStarts, real h, const ResolverSettings& settings,
+                            const detail::ContactScratch& grouping, std::span<const std::uint32_t> islandStarts,
+                            const std::vector<ContactManifold>& manifolds, real h, const ResolverSettings& settings,
                             const Vec3& gravity, TaskSystem* tasks) {
-    gatherBodies(bodies, alive, manifolds, grouping, h, settings.soft.substeps, tasks);
+    gatherBodies(bodies, alive, grouping, h, settings.soft.substeps, tasks);
     // Islands of contacts alone go to the coloured blocks, straight from their manifolds;
     // islands with joints, or with a light body held under a heavy one, are solved in
     // solve() one by one through their rows (their joint systems and ghosts are per island).

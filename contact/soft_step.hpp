@@ -15,8 +15,9 @@
 // then the rows' impulses are stored for the next step.
 // Rows are the contacts' and the joints' (joints arrive as contacts: joint_contacts.cpp),
 // and a hinge's or slider's own rows about or along its axis (soft_joint_axes.cpp).
-// Islands of contacts alone skip the rows: their manifolds go straight from the contacts
-// into the coloured SIMD blocks (soft_colours.cpp), which do the same arithmetic.
+// Islands of contacts alone skip the rows: their manifolds go straight from the narrow
+// phase's manifolds into the coloured SIMD blocks (soft_colours.cpp), which do the same
+// arithmetic.
 
 #include <jounce/common/tasks.hpp>
 #include <jounce/contact/contact.hpp>
@@ -102,7 +103,7 @@ enum class SoftKind : std::uint8_t {
     StaticContact, ///< one side cannot move: twice as stiff
     Joint,         ///< a cable's or rod's row
     Folded,        ///< one of a joint point's six rows, solved as its SoftPoint
-    InBlock,       ///< a contact the coloured blocks take straight from the Contact (row unused)
+    InBlock,       ///< a contact the coloured blocks take straight from its manifold (row unused)
 };
 
 /// One contact or joint row: its frame, lever arms, effective masses, and the impulse it
@@ -234,10 +235,10 @@ class SoftStepSolver {
 public:
     /// Solves `contacts` grouped into islands (island k: [islandStarts[k],
     /// islandStarts[k + 1])) over a world substep `h`, integrating the velocities of
-    /// every awake dynamic body (`alive`: by slot, dead slots are left alone) (with each body's forceAccum, torqueAccum and
+    /// every awake dynamic body choose() took (with each body's forceAccum, torqueAccum and
     /// impulse accumulators, read but not cleared) and their positions into motion().
-    /// The contacts' accumulatedImpulse is read as the warm start and left as this step's
-    /// total impulse. `gravity` says which way a heavy body rests on a light one
+    /// The contacts' accumulatedImpulse is read as the warm start (the coloured blocks'
+    /// from their manifolds) and left as this step's total impulse. `gravity` says which way a heavy body rests on a light one
     /// (soft_hold.cpp).
     /// `gyroscopic`: ConserveMomentum keeps each body's world angular momentum over the
     /// step (a body alone turns by the midpoint rule substep by substep, as the
@@ -260,8 +261,8 @@ public:
     /// groupContacts placed them: `grouping`, `islandStarts`) the coloured blocks take,
     /// decided from the manifolds. Those islands' contacts are filled by solve() itself,
     /// straight from the manifolds (soft_colours.cpp, pack).
-    void choose(std::span<const Body> bodies, std::span<const std::uint8_t> alive, const std::vector<ContactManifold>& manifolds,
-                const detail::ContactScratch& grouping, std::span<const std::uint32_t> islandStarts, real h,
+    void choose(std::span<const Body> bodies, std::span<const std::uint8_t> alive, const detail::ContactScratch& grouping,
+                std::span<const std::uint32_t> islandStarts, const std::vector<ContactManifold>& manifolds, real h,
                 const ResolverSettings& settings, const Vec3& gravity, TaskSystem* tasks = nullptr);
     /// By manifold: 1 when the coloured blocks take it (choose()).
     const std::vector<std::uint8_t>& packedManifolds() const { return packed_; }
@@ -332,10 +333,10 @@ private:
     /// runItem for a watched step: each lane alone, then its record.
     void runItemWatched(const detail::SoftStage& stage, std::uint32_t item);
 
-    /// The solver bodies: every awake dynamic body, and the others the placed
-    /// manifolds and joint contacts of `grouping` touch.
-    void gatherBodies(std::span<const Body> bodies, std::span<const std::uint8_t> alive, const std::vector<ContactManifold>& manifolds,
-                      const detail::ContactScratch& grouping, real h, int substeps, TaskSystem* tasks);
+    /// The solver bodies: every awake dynamic body (`alive`: by slot, dead slots are left
+    /// alone), and the others the placed manifolds and joint contacts of `grouping` touch.
+    void gatherBodies(std::span<const Body> bodies, std::span<const std::uint8_t> alive, const detail::ContactScratch& grouping,
+                      real h, int substeps, TaskSystem* tasks);
     void integrateAlone(std::span<const Body> bodies, real h, int substeps, GyroscopicMode gyroscopic, TaskSystem* tasks);
     /// One body's substeps (its motion from the step's start: moved, turned).
     static void integrateOneAlone(const Body& body, detail::SoftBody& b, real h, int substeps, GyroscopicMode gyroscopic);

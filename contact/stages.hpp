@@ -117,7 +117,8 @@ void fillContact(const ContactManifold& m, std::uint32_t index, std::uint32_t po
 void gatherContacts(const std::vector<ContactManifold>& manifolds, std::span<const std::uint32_t> firsts,
                     const std::vector<Contact>& jointContacts, std::span<const std::uint32_t> jointPlaces,
                     std::span<const std::uint8_t> packed, std::vector<Contact>& out, TaskSystem* tasks);
-/// The same for every manifold with a dynamic body, in manifold order (`firsts`: scratch).
+/// The same for every manifold with a dynamic body, in manifold order (`firsts`: scratch);
+/// the manifolds must be finite (dropBadPoints).
 void gatherContacts(const BodyArray& bodies, const std::vector<ContactManifold>& manifolds, std::vector<Contact>& out,
                     std::vector<std::uint32_t>& firsts, TaskSystem* tasks = nullptr);
 

@@ -115,10 +115,10 @@ void keepForWarmStart(const std::vector<Contact>& contacts, std::span<const std:
             }
         });
     });
-    // Joints' contacts, sorted by key: sort (key, index) pairs, not 400-byte contacts,
+    // Joints' contacts, sorted by key: sort (key, index) pairs, not 344-byte contacts,
     // and compare them without reaching into the contacts; the index breaks ties, so
     // std::sort (which needs no buffer, unlike stable_sort) gives the stable order. Only
-    // what warmStart and the joint forces read is kept (KeptContact: 88 bytes, not 400).
+    // what warmStart and the joint forces read is kept (KeptContact: 88 bytes, not 344, in the double build).
     order.clear();
     forKept(0, count, [&](std::uint32_t i) {
         if (contacts[i].source == noSource) order.push_back({contacts[i].key, i});

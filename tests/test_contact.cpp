@@ -12,6 +12,7 @@
 #include "contact/indexed_heap.hpp"
 #include "contact/soft_constraint.hpp"
 #include <jounce/contact/resolver.hpp>
+#include <jounce/common/tasks.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -327,6 +328,80 @@ TEST_CASE("a point dropped from a manifold takes what it carried with it, the po
     CHECK(kept.anchorA[1] == Vec3(0, 3, 0));
     CHECK(kept.anchorB[1] == Vec3(0, 0, 3));
     CHECK(manifolds[1].manifold.count == 0);
+}
+
+TEST_CASE("groupContacts drops non-finite points before it makes the islands: a manifold left empty joins nothing", "[contact]") {
+    // Three dynamic boxes on the ground: box 1's manifold has one bad point of two, box
+    // 2's only point is bad, box 3's is good. Box 2 then touches nothing: no island is
+    // placed for it, and the list holds box 1's good point and box 3's.
+    detail::BodyArray bodies;
+    Body ground;
+    ground.type = BodyType::Static;
+    const BodyId floor = bodies.insert(ground);
+    std::vector<ContactManifold> manifolds;
+    const real nan = std::numeric_limits<real>::quiet_NaN();
+    for (int k = 0; k < 3; ++k) {
+        Body box;
+        box.inverseMass = 1;
+        ContactManifold m;
+        m.bodyA = bodies.insert(box);
+        m.bodyB = floor;
+        if (k == 0) {
+            m.manifold.add(Vec3(0, nan, 0), real(0.01), 1);
+            m.manifold.add(Vec3(1, 0, 0), real(0.01), 2);
+        } else {
+            m.manifold.add(Vec3(2, k == 1 ? nan : real(0), 0), real(0.01), 1);
+        }
+        manifolds.push_back(m);
+    }
+    Islands islands;
+    std::vector<std::uint32_t> islandStarts;
+    std::vector<detail::BodyLink> sleepingLinks;
+    detail::ContactScratch scratch;
+    std::vector<std::string> errors{"last step's"};
+    detail::groupContacts(bodies, manifolds, {}, SleepSettings{}, islands, islandStarts, sleepingLinks, {}, scratch, errors);
+    REQUIRE(errors.size() == 2);
+    CHECK(errors[0].find("bodies 1 and 0") != std::string::npos);
+    CHECK(errors[1].find("bodies 2 and 0") != std::string::npos);
+    CHECK(manifolds[0].manifold.count == 1);
+    CHECK(manifolds[1].manifold.count == 0);
+    CHECK(islandStarts == std::vector<std::uint32_t>{0, 1, 2});
+    CHECK(scratch.manifoldFirsts == std::vector<std::uint32_t>{0, detail::noPlace, 1, 2});
+    REQUIRE(scratch.placedIslands.size() == 2);
+    CHECK(scratch.placedIslands[0].lastManifold - scratch.placedIslands[0].firstManifold == 1);
+    CHECK(scratch.placedIslands[1].lastManifold - scratch.placedIslands[1].firstManifold == 1);
+    CHECK(islands.bodyIsland[2] != islands.bodyIsland[1]);
+    CHECK(islands.bodyIsland[2] != islands.bodyIsland[3]);
+}
+
+TEST_CASE("keepForWarmStart passes over the islands it is told to skip, wherever the workers' ranges start", "[contact]") {
+    // 9000 one-point manifolds in three islands of 3000 contacts (the workers' ranges are
+    // 4096 long, so the middle island starts inside the first range and ends inside the
+    // second). The middle one is skipped: its manifolds keep what they held.
+    OnGround pair;
+    constexpr std::uint32_t perIsland = 3000, count = 3 * perIsland;
+    std::vector<ContactManifold> manifolds(count, pair.manifold);
+    std::vector<Contact> contacts(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        manifolds[i].normalImpulse[0] = -1;
+        Contact& c = contacts[i];
+        c.source = i * Manifold::maxPoints;
+        c.contactToWorld = contactBasis(c.normal);
+        c.accumulatedImpulse = Vec3(real(i + 1), 0, 0);
+    }
+    const std::vector<std::uint32_t> islandStarts{0, perIsland, 2 * perIsland, count};
+    const std::vector<std::uint8_t> skip{0, 1, 0};
+    std::vector<KeptContact> previous;
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
+    ThreadPool pool(2);
+    detail::keepForWarmStart(contacts, islandStarts, skip, manifolds, previous, order, &pool);
+    std::uint32_t wrong = 0;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const bool skipped = i >= perIsland && i < 2 * perIsland;
+        wrong += manifolds[i].normalImpulse[0] == (skipped ? real(-1) : real(i + 1)) ? 0 : 1;
+    }
+    CHECK(wrong == 0);
+    CHECK(previous.empty());
 }
 
 TEST_CASE("column of 10 boxes falls asleep within 3 s with sleep on", "[contact][scene]") {

@@ -172,18 +172,20 @@ void World::substep(const StepContext& ctx) {
     detail::generateJointContacts(bodies_, joints_, previousContacts_, grouping.previousKeys, grouping.jointContacts, soft);
     detail::groupContacts(bodies_, contacts_, grouping.jointContacts, settings_.sleep, islands_, islandStarts_, sleepingLinks_,
                           jointLinks_, grouping, contactErrors_, tasks());
-    // The soft step's coloured blocks take their islands' points straight from the
-    // manifolds: those are left out of the gathered list until the blocks fill them.
-    if (soft)
-        scratch_->soft.choose(bodies_.slots(), bodies_.aliveFlags(), contacts_, grouping, islandStarts_, ctx.h, settings_.resolver,
-                              ctx.gravity, tasks());
-    detail::gatherContacts(contacts_, grouping.manifoldFirsts, grouping.jointContacts, grouping.jointPlaces,
-                           soft ? std::span<const std::uint8_t>(scratch_->soft.packedManifolds()) : std::span<const std::uint8_t>(),
-                           resolverContacts_, tasks());
+    // (Particles and deformables may wake the bodies they touch: before the soft step
+    // takes its bodies, so a body woken here is integrated by it this substep.)
     detail::groupParticles(particles_, bodies_, colliders_, particleCandidates_, islands_, settings_.sleep.sleepThreshold,
                            particleIslands_);
     detail::groupDeformables(deformables_, bodies_, colliders_, *deformableCandidates_, islands_,
                              settings_.sleep.sleepThreshold, *deformableIslands_);
+    // The soft step's coloured blocks take their islands' points straight from the
+    // manifolds: those are left out of the gathered list until the blocks fill them.
+    if (soft)
+        scratch_->soft.choose(bodies_.slots(), bodies_.aliveFlags(), grouping, islandStarts_, contacts_, ctx.h, settings_.resolver,
+                              ctx.gravity, tasks());
+    detail::gatherContacts(contacts_, grouping.manifoldFirsts, grouping.jointContacts, grouping.jointPlaces,
+                           soft ? std::span<const std::uint8_t>(scratch_->soft.packedManifolds()) : std::span<const std::uint8_t>(),
+                           resolverContacts_, tasks());
     profile_.group += millisecondsSince(t);
 
     t = Clock::now();
