@@ -403,8 +403,14 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
     // nothing is copied; otherwise the chunks are joined in chunk order afterwards.
     std::vector<std::size_t>& predicted = scratch.chunkOffsets; // where each chunk's manifolds went last step
     predicted.assign(chunks + 1, 0);
-    for (std::uint32_t k = 0; k < tested.size(); ++k)
-        predicted[k / pairsPerChunk + 1] += scratch.previous[k].last - scratch.previous[k].first;
+    parallelFor(tasks, chunks, 64, [&](std::uint32_t begin, std::uint32_t end) { // each chunk's count, then the sums
+        for (std::uint32_t chunk = begin; chunk < end; ++chunk) {
+            const std::size_t first = std::size_t{chunk} * pairsPerChunk, last = std::min(tested.size(), first + pairsPerChunk);
+            std::size_t count = 0;
+            for (std::size_t k = first; k < last; ++k) count += scratch.previous[k].last - scratch.previous[k].first;
+            predicted[chunk + 1] = count;
+        }
+    });
     for (std::uint32_t chunk = 0; chunk < chunks; ++chunk) predicted[chunk + 1] += predicted[chunk];
     // Sized over what the list held (an older step's manifolds, each overwritten before it
     // is read): clearing first constructed every manifold again, 8 MB a step for spheres4096.
