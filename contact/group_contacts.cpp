@@ -60,7 +60,8 @@ void removePoint(ContactManifold& m, std::size_t i) {
         m.anchorB[k] = m.anchorB[k + 1];
     }
     --m.manifold.count;
-    m.manifold.points[static_cast<std::size_t>(m.manifold.count)] = ContactPoint{}; // no non-finite value left behind (snapshots write all four)
+    // No non-finite value left behind: snapshots write all four points.
+    m.manifold.points[static_cast<std::size_t>(m.manifold.count)] = ContactPoint{};
 }
 
 } // namespace
@@ -109,7 +110,8 @@ void groupContacts(BodyArray& bodies, std::vector<ContactManifold>& manifolds, c
     });
     if (anyBad.load()) {
         dropBadPoints(manifolds, errors);
-        for (std::size_t k = 0; k < manifolds.size(); ++k) pairs[k].count = static_cast<std::uint32_t>(manifolds[k].manifold.count);
+        for (std::size_t k = 0; k < manifolds.size(); ++k)
+            pairs[k].count = static_cast<std::uint32_t>(manifolds[k].manifold.count);
     }
     std::vector<BodyLink>& links = scratch.links;
     links.assign(sleepingLinks.begin(), sleepingLinks.end());

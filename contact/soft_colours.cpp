@@ -134,9 +134,10 @@ Vec3 get3(const lane_real (&from)[3][softBlockWidth], int lane) { return Vec3(fr
 JOUNCE_HOT_INLINE Vec3 inPlane(const Vec3& d, const Vec3& n) { return d - n * n.dot(d); }
 
 /// Lane `lane` of block `k` (and its point blocks) from manifold `m` (number `index` of
-/// the coloured path's list; the narrow phase's `cm`), straight from it: anchors, frame, masses and softness, and the warm
-/// start (the impulses its points carried; none unless `warm`); the effective masses,
-/// levers and turns are computed afterwards in the block's lanes (SoftKernels::prepare).
+/// the coloured path's list; the narrow phase's `cm`), straight from it: anchors, frame,
+/// masses and softness, and the warm start (the impulses its points carried; none unless
+/// `warm`); the effective masses, levers and turns are computed afterwards in the block's
+/// lanes (SoftKernels::prepare).
 /// Fills the manifold's contacts (gatherContacts left them: World::resolvedContacts) with
 /// what gatherContacts and the resolver's preparation would (frame, anchors, velocity).
 void pack(const ContactManifold& cm, const SoftManifold& m, std::uint32_t index, std::span<Contact> contacts,

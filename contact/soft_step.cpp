@@ -244,7 +244,8 @@ void SoftStepSolver::choose(std::span<const Body> bodies, std::span<const std::u
     // Islands of contacts alone go to the coloured blocks, straight from their manifolds;
     // islands with joints, or with a light body held under a heavy one, are solved in
     // solve() one by one through their rows (their joint systems and ghosts are per island).
-    chooseColoured(islandStarts, manifolds, grouping, settings.soft.holdMassRatio, gravity); // sizes rows_: empty when every island is coloured
+    // (It sizes rows_: empty when every island is coloured.)
+    chooseColoured(islandStarts, manifolds, grouping, settings.soft.holdMassRatio, gravity);
 }
 
 void SoftStepSolver::solve(std::span<Body> bodies, std::span<Contact> contacts,
@@ -254,12 +255,8 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<Contact> contacts,
     const int substeps = settings.soft.substeps;
     watch_ = observer_ ? Watch{&observer_, contacts, bodies, islandStarts, motions} : Watch{};
     const auto count = static_cast<std::uint32_t>(contacts.size());
-    if (!settings.warmStart) // (the coloured blocks' contacts: pack)
-        for (std::size_t k = 0; k < detail::islandCount(islandStarts); ++k) {
-            if (coloured_[k]) continue;
-            const auto [first, last] = detail::islandRange(islandStarts, k, count);
-            for (std::uint32_t i = first; i < last; ++i) contacts[i].accumulatedImpulse = Vec3::Zero();
-        }
+    if (!settings.warmStart) // (the coloured blocks' contacts are filled, without it, by pack)
+        for (Contact& c : contacts) c.accumulatedImpulse = Vec3::Zero();
     const auto rowCount = static_cast<std::uint32_t>(rows_.size());
     detail::parallelFor(tasks, rowCount, 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k)

@@ -238,8 +238,8 @@ public:
     /// every awake dynamic body choose() took (with each body's forceAccum, torqueAccum and
     /// impulse accumulators, read but not cleared) and their positions into motion().
     /// The contacts' accumulatedImpulse is read as the warm start (the coloured blocks'
-    /// from their manifolds) and left as this step's total impulse. `gravity` says which way a heavy body rests on a light one
-    /// (soft_hold.cpp).
+    /// from their manifolds) and left as this step's total impulse. `gravity` says which
+    /// way a heavy body rests on a light one (soft_hold.cpp).
     /// `gyroscopic`: ConserveMomentum keeps each body's world angular momentum over the
     /// step (a body alone turns by the midpoint rule substep by substep, as the
     /// resolver's integrator does; a body in an island without joints, whose inertia
@@ -253,8 +253,8 @@ public:
     /// phase's, whose points the contacts are: the coloured blocks read theirs from them
     /// and write the impulses back for the next step (keepForWarmStart does the rest,
     /// passing over colouredIslands()).
-    void solve(std::span<Body> bodies, std::span<Contact> contacts, std::span<ContactManifold> manifolds, std::span<const std::uint32_t> islandStarts,
-               std::span<detail::JointMotionRow> motions, real h, const ResolverSettings& settings, const Vec3& gravity,
+    void solve(std::span<Body> bodies, std::span<Contact> contacts, std::span<ContactManifold> manifolds,
+               std::span<const std::uint32_t> islandStarts, std::span<detail::JointMotionRow> motions, real h, const ResolverSettings& settings, const Vec3& gravity,
                GyroscopicMode gyroscopic, TaskSystem* tasks = nullptr);
 
     /// Before the contacts are gathered: the solver bodies, and which islands (as

@@ -89,7 +89,8 @@ void keepForWarmStart(const std::vector<Contact>& contacts, std::span<const std:
             return;
         }
         // The island holding `begin`, then island by island.
-        auto island = static_cast<std::size_t>(std::upper_bound(islandStarts.begin(), islandStarts.end(), begin) - islandStarts.begin());
+        const auto after = std::upper_bound(islandStarts.begin(), islandStarts.end(), begin);
+        auto island = static_cast<std::size_t>(after - islandStarts.begin());
         island = island == 0 ? 0 : island - 1;
         for (std::uint32_t i = begin; i < end && island + 1 < islandStarts.size(); ++island) {
             const std::uint32_t last = std::min(end, islandStarts[island + 1]);
