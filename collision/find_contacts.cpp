@@ -5,6 +5,7 @@
 // plain inputs.
 
 #include "collision/stages.hpp"
+#include "common/growth.hpp"
 #include "common/parallel.hpp"
 
 #include <jounce/collision/narrow_phase.hpp>
@@ -233,14 +234,14 @@ struct ManifoldSink {
     std::vector<ContactManifold>* extra = nullptr;
 
     ContactManifold& add() {
-        if (used == room) return extra->emplace_back();
+        if (used == room) return emplaceGrowing(*extra);
         // Made in its slot (a temporary copied over it wrote the 0.7 kB twice);
         // nothing to destroy first: every member is plain data.
         static_assert(std::is_trivially_destructible_v<ContactManifold>);
         return *std::construct_at(&slots[used++]);
     }
     ContactManifold& add(const ContactManifold& from) {
-        if (used == room) return extra->emplace_back(from);
+        if (used == room) return emplaceGrowing(*extra, from);
         slots[used] = from;
         return slots[used++];
     }
@@ -414,7 +415,7 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
     for (std::uint32_t chunk = 0; chunk < chunks; ++chunk) predicted[chunk + 1] += predicted[chunk];
     // Sized over what the list held (an older step's manifolds, each overwritten before it
     // is read): clearing first constructed every manifold again, 8 MB a step for spheres4096.
-    contacts.resize(predicted[chunks]);
+    resizeGrowing(contacts, predicted[chunks]);
     scratch.chunkUsed.assign(chunks, 0);
     struct Context {
         const PairInputs& in;
@@ -459,7 +460,7 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
     for (std::uint32_t chunk = 0; chunk < chunks; ++chunk)
         offsets[chunk + 1] = offsets[chunk] + scratch.chunkUsed[chunk] + scratch.chunkContacts[chunk].size();
     std::vector<ContactManifold>& joined = scratch.joined;
-    joined.resize(offsets[chunks]);
+    resizeGrowing(joined, offsets[chunks]);
     struct Join {
         CollisionScratch& scratch;
         const std::vector<ContactManifold>& contacts;

@@ -5,6 +5,7 @@
 // persist, only-before an end. Sensors work the same way on their overlaps.
 
 #include "common/hot_inline.hpp"
+#include "common/growth.hpp"
 #include "common/parallel.hpp"
 #include "contact/stages.hpp"
 
@@ -81,7 +82,7 @@ void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, con
     const std::uint32_t chunks = (count + eventChunk - 1) / eventChunk;
     std::vector<std::uint32_t>& touchingIn = scratch.eventChunks;
     touchingIn.assign(chunks + 1, 0);
-    nearNow.resize(count);
+    resizeGrowing(nearNow, count);
     std::atomic<bool> anyEmpty{false};
     parallelFor(tasks, chunks, 1, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t chunk = begin; chunk < end; ++chunk) {
@@ -103,7 +104,7 @@ void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, con
         }
     });
     for (std::uint32_t chunk = 0; chunk < chunks; ++chunk) touchingIn[chunk + 1] += touchingIn[chunk];
-    now.resize(touchingIn[chunks]);
+    resizeGrowing(now, touchingIn[chunks]);
     parallelFor(tasks, chunks, 1, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t chunk = begin; chunk < end; ++chunk) {
             std::uint32_t at = touchingIn[chunk];
@@ -146,6 +147,7 @@ void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, con
     if (!strictlyOrdered(nearNow)) sortUnique(nearNow);
     events.begin.clear();
     events.persist.clear();
+    reserveGrowing(events.persist, now.size());
     events.end.clear();
     compare(touching, now, events.begin, events.end, [&](const ContactEvent& e) {
         if (!sleeping(e)) events.persist.push_back(e);

@@ -14,6 +14,7 @@
 
 #include "contact/resolver_stages.hpp"
 #include "contact/soft_step.hpp"
+#include "common/growth.hpp"
 #include "common/parallel.hpp"
 #include "common/validate.hpp"
 
@@ -284,8 +285,11 @@ void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts,
             const std::uint32_t source = grouping.manifoldOrder[i];
             const ContactManifold& m = manifolds[source];
             packed_[source] = 1;
-            manifolds_.push_back({grouping.manifoldFirsts[source], static_cast<std::uint32_t>(m.manifold.count),
-                                  {detail::solverIndex(m.bodyA.index), detail::solverIndex(m.bodyB.index)}, source});
+            detail::emplaceGrowing(manifolds_, detail::SoftManifold{grouping.manifoldFirsts[source],
+                                                                    static_cast<std::uint32_t>(m.manifold.count),
+                                                                    {detail::solverIndex(m.bodyA.index),
+                                                                     detail::solverIndex(m.bodyB.index)},
+                                                                    source});
         }
     }
     // Rows (~480 bytes a contact) only when some island needs them: a pile or a pyramid
@@ -354,7 +358,7 @@ void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<cons
                                      TaskSystem* tasks) {
     // Colours: the lowest free one of the two moving bodies, else the overflow.
     colourMask_.assign(bodies_.size(), 0);
-    keys_.resize(manifolds_.size());
+    detail::resizeGrowing(keys_, manifolds_.size());
     for (std::size_t k = 0; k < manifolds_.size(); ++k) {
         const detail::SoftManifold& m = manifolds_[k];
         const bool movesA = bodies_[m.body[0]].inverseMass > 0, movesB = bodies_[m.body[1]].inverseMass > 0;
@@ -373,7 +377,7 @@ void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<cons
     counts_.assign(keyCount + 1, 0);
     for (const std::uint32_t key : keys_) ++counts_[key + 1];
     for (std::uint32_t key = 0; key < keyCount; ++key) counts_[key + 1] += counts_[key];
-    order_.resize(manifolds_.size());
+    detail::resizeGrowing(order_, manifolds_.size());
     {
         std::vector<std::uint32_t>& next = counts_; // reused as each key's next slot
         for (std::size_t k = 0; k < manifolds_.size(); ++k) order_[next[keys_[k]]++] = static_cast<std::uint32_t>(k);
@@ -408,9 +412,9 @@ void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<cons
     }
     blockFirst_.push_back(static_cast<std::uint32_t>(order_.size()));
     colourStarts_.push_back(blocks);
-    blocks_.resize(blocks); // (a settled step keeps the sizes: nothing is constructed or allocated)
-    pointBlocks_.resize(pointCount);
-    slots_.resize(manifolds_.size());
+    detail::resizeGrowing(blocks_, blocks); // (a settled step keeps the sizes: nothing is constructed or allocated)
+    detail::resizeGrowing(pointBlocks_, pointCount);
+    detail::resizeGrowing(slots_, manifolds_.size());
     detail::parallelFor(tasks, blocks, 128, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
             SoftBlock& b = blocks_[k];

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// How the step's per-contact lists grow. std::vector doubles its capacity when it runs
+// out, so a list that grew once holds up to twice what it needs from then on: pile1000's
+// 1050 manifolds of 0.7 kB sat in room for 2048, in each of the two manifold lists.
+// These lists grow by a quarter beyond what is asked instead. They grow while a scene
+// gathers contacts (a pile falling) and then stay: a settled step still allocates
+// nothing, and the extra copies while growing are a few per cent of those steps.
+
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace jounce::detail {
+
+/// Room for `count` elements; when it must grow, at least a quarter more than it had
+/// (and a few, so a short list does not grow one element at a time). A list that jumps
+/// to its size in one step (a pyramid's contacts found at once) gets that size exactly.
+template <class T> void reserveGrowing(std::vector<T>& list, std::size_t count) {
+    const std::size_t room = list.capacity();
+    if (count > room) list.reserve(std::max(count, room + room / 4 + 4));
+}
+
+/// resize, grown as reserveGrowing grows.
+template <class T> void resizeGrowing(std::vector<T>& list, std::size_t count) {
+    reserveGrowing(list, count);
+    list.resize(count);
+}
+
+/// emplace_back, grown as reserveGrowing grows.
+template <class T, class... Args> T& emplaceGrowing(std::vector<T>& list, Args&&... args) {
+    reserveGrowing(list, list.size() + 1);
+    return list.emplace_back(std::forward<Args>(args)...);
+}
+
+} // namespace jounce::detail
