@@ -108,6 +108,9 @@ struct SoftPointBlock {
     lane_real approach[W] = {};            ///< normal velocity before this substep's solve [m/s]
     lane_real gap[W] = {};                 ///< separation when this substep began [m]
     lane_real after[W] = {};               ///< separation after the step [m] (SoftKernels::finish)
+    /// The closing velocity of A relative to B at the step's start, contact frame [m/s]
+    /// (World::resolvedContacts' Contact::velocity).
+    lane_real velocity[3][W] = {};
 };
 
 /// One pass over a range of blocks (or of the moving bodies, for kick and drift), cut

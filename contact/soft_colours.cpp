@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <limits>
 #include <thread>
 
 namespace jounce {
@@ -139,11 +140,12 @@ JOUNCE_HOT_INLINE Vec3 inPlane(const Vec3& d, const Vec3& n) { return d - n * n.
 /// masses and softness, and the warm start (the impulses its points carried; none unless
 /// `warm`); the effective masses, levers and turns are computed afterwards in the block's
 /// lanes (SoftKernels::prepare).
-/// Fills the manifold's contacts (gatherContacts left them: World::resolvedContacts) with
-/// what gatherContacts and the resolver's preparation would (frame, anchors, velocity).
-void pack(const ContactManifold& cm, const SoftManifold& m, std::uint32_t index, std::span<Contact> contacts,
-          std::span<const Body> bodies, std::span<const SoftBody> soft, const std::array<Softness, 2>& softness,
-          real perSubstep, bool warm, SoftBlock& k, SoftPointBlock* points, int lane) {
+/// The manifold's contacts (World::resolvedContacts) are not written here: describe()
+/// makes them from the lanes when they are asked for (writing them here and in unpack
+/// cost pyramid20 5 % of its step).
+void pack(const ContactManifold& cm, const SoftManifold& m, std::uint32_t index, std::span<const Body> bodies,
+          std::span<const SoftBody> soft, const std::array<Softness, 2>& softness, real perSubstep, bool warm, SoftBlock& k,
+          SoftPointBlock* points, int lane) {
     const SoftBody& a = soft[m.body[0]];
     const SoftBody& b = soft[m.body[1]];
     const Vec3& n = cm.manifold.normal;
@@ -189,7 +191,6 @@ void pack(const ContactManifold& cm, const SoftManifold& m, std::uint32_t index,
     // The normal rows, and the friction the points carried read back as the planar and
     // twist impulses storeBlocks shared out (their tangent axes are the manifold's: one
     // normal, one basis).
-    const std::uint64_t pair = contactKey(cm, 0);
     real planarT = 0, planarU = 0, twist = 0;
     for (std::uint32_t i = 0; i < m.count; ++i) {
         const ContactPoint& p = cm.manifold.points[i];
@@ -207,47 +208,63 @@ void pack(const ContactManifold& cm, const SoftManifold& m, std::uint32_t index,
         const Vec3 relative = a.linearVelocity + a.angularVelocity.cross(ra) - b.linearVelocity - b.angularVelocity.cross(rb);
         const real approach = n.dot(relative);
         q.approach[lane] = approach;
+        put3(q.velocity, lane, Vec3(approach, t.dot(relative), u.dot(relative)));
         const Vec3 f = t * carried.y() + u * carried.z();
         planarT += carried.y();
         planarU += carried.z();
         const Vec3 d = inPlane(ra - centre[0], n);
         twist += n.dot(d.cross(f));
-        // The contact as gatherContacts and the resolver's preparation leave it
-        // (World::resolvedContacts); unpack adds the impulses and the separation after.
-        Contact& c = contacts[m.first + i];
-        fillContact(cm, m.source, i, pair, basis, carried, c);
-        c.relative = {ra, rb};
-        c.velocity = Vec3(approach, t.dot(relative), u.dot(relative));
-        c.penetrationAtStart = p.depth;
     }
     k.planar[0][lane] = planarT * perSubstep;
     k.planar[1][lane] = planarU * perSubstep;
     k.twist[lane] = twist * perSubstep;
 }
 
-/// Lane `lane`'s impulses back into its contacts (the step's: `perStep` substeps'
-/// worth), the friction shared out as storePatch does, and each point's separation
-/// after the step; the impulses also into the narrow phase's manifold `cm` for the
-/// next step's warm start (what keepForWarmStart does for the other contacts).
-void unpack(const SoftBlock& k, const SoftPointBlock* points, real perStep, std::span<Contact> contacts,
-            ContactManifold& cm, int lane) {
-    const Vec3 n = get3(k.normal, lane), t = get3(k.tangent, lane), u = get3(k.bitangent, lane);
-    const Vec3 centre = get3(k.centre[0], lane);
-    real spread = 0; // sum of |d_i|^2
-    for (std::uint32_t i = 0; i < k.points; ++i) spread += inPlane(get3(points[i].anchor[0], lane) - centre, n).squaredNorm();
-    const real twist = k.twist[lane] * perStep;
-    const Vec3 planar = (t * k.planar[0][lane] + u * k.planar[1][lane]) * (perStep / static_cast<real>(k.points));
-    for (std::uint32_t i = 0; i < k.points; ++i) {
-        const SoftPointBlock& q = points[i];
-        Contact& c = contacts[q.contact[lane]];
-        const Vec3 f = frictionShare(planar, n, inPlane(get3(q.anchor[0], lane) - centre, n), twist, spread);
-        c.accumulatedImpulse = Vec3(q.impulse[lane] * perStep, t.dot(f), u.dot(f));
-        // The step's whole normal impulse, less the kept one (soft_step.hpp: an impact's,
-        // taken in one substep, would warm start the next step with an impact).
-        c.bounceImpulse = Vec3(q.applied[lane] + q.bounced[lane] - c.accumulatedImpulse.x(), 0, 0);
-        c.penetration = -q.after[lane]; // after the step (SoftKernels::finish)
-        keepImpulse(cm, i, c.contactToWorld, c.accumulatedImpulse);
-    }
+/// Lane `lane`'s friction over the step (`perStep` substeps' worth), as storePatch
+/// shares it out among the points: the planar impulse and the twist, with what the
+/// share reads of the lane (its frame, its anchors' centre and their spread).
+struct LaneFriction {
+    Vec3 n, t, u, centre, planar;
+    real spread = 0, twist = 0; ///< spread: sum of |d_i|^2
+};
+LaneFriction laneFriction(const SoftBlock& k, const SoftPointBlock* points, real perStep, int lane) {
+    LaneFriction f;
+    f.n = get3(k.normal, lane);
+    f.t = get3(k.tangent, lane);
+    f.u = get3(k.bitangent, lane);
+    f.centre = get3(k.centre[0], lane);
+    for (std::uint32_t i = 0; i < k.points; ++i) f.spread += inPlane(get3(points[i].anchor[0], lane) - f.centre, f.n).squaredNorm();
+    f.twist = k.twist[lane] * perStep;
+    f.planar = (f.t * k.planar[0][lane] + f.u * k.planar[1][lane]) * (perStep / static_cast<real>(k.points));
+    return f;
+}
+
+/// A point's impulse the step keeps for the next one's warm start, contact frame: the
+/// normal impulse of the last substep (times `perStep`) and its share of the friction.
+Vec3 keptImpulse(const LaneFriction& f, const SoftPointBlock& q, real perStep, int lane) {
+    const Vec3 share = frictionShare(f.planar, f.n, inPlane(get3(q.anchor[0], lane) - f.centre, f.n), f.twist, f.spread);
+    return Vec3(q.impulse[lane] * perStep, f.t.dot(share), f.u.dot(share));
+}
+
+/// Lane `lane`'s impulses into the narrow phase's manifold `cm` for the next step's warm
+/// start (what keepForWarmStart does for the other contacts), friction as a world vector
+/// (keepImpulse, along the manifold's tangent axes as pack took them).
+void unpack(const SoftBlock& k, const SoftPointBlock* points, real perStep, ContactManifold& cm, int lane) {
+    const LaneFriction f = laneFriction(k, points, perStep, lane);
+    const Mat3 basis = contactBasis(cm.manifold.normal);
+    for (std::uint32_t i = 0; i < k.points; ++i) keepImpulse(cm, i, basis, keptImpulse(f, points[i], perStep, lane));
+}
+
+/// Point `i` of manifold `cm` (number `source` of the narrow phase's list) as a contact of
+/// World::resolvedContacts: what gatherContacts and the resolver's preparation would
+/// write (frame, key, anchors, the closing velocity at the step's start: the last two
+/// as the lane holds them), starting from `impulse`.
+void describe(const ContactManifold& cm, std::uint32_t source, std::uint32_t i, const SoftPointBlock& q, int lane,
+              const Vec3& impulse, Contact& c) {
+    fillContact(cm, source, i, contactKey(cm, 0), contactBasis(cm.manifold.normal), impulse, c);
+    c.relative = {get3(q.anchor[0], lane), get3(q.anchor[1], lane)};
+    c.velocity = get3(q.velocity, lane);
+    c.penetrationAtStart = cm.manifold.points[i].depth;
 }
 
 } // namespace
@@ -331,26 +348,71 @@ void SoftStepSolver::solveColoured(std::span<Contact> contacts, std::span<Contac
     if (tasks != nullptr && (tasks->workerCount() < 2 || blocks_.size() < minBlocksForThreads)) tasks = nullptr;
     planStages(substeps, settings.soft.relaxIterations, tasks ? tasks->workerCount() : 1);
     runStages(tasks);
-    // Back into the bodies and the contacts.
+    // Back into the bodies and the manifolds.
     detail::parallelFor(tasks, static_cast<std::uint32_t>(colouredBodies_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) detail::storeState(states_[colouredBodies_[k]], bodies_[colouredBodies_[k]]);
     });
-    storeBlocks(contacts, manifolds, substeps, tasks);
+    storeBlocks(manifolds, substeps, tasks);
+    if (watch_.observer != nullptr) describeColoured(contacts, manifolds); // as a fast step leaves them when asked
 }
 
-void SoftStepSolver::storeBlocks(std::span<Contact> contacts, std::span<ContactManifold> manifolds, int substeps,
-                                 TaskSystem* tasks) {
+namespace {
+
+/// `value` into `deepest` if deeper (the workers' shares meet here; a maximum is the same
+/// whatever the order).
+void keepDeeper(std::atomic<real>& deepest, real value) {
+    real now = deepest.load(std::memory_order_relaxed);
+    while (value > now && !deepest.compare_exchange_weak(now, value, std::memory_order_relaxed)) {
+    }
+}
+
+} // namespace
+
+void SoftStepSolver::storeBlocks(std::span<ContactManifold> manifolds, int substeps, TaskSystem* tasks) {
     const real perStep = static_cast<real>(substeps);
+    perStep_ = perStep;
     detail::parallelFor(tasks, static_cast<std::uint32_t>(blocks_.size()), 128, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) kernels_->finish(blocks_[k], pointBlocks_.data() + blocks_[k].firstPoint, states_.data());
     });
+    std::atomic<real> before{-std::numeric_limits<real>::infinity()}, after{-std::numeric_limits<real>::infinity()};
     detail::parallelFor(tasks, static_cast<std::uint32_t>(manifolds_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
+        real deepestBefore = -std::numeric_limits<real>::infinity(), deepestAfter = deepestBefore;
         for (std::uint32_t m = begin; m < end; ++m) { // in contact order, as packed
             const SoftBlock& b = blocks_[slots_[m] / detail::softBlockWidth];
-            detail::unpack(b, pointBlocks_.data() + b.firstPoint, perStep, contacts, manifolds[manifolds_[m].source],
-                           static_cast<int>(slots_[m] % detail::softBlockWidth));
+            const int lane = static_cast<int>(slots_[m] % detail::softBlockWidth);
+            ContactManifold& cm = manifolds[manifolds_[m].source];
+            const SoftPointBlock* points = pointBlocks_.data() + b.firstPoint;
+            for (std::uint32_t i = 0; i < b.points; ++i) { // (before unpack: it writes the manifold)
+                deepestBefore = std::max(deepestBefore, cm.manifold.points[i].depth);
+                deepestAfter = std::max(deepestAfter, real(-points[i].after[lane]));
+            }
+            detail::unpack(b, points, perStep, cm, lane);
         }
+        keepDeeper(before, deepestBefore);
+        keepDeeper(after, deepestAfter);
     });
+    colouredDepth_ = {before.load(), after.load()};
+}
+
+void SoftStepSolver::describeColoured(std::span<Contact> contacts, std::span<const ContactManifold> manifolds) const {
+    for (std::size_t m = 0; m < manifolds_.size(); ++m) {
+        const SoftBlock& b = blocks_[slots_[m] / detail::softBlockWidth];
+        const int lane = static_cast<int>(slots_[m] % detail::softBlockWidth);
+        const detail::SoftManifold& soft = manifolds_[m];
+        const ContactManifold& cm = manifolds[soft.source];
+        const SoftPointBlock* points = pointBlocks_.data() + b.firstPoint;
+        const detail::LaneFriction f = detail::laneFriction(b, points, perStep_, lane);
+        for (std::uint32_t i = 0; i < b.points; ++i) {
+            const SoftPointBlock& q = points[i];
+            Contact& c = contacts[q.contact[lane]];
+            const Vec3 kept = detail::keptImpulse(f, q, perStep_, lane);
+            detail::describe(cm, soft.source, i, q, lane, kept, c);
+            // The step's whole normal impulse, less the kept one (soft_step.hpp: an
+            // impact's, taken in one substep, would warm start the next step with an impact).
+            c.bounceImpulse = Vec3(q.applied[lane] + q.bounced[lane] - kept.x(), 0, 0);
+            c.penetration = -q.after[lane]; // after the step (SoftKernels::finish)
+        }
+    }
 }
 
 void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<const ContactManifold> manifolds,
@@ -433,9 +495,18 @@ void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<cons
         for (std::uint32_t m = begin; m < end; ++m) {
             SoftBlock& b = blocks_[slots_[m] / detail::softBlockWidth];
             const detail::SoftManifold& soft = manifolds_[m];
-            detail::pack(manifolds[soft.source], soft, m, contacts, bodies, bodies_, softness, perSubstep,
-                         settings.warmStart, b, pointBlocks_.data() + b.firstPoint,
-                         static_cast<int>(slots_[m] % detail::softBlockWidth));
+            const int lane = static_cast<int>(slots_[m] % detail::softBlockWidth);
+            SoftPointBlock* points = pointBlocks_.data() + b.firstPoint;
+            const ContactManifold& cm = manifolds[soft.source];
+            detail::pack(cm, soft, m, bodies, bodies_, softness, perSubstep, settings.warmStart, b, points, lane);
+            if (watch_.observer == nullptr) continue;
+            // Watched: the records read the contacts during the solve (soft_records.cpp),
+            // as gatherContacts leaves the others, from their warm starts.
+            const Mat3 basis = contactBasis(cm.manifold.normal);
+            for (std::uint32_t i = 0; i < soft.count; ++i)
+                detail::describe(cm, soft.source, i, points[i], lane,
+                                 settings.warmStart ? detail::warmStartImpulse(cm, i, basis) : Vec3::Zero(),
+                                 contacts[soft.first + i]);
         }
     });
     // The effective masses, levers and turns, a block at a time in its lanes (SoftKernels::prepare).

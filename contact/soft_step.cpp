@@ -300,10 +300,19 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<Contact> contacts,
     for (const detail::SoftPoint& p : points_) detail::storePoint(p, contacts);
     stats_ = ResolverStats{};
     stats_.velocityIterations = substeps * (1 + settings.soft.relaxIterations);
-    for (const Contact& c : contacts) {
-        if (!c.supports) continue; // a joint's rows: their drift is no overlap
-        stats_.maxPenetrationBefore = std::max(stats_.maxPenetrationBefore, c.penetrationAtStart);
-        stats_.maxPenetrationAfter = std::max(stats_.maxPenetrationAfter, c.penetration);
+    if (hasColoured()) { // (their contacts are not written: storeBlocks measured them)
+        stats_.maxPenetrationBefore = std::max(stats_.maxPenetrationBefore, colouredDepth_[0]);
+        stats_.maxPenetrationAfter = std::max(stats_.maxPenetrationAfter, colouredDepth_[1]);
+    }
+    for (std::size_t k = 0; k < detail::islandCount(islandStarts); ++k) {
+        if (coloured_[k]) continue;
+        const auto [first, last] = detail::islandRange(islandStarts, k, count);
+        for (std::uint32_t i = first; i < last; ++i) {
+            const Contact& c = contacts[i];
+            if (!c.supports) continue; // a joint's rows: their drift is no overlap
+            stats_.maxPenetrationBefore = std::max(stats_.maxPenetrationBefore, c.penetrationAtStart);
+            stats_.maxPenetrationAfter = std::max(stats_.maxPenetrationAfter, c.penetration);
+        }
     }
     detail::parallelFor(tasks, static_cast<std::uint32_t>(bodies.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t i = begin; i < end; ++i) {

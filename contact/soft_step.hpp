@@ -281,10 +281,22 @@ public:
     /// `observer` (soft_records.cpp). A watched step runs on one thread, lane by lane
     /// with the scalar kernel: the same arithmetic, so the same bits as a fast step.
     void setObserver(std::function<void(const ResolutionRecord&)> observer) { observer_ = std::move(observer); }
+    bool watching() const { return static_cast<bool>(observer_); }
 
     /// The last solve's figures (World::resolverStats): its sweeps per world substep as
     /// velocity iterations, and the deepest contact overlap before and after it.
     const ResolverStats& stats() const { return stats_; }
+
+    /// Whether the last solve left contacts of the coloured blocks unwritten (solve()
+    /// writes them only while watched): describeColoured() writes them.
+    bool hasColoured() const { return !manifolds_.empty(); }
+    /// The coloured blocks' contacts as the last solve left them, at their places in
+    /// `contacts` (the list solve() was given, its other contacts untouched): point,
+    /// frame, key and material from `manifolds` (the list solve() was given, unchanged
+    /// since), the anchors and the closing velocity at the step's start as the lanes hold
+    /// them, the step's impulses and the separation after it. World::resolvedContacts
+    /// calls it when asked: a step nobody reads the contacts of does not write them.
+    void describeColoured(std::span<Contact> contacts, std::span<const ContactManifold> manifolds) const;
 
 private:
     /// One visit a record reports: which pass, where, and of what.
@@ -367,8 +379,9 @@ private:
     void syncGhosts();
     /// The coloured path (soft_colours.cpp): the manifolds of the islands chooseColoured
     /// picked, packed straight from the narrow phase's manifolds into blocks of one
-    /// colour, solved together over the substeps, their impulses and separations written
-    /// into the contacts and the impulses back into the manifolds.
+    /// colour, solved together over the substeps, the impulses written back into the
+    /// manifolds. Their contacts are written only when watched (the records read them);
+    /// otherwise describeColoured() writes them when they are asked for.
     void solveColoured(std::span<Contact> contacts, std::span<ContactManifold> manifolds, std::span<const Body> bodies,
                        real h, const ResolverSettings& settings, TaskSystem* tasks);
     /// The substeps' passes as stages (soft_colours.cpp): kick, warm start, solve, drift,
@@ -378,9 +391,9 @@ private:
     void runItem(const detail::SoftStage& stage, std::uint32_t item);
     void colourManifolds(std::span<Contact> contacts, std::span<const ContactManifold> manifolds, std::span<const Body> bodies,
                          int substeps, const ResolverSettings& settings, real sub, TaskSystem* tasks);
-    /// Writes the blocks' impulses and the contacts' final separations back, and the
-    /// impulses into the manifolds.
-    void storeBlocks(std::span<Contact> contacts, std::span<ContactManifold> manifolds, int substeps, TaskSystem* tasks);
+    /// Writes the blocks' bodies' impulses into the manifolds, and the blocks' deepest
+    /// overlaps before and after the step into colouredDepth_.
+    void storeBlocks(std::span<ContactManifold> manifolds, int substeps, TaskSystem* tasks);
 
     std::vector<detail::SoftBody> bodies_;    ///< index body + 1
     std::vector<detail::SoftRow> rows_;       ///< by contact; empty when every island is solved in blocks
@@ -427,6 +440,9 @@ private:
     std::function<void(const ResolutionRecord&)> observer_;
     Watch watch_;
     ResolverStats stats_;
+    real perStep_ = 1; ///< the last solve's substeps (the lanes hold a substep's impulses)
+    /// The coloured contacts' deepest overlap before and after the last solve (stats_).
+    std::array<real, 2> colouredDepth_{0, 0};
 };
 
 namespace detail {

@@ -12,6 +12,9 @@
 
 #include <jounce/world/world.hpp>
 
+#include <atomic>
+#include <mutex>
+
 namespace jounce::detail {
 
 /// Buffers the stages reuse from step to step (their capacity is what matters: once a
@@ -28,6 +31,10 @@ struct StepScratch {
     /// The manifolds as the step found them (World::contacts_ set aside by a swap): the
     /// first substep's to continue, and what a failed step puts back.
     std::vector<ContactManifold> stepStartManifolds;
+    /// Set when the last solve left the coloured blocks' contacts unwritten
+    /// (World::resolvedContacts writes them on the first read, under `describing`).
+    std::atomic<bool> contactsPending{false};
+    std::mutex describing;
 };
 
 /// What collision reads of the world's settings.

@@ -14,6 +14,7 @@
 #include "physics/world/stages.hpp"
 #include "physics/world/world_state.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -63,6 +64,7 @@ void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, 
     aimKinematicTargets(dt, true);
     // The manifolds are rebuilt from the last ones (Step::rebuilds): set aside whole, they
     // are the first substep's to continue and the backup at once.
+    settleColouredContacts();
     contacts_.swap(scratch_->stepStartManifolds);
     jointEvents_.broken.clear();
     profile_ = Profile{};
@@ -157,7 +159,10 @@ void World::substep(const StepContext& ctx) {
     detail::markFastBodies(bodies_, colliders_, collision, ctx.h, scratch_->collision, tasks());
     // Last substep's manifolds are what this one's continue (persistent contacts); the
     // first substep's are the step's start, which stay as they were (World::step).
-    if (ctx.substep > 0) contacts_.swap(scratch_->lastManifolds);
+    if (ctx.substep > 0) {
+        settleColouredContacts();
+        contacts_.swap(scratch_->lastManifolds);
+    }
     const std::vector<ContactManifold>& previous = ctx.substep > 0 ? scratch_->lastManifolds : scratch_->stepStartManifolds;
     detail::narrowPhase(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, previous, contacts_, ctx.h, scratch_->collision, contactFilter_, sensorOverlaps_, tasks());
     if (contactModifier_) modifyContacts();
@@ -193,6 +198,9 @@ void World::substep(const StepContext& ctx) {
         detail::generateJointMotions(bodies_, joints_, scratch_->motions);
         scratch_->soft.solve(bodies_.slots(), resolverContacts_, contacts_, islandStarts_, scratch_->motions, ctx.h,
                              settings_.resolver, ctx.gravity, ctx.gyroscopic, tasks());
+        // The coloured blocks' contacts are written when read (World::resolvedContacts),
+        // or here already while watched.
+        scratch_->contactsPending.store(scratch_->soft.hasColoured() && !scratch_->soft.watching(), std::memory_order_release);
         detail::storeJointMotions(joints_, scratch_->motions, ctx.h);
         const auto ti = Clock::now();
         detail::integrateVelocities(bodies_, ctx, scratch_->soft.owned(), tasks());
@@ -204,6 +212,8 @@ void World::substep(const StepContext& ctx) {
     detail::keepForWarmStart(resolverContacts_, islandStarts_,
                              soft ? std::span<const std::uint8_t>(scratch_->soft.colouredIslands()) : std::span<const std::uint8_t>(),
                              contacts_, previousContacts_, scratch_->contact.order, tasks());
+    if (std::any_of(contacts_.begin(), contacts_.end(), [](const ContactManifold& m) { return m.rollingResistance > 0; }))
+        describeColouredContacts(); // it reads the solved contacts' impulses
     detail::applyRollingResistance(bodies_, contacts_, resolverContacts_, scratch_->contact.rollingNormals);
     for (Body& b : bodies_.slots()) // MotionLocks: nothing the solvers did along a locked axis reaches continuous collision
         if (b.isDynamic()) applyLocks(b.locks, b.linearVelocity, b.angularVelocity);
@@ -245,8 +255,10 @@ void World::substep(const StepContext& ctx) {
     const std::vector<std::uint8_t>& moved = scratch_->contact.movedByKinematic;
     keepAwake_.resize(std::max(keepAwake_.size(), moved.size()), 0);
     for (std::size_t k = 0; k < moved.size(); ++k) keepAwake_[k] |= moved[k];
-    if (updateSleep(bodies_.slots(), islands_, ctx.h, settings_.sleep, keepAwake_) > 0)
+    if (updateSleep(bodies_.slots(), islands_, ctx.h, settings_.sleep, keepAwake_) > 0) {
+        describeColouredContacts(); // the pairs of the islands that fell asleep
         detail::keepSleepingLinks(bodies_, resolverContacts_, sleepingLinks_);
+    }
     detail::sleepParticles(particles_, bodies_, islands_, particleIslands_, settings_.sleep);
     detail::sleepDeformables(deformables_, bodies_, islands_, *deformableIslands_, settings_.sleep);
     profile_.sleep += millisecondsSince(t);
@@ -405,8 +417,19 @@ void World::stepDeformables(const StepContext& ctx) {
     }
 }
 
+void World::settleColouredContacts() {
+    // The last solve's coloured contacts come from the manifolds the next swap sets
+    // aside: written now if a contact filter or modifier may read them during the step
+    // (as the step before this one left them), else no longer to be written.
+    if (contactFilter_ || contactModifier_) describeColouredContacts();
+    scratch_->contactsPending.store(false, std::memory_order_relaxed);
+}
+
 void World::restoreBackup() {
     queriesScanAll_ = true; // the trees hold the failed step's boxes
+    // The failed step's contacts: partly solved, some never written.
+    scratch_->contactsPending.store(false, std::memory_order_relaxed);
+    resolverContacts_.clear();
     const bool jointsBroke = !jointEvents_.broken.empty(); // this failed step's, before they are put back
     backup_->restore(*this);
     contacts_.swap(scratch_->stepStartManifolds); // Step::rebuilds: as the step found them

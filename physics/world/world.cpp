@@ -122,6 +122,20 @@ World::World(const WorldSettings& settings, ErrorHandler onError) : World() {
     setSettings(settings);
 }
 
+const std::vector<Contact>& World::resolvedContacts() const {
+    describeColouredContacts();
+    return resolverContacts_;
+}
+
+void World::describeColouredContacts() const {
+    detail::StepScratch& s = *scratch_;
+    if (!s.contactsPending.load(std::memory_order_acquire)) return;
+    const std::lock_guard<std::mutex> lock(s.describing); // two readers at once: one writes them
+    if (!s.contactsPending.load(std::memory_order_relaxed)) return;
+    s.soft.describeColoured(resolverContacts_, contacts_);
+    s.contactsPending.store(false, std::memory_order_release);
+}
+
 const ResolverStats& World::resolverStats() const {
     return settings_.resolver.solver == ContactSolver::SoftStep ? scratch_->soft.stats() : resolver_->stats();
 }

@@ -287,8 +287,12 @@ public:
 
     /// The contact points the resolver worked on in the last substep, grouped by
     /// island (awake islands only), with the impulses it applied (accumulatedImpulse,
-    /// contact frame; `body` holds body slot indices).
-    const std::vector<Contact>& resolvedContacts() const { return resolverContacts_; }
+    /// contact frame; `body` holds body slot indices). The soft step's coloured blocks
+    /// write theirs on the first call after a step (a step whose contacts nobody reads
+    /// does not write them), from what the blocks keep: their anchors (`relative`) and
+    /// closing velocities (`velocity`) to the blocks' float precision. Safe to call from
+    /// several threads at once between steps; empty after a failed step.
+    const std::vector<Contact>& resolvedContacts() const;
     /// The islands of the last substep: their bodies. They are built over the
     /// manifolds' and joints' body pairs (as links), so `contactOrder` and
     /// `contactStarts` stay empty; the contacts of the awake islands are
@@ -569,6 +573,8 @@ private:
     void landKinematicTargets();                     ///< moveKinematic: each body placed on its target
     void sweepSolvedMotion(real h, bool begin);     ///< continuous collision sweeps the soft step's moves
     void restoreBackup(); ///< the state a step changes, as it was before the step (backup_)
+    void describeColouredContacts() const; ///< the coloured blocks' contacts, if the last solve left them unwritten
+    void settleColouredContacts(); ///< before the manifolds are set aside: written if a callback may read them, else dropped
     void breakJoints(const std::vector<JointId>& broken); ///< removes them, with an event each
     void validateColliderDesc(const ColliderDesc& d, BodyType type, const char* field) const;
     void validateDerivedMass(const std::vector<const Collider*>& colliders, const char* field) const;
@@ -612,7 +618,9 @@ private:
     std::vector<BodyId> movedBodies_;
     bool queriesScanAll_ = true;
     std::vector<ContactManifold> contacts_;
-    std::vector<Contact> resolverContacts_;     ///< this step's contact points, grouped by island
+    /// This step's contact points, grouped by island; the coloured blocks' are written
+    /// when first read (resolvedContacts: mutable for that alone).
+    mutable std::vector<Contact> resolverContacts_;
     std::vector<KeptContact> previousContacts_; ///< last step's, sorted by key, for warm starting
     Islands islands_;
     std::vector<std::uint32_t> islandStarts_;   ///< ranges of resolverContacts_ per awake island
