@@ -8,20 +8,6 @@
 
 namespace jounce {
 
-Mat3 contactBasis(const Vec3& normal) {
-    // Cross the normal with the world axis it is least aligned with: that cross product
-    // is at least sqrt(2/3) long, so nothing degenerates for any normal.
-    const Vec3 a = normal.cwiseAbs();
-    const Vec3 helper = a.x() <= a.y() && a.x() <= a.z() ? Vec3::UnitX() : a.y() <= a.z() ? Vec3::UnitY() : Vec3::UnitZ();
-    const Vec3 tangent = normal.cross(helper).normalized();
-    const Vec3 bitangent = normal.cross(tangent); // unit: normal and tangent are orthonormal
-    Mat3 basis;
-    basis.col(0) = normal;
-    basis.col(1) = tangent;
-    basis.col(2) = bitangent;
-    return basis;
-}
-
 namespace detail {
 namespace {
 

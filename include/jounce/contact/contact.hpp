@@ -87,7 +87,20 @@ struct KeptContact {
 /// the helper axis is the world axis least aligned with the normal, so the cross
 /// products never degenerate (Millington's construction picks x or y by a fixed
 /// threshold and, as printed, makes a second tangent that is not orthogonal to tilted
-/// normals; issue 4 notes the typo).
-Mat3 contactBasis(const Vec3& normal);
+/// normals; issue 4 notes the typo). Inline: the soft step builds one per manifold
+/// twice a step.
+inline Mat3 contactBasis(const Vec3& normal) {
+    // Cross the normal with the world axis it is least aligned with: that cross product
+    // is at least sqrt(2/3) long, so nothing degenerates for any normal.
+    const Vec3 a = normal.cwiseAbs();
+    const Vec3 helper = a.x() <= a.y() && a.x() <= a.z() ? Vec3::UnitX() : a.y() <= a.z() ? Vec3::UnitY() : Vec3::UnitZ();
+    const Vec3 tangent = normal.cross(helper).normalized();
+    const Vec3 bitangent = normal.cross(tangent); // unit: normal and tangent are orthonormal
+    Mat3 basis;
+    basis.col(0) = normal;
+    basis.col(1) = tangent;
+    basis.col(2) = bitangent;
+    return basis;
+}
 
 } // namespace jounce
