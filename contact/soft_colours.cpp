@@ -15,6 +15,7 @@
 #include "contact/resolver_stages.hpp"
 #include "contact/soft_step.hpp"
 #include "common/growth.hpp"
+#include "common/hot_inline.hpp"
 #include "common/parallel.hpp"
 #include "common/validate.hpp"
 
@@ -227,7 +228,7 @@ struct LaneFriction {
     Vec3 n, t, u, centre, planar;
     real spread = 0, twist = 0; ///< spread: sum of |d_i|^2
 };
-LaneFriction laneFriction(const SoftBlock& k, const SoftPointBlock* points, real perStep, int lane) {
+JOUNCE_HOT_INLINE LaneFriction laneFriction(const SoftBlock& k, const SoftPointBlock* points, real perStep, int lane) {
     LaneFriction f;
     f.n = get3(k.normal, lane);
     f.t = get3(k.tangent, lane);
@@ -241,7 +242,7 @@ LaneFriction laneFriction(const SoftBlock& k, const SoftPointBlock* points, real
 
 /// A point's impulse the step keeps for the next one's warm start, contact frame: the
 /// normal impulse of the last substep (times `perStep`) and its share of the friction.
-Vec3 keptImpulse(const LaneFriction& f, const SoftPointBlock& q, real perStep, int lane) {
+JOUNCE_HOT_INLINE Vec3 keptImpulse(const LaneFriction& f, const SoftPointBlock& q, real perStep, int lane) {
     const Vec3 share = frictionShare(f.planar, f.n, inPlane(get3(q.anchor[0], lane) - f.centre, f.n), f.twist, f.spread);
     return Vec3(q.impulse[lane] * perStep, f.t.dot(share), f.u.dot(share));
 }
