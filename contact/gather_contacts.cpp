@@ -51,8 +51,8 @@ void gatherContacts(const std::vector<ContactManifold>& manifolds, std::span<con
         if (jointPlaces[i] != noPlace) out[jointPlaces[i]] = jointContacts[i];
     parallelFor(tasks, static_cast<std::uint32_t>(manifolds.size()), 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
-            // The soft step's coloured blocks fill their own contacts, straight from the
-            // manifold (soft_colours.cpp, pack).
+            // The soft step's coloured blocks pack theirs straight from the manifold, and
+            // their contacts are written when read (soft_colours.cpp, describeColoured).
             if (firsts[k] == noPlace || (!packed.empty() && packed[k])) continue;
             const ContactManifold& m = manifolds[k];
             // Shared by the manifold's points: one pair, one normal, one basis. Each

@@ -127,8 +127,8 @@ void groupContacts(BodyArray& bodies, std::vector<ContactManifold>& manifolds, c
     // Where each manifold's points and each joint contact go in the step's contact list:
     // island by island (islands that sleep as a whole left out), in each its manifolds'
     // points in manifold order, then its joints' contacts in order. gatherContacts (or,
-    // for the soft step's coloured blocks, pack) writes them there, so nothing is copied
-    // to put them in order.
+    // for the soft step's coloured blocks, describeColoured when they are read) writes
+    // them there, so nothing is copied to put them in order.
     const auto islandCount = static_cast<std::uint32_t>(islands.count());
     groupByIsland(static_cast<std::uint32_t>(manifolds.size()), islandCount, [&](std::uint32_t k) {
         const ContactScratch::ManifoldPair& m = pairs[k];

@@ -141,9 +141,9 @@ JOUNCE_HOT_INLINE Vec3 inPlane(const Vec3& d, const Vec3& n) { return d - n * n.
 /// masses and softness, and the warm start (the impulses its points carried; none unless
 /// `warm`); the effective masses, levers and turns are computed afterwards in the block's
 /// lanes (SoftKernels::prepare).
-/// The manifold's contacts (World::resolvedContacts) are not written here: describe()
-/// makes them from the lanes when they are asked for (writing them here and in unpack
-/// cost pyramid20 5 % of its step).
+/// The manifold's contacts (World::resolvedContacts) are not written here:
+/// describeColoured() makes them from the lanes when they are asked for (writing them
+/// here and in unpack cost pyramid20 3 % of its step).
 void pack(const ContactManifold& cm, const SoftManifold& m, std::uint32_t index, std::span<const Body> bodies,
           std::span<const SoftBody> soft, const std::array<Softness, 2>& softness, real perSubstep, bool warm, SoftBlock& k,
           SoftPointBlock* points, int lane) {
@@ -256,13 +256,14 @@ void unpack(const SoftBlock& k, const SoftPointBlock* points, real perStep, Cont
     for (std::uint32_t i = 0; i < k.points; ++i) keepImpulse(cm, i, basis, keptImpulse(f, points[i], perStep, lane));
 }
 
-/// Point `i` of manifold `cm` (number `source` of the narrow phase's list) as a contact of
+/// Point `i` of manifold `cm` (number `source` of the narrow phase's list; `key`:
+/// contactKey(cm, 0); `basis`: contactBasis of its normal) as a contact of
 /// World::resolvedContacts: what gatherContacts and the resolver's preparation would
 /// write (frame, key, anchors, the closing velocity at the step's start: the last two
 /// as the lane holds them), starting from `impulse`.
-void describe(const ContactManifold& cm, std::uint32_t source, std::uint32_t i, const SoftPointBlock& q, int lane,
-              const Vec3& impulse, Contact& c) {
-    fillContact(cm, source, i, contactKey(cm, 0), contactBasis(cm.manifold.normal), impulse, c);
+void describe(const ContactManifold& cm, std::uint32_t source, std::uint32_t i, std::uint64_t key, const Mat3& basis,
+              const SoftPointBlock& q, int lane, const Vec3& impulse, Contact& c) {
+    fillContact(cm, source, i, key, basis, impulse, c);
     c.relative = {get3(q.anchor[0], lane), get3(q.anchor[1], lane)};
     c.velocity = get3(q.velocity, lane);
     c.penetrationAtStart = cm.manifold.points[i].depth;
@@ -354,13 +355,15 @@ void SoftStepSolver::solveColoured(std::span<Contact> contacts, std::span<Contac
         for (std::uint32_t k = begin; k < end; ++k) detail::storeState(states_[colouredBodies_[k]], bodies_[colouredBodies_[k]]);
     });
     storeBlocks(manifolds, substeps, tasks);
+    describedSizes_ = {contacts.size(), manifolds.size()};
     if (watch_.observer != nullptr) describeColoured(contacts, manifolds); // as a fast step leaves them when asked
 }
 
 namespace {
 
 /// `value` into `deepest` if deeper (the workers' shares meet here; a maximum is the same
-/// whatever the order).
+/// whatever the order, but for which of -0 and +0 stays when the deepest is exactly 0:
+/// only ResolverStats reads it).
 void keepDeeper(std::atomic<real>& deepest, real value) {
     real now = deepest.load(std::memory_order_relaxed);
     while (value > now && !deepest.compare_exchange_weak(now, value, std::memory_order_relaxed)) {
@@ -383,7 +386,7 @@ void SoftStepSolver::storeBlocks(std::span<ContactManifold> manifolds, int subst
             const int lane = static_cast<int>(slots_[m] % detail::softBlockWidth);
             ContactManifold& cm = manifolds[manifolds_[m].source];
             const SoftPointBlock* points = pointBlocks_.data() + b.firstPoint;
-            for (std::uint32_t i = 0; i < b.points; ++i) { // (before unpack: it writes the manifold)
+            for (std::uint32_t i = 0; i < b.points; ++i) {
                 deepestBefore = std::max(deepestBefore, cm.manifold.points[i].depth);
                 deepestAfter = std::max(deepestAfter, real(-points[i].after[lane]));
             }
@@ -396,6 +399,10 @@ void SoftStepSolver::storeBlocks(std::span<ContactManifold> manifolds, int subst
 }
 
 void SoftStepSolver::describeColoured(std::span<Contact> contacts, std::span<const ContactManifold> manifolds) const {
+    // The lists the last solve was given, or nothing: a caller that kept the flag past a
+    // change of either (World::restoreBackup, settleColouredContacts reset it) would
+    // otherwise write out of bounds.
+    if (contacts.size() != describedSizes_[0] || manifolds.size() != describedSizes_[1]) return;
     for (std::size_t m = 0; m < manifolds_.size(); ++m) {
         const SoftBlock& b = blocks_[slots_[m] / detail::softBlockWidth];
         const int lane = static_cast<int>(slots_[m] % detail::softBlockWidth);
@@ -403,11 +410,13 @@ void SoftStepSolver::describeColoured(std::span<Contact> contacts, std::span<con
         const ContactManifold& cm = manifolds[soft.source];
         const SoftPointBlock* points = pointBlocks_.data() + b.firstPoint;
         const detail::LaneFriction f = detail::laneFriction(b, points, perStep_, lane);
+        const Mat3 basis = contactBasis(cm.manifold.normal);
+        const std::uint64_t key = detail::contactKey(cm, 0);
         for (std::uint32_t i = 0; i < b.points; ++i) {
             const SoftPointBlock& q = points[i];
             Contact& c = contacts[q.contact[lane]];
             const Vec3 kept = detail::keptImpulse(f, q, perStep_, lane);
-            detail::describe(cm, soft.source, i, q, lane, kept, c);
+            detail::describe(cm, soft.source, i, key, basis, q, lane, kept, c);
             // The step's whole normal impulse, less the kept one (soft_step.hpp: an
             // impact's, taken in one substep, would warm start the next step with an impact).
             c.bounceImpulse = Vec3(q.applied[lane] + q.bounced[lane] - kept.x(), 0, 0);
@@ -452,8 +461,8 @@ void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<cons
         detail::makeSoft(2 * contactHertz, settings.soft.contactDampingRatio, sub)};
     const real perSubstep = 1 / static_cast<real>(substeps);
     // Where each block starts in the order (serial: a few integers per block), then the
-    // blocks filled on the workers (each writes only its own block and point blocks, and
-    // its manifolds' contacts).
+    // blocks filled on the workers (each writes only its own block and point blocks, and,
+    // while watched, its manifolds' contacts).
     colourStarts_.clear();
     blockFirst_.clear();
     blockPoints_.clear();
@@ -489,8 +498,8 @@ void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<cons
             for (std::uint32_t lane = 0; lane < b.used; ++lane) slots_[order_[blockFirst_[k] + lane]] = k * detail::softBlockWidth + lane;
         }
     });
-    // The lanes filled in contact order (each manifold read and its contacts written one
-    // after the other: in colour order the contacts were all over memory, and packing
+    // The lanes filled in contact order, the order the manifolds lie in (in colour order,
+    // when the contacts were written here too, they were all over memory, and packing
     // cost half as much as the solve).
     detail::parallelFor(tasks, static_cast<std::uint32_t>(manifolds_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t m = begin; m < end; ++m) {
@@ -504,8 +513,9 @@ void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<cons
             // Watched: the records read the contacts during the solve (soft_records.cpp),
             // as gatherContacts leaves the others, from their warm starts.
             const Mat3 basis = contactBasis(cm.manifold.normal);
+            const std::uint64_t key = detail::contactKey(cm, 0);
             for (std::uint32_t i = 0; i < soft.count; ++i)
-                detail::describe(cm, soft.source, i, points[i], lane,
+                detail::describe(cm, soft.source, i, key, basis, points[i], lane,
                                  settings.warmStart ? detail::warmStartImpulse(cm, i, basis) : Vec3::Zero(),
                                  contacts[soft.first + i]);
         }

@@ -255,7 +255,7 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<Contact> contacts,
     const int substeps = settings.soft.substeps;
     watch_ = observer_ ? Watch{&observer_, contacts, bodies, islandStarts, motions} : Watch{};
     const auto count = static_cast<std::uint32_t>(contacts.size());
-    if (!settings.warmStart) // (the coloured blocks' contacts are filled, without it, by pack)
+    if (!settings.warmStart) // (the coloured blocks start from none without it: pack)
         for (Contact& c : contacts) c.accumulatedImpulse = Vec3::Zero();
     const auto rowCount = static_cast<std::uint32_t>(rows_.size());
     detail::parallelFor(tasks, rowCount, 1024, [&](std::uint32_t begin, std::uint32_t end) {
@@ -286,7 +286,7 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<Contact> contacts,
     detail::parallelFor(tasks, rowCount, 1024, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t k = begin; k < end; ++k) {
             const SoftRow& row = rows_[k];
-            if (row.kind == detail::SoftKind::InBlock) continue; // storeBlocks wrote it
+            if (row.kind == detail::SoftKind::InBlock) continue; // describeColoured writes it, when asked
             Contact& c = contacts[k];
             c.penetration = -detail::currentSeparation(row, bodies_[row.body[0]], bodies_[row.body[1]]); // after the step
             c.accumulatedImpulse = row.impulse; // the step's, as the resolver keeps it

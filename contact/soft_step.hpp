@@ -259,8 +259,9 @@ public:
 
     /// Before the contacts are gathered: the solver bodies, and which islands (as
     /// groupContacts placed them: `grouping`, `islandStarts`) the coloured blocks take,
-    /// decided from the manifolds. Those islands' contacts are filled by solve() itself,
-    /// straight from the manifolds (soft_colours.cpp, pack).
+    /// decided from the manifolds. Those islands are packed by solve() itself, straight
+    /// from the manifolds (soft_colours.cpp, pack); their contacts are written when read
+    /// (describeColoured).
     void choose(std::span<const Body> bodies, std::span<const std::uint8_t> alive, const detail::ContactScratch& grouping,
                 std::span<const std::uint32_t> islandStarts, const std::vector<ContactManifold>& manifolds, real h,
                 const ResolverSettings& settings, const Vec3& gravity, TaskSystem* tasks = nullptr);
@@ -287,15 +288,16 @@ public:
     /// velocity iterations, and the deepest contact overlap before and after it.
     const ResolverStats& stats() const { return stats_; }
 
-    /// Whether the last solve left contacts of the coloured blocks unwritten (solve()
-    /// writes them only while watched): describeColoured() writes them.
+    /// Whether the last solve had coloured blocks (their contacts are written by solve()
+    /// only while watched; describeColoured() writes them).
     bool hasColoured() const { return !manifolds_.empty(); }
     /// The coloured blocks' contacts as the last solve left them, at their places in
     /// `contacts` (the list solve() was given, its other contacts untouched): point,
-    /// frame, key and material from `manifolds` (the list solve() was given, unchanged
-    /// since), the anchors and the closing velocity at the step's start as the lanes hold
-    /// them, the step's impulses and the separation after it. World::resolvedContacts
-    /// calls it when asked: a step nobody reads the contacts of does not write them.
+    /// frame, key and material from `manifolds` (the list solve() was given, its points
+    /// and materials unchanged since), the anchors and the closing velocity at the
+    /// step's start as the lanes hold them, the step's impulses and the separation after
+    /// it. World::resolvedContacts calls it when asked: a step nobody reads the contacts
+    /// of does not write them. Lists of other lengths than the solve's: nothing is written.
     void describeColoured(std::span<Contact> contacts, std::span<const ContactManifold> manifolds) const;
 
 private:
@@ -391,7 +393,7 @@ private:
     void runItem(const detail::SoftStage& stage, std::uint32_t item);
     void colourManifolds(std::span<Contact> contacts, std::span<const ContactManifold> manifolds, std::span<const Body> bodies,
                          int substeps, const ResolverSettings& settings, real sub, TaskSystem* tasks);
-    /// Writes the blocks' bodies' impulses into the manifolds, and the blocks' deepest
+    /// Writes the blocks' contact impulses into the manifolds, and the blocks' deepest
     /// overlaps before and after the step into colouredDepth_.
     void storeBlocks(std::span<ContactManifold> manifolds, int substeps, TaskSystem* tasks);
 
@@ -443,6 +445,8 @@ private:
     real perStep_ = 1; ///< the last solve's substeps (the lanes hold a substep's impulses)
     /// The coloured contacts' deepest overlap before and after the last solve (stats_).
     std::array<real, 2> colouredDepth_{0, 0};
+    /// The lengths of the contact and manifold lists the last coloured solve was given.
+    std::array<std::size_t, 2> describedSizes_{0, 0};
 };
 
 namespace detail {

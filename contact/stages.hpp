@@ -112,7 +112,8 @@ void fillContact(const ContactManifold& m, std::uint32_t index, std::uint32_t po
 /// from the impulse its manifold carried from the last step (warm starting) and naming
 /// its manifold point (Contact::source), and the joints' contacts at their places
 /// (`jointPlaces`). Manifolds marked in `packed` (by manifold; empty: none) are left
-/// for the soft step's coloured blocks, which fill their places themselves. With
+/// for the soft step's coloured blocks, whose places are written when read
+/// (SoftStepSolver::describeColoured). With
 /// `tasks`, the manifolds' points are built on its workers.
 void gatherContacts(const std::vector<ContactManifold>& manifolds, std::span<const std::uint32_t> firsts,
                     const std::vector<Contact>& jointContacts, std::span<const std::uint32_t> jointPlaces,

@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -183,21 +184,6 @@ TEST_CASE("soft step: a contact solved in the coloured blocks keeps what the res
 
 namespace {
 
-/// Two layers of boxes on the ground, sliding a little: one island the coloured blocks solve.
-World stackedBoxes() {
-    World w(testing::softSettings(false));
-    testing::addGround(w);
-    for (int layer = 0; layer < 2; ++layer)
-        for (int i = 0; i < 3; ++i) {
-            BodyDesc d = testing::boxDesc(Vec3::Constant(real(0.25)), 400,
-                                          Vec3(real(0.55) * real(i - 1), real(0.25) + real(0.5) * real(layer), 0));
-            d.linearVelocity = Vec3(real(0.2) * real(layer + 1), 0, real(0.1) * real(i));
-            d.colliders.push_back(testing::boxCollider(Vec3::Constant(real(0.25))));
-            w.createBody(d);
-        }
-    return w;
-}
-
 /// Every field of two lists of contacts, bit for bit.
 bool sameContacts(const std::vector<Contact>& a, const std::vector<Contact>& b) {
     if (a.size() != b.size()) return false;
@@ -215,36 +201,56 @@ bool sameContacts(const std::vector<Contact>& a, const std::vector<Contact>& b) 
     return true;
 }
 
+/// buildHeap's world, with sleep off, on `threads` workers.
+World heapWorld(std::uint32_t threads) {
+    World w(testing::softSettings(false));
+    w.setThreads(threads);
+    buildHeap(w);
+    return w;
+}
+
 } // namespace
 
 TEST_CASE("soft step: the coloured blocks' contacts written when first read are what a watched step writes as it solves",
           "[contact][scene]") {
     // World::resolvedContacts writes the blocks' contacts on the first call after a step.
     // Read after every step, read only at the end (from two threads at once), or written
-    // during a watched step: the same contacts, and reading them changes nothing.
-    World quiet = stackedBoxes(), reader = stackedBoxes(), watched = stackedBoxes();
-    watched.setResolverObserver([](const ResolutionRecord&) {});
-    std::size_t readPoints = 0;
-    for (int s = 0; s < 40; ++s) {
-        quiet.step(real(1) / 60);
-        reader.step(real(1) / 60);
-        watched.step(real(1) / 60);
-        readPoints += reader.resolvedContacts().size();
-    }
-    CHECK(readPoints > 40 * 12); // nine boxes, each on four points or more
-    CHECK(testing::stateHash(quiet) == testing::stateHash(reader));
-    CHECK(testing::stateHash(quiet) == testing::stateHash(watched));
-    const std::vector<Contact>* seen[2] = {nullptr, nullptr};
-    std::thread other([&] { seen[1] = &quiet.resolvedContacts(); });
-    seen[0] = &quiet.resolvedContacts();
-    other.join();
-    CHECK(seen[0] == seen[1]);
-    REQUIRE(!quiet.resolvedContacts().empty());
-    CHECK(sameContacts(quiet.resolvedContacts(), reader.resolvedContacts()));
-    CHECK(sameContacts(quiet.resolvedContacts(), watched.resolvedContacts()));
-    for (const Contact& c : quiet.resolvedContacts()) {
-        CHECK(c.accumulatedImpulse.x() >= 0);
-        CHECK(std::isfinite(c.velocity.norm()));
+    // during a watched step: the same contacts, and reading them changes nothing. On the
+    // heap (hundreds of blocks, on two workers) and in three world substeps a step.
+    for (const int substeps : {1, 3}) {
+        INFO("world substeps " << substeps);
+        World quiet = heapWorld(2), reader = heapWorld(2), watched = heapWorld(1);
+        watched.setResolverObserver([](const ResolutionRecord&) {});
+        std::size_t readPoints = 0;
+        for (int s = 0; s < 12; ++s) {
+            quiet.step(real(1) / 60, substeps);
+            reader.step(real(1) / 60, substeps);
+            watched.step(real(1) / 60, substeps);
+            readPoints += reader.resolvedContacts().size();
+        }
+        CHECK(readPoints > 12 * 1000); // the heap's balls alone touch on more than that
+        CHECK(testing::stateHash(quiet) == testing::stateHash(reader));
+        CHECK(testing::stateHash(quiet) == testing::stateHash(watched));
+        std::vector<Contact> seen[2];
+        std::thread other([&] { seen[1] = quiet.resolvedContacts(); });
+        seen[0] = quiet.resolvedContacts();
+        other.join();
+        REQUIRE(!seen[0].empty());
+        CHECK(sameContacts(seen[0], seen[1]));
+        CHECK(sameContacts(seen[0], reader.resolvedContacts()));
+        CHECK(sameContacts(seen[0], watched.resolvedContacts()));
+        // The solver's deepest overlaps, measured as the blocks were written back, are
+        // the deepest of the contacts written from them.
+        real before = 0, after = 0;
+        for (const Contact& c : seen[0]) {
+            CHECK(std::isfinite(c.velocity.norm()));
+            if (!c.supports) continue;
+            before = std::max(before, c.penetrationAtStart);
+            after = std::max(after, c.penetration);
+        }
+        CHECK(quiet.resolverStats().maxPenetrationBefore == before);
+        CHECK(quiet.resolverStats().maxPenetrationAfter == after);
+        CHECK(before > 0);
     }
 }
 
@@ -252,7 +258,7 @@ TEST_CASE("soft step: a contact modifier reads the step before's coloured contac
           "[contact][scene]") {
     // The modifier runs inside the next step, after the manifolds the blocks' contacts
     // come from were set aside: it sees them as they were when the step began.
-    World modified = stackedBoxes(), reader = stackedBoxes();
+    World modified = heapWorld(1), reader = heapWorld(1);
     std::vector<Contact> inModifier;
     bool first = true;
     modified.setContactModifier([&](ContactModification&) {
@@ -261,7 +267,7 @@ TEST_CASE("soft step: a contact modifier reads the step before's coloured contac
     });
     std::vector<Contact> before;
     int compared = 0;
-    for (int s = 0; s < 20; ++s) {
+    for (int s = 0; s < 8; ++s) {
         first = true;
         modified.step(real(1) / 60);
         reader.step(real(1) / 60);
@@ -271,7 +277,7 @@ TEST_CASE("soft step: a contact modifier reads the step before's coloured contac
         }
         before = reader.resolvedContacts();
     }
-    CHECK(compared == 19);
+    CHECK(compared == 7);
     CHECK(testing::stateHash(modified) == testing::stateHash(reader));
     // A step that fails: the world as it was, and no contacts (the failed step's were
     // partly solved).
@@ -283,4 +289,35 @@ TEST_CASE("soft step: a contact modifier reads the step before's coloured contac
     reader.setContactFilter({});
     reader.step(real(1) / 60);
     CHECK(!reader.resolvedContacts().empty());
+}
+
+TEST_CASE("soft step: coloured contacts left unread are not written over another solver's", "[contact][scene]") {
+    // A soft step nobody read the contacts of, then Millington's resolver with rolling
+    // resistance (which reads the solved contacts inside the step): the resolver's own
+    // contacts, as in a world whose soft-step contacts were read.
+    const auto make = [] {
+        World w = heapWorld(1);
+        BodyDesc d;
+        d.position = Vec3(-6, real(0.2), 0);
+        ColliderDesc c;
+        c.shape = Sphere{real(0.2)};
+        c.material.rollingResistance = real(0.05);
+        d.colliders.push_back(c);
+        d.linearVelocity = Vec3(1, 0, 0);
+        w.createBody(d);
+        return w;
+    };
+    World quiet = make(), reader = make();
+    for (int s = 0; s < 6; ++s) {
+        quiet.step(real(1) / 60);
+        reader.step(real(1) / 60);
+        CHECK(!reader.resolvedContacts().empty());
+    }
+    testing::useResolver(quiet);
+    testing::useResolver(reader);
+    quiet.step(real(1) / 60);
+    reader.step(real(1) / 60);
+    REQUIRE(!reader.resolvedContacts().empty());
+    CHECK(sameContacts(quiet.resolvedContacts(), reader.resolvedContacts()));
+    CHECK(testing::stateHash(quiet) == testing::stateHash(reader));
 }

@@ -128,6 +128,7 @@ const std::vector<Contact>& World::resolvedContacts() const {
 }
 
 void World::describeColouredContacts() const {
+    if (!scratch_) return; // a moved-from world: nothing to write
     detail::StepScratch& s = *scratch_;
     if (!s.contactsPending.load(std::memory_order_acquire)) return;
     const std::lock_guard<std::mutex> lock(s.describing); // two readers at once: one writes them

@@ -291,7 +291,8 @@ public:
     /// write theirs on the first call after a step (a step whose contacts nobody reads
     /// does not write them), from what the blocks keep: their anchors (`relative`) and
     /// closing velocities (`velocity`) to the blocks' float precision. Safe to call from
-    /// several threads at once between steps; empty after a failed step.
+    /// several threads at once between steps; empty after a step that failed once it had
+    /// begun (one refused before it began, for a bad time step, leaves the last list).
     const std::vector<Contact>& resolvedContacts() const;
     /// The islands of the last substep: their bodies. They are built over the
     /// manifolds' and joints' body pairs (as links), so `contactOrder` and
