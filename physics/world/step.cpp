@@ -184,8 +184,7 @@ void World::substep(const StepContext& ctx) {
     detail::groupDeformables(deformables_, bodies_, colliders_, *deformableCandidates_, islands_,
                              settings_.sleep.sleepThreshold, *deformableIslands_);
     // The soft step's coloured blocks take their islands' points straight from the
-    // manifolds: those are left out of the gathered list (written when read:
-    // World::resolvedContacts).
+    // manifolds: left out of the gathered list, written when read (resolvedContacts).
     if (soft)
         scratch_->soft.choose(bodies_.slots(), bodies_.aliveFlags(), grouping, islandStarts_, contacts_, ctx.h, settings_.resolver,
                               ctx.gravity, tasks());
