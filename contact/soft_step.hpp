@@ -283,6 +283,7 @@ public:
     /// with the scalar kernel: the same arithmetic, so the same bits as a fast step.
     void setObserver(std::function<void(const ResolutionRecord&)> observer) { observer_ = std::move(observer); }
     bool watching() const { return static_cast<bool>(observer_); }
+    const std::function<void(const ResolutionRecord&)>& observer() const { return observer_; }
 
     /// The last solve's figures (World::resolverStats): its sweeps per world substep as
     /// velocity iterations, and the deepest contact overlap before and after it.

@@ -232,10 +232,15 @@ TEST_CASE("callbacks stay with the world that restores", "[physics]") {
         return true;
     });
     w.setContactModifier([&modified](ContactModification&) { ++modified; });
+    int records = 0;
+    w.setResolverObserver([&records](const ResolutionRecord&) { ++records; });
+    w.setThreads(2);
     w.restoreState(blob);
+    CHECK(w.threads() == 2); // restoreState once dropped the pool
     w.step(real(1) / 60);
     CHECK(calls > 0);
     CHECK(modified > 0); // the modifier too (restoreState dropped it once)
+    CHECK(records > 0);  // and the soft step's observer
 }
 
 TEST_CASE("truncated, damaged, foreign and wrong-version snapshots are rejected and change nothing", "[physics]") {

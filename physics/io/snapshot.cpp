@@ -423,11 +423,14 @@ void World::restoreState(std::span<const std::uint8_t> blob) { return detail::gu
     fresh.checkRestored();
     detail::jointLinks(fresh.joints_, fresh.jointLinks_, fresh.noCollision_);
     fresh.deformableSolvers_->bySlot.resize(fresh.deformables_.slotCount()); // factorised at the next step
-    // Callbacks belong to the game, not to the state: they stay.
+    // Callbacks, the observer and the threads belong to the game, not to the state: they stay.
     fresh.contactFilter_ = std::move(contactFilter_);
     fresh.contactModifier_ = std::move(contactModifier_);
     fresh.resolver_ = std::move(resolver_);
+    fresh.scratch_->soft.setObserver(scratch_->soft.observer());
     fresh.errorHandler_ = std::move(errorHandler_);
+    fresh.ownTasks_ = std::move(ownTasks_);
+    fresh.gameTasks_ = gameTasks_;
     *this = std::move(fresh);
 }); }
 
