@@ -160,8 +160,8 @@ bool roundShape(const Shape& shape) { return std::holds_alternative<Sphere>(shap
 
 /// A round shape's core point near q, q's offset from it and its length.
 struct RoundCore {
-    Vec3 centre;
-    Vec3 offset;
+    Vec3 centre = Vec3::Zero();  // zeroed so g++ -O2 -g sees no maybe-uninitialized read
+    Vec3 offset = Vec3::Zero();
     real length = 0;
     real radius = 0;
 };
