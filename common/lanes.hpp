@@ -30,6 +30,16 @@ template <class T> struct ScalarLanes {
     /// base[index[l] * stride] for each lane l.
     static ScalarLanes gather(const T* base, const std::uint32_t* index, int stride) { return {base[index[0] * stride]}; }
     void store(T* p) const { *p = v; }
+    /// gatherEight and scatterEight (below) for one lane: the record's reals straight.
+    static void gatherEight(const T* base, const std::uint32_t* index, int stride, ScalarLanes (&out)[8]) {
+        const T* r = base + static_cast<std::size_t>(index[0]) * static_cast<std::size_t>(stride);
+        for (int f = 0; f < 8; ++f) out[f].v = r[f];
+    }
+    static void scatterEight(T* base, const std::uint32_t* index, int stride, const ScalarLanes (&in)[8], const std::uint8_t* writes) {
+        if (!writes[0]) return;
+        T* r = base + static_cast<std::size_t>(index[0]) * static_cast<std::size_t>(stride);
+        for (int f = 0; f < 8; ++f) r[f] = in[f].v;
+    }
     friend ScalarLanes operator+(ScalarLanes a, ScalarLanes b) { return {a.v + b.v}; }
     friend ScalarLanes operator-(ScalarLanes a, ScalarLanes b) { return {a.v - b.v}; }
     friend ScalarLanes operator-(ScalarLanes a) { return {-a.v}; }
@@ -87,6 +97,34 @@ template <class L> inline void scatterTriples(typename L::Real* p, const std::ui
         q[0] = x[l];
         q[1] = y[l];
         q[2] = z[l];
+    }
+}
+
+/// Eight adjacent reals of each lane's record: lane l of out[f] is
+/// base[index[l] * stride + f]. A lane type may bring its own (Avx2Lanes<float> loads
+/// each record's eight in one instruction and transposes); the values are the same.
+template <class L> inline void gatherEight(const typename L::Real* base, const std::uint32_t* index, int stride, L (&out)[8]) {
+    if constexpr (requires { L::gatherEight(base, index, stride, out); }) {
+        L::gatherEight(base, index, stride, out);
+    } else {
+        for (int f = 0; f < 8; ++f) out[f] = L::gather(base + f, index, stride);
+    }
+}
+/// gatherEight's inverse, for the lanes l where writes[l] is set (the records of those
+/// lanes are distinct, so the order does not matter).
+template <class L>
+inline void scatterEight(typename L::Real* base, const std::uint32_t* index, int stride, const L (&in)[8], const std::uint8_t* writes) {
+    if constexpr (requires { L::scatterEight(base, index, stride, in, writes); }) {
+        L::scatterEight(base, index, stride, in, writes);
+    } else {
+        using T = typename L::Real;
+        alignas(64) T t[8][L::width];
+        for (int f = 0; f < 8; ++f) in[f].store(t[f]);
+        for (int l = 0; l < L::width; ++l) {
+            if (!writes[l]) continue;
+            T* q = base + static_cast<std::size_t>(index[l]) * static_cast<std::size_t>(stride);
+            for (int f = 0; f < 8; ++f) q[f] = t[f][l];
+        }
     }
 }
 

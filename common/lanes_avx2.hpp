@@ -44,6 +44,59 @@ template <> struct Avx2Lanes<float> {
         return {{_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0))}, {_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1))},
                 {_mm256_set_ps(z(7), z(6), z(5), z(4), z(3), z(2), z(1), z(0))}};
     }
+    /// Four 4x4 transposes side by side: within each 128-bit half, row r of the result
+    /// is column r of (a, b, c, d). In-half shuffles only (on processors that split
+    /// 256-bit work in two, a shuffle across the halves costs several). Written out, no
+    /// arrays: GCC keeps the registers then.
+    static void transposeHalves(__m256& a, __m256& b, __m256& c, __m256& d) {
+        const __m256 t0 = _mm256_unpacklo_ps(a, b), t1 = _mm256_unpackhi_ps(a, b);
+        const __m256 t2 = _mm256_unpacklo_ps(c, d), t3 = _mm256_unpackhi_ps(c, d);
+        a = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+        b = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+        c = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+        d = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    /// Four floats of records p and q in the two halves of one register.
+    static __m256 pairOf(const float* p, const float* q) {
+        return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm_loadu_ps(q), 1);
+    }
+    /// Eight adjacent floats of eight records (common/lanes.hpp, gatherEight): records l
+    /// and l + 4 share a register, four floats in each half, then the halves are
+    /// transposed; 16 loads where gather would take 64 and their inserts.
+    static void gatherEight(const float* base, const std::uint32_t* index, int stride, Avx2Lanes (&out)[8]) {
+        const std::size_t st = static_cast<std::size_t>(stride);
+        const float *r0 = base + index[0] * st, *r1 = base + index[1] * st, *r2 = base + index[2] * st, *r3 = base + index[3] * st;
+        const float *r4 = base + index[4] * st, *r5 = base + index[5] * st, *r6 = base + index[6] * st, *r7 = base + index[7] * st;
+        __m256 a = pairOf(r0, r4), b = pairOf(r1, r5), c = pairOf(r2, r6), d = pairOf(r3, r7);
+        transposeHalves(a, b, c, d);
+        __m256 e = pairOf(r0 + 4, r4 + 4), f = pairOf(r1 + 4, r5 + 4), g = pairOf(r2 + 4, r6 + 4), h = pairOf(r3 + 4, r7 + 4);
+        transposeHalves(e, f, g, h);
+        out[0].v = a, out[1].v = b, out[2].v = c, out[3].v = d;
+        out[4].v = e, out[5].v = f, out[6].v = g, out[7].v = h;
+    }
+    /// gatherEight's inverse: the same transposes, then four floats per store, for the
+    /// lanes that write.
+    static void scatterEight(float* base, const std::uint32_t* index, int stride, const Avx2Lanes (&in)[8], const std::uint8_t* writes) {
+        const std::size_t st = static_cast<std::size_t>(stride);
+        __m256 a = in[0].v, b = in[1].v, c = in[2].v, d = in[3].v;
+        __m256 e = in[4].v, f = in[5].v, g = in[6].v, h = in[7].v;
+        transposeHalves(a, b, c, d);
+        transposeHalves(e, f, g, h);
+        const auto put = [&](int l, __m128 low, __m128 high) {
+            if (!writes[l]) return;
+            float* r = base + index[l] * st;
+            _mm_storeu_ps(r, low);
+            _mm_storeu_ps(r + 4, high);
+        };
+        put(0, _mm256_castps256_ps128(a), _mm256_castps256_ps128(e));
+        put(1, _mm256_castps256_ps128(b), _mm256_castps256_ps128(f));
+        put(2, _mm256_castps256_ps128(c), _mm256_castps256_ps128(g));
+        put(3, _mm256_castps256_ps128(d), _mm256_castps256_ps128(h));
+        put(4, _mm256_extractf128_ps(a, 1), _mm256_extractf128_ps(e, 1));
+        put(5, _mm256_extractf128_ps(b, 1), _mm256_extractf128_ps(f, 1));
+        put(6, _mm256_extractf128_ps(c, 1), _mm256_extractf128_ps(g, 1));
+        put(7, _mm256_extractf128_ps(d, 1), _mm256_extractf128_ps(h, 1));
+    }
     /// gatherTriples' inverse: each point's x y in one 8-byte store, z in another.
     static void scatterTriples(float* p, const std::uint32_t* index, const V3<Avx2Lanes>& v) {
         const auto at = [&](int l) { return p + 3 * std::size_t{index[l]}; };

@@ -50,33 +50,30 @@ template <class L> struct SoftBlockKernel {
         return {get(a[0], at), get(a[1], at), get(a[2], at), get(a[3], at), get(a[4], at), get(a[5], at)};
     }
 
-    /// Lane l's field `field` of state index[l] (the lane type loads the lanes
-    /// straight into a register: no store and reload through memory).
-    static L field(const SoftState* states, const std::uint32_t* index, int field) {
-        return L::gather(reinterpret_cast<const lane_real*>(states) + field, index, stateReals);
-    }
-    static Body gather(const SoftState* states, const std::uint32_t* index) {
-        const auto at = [&](int k) { return field(states, index, k); };
-        return {{at(0), at(1), at(2)}, {at(3), at(4), at(5)}, {at(6), at(7), at(8)}, {at(9), at(10), at(11)}, at(12)};
+    /// The lanes' bodies: the eight reals of each state's first half (velocity, angular
+    /// velocity, dp x y) and, for `whole`, the other half too (dp z, the rotation), one
+    /// load per body and a transpose where the lane type has one (common/lanes.hpp,
+    /// gatherEight). Only what a visit reads is gathered: the warm start reads no motion.
+    JOUNCE_KERNEL_INLINE static Body gather(const SoftState* states, const std::uint32_t* index, bool whole = true) {
+        const lane_real* base = reinterpret_cast<const lane_real*>(states);
+        L r[8];
+        gatherEight<L>(base, index, stateReals, r);
+        Body b{{r[0], r[1], r[2]}, {r[3], r[4], r[5]}, {r[6], r[7], L::splat(0)}, {L::splat(0), L::splat(0), L::splat(0)}, L::splat(1)};
+        if (whole) {
+            gatherEight<L>(base + 8, index, stateReals, r);
+            b.dp.z = r[0];
+            b.u = {r[1], r[2], r[3]};
+            b.s = r[4];
+        }
+        return b;
     }
 
-    /// Writes the velocities back, only where the side takes impulses.
-    static void scatter(SoftState* states, const std::uint32_t* index, const std::uint8_t* writes, const Body& b) {
-        alignas(64) lane_real t[6][n];
-        b.v.x.store(t[0]);
-        b.v.y.store(t[1]);
-        b.v.z.store(t[2]);
-        b.w.x.store(t[3]);
-        b.w.y.store(t[4]);
-        b.w.z.store(t[5]);
-        for (int l = 0; l < n; ++l) {
-            if (!writes[l]) continue;
-            SoftState& s = states[index[l]];
-            for (int k = 0; k < 3; ++k) {
-                s.v[k] = t[k][l];
-                s.w[k] = t[3 + k][l];
-            }
-        }
+    /// Writes the first half of each state back (the new velocities; dp x y as they were
+    /// read: a visit never moves a body), only where the side takes impulses. No other
+    /// lane of the colour writes or reads that body (soft_blocks.hpp).
+    JOUNCE_KERNEL_INLINE static void scatter(SoftState* states, const std::uint32_t* index, const std::uint8_t* writes, const Body& b) {
+        const L r[8] = {b.v.x, b.v.y, b.v.z, b.w.x, b.w.y, b.w.z, b.dp.x, b.dp.y};
+        scatterEight<L>(reinterpret_cast<lane_real*>(states), index, stateReals, r, writes);
     }
 
     /// A point's separation now: the normal and anchors fixed at the step's start, the
@@ -130,7 +127,7 @@ template <class L> struct SoftBlockKernel {
 
     // ---- the visits ------------------------------------------------------------------
     static void warmStartLanes(SoftBlock& k, SoftPointBlock* points, SoftState* states, int at) {
-        Body a = gather(states, k.body[0] + at), b = gather(states, k.body[1] + at);
+        Body a = gather(states, k.body[0] + at, false), b = gather(states, k.body[1] + at, false);
         const Manifold m = manifold(k, at);
         for (std::uint32_t i = 0; i < k.points; ++i) {
             SoftPointBlock& p = points[i];

@@ -41,9 +41,10 @@ using lane_real = float;
 /// Manifolds per block: the widest lanes built (AVX2: 4 doubles, 8 floats).
 inline constexpr int softBlockWidth = 32 / static_cast<int>(sizeof(lane_real));
 
-/// A body's state in the substeps, 16 lane reals (one cache line): velocities,
-/// and its motion since the step began (displacement, rotation as a quaternion x y z w).
-struct SoftState {
+/// A body's state in the substeps, 16 lane reals (one cache line in float, aligned to
+/// it): velocities, and its motion since the step began (displacement, rotation as a
+/// quaternion x y z w). The kernels load it as two halves of eight.
+struct alignas(64) SoftState {
     lane_real v[3] = {0, 0, 0};
     lane_real w[3] = {0, 0, 0};
     lane_real dp[3] = {0, 0, 0};
