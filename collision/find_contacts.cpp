@@ -393,7 +393,10 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
     const PairInputs in{bodies, colliders, settings, proxyColliders, pairs, previous, h, scratch};
     if (!tasks || workers < 2 || chunks < minChunksForThreads) {
         // One worker: straight into the step's lists, in pair order.
+        // Room for as many as last step before the first is added: a growing scene's list
+        // then grows while empty, instead of copying what this step has found so far.
         contacts.clear();
+        reserveGrowing(contacts, previous.size());
         ManifoldSink sink{nullptr, 0, 0, &contacts};
         for (std::uint32_t k = 0; k < tested.size(); ++k) collidePair(in, k, scratch.workers[0], sink, sensorOverlaps);
         return;
@@ -415,7 +418,7 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
     for (std::uint32_t chunk = 0; chunk < chunks; ++chunk) predicted[chunk + 1] += predicted[chunk];
     // Sized over what the list held (an older step's manifolds, each overwritten before it
     // is read): clearing first constructed every manifold again, 8 MB a step for spheres4096.
-    resizeGrowing(contacts, predicted[chunks]);
+    resizeOver(contacts, predicted[chunks]);
     scratch.chunkUsed.assign(chunks, 0);
     struct Context {
         const PairInputs& in;
@@ -460,7 +463,7 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
     for (std::uint32_t chunk = 0; chunk < chunks; ++chunk)
         offsets[chunk + 1] = offsets[chunk] + scratch.chunkUsed[chunk] + scratch.chunkContacts[chunk].size();
     std::vector<ContactManifold>& joined = scratch.joined;
-    resizeGrowing(joined, offsets[chunks]);
+    resizeOver(joined, offsets[chunks]);
     struct Join {
         CollisionScratch& scratch;
         const std::vector<ContactManifold>& contacts;

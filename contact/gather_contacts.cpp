@@ -46,7 +46,7 @@ void gatherContacts(const std::vector<ContactManifold>& manifolds, std::span<con
     // writes it is set below; the rest the solvers' preparation fills. Each manifold
     // writes its own places (groupContacts chose them), so the workers share them.
     // groupContacts dropped every point with non-finite data.
-    resizeGrowing(out, firsts.back());
+    resizeOver(out, firsts.back());
     for (std::size_t i = 0; i < jointContacts.size(); ++i)
         if (jointPlaces[i] != noPlace) out[jointPlaces[i]] = jointContacts[i];
     parallelFor(tasks, static_cast<std::uint32_t>(manifolds.size()), 1024, [&](std::uint32_t begin, std::uint32_t end) {

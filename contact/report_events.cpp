@@ -82,7 +82,7 @@ void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, con
     const std::uint32_t chunks = (count + eventChunk - 1) / eventChunk;
     std::vector<std::uint32_t>& touchingIn = scratch.eventChunks;
     touchingIn.assign(chunks + 1, 0);
-    resizeGrowing(nearNow, count);
+    resizeOver(nearNow, count);
     std::atomic<bool> anyEmpty{false};
     parallelFor(tasks, chunks, 1, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t chunk = begin; chunk < end; ++chunk) {
@@ -104,7 +104,7 @@ void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, con
         }
     });
     for (std::uint32_t chunk = 0; chunk < chunks; ++chunk) touchingIn[chunk + 1] += touchingIn[chunk];
-    resizeGrowing(now, touchingIn[chunks]);
+    resizeOver(now, touchingIn[chunks]);
     parallelFor(tasks, chunks, 1, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t chunk = begin; chunk < end; ++chunk) {
             std::uint32_t at = touchingIn[chunk];
