@@ -92,8 +92,13 @@ struct KeptContact {
 inline Mat3 contactBasis(const Vec3& normal) {
     // Cross the normal with the world axis it is least aligned with: that cross product
     // is at least sqrt(2/3) long, so nothing degenerates for any normal.
+    // The axis is chosen without a jump (a pile's normals point every way, so a jump
+    // there is mispredicted about half the time); crossing with a 0/1 vector gives the
+    // same bits as crossing with the unit axis itself.
     const Vec3 a = normal.cwiseAbs();
-    const Vec3 helper = a.x() <= a.y() && a.x() <= a.z() ? Vec3::UnitX() : a.y() <= a.z() ? Vec3::UnitY() : Vec3::UnitZ();
+    const bool useX = (a.x() <= a.y()) & (a.x() <= a.z());
+    const bool useY = !useX & (a.y() <= a.z());
+    const Vec3 helper(static_cast<real>(useX), static_cast<real>(useY), static_cast<real>(!useX & !useY));
     const Vec3 tangent = normal.cross(helper).normalized();
     const Vec3 bitangent = normal.cross(tangent); // unit: normal and tangent are orthonormal
     Mat3 basis;
