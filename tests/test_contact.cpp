@@ -80,6 +80,11 @@ TEST_CASE("the contact basis is orthonormal and right-handed for any normal", "[
         CHECK((b.col(0) - n).norm() == 0);
         CHECK((b.transpose() * b - Mat3::Identity()).norm() < tol(1e-14, 1e-6));
         CHECK(b.determinant() == Approx(1).margin(tol(1e-14, 1e-6)));
+        // The tangent is the normal crossed with the world axis it is least aligned with
+        // (the first of equals): zero along that axis.
+        const Vec3 a = n.cwiseAbs();
+        const int least = a.x() <= a.y() && a.x() <= a.z() ? 0 : a.y() <= a.z() ? 1 : 2;
+        CHECK(b(least, 1) == 0);
     }
 }
 
