@@ -8,6 +8,7 @@
 #include "scenes/bench_scenes.hpp"
 #include "scenes/rigid_scenes.hpp"
 
+#include "common/growth.hpp"
 #include "contact/contact_resolver.hpp"
 #include "contact/indexed_heap.hpp"
 #include "contact/soft_constraint.hpp"
@@ -668,4 +669,28 @@ TEST_CASE("a resolver observer changes no number of a stepping world", "[contact
             CHECK(records > 0);
         }
     }
+}
+
+TEST_CASE("the step's lists grow by a quarter and a list written over drops what it held when it grows", "[contact]") {
+    std::vector<int> list;
+    detail::reserveGrowing(list, 100);
+    CHECK(list.capacity() == 100); // a jump to its size gets that size exactly
+    detail::resizeGrowing(list, 101);
+    CHECK(list.capacity() == 129); // a quarter more and a few
+    CHECK(list.size() == 101);
+    // Within its room a list keeps its storage and its elements.
+    list[0] = 7;
+    const int* storage = list.data();
+    detail::resizeOver(list, 120);
+    CHECK(list.data() == storage);
+    CHECK(list[0] == 7);
+    // Beyond it, the old elements are not carried over: the list grows empty and is then
+    // sized (value-initialised), so nothing of the old list shows.
+    detail::resizeOver(list, 200);
+    CHECK(list.size() == 200);
+    CHECK(list.capacity() == 200);
+    CHECK(std::all_of(list.begin(), list.end(), [](int x) { return x == 0; }));
+    detail::emplaceGrowing(list, 5);
+    CHECK(list.capacity() == 254);
+    CHECK(list.back() == 5);
 }
