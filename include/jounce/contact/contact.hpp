@@ -96,9 +96,9 @@ inline Mat3 contactBasis(const Vec3& normal) {
     // there is mispredicted about half the time); crossing with a 0/1 vector gives the
     // same bits as crossing with the unit axis itself.
     const Vec3 a = normal.cwiseAbs();
-    const bool useX = (a.x() <= a.y()) & (a.x() <= a.z());
-    const bool useY = !useX & (a.y() <= a.z());
-    const Vec3 helper(static_cast<real>(useX), static_cast<real>(useY), static_cast<real>(!useX & !useY));
+    const int useX = static_cast<int>(a.x() <= a.y()) & static_cast<int>(a.x() <= a.z());
+    const int useY = (1 - useX) & static_cast<int>(a.y() <= a.z());
+    const Vec3 helper(static_cast<real>(useX), static_cast<real>(useY), static_cast<real>(1 - useX - useY));
     const Vec3 tangent = normal.cross(helper).normalized();
     const Vec3 bitangent = normal.cross(tangent); // unit: normal and tangent are orthonormal
     Mat3 basis;
