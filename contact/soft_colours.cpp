@@ -285,6 +285,7 @@ void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts,
     // number. Decided from the manifolds, before the contacts are gathered: the blocks
     // take theirs straight from them.
     const std::uint32_t count = grouping.manifoldFirsts.back();
+    placeCount_ = count;
     coloured_.assign(detail::islandCount(islandStarts), 0);
     packed_.assign(manifolds.size(), 0);
     manifolds_.clear();
@@ -332,8 +333,8 @@ void SoftStepSolver::solveColoured(std::span<Contact> contacts, std::span<Contac
     colouredBodies_.clear();
     const int substeps = settings.soft.substeps;
     const real sub = h / static_cast<real>(substeps);
-    const auto count = static_cast<std::uint32_t>(contacts.size());
-    const std::uint32_t mark = count + 2; // no island's (solveIsland marks first + 1 <= count)
+    // (The places, not contacts.size(): a step whose blocks take every island is given none.)
+    const std::uint32_t mark = placeCount_ + 2; // no island's (solveIsland marks first + 1 <= count)
     for (const detail::SoftManifold& m : manifolds_)
         for (const std::uint32_t body : m.body) addMoving(body, mark, sub, colouredBodies_);
     if (manifolds_.empty()) return;
@@ -355,7 +356,7 @@ void SoftStepSolver::solveColoured(std::span<Contact> contacts, std::span<Contac
         for (std::uint32_t k = begin; k < end; ++k) detail::storeState(states_[colouredBodies_[k]], bodies_[colouredBodies_[k]]);
     });
     storeBlocks(manifolds, substeps, tasks);
-    describedSizes_ = {contacts.size(), manifolds.size()};
+    describedSizes_ = {placeCount_, manifolds.size()};
     if (watch_.observer != nullptr) describeColoured(contacts, manifolds); // as a fast step leaves them when asked
 }
 

@@ -269,6 +269,13 @@ public:
     const std::vector<std::uint8_t>& packedManifolds() const { return packed_; }
     /// By island: 1 when the coloured blocks solve it (choose()).
     const std::vector<std::uint8_t>& colouredIslands() const { return coloured_; }
+    /// Whether the coloured blocks take every island (choose()): then no contact is
+    /// gathered, and solve() may be given an empty list, every point's place being a
+    /// block's, written when read (describeColoured, after the list is sized to placeCount()).
+    bool blocksTakeAll() const { return rows_.empty(); }
+    /// The contact places groupContacts gave out (choose()): the length of the list the
+    /// contacts are gathered or described into.
+    std::uint32_t placeCount() const { return placeCount_; }
 
     /// By body: 1 if solve() integrated its velocity and motion (it then must not be
     /// integrated again).
@@ -446,7 +453,9 @@ private:
     real perStep_ = 1; ///< the last solve's substeps (the lanes hold a substep's impulses)
     /// The coloured contacts' deepest overlap before and after the last solve (stats_).
     std::array<real, 2> colouredDepth_{0, 0};
-    /// The lengths of the contact and manifold lists the last coloured solve was given.
+    std::uint32_t placeCount_ = 0; ///< placeCount()
+    /// The lengths of the contact list the last coloured solve described into (its
+    /// places, whether it was given them or none) and of its manifold list.
     std::array<std::size_t, 2> describedSizes_{0, 0};
 };
 

@@ -254,6 +254,44 @@ TEST_CASE("soft step: the coloured blocks' contacts written when first read are 
     }
 }
 
+TEST_CASE("soft step: contacts counted before they are written are the ones written, with and without an island of rows",
+          "[contact][scene]") {
+    // A step whose islands the coloured blocks take alone gathers no contact (the list is
+    // sized and written when first read); one with a jointed island gathers that island's.
+    // Either way the count read first is the list's length, and the list is what a
+    // watched step (which gathers and writes every contact as it solves) leaves.
+    for (const bool jointed : {false, true}) {
+        INFO((jointed ? "with" : "without") << " a jointed pair");
+        const auto make = [jointed] {
+            World w(testing::softSettings(false));
+            build(w);
+            if (jointed) { // two boxes on the ground, joined at their touching corners
+                const BodyId a = addBody(w, Vec3(-8, real(0.2), 0), Box{Vec3::Constant(real(0.2))}, real(0.5), 0);
+                const BodyId b = addBody(w, Vec3(-8, real(0.2), real(0.4)), Box{Vec3::Constant(real(0.2))}, real(0.5), 0);
+                JointDesc j;
+                j.type = JointType::Ball;
+                j.a = {a, Vec3(0, 0, real(0.2))};
+                j.b = {b, Vec3(0, 0, real(-0.2))};
+                w.createJoint(j);
+            }
+            return w;
+        };
+        World quiet = make(), watched = make();
+        watched.setResolverObserver([](const ResolutionRecord&) {});
+        for (int s = 0; s < 10; ++s) {
+            quiet.step(real(1) / 60);
+            watched.step(real(1) / 60);
+        }
+        const std::size_t counted = quiet.resolvedContactCount(); // before anything wrote them
+        const std::vector<Contact>& solved = quiet.resolvedContacts();
+        CHECK(counted == solved.size());
+        CHECK(quiet.resolvedContactCount() == solved.size());
+        CHECK(solved.size() > 100); // the slab's boxes alone touch on more
+        CHECK(sameContacts(solved, watched.resolvedContacts()));
+        CHECK(testing::stateHash(quiet) == testing::stateHash(watched));
+    }
+}
+
 TEST_CASE("soft step: a contact modifier reads the step before's coloured contacts and a failed step leaves none",
           "[contact][scene]") {
     // The modifier runs inside the next step, after the manifolds the blocks' contacts
@@ -285,6 +323,7 @@ TEST_CASE("soft step: a contact modifier reads the step before's coloured contac
     reader.setContactFilter([](ColliderId, ColliderId) -> bool { throw std::runtime_error("filter"); });
     CHECK_THROWS_WITH(reader.step(real(1) / 60), "filter");
     CHECK(testing::stateHash(reader) == was);
+    CHECK(reader.resolvedContactCount() == 0);
     CHECK(reader.resolvedContacts().empty());
     reader.setContactFilter({});
     reader.step(real(1) / 60);

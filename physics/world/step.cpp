@@ -188,9 +188,15 @@ void World::substep(const StepContext& ctx) {
     if (soft)
         scratch_->soft.choose(bodies_.slots(), bodies_.aliveFlags(), grouping, islandStarts_, contacts_, ctx.h, settings_.resolver,
                               ctx.gravity, tasks());
-    detail::gatherContacts(contacts_, grouping.manifoldFirsts, grouping.jointContacts, grouping.jointPlaces,
-                           soft ? std::span<const std::uint8_t>(scratch_->soft.packedManifolds()) : std::span<const std::uint8_t>(),
-                           resolverContacts_, tasks());
+    // When the blocks take every island and nobody watches, no contact is gathered at all:
+    // the list holds nothing through the step (344 bytes a point in the double build),
+    // and is sized and written when first read (describeColouredContacts).
+    if (soft && scratch_->soft.blocksTakeAll() && !scratch_->soft.watching())
+        resolverContacts_.clear();
+    else
+        detail::gatherContacts(contacts_, grouping.manifoldFirsts, grouping.jointContacts, grouping.jointPlaces,
+                               soft ? std::span<const std::uint8_t>(scratch_->soft.packedManifolds()) : std::span<const std::uint8_t>(),
+                               resolverContacts_, tasks());
     profile_.group += millisecondsSince(t);
 
     t = Clock::now();

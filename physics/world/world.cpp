@@ -127,12 +127,19 @@ const std::vector<Contact>& World::resolvedContacts() const {
     return resolverContacts_;
 }
 
+std::size_t World::resolvedContactCount() const {
+    if (scratch_ && scratch_->contactsPending.load(std::memory_order_acquire)) return scratch_->soft.placeCount();
+    return resolverContacts_.size();
+}
+
 void World::describeColouredContacts() const {
     if (!scratch_) return; // a moved-from world: nothing to write
     detail::StepScratch& s = *scratch_;
     if (!s.contactsPending.load(std::memory_order_acquire)) return;
     const std::lock_guard<std::mutex> lock(s.describing); // two readers at once: one writes them
     if (!s.contactsPending.load(std::memory_order_relaxed)) return;
+    // A step whose blocks took every island gathered no contact: every place is theirs.
+    if (resolverContacts_.size() != s.soft.placeCount()) resolverContacts_.resize(s.soft.placeCount());
     s.soft.describeColoured(resolverContacts_, contacts_);
     s.contactsPending.store(false, std::memory_order_release);
 }

@@ -294,6 +294,9 @@ public:
     /// several threads at once between steps; empty after a step that failed once it had
     /// begun (one refused before it began, for a bad time step, leaves the last list).
     const std::vector<Contact>& resolvedContacts() const;
+    /// How many contacts resolvedContacts() lists, without writing them: a step whose
+    /// islands the coloured blocks solved alone holds no contact list until it is read.
+    std::size_t resolvedContactCount() const;
     /// The islands of the last substep: their bodies. They are built over the
     /// manifolds' and joints' body pairs (as links), so `contactOrder` and
     /// `contactStarts` stay empty; the contacts of the awake islands are
