@@ -10,7 +10,6 @@
 #include "contact/stages.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <utility>
 
 namespace jounce::detail {
@@ -73,47 +72,41 @@ void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, con
                     ContactScratch& scratch, ContactEvents& events, TaskSystem* tasks) {
     std::vector<ContactEvent>& now = scratch.touching;
     std::vector<ContactEvent>& nearNow = scratch.near;
-    // Every manifold's deepest point, chunk by chunk on the workers: each chunk writes
-    // its manifolds' slots of `nearNow` (an empty manifold's, a null event, is dropped
-    // below) and counts its touching ones; then each chunk copies those to its place in
-    // `now`, from `nearNow`.
-    // Reading 13 000 manifolds of 0.7 kB (spheres4096) was most of this stage.
+    // Every manifold's deepest point, chunk by chunk on the workers, each manifold into
+    // its own slot of `now` (an empty manifold's a null event). Reading 13 000 manifolds
+    // of 0.7 kB (spheres4096) is most of this stage.
     const auto count = static_cast<std::uint32_t>(contacts.size());
     const std::uint32_t chunks = (count + eventChunk - 1) / eventChunk;
-    std::vector<std::uint32_t>& touchingIn = scratch.eventChunks;
-    touchingIn.assign(chunks + 1, 0);
-    resizeOver(nearNow, count);
-    std::atomic<bool> anyEmpty{false};
+    resizeOver(now, count);
     parallelFor(tasks, chunks, 1, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t chunk = begin; chunk < end; ++chunk) {
-            std::uint32_t touches = 0;
-            for (std::uint32_t k = chunk * eventChunk; k < std::min(count, (chunk + 1) * eventChunk); ++k) {
-                const ContactManifold& m = contacts[k];
-                const Manifold& mf = m.manifold;
-                if (mf.count == 0) {
-                    anyEmpty.store(true, std::memory_order_relaxed);
-                    nearNow[k] = ContactEvent{};
-                    continue;
-                }
-                const ContactPoint& deepest = mf.deepest();
-                nearNow[k] = ContactEvent{m.colliderA, m.colliderB, m.bodyA, m.bodyB, deepest.point, mf.normal, deepest.depth,
-                                          m.approachSpeed};
-                touches += deepest.depth >= -touchDepth ? 1 : 0; // farther apart: speculative, not touching yet
+        for (std::uint32_t k = begin * eventChunk; k < std::min(count, end * eventChunk); ++k) {
+            const ContactManifold& m = contacts[k];
+            const Manifold& mf = m.manifold;
+            if (mf.count == 0) {
+                now[k] = ContactEvent{};
+                continue;
             }
-            touchingIn[chunk + 1] = touches;
+            const ContactPoint& deepest = mf.deepest();
+            now[k] = ContactEvent{m.colliderA, m.colliderB, m.bodyA, m.bodyB, deepest.point, mf.normal, deepest.depth, m.approachSpeed};
         }
     });
-    for (std::uint32_t chunk = 0; chunk < chunks; ++chunk) touchingIn[chunk + 1] += touchingIn[chunk];
-    resizeOver(now, touchingIn[chunks]);
-    parallelFor(tasks, chunks, 1, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t chunk = begin; chunk < end; ++chunk) {
-            std::uint32_t at = touchingIn[chunk];
-            for (std::uint32_t k = chunk * eventChunk; k < std::min(count, (chunk + 1) * eventChunk); ++k)
-                if (!nearNow[k].colliderA.isNull() && nearNow[k].depth >= -touchDepth) now[at++] = nearNow[k]; // not the manifold again
+    // The touching ones stay, in manifold order; the speculative ones (farther apart than
+    // `touchDepth`: not touching yet) go to `nearNow`. Both lists are kept for the next
+    // step, so they are three lists of events (with `touching` and the persists), not five
+    // (each was a manifold's 96 bytes in the double build).
+    nearNow.clear();
+    std::uint32_t kept = 0;
+    for (std::uint32_t k = 0; k < count; ++k) {
+        const ContactEvent& e = now[k];
+        if (e.colliderA.isNull()) continue;
+        if (!(e.depth >= -touchDepth)) {
+            emplaceGrowing(nearNow, e);
+            continue;
         }
-    });
-    if (anyEmpty.load())
-        std::erase_if(nearNow, [](const ContactEvent& e) { return e.colliderA.isNull(); }); // in order, here
+        if (kept != k) now[kept] = e;
+        ++kept;
+    }
+    now.resize(kept);
     // A pair whose bodies slept while the contacts were found (`asleep`, by body slot:
     // markFastBodies) was not tested: the broad phase pairs nothing asleep with what
     // does not move. It still touches, so it stays touching, silently (no persist
@@ -152,7 +145,8 @@ void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, con
     compare(touching, now, events.begin, events.end, [&](const ContactEvent& e) {
         if (!sleeping(e)) events.persist.push_back(e);
     });
-    // A begin met at the speed the speculative contact of the step before saw.
+    // A begin met at the speed the speculative contact of the step before saw (a pair
+    // that begins did not touch then: its manifolds were all speculative, in `near`).
     std::size_t k = 0;
     for (ContactEvent& e : events.begin) {
         while (k < near.size() && before(near[k], e)) ++k;

@@ -56,17 +56,16 @@ struct ContactScratch {
     std::vector<PlacedIsland> placedIslands;
     std::vector<real> rollingNormals;          ///< applyRollingResistance: each manifold's normal impulse
     std::vector<std::uint8_t> movedByKinematic; ///< groupContacts: islands touching a moving kinematic body
-    std::vector<ContactEvent> touching;      ///< reportContacts: pairs touching now
-    std::vector<ContactEvent> near;          ///< reportContacts: every pair with a manifold now
+    std::vector<ContactEvent> touching;      ///< reportContacts: every manifold's deepest point, then the pairs touching now
+    std::vector<ContactEvent> near;          ///< reportContacts: the pairs with a speculative manifold now
     std::vector<std::uint8_t> untested;      ///< reportContacts: per body slot, static or asleep (see there)
-    std::vector<std::uint32_t> eventChunks;  ///< reportContacts: touching pairs before each chunk of manifolds
     std::vector<SensorEvent> sensing;        ///< reportSensors: overlaps now
     std::vector<JointId> broken;             ///< measureJointForces: joints that broke this substep
 };
 
 /// Stage 9: contact events from the last substep's manifolds against the pairs that
 /// touched after the previous step (`touching`, replaced by the new set).
-/// `near` (also replaced) keeps every pair with a manifold, speculative ones too: a
+/// `near` (also replaced) keeps the pairs whose manifolds do not touch yet (speculative): a
 /// begin event's approach speed is the larger of now's and the speculative contact's
 /// of the step before (which already slowed the bodies to meet at the surface).
 /// A pair that touched when its bodies fell asleep stays touching while they sleep,

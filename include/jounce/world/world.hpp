@@ -636,7 +636,7 @@ private:
     void modifyContacts();                          ///< setContactModifier's callback on each manifold
     ContactEvents contactEvents_;
     std::vector<ContactEvent> touching_;         ///< pairs touching after the last step, sorted by collider index
-    std::vector<ContactEvent> near_;             ///< pairs with any manifold (speculative too) after the last step
+    std::vector<ContactEvent> near_;             ///< pairs with a speculative manifold (not touching yet) after the last step
     SensorEvents sensorEvents_;
     JointEvents jointEvents_;
     std::vector<SensorEvent> sensorOverlaps_;    ///< the narrow phase's sensor overlaps of this substep
