@@ -15,11 +15,14 @@
 namespace jounce::detail {
 
 /// Room for `count` elements; when it must grow, at least a quarter more than it had
-/// (and a few, so a short list does not grow one element at a time). A list that jumps
-/// to its size in one step (a pyramid's contacts found at once) gets that size exactly.
+/// (and a few, so a short list does not grow one element at a time: four, or as many as
+/// fit in 256 bytes when fewer do, so a list of 2.5 kB blocks does not take four spare).
+/// A list that jumps to its size in one step (a pyramid's contacts found at once, or a
+/// column's two blocks) gets that size exactly.
 template <class T> void reserveGrowing(std::vector<T>& list, std::size_t count) {
+    constexpr std::size_t few = std::clamp<std::size_t>(256 / sizeof(T), 1, 4);
     const std::size_t room = list.capacity();
-    if (count > room) list.reserve(std::max(count, room + room / 4 + 4));
+    if (count > room) list.reserve(room == 0 ? count : std::max(count, room + room / 4 + few));
 }
 
 /// resize, grown as reserveGrowing grows.

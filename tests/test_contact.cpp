@@ -693,4 +693,23 @@ TEST_CASE("the step's lists grow by a quarter and a list written over drops what
     detail::emplaceGrowing(list, 5);
     CHECK(list.capacity() == 254);
     CHECK(list.back() == 5);
+    // A short list of large elements (a block of lanes is 2.5 kB): exactly its first
+    // size, then a quarter more and one, not four spare.
+    struct Large {
+        char bytes[1024];
+    };
+    std::vector<Large> large;
+    detail::reserveGrowing(large, 2);
+    CHECK(large.capacity() == 2);
+    detail::reserveGrowing(large, 3);
+    CHECK(large.capacity() == 3);
+    detail::reserveGrowing(large, 9);
+    CHECK(large.capacity() == 9);
+    detail::reserveGrowing(large, 10);
+    CHECK(large.capacity() == 12);
+    std::vector<int> small;
+    detail::reserveGrowing(small, 2);
+    CHECK(small.capacity() == 2);
+    detail::reserveGrowing(small, 3);
+    CHECK(small.capacity() == 6);
 }
