@@ -77,6 +77,7 @@ void solveParticles(ParticleSystem& ps, DirectSolver& direct, ParticleStepScratc
         for (const std::uint32_t b : candidates.coupledBodies)
             integrateBodyPosition(bodies.slots()[b], step, b < fraction.size() ? fraction[b] : 1);
     };
+    if (ps.slots.size() == 0 && candidates.coupledBodies.empty()) return; // nothing to do, or to time
     Laps laps(times);
     if (ps.slots.size() == 0) {
         moveCoupled(ctx);
