@@ -42,7 +42,7 @@ struct ContactScratch {
     std::vector<std::uint32_t> jointPlaces;    ///< groupContacts: each joint contact's place, or noPlace
     std::vector<std::uint32_t> manifoldOrder, manifoldStarts; ///< groupContacts: manifolds by island
     /// groupContacts: each manifold's two body slots and point count, read off the
-    /// manifolds (0.7 kB apart) once, on the workers.
+    /// manifolds (0.5 kB apart) once, on the workers.
     struct ManifoldPair {
         std::uint32_t a = 0, b = 0, count = 0;
     };
@@ -89,15 +89,15 @@ std::uint64_t contactKey(const ContactManifold& m, std::uint32_t feature);
 /// `basis` (columns: normal, tangent, bitangent): the friction part is kept as a world
 /// vector and read in this step's tangent axes (docs/contact.md, warm starting).
 inline Vec3 warmStartImpulse(const ContactManifold& m, std::uint32_t point, const Mat3& basis) {
-    const Vec3& friction = m.frictionImpulse[point];
-    return Vec3(m.normalImpulse[point], basis.col(1).dot(friction), basis.col(2).dot(friction));
+    const Vec3 friction = m.frictionImpulse[point].cast<real>();
+    return Vec3(real(m.normalImpulse[point]), basis.col(1).dot(friction), basis.col(2).dot(friction));
 }
 
 /// The reverse: a solved contact-frame impulse back into its manifold point for the
 /// next step, friction as a world vector.
 inline void keepImpulse(ContactManifold& m, std::size_t point, const Mat3& basis, const Vec3& impulse) {
-    m.normalImpulse[point] = impulse.x();
-    m.frictionImpulse[point] = basis.col(1) * impulse.y() + basis.col(2) * impulse.z();
+    m.normalImpulse[point] = static_cast<float>(impulse.x());
+    m.frictionImpulse[point] = (basis.col(1) * impulse.y() + basis.col(2) * impulse.z()).cast<float>();
 }
 
 /// Contact `c` from point `point` of manifold `m` (number `index` of the narrow phase's

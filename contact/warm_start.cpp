@@ -112,7 +112,7 @@ void keepForWarmStart(const std::vector<Contact>& contacts, std::span<const std:
                 keepImpulse(m, point, c.contactToWorld, c.accumulatedImpulse);
             } else { // sized for one body of the two: nothing for the next step
                 m.normalImpulse[point] = 0;
-                m.frictionImpulse[point] = Vec3::Zero();
+                m.frictionImpulse[point] = Vec3f::Zero();
             }
         });
     });

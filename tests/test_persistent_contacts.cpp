@@ -131,7 +131,7 @@ TEST_CASE("persistent contacts: a resting box's manifold carries the impulse tha
         Vec3 sideways = Vec3::Zero();
         for (int i = 0; i < m.manifold.count; ++i) {
             load += m.normalImpulse[static_cast<std::size_t>(i)];
-            sideways += m.frictionImpulse[static_cast<std::size_t>(i)];
+            sideways += m.frictionImpulse[static_cast<std::size_t>(i)].cast<real>();
         }
         const real weight = real(9.81) * h / w.body(id).inverseMass;
         INFO("solver " << static_cast<int>(solver) << ": load " << load << " N s, weight x h " << weight << ", friction "
@@ -169,7 +169,8 @@ TEST_CASE("persistent contacts: a settled pyramid refreshes its pairs, and with 
             collide(w.collider(m.colliderA).shape, w.colliderPose(m.colliderA), w.collider(m.colliderB).shape,
                     w.colliderPose(m.colliderB), s.collisionMargin, fresh);
             REQUIRE(fresh.count == m.manifold.count);
-            CHECK(fresh.normal.dot(m.manifold.normal) > 1 - tol(1e-9, 1e-5));
+            // (The normal is kept in B's frame in float, Vec3f: its length is 1 to float precision.)
+            CHECK(fresh.normal.dot(m.manifold.normal) > 1 - tol(1e-7, 1e-5));
             for (int i = 0; i < fresh.count; ++i)
                 CHECK(std::abs(fresh.deepest().depth - m.manifold.deepest().depth) < real(2e-5));
         }

@@ -146,6 +146,12 @@ template <typename Ar> void io(Ar& ar, Mat3& m) {
 template <typename Ar> void io(Ar& ar, Quat& q) {
     for (int k = 0; k < 4; ++k) ar.number(q.coeffs()[k]);
 }
+template <typename Ar> void io(Ar& ar, Vec3f& v) {
+    for (int k = 0; k < 3; ++k) ar.number(v[k]);
+}
+template <typename Ar> void io(Ar& ar, Quatf& q) {
+    for (int k = 0; k < 4; ++k) ar.number(q.coeffs()[k]);
+}
 template <typename Ar, typename Tag> void io(Ar& ar, Handle<Tag>& h) {
     ar.number(h.index);
     ar.number(h.generation);

@@ -47,8 +47,8 @@ constexpr char magic[8] = {'J', 'O', 'U', 'N', 'C', 'E', 'S', 'N'};
 // 2: ResolverSettings::shockIterations. 3: a body's damping is a rate c [1/s] (velocity
 // times exp(-c h)), no longer the share d kept per second. 4: ResolverSettings::solver and
 // ::soft (the soft step). 13: SleepSettings::motionCap. 14: ParticleSettings::rigidSweeps.
-// 15: ParticleSettings::solveLines.
-constexpr std::uint32_t formatVersion = 15;
+// 15: ParticleSettings::solveLines. 16: a manifold's impulses, anchors and pose in float.
+constexpr std::uint32_t formatVersion = 16;
 constexpr std::uint32_t byteOrderMark = 0x01020304u;
 
 /// The writer with the table of shared shape data seen so far.
@@ -186,6 +186,7 @@ template <typename Ar> void io(Ar& ar, TriangleMesh& shape) {
 template <typename Ar> void io(Ar& ar, Transform& t) {
     ioEach(ar, t.position, t.orientation);
 }
+template <typename Ar> void io(Ar& ar, Transformf& t) { ioEach(ar, t.position, t.orientation); }
 template <typename Ar> void io(Ar& ar, Aabb& b) {
     ioEach(ar, b.min, b.max);
 }

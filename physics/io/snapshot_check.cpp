@@ -303,9 +303,9 @@ void checkContacts(const std::vector<ContactManifold>& manifolds) {
             // where a collider's surface may be.
             ok = ok && std::isfinite(m.normalImpulse[i]) && std::abs(m.normalImpulse[i]) <= detail::maxLoad &&
                  isFinite(m.frictionImpulse[i]) && m.frictionImpulse[i].cwiseAbs().maxCoeff() <= detail::maxLoad &&
-                 isRestoredPoint(m.anchorA[i]) && isRestoredPoint(m.anchorB[i]);
+                 isRestoredPoint(m.anchorA[i].cast<real>()) && isRestoredPoint(m.anchorB[i].cast<real>());
         }
-        ok = ok && isUnitNormal(m.normalInB) && isRestoredPoint(m.poseAInB.position) &&
+        ok = ok && isUnitNormal(m.normalInB.cast<real>()) && isRestoredPoint(m.poseAInB.position.cast<real>()) &&
              isFinite(m.poseAInB.orientation.coeffs()) && m.poseAInB.orientation.coeffs().cwiseAbs().maxCoeff() <= 2 &&
              std::abs(m.poseAInB.orientation.norm() - 1) <= real(1e-3) &&
              (m.origin == ContactManifold::Origin::Found || m.origin == ContactManifold::Origin::Refreshed ||

@@ -17,6 +17,14 @@ using Vec3 = Eigen::Matrix<real, 3, 1>;
 using Mat3 = Eigen::Matrix<real, 3, 3>;
 using Quat = Eigen::Quaternion<real>;
 
+/// Float whatever `real` is: for what a contact carries from one step to the next
+/// (ContactManifold's impulses, anchors and pose), stored at the precision the soft
+/// step's float rows solve in. Precision chosen per quantity, as Jolt's contact cache
+/// keeps its points as Float3 in body space; positions and velocities stay `real`.
+/// Unaligned (DontAlign): a manifold packs them without padding.
+using Vec3f = Eigen::Matrix<float, 3, 1, Eigen::DontAlign>;
+using Quatf = Eigen::Quaternion<float, Eigen::DontAlign>;
+
 /// A rigid transform: rotate by `orientation`, then translate by `position`.
 struct Transform {
     Vec3 position = Vec3::Zero();
@@ -31,6 +39,12 @@ struct Transform {
         const Quat back = orientation.conjugate();
         return Transform{back * -position, back};
     }
+};
+
+/// A rigid transform stored in float (ContactManifold::poseAInB).
+struct Transformf {
+    Vec3f position = Vec3f::Zero();
+    Quatf orientation = Quatf::Identity();
 };
 
 /// Composition: (a * b).toWorld(x) == a.toWorld(b.toWorld(x)).

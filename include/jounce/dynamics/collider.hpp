@@ -142,18 +142,20 @@ struct ContactManifold {
     // Persistent contacts (docs/contact.md, "Persistent contacts"): what a manifold
     // carries from one step to the next, so the pair's next manifold starts from its
     // impulses and, while the pair barely moves, is refreshed instead of found again.
+    // Stored in float in either build (Vec3f: the soft step solves its rows in float;
+    // 704 bytes a manifold become 488 in the double build).
     /// Each point's impulse the solver ended the step with [N s]: along the normal, and
     /// the friction part as a world vector (tangent axes are rebuilt each step).
-    std::array<real, Manifold::maxPoints> normalImpulse{};
-    std::array<Vec3, Manifold::maxPoints> frictionImpulse{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+    std::array<float, Manifold::maxPoints> normalImpulse{};
+    std::array<Vec3f, Manifold::maxPoints> frictionImpulse{Vec3f::Zero(), Vec3f::Zero(), Vec3f::Zero(), Vec3f::Zero()};
     /// Where each point lies on A's surface and on B's, in their colliders' frames, and
     /// the normal in B's collider frame: enough to place the points again after the
     /// colliders moved a little.
-    std::array<Vec3, Manifold::maxPoints> anchorA{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
-    std::array<Vec3, Manifold::maxPoints> anchorB{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
-    Vec3 normalInB = Vec3::UnitY();
+    std::array<Vec3f, Manifold::maxPoints> anchorA{Vec3f::Zero(), Vec3f::Zero(), Vec3f::Zero(), Vec3f::Zero()};
+    std::array<Vec3f, Manifold::maxPoints> anchorB{Vec3f::Zero(), Vec3f::Zero(), Vec3f::Zero(), Vec3f::Zero()};
+    Vec3f normalInB = Vec3f::UnitY();
     /// A's collider pose in B's collider frame when the points were found.
-    Transform poseAInB;
+    Transformf poseAInB;
     /// How this step got its points: found by the shape test, refreshed from the last
     /// step's anchors (the pair moved less than WorldSettings::contactCache allows),
     /// rebuilt at a speculative time of impact (never refreshed: it describes a future
