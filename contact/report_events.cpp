@@ -40,8 +40,8 @@ void compare(const std::vector<Event>& was, const std::vector<Event>& now, std::
              std::vector<Event>& end, Persist persist) {
     std::size_t i = 0, k = 0;
     while (i < was.size() || k < now.size()) {
-        if (k == now.size() || (i < was.size() && before(was[i], now[k]))) end.push_back(was[i++]);
-        else if (i == was.size() || before(now[k], was[i])) begin.push_back(now[k++]);
+        if (k == now.size() || (i < was.size() && before(was[i], now[k]))) emplaceGrowing(end, was[i++]);
+        else if (i == was.size() || before(now[k], was[i])) emplaceGrowing(begin, now[k++]);
         else {
             persist(now[k++]);
             ++i;
@@ -145,6 +145,8 @@ void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, con
     compare(touching, now, events.begin, events.end, [&](const ContactEvent& e) {
         if (!sleeping(e)) events.persist.push_back(e);
     });
+    releaseIdleRoom(events.begin);
+    releaseIdleRoom(events.end);
     // A begin met at the speed the speculative contact of the step before saw (a pair
     // that begins did not touch then: its manifolds were all speculative, in `near`).
     std::size_t k = 0;

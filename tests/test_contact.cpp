@@ -713,3 +713,22 @@ TEST_CASE("the step's lists grow by a quarter and a list written over drops what
     detail::reserveGrowing(small, 3);
     CHECK(small.capacity() == 6);
 }
+
+TEST_CASE("a list that grew for a burst gives its room back once it holds little, a small or busy one keeps it", "[contact]") {
+    std::vector<double> burst(20000); // 160 kB: a pile's pairs all beginning at once
+    burst.resize(2500);               // an eighth of it the step after: kept
+    detail::releaseIdleRoom(burst);
+    CHECK(burst.capacity() == 20000);
+    burst.resize(2499); // less than an eighth: given back, the elements kept
+    burst.back() = 3;
+    detail::releaseIdleRoom(burst);
+    CHECK(burst.capacity() == 2499);
+    CHECK(burst.back() == 3);
+    burst.clear();
+    detail::releaseIdleRoom(burst); // 20 kB: too small to bother
+    CHECK(burst.capacity() == 2499);
+    std::vector<double> emptied(10000); // 80 kB, emptied by a settled scene: freed
+    emptied.clear();
+    detail::releaseIdleRoom(emptied);
+    CHECK(emptied.capacity() == 0);
+}
