@@ -145,7 +145,7 @@ void BroadPhase::findPairs(std::span<const BroadPhaseProxy> proxies, std::vector
         if (!s.isActive[pair.a] && !s.isActive[pair.b]) continue;
         const BroadPhaseProxy& p = proxies[pair.a];
         const BroadPhaseProxy& q = proxies[pair.b];
-        if (p.owner != q.owner && filtersPass(p, q) && !ignores(p.owner, q.owner)) out.push_back(pair);
+        if (p.owner != q.owner && filtersPass(p, q) && (ignored_.empty() || !ignores(p.owner, q.owner))) out.push_back(pair);
     }
 }
 

@@ -123,6 +123,7 @@ struct SoftStage {
     std::uint32_t per = 1;              ///< per item (the overflow colour: all in one item, in order)
     std::uint32_t substep = 0;          ///< the solver substep it belongs to (for the records)
     std::uint32_t colour = 0;           ///< passes over blocks: their colour (for the records)
+    bool overflow = false;              ///< the overflow colour's blocks: scalar kernels, lanes in order
     std::uint32_t items() const { return (count + per - 1) / per; }
 };
 

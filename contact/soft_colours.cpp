@@ -11,6 +11,11 @@
 // Manifolds that find no free colour among the first `colourCount` go to an overflow
 // colour solved one lane after the other. Within a colour, manifolds are grouped by
 // their number of points so every lane of a block does the same work.
+//
+// On several workers, islands that can be cut evenly go in shards, one per worker, each
+// solved from start to end by the worker that takes it (runShard); otherwise the
+// workers share each colour of each pass (runStages). A manifold's colour depends only
+// on its own island's manifolds, so both give the same bits.
 
 #include "contact/resolver_stages.hpp"
 #include "contact/soft_step.hpp"
@@ -190,7 +195,7 @@ void pack(const ContactManifold& cm, const SoftManifold& m, std::uint32_t index,
     k.kickAlong[lane] = n.dot(a.linearKick - b.linearKick);
 
     // The normal rows, and the friction the points carried read back as the planar and
-    // twist impulses storeBlocks shared out (their tangent axes are the manifold's: one
+    // twist impulses unpackLanes shared out (their tangent axes are the manifold's: one
     // normal, one basis).
     real planarT = 0, planarU = 0, twist = 0;
     for (std::uint32_t i = 0; i < m.count; ++i) {
@@ -276,6 +281,19 @@ using detail::SoftBlock;
 using detail::SoftState;
 using detail::SoftPointBlock;
 
+namespace {
+
+/// `value` into `deepest` if deeper (the workers' shares meet here; a maximum is the same
+/// whatever the order, but for which of -0 and +0 stays when the deepest is exactly 0:
+/// only ResolverStats reads it).
+void keepDeeper(std::atomic<real>& deepest, real value) {
+    real now = deepest.load(std::memory_order_relaxed);
+    while (value > now && !deepest.compare_exchange_weak(now, value, std::memory_order_relaxed)) {
+    }
+}
+
+} // namespace
+
 void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts, const std::vector<ContactManifold>& manifolds,
                                     const detail::ContactScratch& grouping, real massRatio, const Vec3& gravity) {
     // Joints (contacts that do not only push: joint_contacts.cpp), and contacts that hold
@@ -289,6 +307,8 @@ void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts,
     coloured_.assign(detail::islandCount(islandStarts), 0);
     packed_.assign(manifolds.size(), 0);
     manifolds_.clear();
+    islandManifolds_.assign(1, 0);
+    bouncy_ = false;
     for (std::size_t k = 0; k < coloured_.size() && k < grouping.placedIslands.size(); ++k) {
         const detail::ContactScratch::PlacedIsland& island = grouping.placedIslands[k];
         bool blocks = island.joints == 0 && island.firstManifold < island.lastManifold;
@@ -305,12 +325,14 @@ void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts,
             const std::uint32_t source = grouping.manifoldOrder[i];
             const ContactManifold& m = manifolds[source];
             packed_[source] = 1;
+            bouncy_ = bouncy_ || m.restitution > 0;
             detail::emplaceGrowing(manifolds_, detail::SoftManifold{grouping.manifoldFirsts[source],
                                                                     static_cast<std::uint32_t>(m.manifold.count),
                                                                     {detail::solverIndex(m.bodyA.index),
                                                                      detail::solverIndex(m.bodyB.index)},
                                                                     source});
         }
+        islandManifolds_.push_back(static_cast<std::uint32_t>(manifolds_.size()));
     }
     // Rows (~480 bytes a contact) only when some island needs them: a pile or a pyramid
     // solved in blocks alone builds none.
@@ -335,68 +357,114 @@ void SoftStepSolver::solveColoured(std::span<Contact> contacts, std::span<Contac
     const real sub = h / static_cast<real>(substeps);
     // (The places, not contacts.size(): a step whose blocks take every island is given none.)
     const std::uint32_t mark = placeCount_ + 2; // no island's (solveIsland marks first + 1 <= count)
-    for (const detail::SoftManifold& m : manifolds_)
-        for (const std::uint32_t body : m.body) addMoving(body, mark, sub, colouredBodies_);
+    // Watched, the step runs on one thread: one shard, the colours numbered as ever.
+    chooseShards(tasks != nullptr && watch_.observer == nullptr ? tasks->workerCount() : 1);
+    shardBodies_.clear();
+    for (std::uint32_t g = 0; g < shardCount(); ++g) {
+        shardBodies_.push_back(static_cast<std::uint32_t>(colouredBodies_.size()));
+        for (std::uint32_t k = shardManifolds_[g]; k < shardManifolds_[g + 1]; ++k)
+            for (const std::uint32_t body : manifolds_[k].body) stampMoving(body, mark, colouredBodies_);
+    }
+    shardBodies_.push_back(static_cast<std::uint32_t>(colouredBodies_.size()));
     if (manifolds_.empty()) return;
+    // The states of the bodies the blocks read but do not move (the moving ones' are
+    // started with their motion: startBodies).
     states_.resize(bodies_.size());
     detail::parallelFor(tasks, static_cast<std::uint32_t>(bodies_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t i = begin; i < end; ++i) states_[i] = detail::stateOf(bodies_[i]);
+        for (std::uint32_t i = begin; i < end; ++i)
+            if (stamp_[i] != mark) states_[i] = detail::stateOf(bodies_[i]);
     });
-    colourManifolds(contacts, manifolds, bodies, substeps, settings, sub, tasks);
-
+    colourManifolds();
+    const real contactHertz = std::min(settings.soft.contactHertz, 1 / (8 * sub));
+    packing_ = {contacts, manifolds, bodies,
+                {detail::makeSoft(contactHertz, settings.soft.contactDampingRatio, sub),
+                 detail::makeSoft(2 * contactHertz, settings.soft.contactDampingRatio, sub)},
+                sub, 1 / static_cast<real>(substeps), settings.warmStart};
     kernels_ = &kernelsFor(simdLevel());
     pass_ = {1 / sub, settings.soft.maxPushOut, settings.restitutionThreshold, sub};
+    perStep_ = static_cast<real>(substeps);
     // Few blocks: one thread (the stages' hand-overs would cost more than they share).
     constexpr std::size_t minBlocksForThreads = 64;
     if (tasks != nullptr && (tasks->workerCount() < 2 || blocks_.size() < minBlocksForThreads)) tasks = nullptr;
     planStages(substeps, settings.soft.relaxIterations, tasks ? tasks->workerCount() : 1);
-    runStages(tasks);
-    // Back into the bodies and the manifolds.
-    detail::parallelFor(tasks, static_cast<std::uint32_t>(colouredBodies_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t k = begin; k < end; ++k) detail::storeState(states_[colouredBodies_[k]], bodies_[colouredBodies_[k]]);
-    });
-    storeBlocks(manifolds, substeps, tasks);
+    if (shardCount() > 1) {
+        // Each shard on one worker from start to end: its bodies, blocks and manifolds
+        // stay in that core's cache through every pass, and no worker waits for another
+        // before the end.
+        shardDepths_.resize(shardCount());
+        detail::parallelFor(tasks, shardCount(), 1, [&](std::uint32_t first, std::uint32_t last) {
+            for (std::uint32_t g = first; g < last; ++g) runShard(g);
+        });
+        colouredDepth_ = {-std::numeric_limits<real>::infinity(), -std::numeric_limits<real>::infinity()};
+        for (const std::array<real, 2>& d : shardDepths_)
+            colouredDepth_ = {std::max(colouredDepth_[0], d[0]), std::max(colouredDepth_[1], d[1])};
+    } else {
+        const auto movers = static_cast<std::uint32_t>(colouredBodies_.size());
+        const auto blocks = static_cast<std::uint32_t>(blocks_.size());
+        const auto lanes = static_cast<std::uint32_t>(manifolds_.size());
+        detail::parallelFor(tasks, movers, 256, [&](std::uint32_t begin, std::uint32_t end) { startBodies(begin, end); });
+        detail::parallelFor(tasks, blocks, 128, [&](std::uint32_t begin, std::uint32_t end) { fillBlocks(begin, end); });
+        detail::parallelFor(tasks, lanes, 256, [&](std::uint32_t begin, std::uint32_t end) { packLanes(begin, end); });
+        detail::parallelFor(tasks, blocks, 128, [&](std::uint32_t begin, std::uint32_t end) { prepareBlocks(begin, end); });
+        runStages(tasks);
+        // Back into the bodies and the manifolds.
+        detail::parallelFor(tasks, movers, 256, [&](std::uint32_t begin, std::uint32_t end) { storeBodies(begin, end); });
+        detail::parallelFor(tasks, blocks, 128, [&](std::uint32_t begin, std::uint32_t end) { finishBlocks(begin, end); });
+        std::atomic<real> before{-std::numeric_limits<real>::infinity()}, after{-std::numeric_limits<real>::infinity()};
+        detail::parallelFor(tasks, lanes, 256, [&](std::uint32_t begin, std::uint32_t end) {
+            const std::array<real, 2> deepest = unpackLanes(begin, end);
+            keepDeeper(before, deepest[0]);
+            keepDeeper(after, deepest[1]);
+        });
+        colouredDepth_ = {before.load(), after.load()};
+    }
     describedSizes_ = {placeCount_, manifolds.size()};
     if (watch_.observer != nullptr) describeColoured(contacts, manifolds); // as a fast step leaves them when asked
 }
 
-namespace {
-
-/// `value` into `deepest` if deeper (the workers' shares meet here; a maximum is the same
-/// whatever the order, but for which of -0 and +0 stays when the deepest is exactly 0:
-/// only ResolverStats reads it).
-void keepDeeper(std::atomic<real>& deepest, real value) {
-    real now = deepest.load(std::memory_order_relaxed);
-    while (value > now && !deepest.compare_exchange_weak(now, value, std::memory_order_relaxed)) {
+void SoftStepSolver::startBodies(std::uint32_t first, std::uint32_t last) {
+    for (std::uint32_t k = first; k < last; ++k) {
+        const std::uint32_t i = colouredBodies_[k];
+        startMotion(i, packing_.sub);
+        states_[i] = detail::stateOf(bodies_[i]);
     }
 }
 
-} // namespace
+void SoftStepSolver::storeBodies(std::uint32_t first, std::uint32_t last) {
+    for (std::uint32_t k = first; k < last; ++k) detail::storeState(states_[colouredBodies_[k]], bodies_[colouredBodies_[k]]);
+}
 
-void SoftStepSolver::storeBlocks(std::span<ContactManifold> manifolds, int substeps, TaskSystem* tasks) {
-    const real perStep = static_cast<real>(substeps);
-    perStep_ = perStep;
-    detail::parallelFor(tasks, static_cast<std::uint32_t>(blocks_.size()), 128, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t k = begin; k < end; ++k) kernels_->finish(blocks_[k], pointBlocks_.data() + blocks_[k].firstPoint, states_.data());
-    });
-    std::atomic<real> before{-std::numeric_limits<real>::infinity()}, after{-std::numeric_limits<real>::infinity()};
-    detail::parallelFor(tasks, static_cast<std::uint32_t>(manifolds_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
-        real deepestBefore = -std::numeric_limits<real>::infinity(), deepestAfter = deepestBefore;
-        for (std::uint32_t m = begin; m < end; ++m) { // in contact order, as packed
-            const SoftBlock& b = blocks_[slots_[m] / detail::softBlockWidth];
-            const int lane = static_cast<int>(slots_[m] % detail::softBlockWidth);
-            ContactManifold& cm = manifolds[manifolds_[m].source];
-            const SoftPointBlock* points = pointBlocks_.data() + b.firstPoint;
-            for (std::uint32_t i = 0; i < b.points; ++i) {
-                deepestBefore = std::max(deepestBefore, cm.manifold.points[i].depth);
-                deepestAfter = std::max(deepestAfter, real(-points[i].after[lane]));
-            }
-            detail::unpack(b, points, perStep, cm, lane);
+void SoftStepSolver::finishBlocks(std::uint32_t first, std::uint32_t last) {
+    for (std::uint32_t k = first; k < last; ++k) kernels_->finish(blocks_[k], pointBlocks_.data() + blocks_[k].firstPoint, states_.data());
+}
+
+std::array<real, 2> SoftStepSolver::unpackLanes(std::uint32_t first, std::uint32_t last) {
+    real deepestBefore = -std::numeric_limits<real>::infinity(), deepestAfter = deepestBefore;
+    for (std::uint32_t m = first; m < last; ++m) { // in contact order, as packed
+        const SoftBlock& b = blocks_[slots_[m] / detail::softBlockWidth];
+        const int lane = static_cast<int>(slots_[m] % detail::softBlockWidth);
+        ContactManifold& cm = packing_.manifolds[manifolds_[m].source];
+        const SoftPointBlock* points = pointBlocks_.data() + b.firstPoint;
+        for (std::uint32_t i = 0; i < b.points; ++i) {
+            deepestBefore = std::max(deepestBefore, cm.manifold.points[i].depth);
+            deepestAfter = std::max(deepestAfter, real(-points[i].after[lane]));
         }
-        keepDeeper(before, deepestBefore);
-        keepDeeper(after, deepestAfter);
-    });
-    colouredDepth_ = {before.load(), after.load()};
+        detail::unpack(b, points, perStep_, cm, lane);
+    }
+    return {deepestBefore, deepestAfter};
+}
+
+void SoftStepSolver::runShard(std::uint32_t g) {
+    const std::uint32_t firstBlock = colourStarts_[shardColours_[g]], lastBlock = colourStarts_[shardColours_[g + 1]];
+    startBodies(shardBodies_[g], shardBodies_[g + 1]);
+    fillBlocks(firstBlock, lastBlock);
+    packLanes(shardManifolds_[g], shardManifolds_[g + 1]);
+    prepareBlocks(firstBlock, lastBlock);
+    for (std::uint32_t at = shardStages_[g]; at < shardStages_[g + 1]; ++at)
+        for (std::uint32_t item = 0; item < stages_[at].items(); ++item) runItem(stages_[at], item);
+    storeBodies(shardBodies_[g], shardBodies_[g + 1]);
+    finishBlocks(firstBlock, lastBlock);
+    shardDepths_[g] = unpackLanes(shardManifolds_[g], shardManifolds_[g + 1]);
 }
 
 void SoftStepSolver::describeColoured(std::span<Contact> contacts, std::span<const ContactManifold> manifolds) const {
@@ -426,13 +494,13 @@ void SoftStepSolver::describeColoured(std::span<Contact> contacts, std::span<con
     }
 }
 
-void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<const ContactManifold> manifolds,
-                                     std::span<const Body> bodies, int substeps, const ResolverSettings& settings, real sub,
-                                     TaskSystem* tasks) {
+void SoftStepSolver::colourManifolds() {
     // Colours: the lowest free one of the two moving bodies, else the overflow.
     colourMask_.assign(bodies_.size(), 0);
     detail::resizeGrowing(keys_, manifolds_.size());
-    for (std::size_t k = 0; k < manifolds_.size(); ++k) {
+    std::uint32_t shard = 0;
+    for (std::uint32_t k = 0; k < manifolds_.size(); ++k) {
+        while (k >= shardManifolds_[shard + 1]) ++shard;
         const detail::SoftManifold& m = manifolds_[k];
         const bool movesA = bodies_[m.body[0]].inverseMass > 0, movesB = bodies_[m.body[1]].inverseMass > 0;
         const std::uint64_t taken = (movesA ? colourMask_[m.body[0]] : 0) | (movesB ? colourMask_[m.body[1]] : 0);
@@ -443,10 +511,10 @@ void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<cons
             if (movesA) colourMask_[m.body[0]] |= std::uint64_t{1} << colour;
             if (movesB) colourMask_[m.body[1]] |= std::uint64_t{1} << colour;
         }
-        keys_[k] = colour * keysPerColour + m.count;
+        keys_[k] = (shard * (colourCount + 1) + colour) * keysPerColour + m.count;
     }
-    // A counting sort by (colour, points), stable: contact order within each.
-    const std::uint32_t keyCount = (colourCount + 1) * keysPerColour;
+    // A counting sort by (shard, colour, points), stable: contact order within each.
+    const std::uint32_t keyCount = shardCount() * (colourCount + 1) * keysPerColour;
     counts_.assign(keyCount + 1, 0);
     for (const std::uint32_t key : keys_) ++counts_[key + 1];
     for (std::uint32_t key = 0; key < keyCount; ++key) counts_[key + 1] += counts_[key];
@@ -455,26 +523,27 @@ void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<cons
         std::vector<std::uint32_t>& next = counts_; // reused as each key's next slot
         for (std::size_t k = 0; k < manifolds_.size(); ++k) order_[next[keys_[k]]++] = static_cast<std::uint32_t>(k);
     }
-    // Blocks: consecutive manifolds of one key, softBlockWidth at a time.
-    const real contactHertz = std::min(settings.soft.contactHertz, 1 / (8 * sub));
-    const std::array<detail::Softness, 2> softness{
-        detail::makeSoft(contactHertz, settings.soft.contactDampingRatio, sub),
-        detail::makeSoft(2 * contactHertz, settings.soft.contactDampingRatio, sub)};
-    const real perSubstep = 1 / static_cast<real>(substeps);
-    // Where each block starts in the order (serial: a few integers per block), then the
-    // blocks filled on the workers (each writes only its own block and point blocks, and,
-    // while watched, its manifolds' contacts).
+    // Blocks: consecutive manifolds of one key, softBlockWidth at a time. Where each
+    // block starts in the order (serial: a few integers per block); the blocks are filled
+    // on the workers (fillBlocks, packLanes, prepareBlocks: each writes only its own
+    // blocks and point blocks, and, while watched, its manifolds' contacts).
     colourStarts_.clear();
+    colourOverflows_.clear();
+    shardColours_.clear();
     blockFirst_.clear();
     blockPoints_.clear();
-    overflowBlock_ = 0;
     std::uint32_t blocks = 0, pointCount = 0, lane = detail::softBlockWidth, blockKey = 0;
     for (std::uint32_t at = 0; at < order_.size(); ++at) {
         const std::uint32_t key = keys_[order_[at]];
         if (lane == detail::softBlockWidth || key != blockKey) {
-            if (blocks == 0 || key / keysPerColour != blockKey / keysPerColour) colourStarts_.push_back(blocks);
+            const std::uint32_t colour = key / keysPerColour; // shard * (colourCount + 1) + colour
+            if (blocks == 0 || colour != blockKey / keysPerColour) {
+                while (shardColours_.size() <= colour / (colourCount + 1)) // (an empty shard has no colours)
+                    shardColours_.push_back(static_cast<std::uint32_t>(colourStarts_.size()));
+                colourStarts_.push_back(blocks);
+                colourOverflows_.push_back(colour % (colourCount + 1) == colourCount ? 1 : 0);
+            }
             ++blocks;
-            if (key / keysPerColour < colourCount) overflowBlock_ = blocks;
             blockFirst_.push_back(at);
             blockPoints_.push_back(pointCount);
             pointCount += manifolds_[order_[at]].count;
@@ -484,52 +553,55 @@ void SoftStepSolver::colourManifolds(std::span<Contact> contacts, std::span<cons
         ++lane;
     }
     blockFirst_.push_back(static_cast<std::uint32_t>(order_.size()));
+    while (shardColours_.size() <= shardCount()) shardColours_.push_back(static_cast<std::uint32_t>(colourStarts_.size()));
     colourStarts_.push_back(blocks);
     detail::resizeGrowing(blocks_, blocks); // (a settled step keeps the sizes: nothing is constructed or allocated)
     detail::resizeGrowing(pointBlocks_, pointCount);
     detail::resizeGrowing(slots_, manifolds_.size());
-    detail::parallelFor(tasks, blocks, 128, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t k = begin; k < end; ++k) {
-            SoftBlock& b = blocks_[k];
-            b = SoftBlock{};
-            b.firstPoint = blockPoints_[k];
-            b.points = manifolds_[order_[blockFirst_[k]]].count;
-            b.used = blockFirst_[k + 1] - blockFirst_[k];
-            for (std::uint32_t i = 0; i < b.points; ++i) pointBlocks_[b.firstPoint + i] = SoftPointBlock{};
-            for (std::uint32_t lane = 0; lane < b.used; ++lane) slots_[order_[blockFirst_[k] + lane]] = k * detail::softBlockWidth + lane;
-        }
-    });
+}
+
+void SoftStepSolver::fillBlocks(std::uint32_t first, std::uint32_t last) {
+    for (std::uint32_t k = first; k < last; ++k) {
+        SoftBlock& b = blocks_[k];
+        b = SoftBlock{};
+        b.firstPoint = blockPoints_[k];
+        b.points = manifolds_[order_[blockFirst_[k]]].count;
+        b.used = blockFirst_[k + 1] - blockFirst_[k];
+        for (std::uint32_t i = 0; i < b.points; ++i) pointBlocks_[b.firstPoint + i] = SoftPointBlock{};
+        for (std::uint32_t lane = 0; lane < b.used; ++lane) slots_[order_[blockFirst_[k] + lane]] = k * detail::softBlockWidth + lane;
+    }
+}
+
+void SoftStepSolver::packLanes(std::uint32_t first, std::uint32_t last) {
     // The lanes filled in contact order, the order the manifolds lie in (in colour order,
     // when the contacts were written here too, they were all over memory, and packing
     // cost half as much as the solve).
-    detail::parallelFor(tasks, static_cast<std::uint32_t>(manifolds_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t m = begin; m < end; ++m) {
-            SoftBlock& b = blocks_[slots_[m] / detail::softBlockWidth];
-            const detail::SoftManifold& soft = manifolds_[m];
-            const int lane = static_cast<int>(slots_[m] % detail::softBlockWidth);
-            SoftPointBlock* points = pointBlocks_.data() + b.firstPoint;
-            const ContactManifold& cm = manifolds[soft.source];
-            detail::pack(cm, soft, m, bodies, bodies_, softness, perSubstep, settings.warmStart, b, points, lane);
-            if (watch_.observer == nullptr) continue;
-            // Watched: the records read the contacts during the solve (soft_records.cpp),
-            // as gatherContacts leaves the others, from their warm starts.
-            const Mat3 basis = contactBasis(cm.manifold.normal);
-            const std::uint64_t key = detail::contactKey(cm, 0);
-            for (std::uint32_t i = 0; i < soft.count; ++i)
-                detail::describe(cm, soft.source, i, key, basis, points[i], lane,
-                                 settings.warmStart ? detail::warmStartImpulse(cm, i, basis) : Vec3::Zero(),
-                                 contacts[soft.first + i]);
-        }
-    });
+    const Packing& p = packing_;
+    for (std::uint32_t m = first; m < last; ++m) {
+        SoftBlock& b = blocks_[slots_[m] / detail::softBlockWidth];
+        const detail::SoftManifold& soft = manifolds_[m];
+        const int lane = static_cast<int>(slots_[m] % detail::softBlockWidth);
+        SoftPointBlock* points = pointBlocks_.data() + b.firstPoint;
+        const ContactManifold& cm = p.manifolds[soft.source];
+        detail::pack(cm, soft, m, p.bodies, bodies_, p.softness, p.perSubstep, p.warm, b, points, lane);
+        if (watch_.observer == nullptr) continue;
+        // Watched: the records read the contacts during the solve (soft_records.cpp),
+        // as gatherContacts leaves the others, from their warm starts.
+        const Mat3 basis = contactBasis(cm.manifold.normal);
+        const std::uint64_t key = detail::contactKey(cm, 0);
+        for (std::uint32_t i = 0; i < soft.count; ++i)
+            detail::describe(cm, soft.source, i, key, basis, points[i], lane,
+                             p.warm ? detail::warmStartImpulse(cm, i, basis) : Vec3::Zero(), p.contacts[soft.first + i]);
+    }
+}
+
+void SoftStepSolver::prepareBlocks(std::uint32_t first, std::uint32_t last) {
     // The effective masses, levers and turns, a block at a time in its lanes (SoftKernels::prepare).
-    const detail::SoftKernels& kernels = kernelsFor(simdLevel());
-    detail::parallelFor(tasks, blocks, 128, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t k = begin; k < end; ++k) {
-            SoftBlock& b = blocks_[k];
-            kernels.prepare(b, pointBlocks_.data() + b.firstPoint);
-            for (std::uint32_t lane = 0; lane < b.used; ++lane) b.bouncy = b.bouncy || b.restitution[lane] > 0;
-        }
-    });
+    for (std::uint32_t k = first; k < last; ++k) {
+        SoftBlock& b = blocks_[k];
+        kernels_->prepare(b, pointBlocks_.data() + b.firstPoint);
+        for (std::uint32_t lane = 0; lane < b.used; ++lane) b.bouncy = b.bouncy || b.restitution[lane] > 0;
+    }
 }
 
 } // namespace jounce
@@ -539,38 +611,79 @@ namespace jounce {
 
 using detail::SoftStage;
 
+void SoftStepSolver::chooseShards(std::uint32_t workers) {
+    shardManifolds_.assign(1, 0);
+    const auto islands = static_cast<std::uint32_t>(islandManifolds_.size() - 1);
+    // Work enough for each worker to run alone (as for the colours shared among
+    // workers, solveColoured's minBlocksForThreads), and islands enough to cut.
+    constexpr std::uint32_t minManifoldsPerShard = 128;
+    if (workers >= 2 && islands >= workers && manifolds_.size() >= std::size_t{minManifoldsPerShard} * workers) {
+        // Contact points before each island (a block's passes cost about its points).
+        std::uint64_t total = 0;
+        for (const detail::SoftManifold& m : manifolds_) total += m.count;
+        std::uint64_t sum = 0, most = 0, shardSum = 0;
+        std::uint32_t island = 0;
+        for (std::uint32_t g = 0; g < workers; ++g) {
+            // Whole islands until this shard reaches its share of the points (the last takes the rest).
+            const std::uint64_t goal = total * (g + 1) / workers;
+            shardSum = 0;
+            while (island < islands && (g + 1 == workers || sum + shardSum < goal)) {
+                std::uint64_t points = 0;
+                for (std::uint32_t k = islandManifolds_[island]; k < islandManifolds_[island + 1]; ++k) points += manifolds_[k].count;
+                shardSum += points;
+                ++island;
+            }
+            sum += shardSum;
+            most = std::max(most, shardSum);
+            shardManifolds_.push_back(islandManifolds_[island]);
+        }
+        // Even enough: the slowest shard within a fifth of the mean. Otherwise one shard.
+        if (5 * most * workers <= 6 * total) return;
+        shardManifolds_.assign(1, 0);
+    }
+    shardManifolds_.push_back(static_cast<std::uint32_t>(manifolds_.size()));
+}
+
 void SoftStepSolver::planStages(int substeps, int relaxIterations, std::uint32_t workers) {
     stages_.clear();
-    const bool bouncy = std::any_of(blocks_.begin(), blocks_.end(), [](const SoftBlock& b) { return b.bouncy; });
-    const auto bodies = static_cast<std::uint32_t>(colouredBodies_.size());
-    const auto blocks = static_cast<std::uint32_t>(blocks_.size());
+    shardStages_.clear();
+    const bool bouncy = bouncy_; // (the blocks are packed after the plan, by the workers)
+    // Shards run on one worker each: their stages are single items (a shard of one
+    // walks each stage in items, for the workers to share).
+    if (shardCount() > 1) workers = 1;
     // Items: two per worker, and at least 64 bodies or 4 blocks each, so claiming (an
     // atomic exchange per item, staged_run.hpp) costs little beside the work.
     constexpr std::uint32_t bodiesPerItem = 64, blocksPerItem = 4;
     std::uint32_t substep = 0;
     const auto add = [&](SoftStage::Kind kind, std::uint32_t first, std::uint32_t last, std::uint32_t least,
-                         std::uint32_t colour = 0) {
+                         std::uint32_t colour = 0, bool overflow = false) {
         if (first == last) return;
-        const std::uint32_t per = std::max(least, (last - first + 2 * workers - 1) / (2 * workers));
-        const bool inOrder = kind != SoftStage::Kind::Kick && kind != SoftStage::Kind::Drift && first >= overflowBlock_;
-        stages_.push_back({kind, first, last - first, inOrder ? last - first : per, substep, colour});
+        const std::uint32_t per = workers == 1 ? last - first : std::max(least, (last - first + 2 * workers - 1) / (2 * workers));
+        stages_.push_back({kind, first, last - first, overflow ? last - first : per, substep, colour, overflow});
     };
-    // A pass that writes bodies goes colour by colour; the overflow colour is one item,
-    // its lanes in order (they may share bodies).
-    const auto byColour = [&](SoftStage::Kind kind) {
-        for (std::size_t c = 0; c + 1 < colourStarts_.size(); ++c)
-            add(kind, colourStarts_[c], colourStarts_[c + 1], blocksPerItem, static_cast<std::uint32_t>(c));
-    };
-    for (int s = 0; s < substeps; ++s) {
-        substep = static_cast<std::uint32_t>(s);
-        add(SoftStage::Kind::Kick, 0, bodies, bodiesPerItem);
-        if (bouncy) add(SoftStage::Kind::Note, 0, blocks, blocksPerItem); // reads bodies, writes only its blocks
-        byColour(SoftStage::Kind::Warm);
-        byColour(SoftStage::Kind::Solve);
-        add(SoftStage::Kind::Drift, 0, bodies, bodiesPerItem);
-        for (int r = 0; r < relaxIterations; ++r) byColour(SoftStage::Kind::Relax);
-        if (bouncy) byColour(SoftStage::Kind::Bounce);
+    for (std::uint32_t g = 0; g < shardCount(); ++g) {
+        shardStages_.push_back(static_cast<std::uint32_t>(stages_.size()));
+        const std::uint32_t firstColour = shardColours_[g], lastColour = shardColours_[g + 1];
+        const std::uint32_t firstBody = shardBodies_[g], lastBody = shardBodies_[g + 1];
+        const std::uint32_t firstBlock = colourStarts_[firstColour], lastBlock = colourStarts_[lastColour];
+        // A pass that writes bodies goes colour by colour; the overflow colour is one
+        // item, its lanes in order (they may share bodies).
+        const auto byColour = [&](SoftStage::Kind kind) {
+            for (std::uint32_t c = firstColour; c < lastColour; ++c)
+                add(kind, colourStarts_[c], colourStarts_[c + 1], blocksPerItem, c - firstColour, colourOverflows_[c] != 0);
+        };
+        for (int s = 0; s < substeps; ++s) {
+            substep = static_cast<std::uint32_t>(s);
+            add(SoftStage::Kind::Kick, firstBody, lastBody, bodiesPerItem);
+            if (bouncy) add(SoftStage::Kind::Note, firstBlock, lastBlock, blocksPerItem); // reads bodies, writes only its blocks
+            byColour(SoftStage::Kind::Warm);
+            byColour(SoftStage::Kind::Solve);
+            add(SoftStage::Kind::Drift, firstBody, lastBody, bodiesPerItem);
+            for (int r = 0; r < relaxIterations; ++r) byColour(SoftStage::Kind::Relax);
+            if (bouncy) byColour(SoftStage::Kind::Bounce);
+        }
     }
+    shardStages_.push_back(static_cast<std::uint32_t>(stages_.size()));
 }
 
 void SoftStepSolver::runItem(const SoftStage& stage, std::uint32_t item) {
@@ -589,7 +702,7 @@ void SoftStepSolver::runItem(const SoftStage& stage, std::uint32_t item) {
     }
     SoftState* states = states_.data();
     for (std::uint32_t b = begin; b < end; ++b) {
-        const detail::SoftKernels& k = b >= overflowBlock_ ? detail::scalarSoftKernels() : *kernels_;
+        const detail::SoftKernels& k = stage.overflow ? detail::scalarSoftKernels() : *kernels_;
         SoftBlock& block = blocks_[b];
         SoftPointBlock* points = pointBlocks_.data() + block.firstPoint;
         switch (stage.kind) {

@@ -300,7 +300,8 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<Contact> contacts,
     for (const detail::SoftPoint& p : points_) detail::storePoint(p, contacts);
     stats_ = ResolverStats{};
     stats_.velocityIterations = substeps * (1 + settings.soft.relaxIterations);
-    if (hasColoured()) { // (their contacts are not written: storeBlocks measured them)
+    stats_.shards = hasColoured() ? static_cast<int>(shardCount()) : 1;
+    if (hasColoured()) { // (their contacts are not written: unpackLanes measured them)
         stats_.maxPenetrationBefore = std::max(stats_.maxPenetrationBefore, colouredDepth_[0]);
         stats_.maxPenetrationAfter = std::max(stats_.maxPenetrationAfter, colouredDepth_[1]);
     }
@@ -331,14 +332,22 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<Contact> contacts,
     });
 }
 
-void SoftStepSolver::addMoving(std::uint32_t i, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out) {
-    if (i == 0 || stamp_[i] == mark || !bodies_[i].moves) return;
+bool SoftStepSolver::stampMoving(std::uint32_t i, std::uint32_t mark, std::vector<std::uint32_t>& out) {
+    if (i == 0 || stamp_[i] == mark || !bodies_[i].moves) return false;
     stamp_[i] = mark;
     out.push_back(i);
+    return true;
+}
+
+void SoftStepSolver::startMotion(std::uint32_t i, real sub) {
     bodies_[i].moved = Vec3::Zero();
     bodies_[i].turned = Quat::Identity();
     bodies_[i].turn = Mat3::Identity();
     detail::setSubstep(bodies_[i], sub);
+}
+
+void SoftStepSolver::addMoving(std::uint32_t i, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out) {
+    if (stampMoving(i, mark, out)) startMotion(i, sub);
 }
 
 void SoftStepSolver::listMoving(std::uint32_t first, std::uint32_t last, std::uint32_t mark, real sub,

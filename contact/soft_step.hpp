@@ -380,6 +380,10 @@ private:
     /// Stamps solver body i `mark`, resets its motion, sets its kicks for substeps of
     /// `sub` and appends it to `out`, if it moves and is not stamped yet.
     void addMoving(std::uint32_t i, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out);
+    /// addMoving's halves: the stamp and the list (true: it was added), and the motion
+    /// reset with the kicks set (the coloured path's shards do it on their own worker).
+    bool stampMoving(std::uint32_t i, std::uint32_t mark, std::vector<std::uint32_t>& out);
+    void startMotion(std::uint32_t i, real sub);
     /// Heavy on light (soft_hold.cpp): in islands without joints, each contact row where
     /// a heavy body is pressed onto a much lighter one holds the light one still through
     /// a ghost of it.
@@ -397,13 +401,30 @@ private:
     /// The substeps' passes as stages (soft_colours.cpp): kick, warm start, solve, drift,
     /// relax and bounce, the passes that write bodies one stage per colour.
     void planStages(int substeps, int relaxIterations, std::uint32_t workers);
+    /// Cuts the chosen islands into `workers` shards of about as many contact points each
+    /// (whole islands, in order), or leaves one shard when no cut is even enough (one
+    /// island holds most of the points: its colours are then shared among the workers).
+    void chooseShards(std::uint32_t workers);
+    std::uint32_t shardCount() const { return shardManifolds_.size() < 2 ? 1 : static_cast<std::uint32_t>(shardManifolds_.size() - 1); }
     void runStages(TaskSystem* tasks);
     void runItem(const detail::SoftStage& stage, std::uint32_t item);
-    void colourManifolds(std::span<Contact> contacts, std::span<const ContactManifold> manifolds, std::span<const Body> bodies,
-                         int substeps, const ResolverSettings& settings, real sub, TaskSystem* tasks);
-    /// Writes the blocks' contact impulses into the manifolds, and the blocks' deepest
-    /// overlaps before and after the step into colouredDepth_.
-    void storeBlocks(std::span<ContactManifold> manifolds, int substeps, TaskSystem* tasks);
+    /// The manifolds' colours and the blocks' layout (serial: a few integers each).
+    void colourManifolds();
+    /// The coloured path's passes over a range, each shared among the workers, or run
+    /// a shard at a time by one (runShard): of the moving bodies (colouredBodies_
+    /// [first, last): motion reset, state from the body; state back into the body), of
+    /// the blocks (emptied and sized; prepared; finished) and of the manifolds (packed
+    /// into their lanes; their impulses back into the narrow phase's manifolds, with
+    /// their deepest overlaps before and after returned).
+    void startBodies(std::uint32_t first, std::uint32_t last);
+    void storeBodies(std::uint32_t first, std::uint32_t last);
+    void fillBlocks(std::uint32_t first, std::uint32_t last);
+    void prepareBlocks(std::uint32_t first, std::uint32_t last);
+    void finishBlocks(std::uint32_t first, std::uint32_t last);
+    void packLanes(std::uint32_t first, std::uint32_t last);
+    std::array<real, 2> unpackLanes(std::uint32_t first, std::uint32_t last);
+    /// Shard g from its bodies' start to its manifolds' impulses, on this thread.
+    void runShard(std::uint32_t g);
 
     std::vector<detail::SoftBody> bodies_;    ///< index body + 1
     std::vector<detail::SoftRow> rows_;       ///< by contact; empty when every island is solved in blocks
@@ -430,6 +451,7 @@ private:
     std::vector<std::uint8_t> coloured_;          ///< by island: 1 when the coloured path solves it
     std::vector<detail::SoftManifold> manifolds_; ///< the manifolds it solves, in contact order
     std::vector<std::uint8_t> packed_;            ///< by narrow-phase manifold: 1 when in manifolds_
+    bool bouncy_ = false;                         ///< some manifold of manifolds_ has restitution
     std::vector<std::uint32_t> slots_;            ///< by manifold: its block * softBlockWidth + lane
     std::vector<std::uint32_t> colouredBodies_;   ///< scratch: their moving solver bodies
     std::vector<detail::SoftState> states_;       ///< by solver body
@@ -437,12 +459,28 @@ private:
     std::vector<std::uint32_t> keys_, order_, counts_; ///< scratch: the blocks' sort
     std::vector<detail::SoftBlock> blocks_;       ///< in colour order; the overflow colour's last
     std::vector<detail::SoftPointBlock> pointBlocks_;
-    std::uint32_t overflowBlock_ = 0;             ///< first block of the overflow colour
     std::vector<std::uint32_t> colourStarts_;     ///< each colour's first block, and one past the last
+    std::vector<std::uint8_t> colourOverflows_;   ///< by colour range of colourStarts_: 1 for an overflow colour
+    /// Shards (chooseShards): runs of whole islands, solved each on one worker from the
+    /// first pass to the last with no wait for the others. By shard, and one past the
+    /// last: its first manifold (of manifolds_), moving body (of colouredBodies_),
+    /// colour range (of colourStarts_) and stage (of stages_).
+    std::vector<std::uint32_t> islandManifolds_;  ///< each chosen island's first manifold of manifolds_, and one past the last
+    std::vector<std::uint32_t> shardManifolds_, shardBodies_, shardColours_, shardStages_;
     std::vector<std::uint32_t> blockFirst_;       ///< each block's first manifold in order_, and one past the last
     std::vector<std::uint32_t> blockPoints_;      ///< each block's first point block
     std::vector<detail::SoftStage> stages_;
     const detail::SoftKernels* kernels_ = nullptr;
+    /// What the coloured passes of this solve read (solveColoured sets it).
+    struct Packing {
+        std::span<Contact> contacts;
+        std::span<ContactManifold> manifolds;
+        std::span<const Body> bodies;
+        std::array<detail::Softness, 2> softness{};
+        real sub = 0, perSubstep = 1;
+        bool warm = true;
+    } packing_;
+    std::vector<std::array<real, 2>> shardDepths_; ///< by shard: its deepest overlaps before and after (unpackLanes)
     struct Pass {
         real invSub = 0, maxPushOut = 0, threshold = 0, sub = 0;
     } pass_;

@@ -185,6 +185,10 @@ struct ResolverStats {
     int velocityIterations = 0;
     real maxPenetrationBefore = 0; ///< deepest penetration handed to the resolver [m]
     real maxPenetrationAfter = 0;  ///< deepest left after projection [m]
+    /// The soft step's coloured blocks: how many shards of whole islands they were cut
+    /// into, each solved by one worker from start to end (1: one, its colours shared
+    /// among the workers; docs/threads.md).
+    int shards = 1;
 };
 
 } // namespace jounce
