@@ -15,8 +15,10 @@
 #include "physics/world/world_state.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -52,6 +54,32 @@ bool isFiniteState(const Body& b) {
            isFinite(b.angularVelocity);
 }
 
+/// `slot` into `lowest` if lower (the workers' finds meet here).
+void keepLower(std::atomic<std::uint32_t>& lowest, std::uint32_t slot) {
+    std::uint32_t now = lowest.load(std::memory_order_relaxed);
+    while (slot < now && !lowest.compare_exchange_weak(now, slot, std::memory_order_relaxed)) {
+    }
+}
+
+/// The first live body (by slot) that is not finite, or noBody (contact.hpp); every finite one's game
+/// forces cleared.
+std::uint32_t firstNonFiniteBody(SlotArray<Body, BodyTag>& bodies, TaskSystem* tasks) {
+    std::atomic<std::uint32_t> lowest{noBody};
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(bodies.slotCount()), 256, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t i = first; i < last; ++i) {
+            if (!bodies.isAlive(i)) continue;
+            Body& b = bodies.atSlot(i);
+            if (!isFiniteState(b)) {
+                keepLower(lowest, i);
+                return; // a later one of this range is not the first
+            }
+            b.userForce.setZero();
+            b.userTorque.setZero();
+        }
+    });
+    return lowest.load();
+}
+
 } // namespace
 
 // ---- The step ----------------------------------------------------------------------
@@ -76,7 +104,7 @@ void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, 
     } stepping(stepping_);
 
     const auto start = Clock::now();
-    backup_->save(*this); // all or nothing: restored if the step overflows
+    backup_->save(*this, tasks()); // all or nothing: restored if the step overflows
     const double backupMs = millisecondsSince(start);
     aimKinematicTargets(dt, true);
     // The manifolds are rebuilt from the last ones (Step::rebuilds): set aside whole, they
@@ -102,18 +130,15 @@ void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, 
         throw;
     }
 
-    for (std::size_t i = 0; i < bodies_.slotCount(); ++i) {
-        if (!bodies_.isAlive(i)) continue;
-        if (!isFiniteState(bodies_.atSlot(i))) {
-            const BodyId bad = bodies_.idOf(i);
-            restoreBackup();
-            throw Error("step", "body " + handleText(bad.index, bad.generation),
-                        "the step overflowed to a non-finite state; the world was restored (check forces "
-                        "and generators on this body)");
-        }
-        Body& b = bodies_.atSlot(i);
-        b.userForce.setZero();
-        b.userTorque.setZero();
+    // The first body (by slot) the step left non-finite, looked for on the workers, which
+    // clear the game's forces as they go (the backup puts those back too).
+    const std::uint32_t badBody = firstNonFiniteBody(bodies_, tasks());
+    if (badBody != noBody) {
+        const BodyId bad = bodies_.idOf(badBody);
+        restoreBackup();
+        throw Error("step", "body " + handleText(bad.index, bad.generation),
+                    "the step overflowed to a non-finite state; the world was restored (check forces "
+                    "and generators on this body)");
     }
     for (std::size_t i = 0; i < particles_.slotCount(); ++i) {
         if (!particles_.isAlive(i)) continue;

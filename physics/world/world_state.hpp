@@ -19,6 +19,8 @@
 
 #include <jounce/world/world.hpp>
 
+#include "common/parallel.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -93,14 +95,18 @@ template <> struct Saved<SlotArray<Body, BodyTag>> {
         bool awake, hasTarget;
     };
     std::vector<Motion> bySlot;
-    void save(const SlotArray<Body, BodyTag>& bodies) {
+    /// Shared among the workers, if any: each copies the bodies the last step's
+    /// per-body passes gave it, from its own cache.
+    void save(const SlotArray<Body, BodyTag>& bodies, TaskSystem* tasks = nullptr) {
         bySlot.resize(bodies.slotCount());
-        for (std::size_t i = 0; i < bodies.slotCount(); ++i) {
-            const Body& b = bodies.atSlot(i);
-            bySlot[i] = {b.position, b.linearVelocity, b.angularVelocity, b.orientation, b.inverseInertiaWorld,
-                         b.userForce, b.userTorque, b.forceAccum, b.torqueAccum, b.lastFrameAcceleration,
-                         b.impulseAccum, b.angularImpulseAccum, b.target, b.motion, b.awake, b.hasTarget};
-        }
+        parallelFor(tasks, static_cast<std::uint32_t>(bodies.slotCount()), 256, [&](std::uint32_t first, std::uint32_t last) {
+            for (std::uint32_t i = first; i < last; ++i) {
+                const Body& b = bodies.atSlot(i);
+                bySlot[i] = {b.position, b.linearVelocity, b.angularVelocity, b.orientation, b.inverseInertiaWorld,
+                             b.userForce, b.userTorque, b.forceAccum, b.torqueAccum, b.lastFrameAcceleration,
+                             b.impulseAccum, b.angularImpulseAccum, b.target, b.motion, b.awake, b.hasTarget};
+            }
+        });
     }
     void restore(SlotArray<Body, BodyTag>& bodies) const {
         for (std::size_t i = 0; i < bodies.slotCount(); ++i) {
@@ -132,10 +138,16 @@ template <> struct Saved<SlotArray<Body, BodyTag>> {
 /// put back): that is what keeps the backup as cheap as the state a step touches.
 class StepBackup {
 public:
-    template <class State> void save(const State& state) {
+    /// `tasks`: workers for the members whose copy they can share (the bodies), or none.
+    template <class State> void save(const State& state, TaskSystem* tasks = nullptr) {
         std::size_t next = 0;
         StateAccess::visit(state, [&](const char*, const auto& member, Step step) {
-            if (step == Step::changes) saved<std::remove_cvref_t<decltype(member)>>(next++).save(member);
+            if (step != Step::changes) return;
+            auto& copy = saved<std::remove_cvref_t<decltype(member)>>(next++);
+            if constexpr (requires { copy.save(member, tasks); })
+                copy.save(member, tasks);
+            else
+                copy.save(member);
         });
     }
     /// Puts back what the last save() copied (call save() first).
