@@ -190,6 +190,7 @@ struct Figures : StepTimes {
     double maxPenetration = 0;
     double positionIterations = 0, velocityIterations = 0; ///< medians per step
     int positionIterationsMax = 0, velocityIterationsMax = 0;
+    int shardsMax = 1; ///< the most shards of whole islands a step's coloured blocks were cut into
     long resolutionRecords = -1; ///< --observe: records the resolver made over the run (-1: not observed)
     /// FNV-1a over the world's snapshot at the end (World::saveState): equal for equal
     /// worlds, so runs with different --threads or --simd can be checked for the same bits.
@@ -273,6 +274,7 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
         velocityIterations.push_back(rs.velocityIterations);
         f.positionIterationsMax = std::max(f.positionIterationsMax, rs.positionIterations);
         f.velocityIterationsMax = std::max(f.velocityIterationsMax, rs.velocityIterations);
+        f.shardsMax = std::max(f.shardsMax, rs.shards);
         f.maxPenetration = std::max(f.maxPenetration, static_cast<double>(rs.maxPenetrationBefore));
         bool allAsleep = false;
         sample(world, dynamic, f.column, f, allAsleep);
@@ -363,6 +365,7 @@ void print(const Options& o, const Figures& f) {
         {"velocity_iterations", number(f.velocityIterations)},
         {"position_iterations_max", std::to_string(f.positionIterationsMax)},
         {"velocity_iterations_max", std::to_string(f.velocityIterationsMax)},
+        {"shards", std::to_string(f.shardsMax)},
     };
     std::string phases = "{";
     for (const auto& [phase, value] : f.msPerPhase)

@@ -295,45 +295,62 @@ void keepDeeper(std::atomic<real>& deepest, real value) {
 } // namespace
 
 void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts, const std::vector<ContactManifold>& manifolds,
-                                    const detail::ContactScratch& grouping, real massRatio, const Vec3& gravity) {
+                                    const detail::ContactScratch& grouping, real massRatio, const Vec3& gravity, TaskSystem* tasks) {
     // Joints (contacts that do not only push: joint_contacts.cpp), and contacts that hold
     // a light body under a heavy one (soft_hold.cpp: the ghost follows its body only in
     // solveIsland), keep their island with the rows; so do bodies locked along a world
     // axis, whose inverse mass is a matrix (locked_mass.hpp) where a block's lane holds one
     // number. Decided from the manifolds, before the contacts are gathered: the blocks
-    // take theirs straight from them.
+    // take theirs straight from them; an island at a time on the workers.
     const std::uint32_t count = grouping.manifoldFirsts.back();
     placeCount_ = count;
-    coloured_.assign(detail::islandCount(islandStarts), 0);
+    const auto islands = static_cast<std::uint32_t>(detail::islandCount(islandStarts));
+    const auto placed = static_cast<std::uint32_t>(std::min<std::size_t>(islands, grouping.placedIslands.size()));
+    coloured_.assign(islands, 0);
     packed_.assign(manifolds.size(), 0);
-    manifolds_.clear();
+    detail::parallelFor(tasks, placed, 16, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t k = first; k < last; ++k) {
+            const detail::ContactScratch::PlacedIsland& island = grouping.placedIslands[k];
+            bool blocks = island.joints == 0 && island.firstManifold < island.lastManifold;
+            for (std::uint32_t i = island.firstManifold; i < island.lastManifold && blocks; ++i) {
+                const ContactManifold& m = manifolds[grouping.manifoldOrder[i]];
+                const detail::SoftBody& a = bodies_[detail::solverIndex(m.bodyA.index)];
+                const detail::SoftBody& b = bodies_[detail::solverIndex(m.bodyB.index)];
+                blocks = !a.linearLocked && !b.linearLocked && detail::heldSide(m.manifold.normal, a, b, massRatio, gravity) < 0;
+            }
+            coloured_[k] = blocks ? 1 : 0;
+        }
+    });
+    // The chosen islands' manifolds in island order, each island's in contact order (as
+    // groupContacts placed them): where each island's go (serial: an integer an island),
+    // then written on the workers.
+    chosenIslands_.clear();
     islandManifolds_.assign(1, 0);
-    bouncy_ = false;
-    for (std::size_t k = 0; k < coloured_.size() && k < grouping.placedIslands.size(); ++k) {
+    for (std::uint32_t k = 0; k < placed; ++k) {
+        if (!coloured_[k]) continue;
         const detail::ContactScratch::PlacedIsland& island = grouping.placedIslands[k];
-        bool blocks = island.joints == 0 && island.firstManifold < island.lastManifold;
-        for (std::uint32_t i = island.firstManifold; i < island.lastManifold && blocks; ++i) {
-            const ContactManifold& m = manifolds[grouping.manifoldOrder[i]];
-            const detail::SoftBody& a = bodies_[detail::solverIndex(m.bodyA.index)];
-            const detail::SoftBody& b = bodies_[detail::solverIndex(m.bodyB.index)];
-            blocks = !a.linearLocked && !b.linearLocked && detail::heldSide(m.manifold.normal, a, b, massRatio, gravity) < 0;
-        }
-        coloured_[k] = blocks ? 1 : 0;
-        if (!blocks) continue;
-        // Its manifolds in contact order (groupContacts placed them in this order).
-        for (std::uint32_t i = island.firstManifold; i < island.lastManifold; ++i) {
-            const std::uint32_t source = grouping.manifoldOrder[i];
-            const ContactManifold& m = manifolds[source];
-            packed_[source] = 1;
-            bouncy_ = bouncy_ || m.restitution > 0;
-            detail::emplaceGrowing(manifolds_, detail::SoftManifold{grouping.manifoldFirsts[source],
-                                                                    static_cast<std::uint32_t>(m.manifold.count),
-                                                                    {detail::solverIndex(m.bodyA.index),
-                                                                     detail::solverIndex(m.bodyB.index)},
-                                                                    source});
-        }
-        islandManifolds_.push_back(static_cast<std::uint32_t>(manifolds_.size()));
+        chosenIslands_.push_back(k);
+        islandManifolds_.push_back(islandManifolds_.back() + (island.lastManifold - island.firstManifold));
     }
+    detail::resizeGrowing(manifolds_, islandManifolds_.back());
+    std::atomic<bool> bouncy{false};
+    detail::parallelFor(tasks, static_cast<std::uint32_t>(chosenIslands_.size()), 16, [&](std::uint32_t first, std::uint32_t last) {
+        bool any = false;
+        for (std::uint32_t c = first; c < last; ++c) {
+            const detail::ContactScratch::PlacedIsland& island = grouping.placedIslands[chosenIslands_[c]];
+            std::uint32_t at = islandManifolds_[c];
+            for (std::uint32_t i = island.firstManifold; i < island.lastManifold; ++i) {
+                const std::uint32_t source = grouping.manifoldOrder[i];
+                const ContactManifold& m = manifolds[source];
+                packed_[source] = 1;
+                any = any || m.restitution > 0;
+                manifolds_[at++] = {grouping.manifoldFirsts[source], static_cast<std::uint32_t>(m.manifold.count),
+                                    {detail::solverIndex(m.bodyA.index), detail::solverIndex(m.bodyB.index)}, source};
+            }
+        }
+        if (any) bouncy.store(true, std::memory_order_relaxed);
+    });
+    bouncy_ = bouncy.load();
     // Rows (~480 bytes a contact) only when some island needs them: a pile or a pyramid
     // solved in blocks alone builds none.
     if (std::all_of(coloured_.begin(), coloured_.end(), [](std::uint8_t c) { return c != 0; })) {

@@ -245,7 +245,7 @@ void SoftStepSolver::choose(std::span<const Body> bodies, std::span<const std::u
     // islands with joints, or with a light body held under a heavy one, are solved in
     // solve() one by one through their rows (their joint systems and ghosts are per island).
     // (It sizes rows_: empty when every island is coloured.)
-    chooseColoured(islandStarts, manifolds, grouping, settings.soft.holdMassRatio, gravity);
+    chooseColoured(islandStarts, manifolds, grouping, settings.soft.holdMassRatio, gravity, tasks);
 }
 
 void SoftStepSolver::solve(std::span<Body> bodies, std::span<Contact> contacts,

@@ -376,7 +376,7 @@ private:
     /// light body under a heavy one; their manifolds (manifolds_, packed_), and their
     /// contacts' rows marked InBlock.
     void chooseColoured(std::span<const std::uint32_t> islandStarts, const std::vector<ContactManifold>& manifolds,
-                        const detail::ContactScratch& grouping, real massRatio, const Vec3& gravity);
+                        const detail::ContactScratch& grouping, real massRatio, const Vec3& gravity, TaskSystem* tasks);
     /// Stamps solver body i `mark`, resets its motion, sets its kicks for substeps of
     /// `sub` and appends it to `out`, if it moves and is not stamped yet.
     void addMoving(std::uint32_t i, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out);
@@ -463,6 +463,7 @@ private:
     /// last: its first manifold (of manifolds_), moving body (of colouredBodies_),
     /// colour range (of colourStarts_) and stage (of stages_).
     std::vector<std::uint32_t> islandManifolds_;  ///< each chosen island's first manifold of manifolds_, and one past the last
+    std::vector<std::uint32_t> chosenIslands_;    ///< the islands the blocks take, in order
     std::vector<std::uint32_t> shardManifolds_, shardBodies_, shardColours_, shardStages_;
     std::vector<std::uint32_t> blockFirst_;       ///< each block's first manifold in order_, and one past the last
     std::vector<std::uint32_t> blockPoints_;      ///< each block's first point block
