@@ -195,7 +195,7 @@ void pack(const ContactManifold& cm, const SoftManifold& m, std::uint32_t index,
     k.kickAlong[lane] = n.dot(a.linearKick - b.linearKick);
 
     // The normal rows, and the friction the points carried read back as the planar and
-    // twist impulses finishBlocks shared out (their tangent axes are the manifold's: one
+    // twist impulses unpackLanes shared out (their tangent axes are the manifold's: one
     // normal, one basis).
     real planarT = 0, planarU = 0, twist = 0;
     for (std::uint32_t i = 0; i < m.count; ++i) {
@@ -419,13 +419,17 @@ void SoftStepSolver::solveColoured(std::span<Contact> contacts, std::span<Contac
         const auto movers = static_cast<std::uint32_t>(colouredBodies_.size());
         const auto blocks = static_cast<std::uint32_t>(blocks_.size());
         detail::parallelFor(tasks, movers, 256, [&](std::uint32_t begin, std::uint32_t end) { startBodies(begin, end); });
-        detail::parallelFor(tasks, blocks, 32, [&](std::uint32_t begin, std::uint32_t end) { buildBlocks(begin, end); });
+        detail::parallelFor(tasks, blocks, 128, [&](std::uint32_t begin, std::uint32_t end) { fillBlocks(begin, end); });
+        detail::parallelFor(tasks, static_cast<std::uint32_t>(manifolds_.size()), 256,
+                            [&](std::uint32_t begin, std::uint32_t end) { packLanes(begin, end); });
+        detail::parallelFor(tasks, blocks, 128, [&](std::uint32_t begin, std::uint32_t end) { prepareBlocks(begin, end); });
         runStages(tasks);
         // Back into the bodies and the manifolds.
         detail::parallelFor(tasks, movers, 256, [&](std::uint32_t begin, std::uint32_t end) { storeBodies(begin, end); });
         std::atomic<real> before{-std::numeric_limits<real>::infinity()}, after{-std::numeric_limits<real>::infinity()};
-        detail::parallelFor(tasks, blocks, 32, [&](std::uint32_t begin, std::uint32_t end) {
-            const std::array<real, 2> deepest = finishBlocks(begin, end);
+        detail::parallelFor(tasks, blocks, 128, [&](std::uint32_t begin, std::uint32_t end) { finishBlocks(begin, end); });
+        detail::parallelFor(tasks, static_cast<std::uint32_t>(manifolds_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
+            const std::array<real, 2> deepest = unpackLanes(begin, end);
             keepDeeper(before, deepest[0]);
             keepDeeper(after, deepest[1]);
         });
@@ -447,21 +451,24 @@ void SoftStepSolver::storeBodies(std::uint32_t first, std::uint32_t last) {
     for (std::uint32_t k = first; k < last; ++k) detail::storeState(states_[colouredBodies_[k]], bodies_[colouredBodies_[k]]);
 }
 
-std::array<real, 2> SoftStepSolver::finishBlocks(std::uint32_t first, std::uint32_t last) {
+void SoftStepSolver::finishBlocks(std::uint32_t first, std::uint32_t last) {
+    for (std::uint32_t k = first; k < last; ++k) kernels_->finish(blocks_[k], pointBlocks_.data() + blocks_[k].firstPoint, states_.data());
+}
+
+std::array<real, 2> SoftStepSolver::unpackLanes(std::uint32_t first, std::uint32_t last) {
+    // In contact order, as packed (in block order, the manifolds written all over memory
+    // cost spheres4096 a fifth more).
     real deepestBefore = -std::numeric_limits<real>::infinity(), deepestAfter = deepestBefore;
-    for (std::uint32_t k = first; k < last; ++k) {
-        const SoftBlock& b = blocks_[k];
-        SoftPointBlock* points = pointBlocks_.data() + b.firstPoint;
-        kernels_->finish(blocks_[k], points, states_.data());
-        // Its lanes' impulses into their manifolds while the block is in this core's cache.
-        for (std::uint32_t lane = 0; lane < b.used; ++lane) {
-            ContactManifold& cm = packing_.manifolds[manifolds_[order_[blockFirst_[k] + lane]].source];
-            for (std::uint32_t i = 0; i < b.points; ++i) {
-                deepestBefore = std::max(deepestBefore, cm.manifold.points[i].depth);
-                deepestAfter = std::max(deepestAfter, real(-points[i].after[lane]));
-            }
-            detail::unpack(b, points, perStep_, cm, static_cast<int>(lane));
+    for (std::uint32_t m = first; m < last; ++m) {
+        const SoftBlock& b = blocks_[slots_[m] / detail::softBlockWidth];
+        const int lane = static_cast<int>(slots_[m] % detail::softBlockWidth);
+        ContactManifold& cm = packing_.manifolds[manifolds_[m].source];
+        const SoftPointBlock* points = pointBlocks_.data() + b.firstPoint;
+        for (std::uint32_t i = 0; i < b.points; ++i) {
+            deepestBefore = std::max(deepestBefore, cm.manifold.points[i].depth);
+            deepestAfter = std::max(deepestAfter, real(-points[i].after[lane]));
         }
+        detail::unpack(b, points, perStep_, cm, lane);
     }
     return {deepestBefore, deepestAfter};
 }
@@ -469,11 +476,14 @@ std::array<real, 2> SoftStepSolver::finishBlocks(std::uint32_t first, std::uint3
 void SoftStepSolver::runShard(std::uint32_t g) {
     const std::uint32_t firstBlock = colourStarts_[shardColours_[g]], lastBlock = colourStarts_[shardColours_[g + 1]];
     startBodies(shardBodies_[g], shardBodies_[g + 1]);
-    buildBlocks(firstBlock, lastBlock);
+    fillBlocks(firstBlock, lastBlock);
+    packLanes(shardManifolds_[g], shardManifolds_[g + 1]);
+    prepareBlocks(firstBlock, lastBlock);
     for (std::uint32_t at = shardStages_[g]; at < shardStages_[g + 1]; ++at)
         for (std::uint32_t item = 0; item < stages_[at].items(); ++item) runItem(stages_[at], item);
     storeBodies(shardBodies_[g], shardBodies_[g + 1]);
-    shardDepths_[g] = finishBlocks(firstBlock, lastBlock);
+    finishBlocks(firstBlock, lastBlock);
+    shardDepths_[g] = unpackLanes(shardManifolds_[g], shardManifolds_[g + 1]);
 }
 
 void SoftStepSolver::describeColoured(std::span<Contact> contacts, std::span<const ContactManifold> manifolds) const {
@@ -534,8 +544,8 @@ void SoftStepSolver::colourManifolds() {
     }
     // Blocks: consecutive manifolds of one key, softBlockWidth at a time. Where each
     // block starts in the order (serial: a few integers per block); the blocks are filled
-    // on the workers (buildBlocks: each writes only its own blocks and point blocks, and,
-    // while watched, its manifolds' contacts).
+    // on the workers (fillBlocks, packLanes, prepareBlocks: each writes only its own
+    // blocks and point blocks, and, while watched, its manifolds' contacts).
     colourStarts_.clear();
     colourOverflows_.clear();
     shardColours_.clear();
@@ -569,36 +579,46 @@ void SoftStepSolver::colourManifolds() {
     detail::resizeGrowing(slots_, manifolds_.size());
 }
 
-void SoftStepSolver::buildBlocks(std::uint32_t first, std::uint32_t last) {
-    const Packing& p = packing_;
+void SoftStepSolver::fillBlocks(std::uint32_t first, std::uint32_t last) {
     for (std::uint32_t k = first; k < last; ++k) {
         SoftBlock& b = blocks_[k];
         b = SoftBlock{};
         b.firstPoint = blockPoints_[k];
         b.points = manifolds_[order_[blockFirst_[k]]].count;
         b.used = blockFirst_[k + 1] - blockFirst_[k];
+        for (std::uint32_t i = 0; i < b.points; ++i) pointBlocks_[b.firstPoint + i] = SoftPointBlock{};
+        for (std::uint32_t lane = 0; lane < b.used; ++lane) slots_[order_[blockFirst_[k] + lane]] = k * detail::softBlockWidth + lane;
+    }
+}
+
+void SoftStepSolver::packLanes(std::uint32_t first, std::uint32_t last) {
+    // The lanes filled in contact order, the order the manifolds lie in: a manifold's
+    // bodies are mostly its neighbours' too, and stay in the cache (in colour order each
+    // lane read two bodies from all over memory: spheres4096 a fifth slower).
+    const Packing& p = packing_;
+    for (std::uint32_t m = first; m < last; ++m) {
+        SoftBlock& b = blocks_[slots_[m] / detail::softBlockWidth];
+        const detail::SoftManifold& soft = manifolds_[m];
+        const int lane = static_cast<int>(slots_[m] % detail::softBlockWidth);
         SoftPointBlock* points = pointBlocks_.data() + b.firstPoint;
-        for (std::uint32_t i = 0; i < b.points; ++i) points[i] = SoftPointBlock{};
-        // Its lanes, one manifold each, while the block is in this core's cache (filled
-        // in contact order, each manifold's lane went to another block, and the writes
-        // cost more than the solve's reads).
-        for (std::uint32_t lane = 0; lane < b.used; ++lane) {
-            const std::uint32_t m = order_[blockFirst_[k] + lane];
-            slots_[m] = k * detail::softBlockWidth + lane;
-            const detail::SoftManifold& soft = manifolds_[m];
-            const ContactManifold& cm = p.manifolds[soft.source];
-            detail::pack(cm, soft, m, p.bodies, bodies_, p.softness, p.perSubstep, p.warm, b, points, static_cast<int>(lane));
-            if (watch_.observer == nullptr) continue;
-            // Watched: the records read the contacts during the solve (soft_records.cpp),
-            // as gatherContacts leaves the others, from their warm starts.
-            const Mat3 basis = contactBasis(cm.manifold.normal);
-            const std::uint64_t key = detail::contactKey(cm, 0);
-            for (std::uint32_t i = 0; i < soft.count; ++i)
-                detail::describe(cm, soft.source, i, key, basis, points[i], static_cast<int>(lane),
-                                 p.warm ? detail::warmStartImpulse(cm, i, basis) : Vec3::Zero(), p.contacts[soft.first + i]);
-        }
-        // The effective masses, levers and turns in its lanes (SoftKernels::prepare).
-        kernels_->prepare(b, points);
+        const ContactManifold& cm = p.manifolds[soft.source];
+        detail::pack(cm, soft, m, p.bodies, bodies_, p.softness, p.perSubstep, p.warm, b, points, lane);
+        if (watch_.observer == nullptr) continue;
+        // Watched: the records read the contacts during the solve (soft_records.cpp),
+        // as gatherContacts leaves the others, from their warm starts.
+        const Mat3 basis = contactBasis(cm.manifold.normal);
+        const std::uint64_t key = detail::contactKey(cm, 0);
+        for (std::uint32_t i = 0; i < soft.count; ++i)
+            detail::describe(cm, soft.source, i, key, basis, points[i], lane,
+                             p.warm ? detail::warmStartImpulse(cm, i, basis) : Vec3::Zero(), p.contacts[soft.first + i]);
+    }
+}
+
+void SoftStepSolver::prepareBlocks(std::uint32_t first, std::uint32_t last) {
+    // The effective masses, levers and turns, a block at a time in its lanes (SoftKernels::prepare).
+    for (std::uint32_t k = first; k < last; ++k) {
+        SoftBlock& b = blocks_[k];
+        kernels_->prepare(b, pointBlocks_.data() + b.firstPoint);
         for (std::uint32_t lane = 0; lane < b.used; ++lane) b.bouncy = b.bouncy || b.restitution[lane] > 0;
     }
 }

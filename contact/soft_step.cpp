@@ -301,7 +301,7 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<Contact> contacts,
     stats_ = ResolverStats{};
     stats_.velocityIterations = substeps * (1 + settings.soft.relaxIterations);
     stats_.shards = hasColoured() ? static_cast<int>(shardCount()) : 1;
-    if (hasColoured()) { // (their contacts are not written: finishBlocks measured them)
+    if (hasColoured()) { // (their contacts are not written: unpackLanes measured them)
         stats_.maxPenetrationBefore = std::max(stats_.maxPenetrationBefore, colouredDepth_[0]);
         stats_.maxPenetrationAfter = std::max(stats_.maxPenetrationAfter, colouredDepth_[1]);
     }

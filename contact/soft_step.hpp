@@ -412,14 +412,17 @@ private:
     void colourManifolds();
     /// The coloured path's passes over a range, each shared among the workers, or run
     /// a shard at a time by one (runShard): of the moving bodies (colouredBodies_
-    /// [first, last): motion reset and state from the body; state back into the body) and
-    /// of the blocks (emptied, packed lane by lane from their manifolds and prepared;
-    /// finished, their lanes' impulses back into the narrow phase's manifolds, and the
-    /// deepest overlaps before and after returned).
+    /// [first, last): motion reset and state from the body; state back into the body), of
+    /// the blocks (emptied and sized; prepared; finished) and of the manifolds, in
+    /// contact order (packed into their lanes; their impulses back into the narrow
+    /// phase's manifolds, and their deepest overlaps before and after returned).
     void startBodies(std::uint32_t first, std::uint32_t last);
     void storeBodies(std::uint32_t first, std::uint32_t last);
-    void buildBlocks(std::uint32_t first, std::uint32_t last);
-    std::array<real, 2> finishBlocks(std::uint32_t first, std::uint32_t last);
+    void fillBlocks(std::uint32_t first, std::uint32_t last);
+    void packLanes(std::uint32_t first, std::uint32_t last);
+    void prepareBlocks(std::uint32_t first, std::uint32_t last);
+    void finishBlocks(std::uint32_t first, std::uint32_t last);
+    std::array<real, 2> unpackLanes(std::uint32_t first, std::uint32_t last);
     /// Shard g from its bodies' start to its manifolds' impulses, on this thread.
     void runShard(std::uint32_t g);
 
@@ -478,7 +481,7 @@ private:
         real sub = 0, perSubstep = 1;
         bool warm = true;
     } packing_;
-    std::vector<std::array<real, 2>> shardDepths_; ///< by shard: its deepest overlaps before and after (finishBlocks)
+    std::vector<std::array<real, 2>> shardDepths_; ///< by shard: its deepest overlaps before and after (unpackLanes)
     struct Pass {
         real invSub = 0, maxPushOut = 0, threshold = 0, sub = 0;
     } pass_;
