@@ -187,7 +187,7 @@ struct ResolverStats {
     real maxPenetrationAfter = 0;  ///< deepest left after projection [m]
     /// The soft step's coloured blocks: how many shards of whole islands they were cut
     /// into, each solved by one worker from start to end (1: one, its colours shared
-    /// among the workers; docs/threads.md).
+    /// among the workers; docs/contact.md, "Coloured blocks").
     int shards = 1;
 };
 
