@@ -643,12 +643,14 @@ void SoftStepSolver::chooseShards(std::uint32_t workers) {
         std::uint64_t sum = 0, most = 0, shardSum = 0;
         std::uint32_t island = 0;
         for (std::uint32_t g = 0; g < workers; ++g) {
-            // Whole islands until this shard reaches its share of the points (the last takes the rest).
+            // Whole islands while the next one ends nearer this shard's share of the points
+            // than it starts (the last shard takes the rest).
             const std::uint64_t goal = total * (g + 1) / workers;
             shardSum = 0;
-            while (island < islands && (g + 1 == workers || sum + shardSum < goal)) {
+            while (island < islands) {
                 std::uint64_t points = 0;
                 for (std::uint32_t k = islandManifolds_[island]; k < islandManifolds_[island + 1]; ++k) points += manifolds_[k].count;
+                if (g + 1 < workers && shardSum > 0 && 2 * (sum + shardSum) + points > 2 * goal) break;
                 shardSum += points;
                 ++island;
             }

@@ -81,8 +81,9 @@ std::uint64_t stepWith(std::uint32_t threads, int steps) {
     return testing::stateHash(w);
 }
 
-/// build() and eight heaps of 54 balls, 3 m apart: islands enough, and even enough, for
-/// the coloured blocks to be cut into shards of whole islands, one per worker.
+/// build() and sixteen heaps of 54 balls, 3 m apart: islands enough, and even enough, for
+/// the coloured blocks to be cut into shards of whole islands, one per worker (2, 3 or 4),
+/// from the first step on.
 struct Sharded {
     std::uint64_t hash = 0;
     int shards = 0;
@@ -91,10 +92,10 @@ Sharded stepIslands(std::uint32_t threads, int steps) {
     World w(testing::softSettings(false));
     w.setThreads(threads);
     build(w);
-    for (int heap = 0; heap < 8; ++heap)
+    for (int heap = 0; heap < 16; ++heap)
         for (int i = 0; i < 54; ++i) {
-            const Vec3 at(real(-20) + real(3) * heap + real(0.395) * (i % 6), real(0.2) + real(0.395) * (i / 18),
-                          real(-14) + real(0.395) * ((i / 6) % 3));
+            const Vec3 at(real(-20) + real(3) * (heap % 4) + real(0.395) * (i % 6), real(0.2) + real(0.395) * (i / 18),
+                          real(-14) - real(3) * (heap / 4) + real(0.395) * ((i / 6) % 3));
             addBody(w, at, Sphere{real(0.2)}, real(0.5), i % 9 == 0 ? real(0.4) : 0);
         }
     for (int i = 0; i < steps; ++i) w.step(real(1) / 60);
