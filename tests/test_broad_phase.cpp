@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <random>
 
@@ -251,4 +252,56 @@ TEST_CASE("broad phase: a box that stops changing keeps its pairs, and rules app
     CHECK(pairs == std::vector<ProxyPair>{{0, 1}});
     bp.findPairs({}, pairs);
     CHECK(pairs.empty());
+}
+
+TEST_CASE("broad phase: the pairs kept while only boxes move are those found afresh and stop when a rule changes", "[collision]") {
+    // Most calls of a settled world change a few boxes and no rule: the last call's
+    // passed pairs are kept and only the changed proxies' checked. Each kind of change
+    // that must check every overlap again (owner, category, mask, awake, the ignored
+    // pairs) comes alone, between calls that only move boxes.
+    std::mt19937 rng(23);
+    auto proxies = randomProxies(3000, 9);
+    for (BroadPhaseProxy& p : proxies) p.box = Aabb{p.box.min * real(0.3), p.box.max * real(0.3)}; // crowded: many pairs
+    std::vector<Aabb> tight(proxies.size());
+    for (std::size_t i = 0; i < proxies.size(); ++i) tight[i] = proxies[i].box;
+    std::uniform_real_distribution<real> step(real(-0.3), real(0.3));
+    std::uniform_int_distribution<std::size_t> any(0, proxies.size() - 1);
+    const auto moveSome = [&] {
+        for (int k = 0; k < 40; ++k) {
+            const std::size_t i = any(rng);
+            if (!proxies[i].moves) continue;
+            const Vec3 d(step(rng), step(rng), step(rng));
+            tight[i] = Aabb{tight[i].min + d, tight[i].max + d};
+            fattenAabb(proxies[i].box, tight[i], real(0.1));
+        }
+    };
+    const std::uint32_t ownerOf7 = proxies[7].owner;
+    const std::vector<std::function<void(BroadPhase&)>> ruleChanges = {
+        [&](BroadPhase&) { proxies[any(rng)].awake ^= true; },
+        [&](BroadPhase&) { proxies[any(rng)].mask ^= 2u; },
+        [&](BroadPhase&) { proxies[any(rng)].category = 2; },
+        [&](BroadPhase&) { proxies[any(rng)].owner = ownerOf7; }, // a second shape of 7's owner
+        [&](BroadPhase& bp) { bp.ignore(ownerOf7, proxies[8].owner); },
+        [&](BroadPhase& bp) { bp.unignore(ownerOf7, proxies[8].owner); },
+        [&](BroadPhase&) { proxies[any(rng)].moves ^= true; },
+    };
+    BroadPhase bp;
+    std::vector<ProxyPair> pairs, freshPairs;
+    int changedPairs = 0;
+    std::vector<ProxyPair> last;
+    for (std::size_t call = 0; call < 3 * ruleChanges.size(); ++call) {
+        INFO("call " << call);
+        moveSome();
+        if (call % 3 == 2) ruleChanges[call / 3](bp);
+        bp.findPairs(proxies, pairs);
+        BroadPhase fresh; // no history
+        if (bp.ignores(ownerOf7, proxies[8].owner)) fresh.ignore(ownerOf7, proxies[8].owner);
+        fresh.findPairs(proxies, freshPairs);
+        CHECK(pairs.size() > 400);
+        CHECK(pairs == freshPairs);
+        CHECK(pairs == bruteForceSweep(proxies, bp));
+        changedPairs += pairs != last ? 1 : 0;
+        last = pairs;
+    }
+    CHECK(changedPairs >= 15); // the boxes' moves made and broke pairs in most calls
 }
