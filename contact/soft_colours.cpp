@@ -78,6 +78,7 @@ const char* simdName(SimdLevel level) {
 // ---- the bodies' state in the substeps -------------------------------------------------
 constexpr std::uint32_t colourCount = 32;  ///< then the overflow colour
 constexpr std::uint32_t keysPerColour = 5; ///< by points per manifold, 1..4
+constexpr std::uint32_t keysPerShard = (colourCount + 1) * keysPerColour;
 
 namespace detail {
 namespace {
@@ -367,22 +368,29 @@ void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts,
 
 void SoftStepSolver::solveColoured(std::span<Contact> contacts, std::span<ContactManifold> manifolds,
                                    std::span<const Body> bodies, real h, const ResolverSettings& settings, TaskSystem* tasks) {
-    // The chosen islands' moving bodies, in the order of their manifolds (chooseColoured
-    // listed those in contact order).
-    colouredBodies_.clear();
     const int substeps = settings.soft.substeps;
     const real sub = h / static_cast<real>(substeps);
     // (The places, not contacts.size(): a step whose blocks take every island is given none.)
     const std::uint32_t mark = placeCount_ + 2; // no island's (solveIsland marks first + 1 <= count)
     // Watched, the step runs on one thread: one shard, the colours numbered as ever.
     chooseShards(tasks != nullptr && watch_.observer == nullptr ? tasks->workerCount() : 1);
-    shardBodies_.clear();
-    for (std::uint32_t g = 0; g < shardCount(); ++g) {
-        shardBodies_.push_back(static_cast<std::uint32_t>(colouredBodies_.size()));
-        for (std::uint32_t k = shardManifolds_[g]; k < shardManifolds_[g + 1]; ++k)
-            for (const std::uint32_t body : manifolds_[k].body) stampMoving(body, mark, colouredBodies_);
-    }
-    shardBodies_.push_back(static_cast<std::uint32_t>(colouredBodies_.size()));
+    const std::uint32_t shards = shardCount();
+    // Each shard's moving bodies (in the order of its manifolds, which chooseColoured
+    // listed in contact order), colours and sort, on its own worker: no two shards share
+    // a moving body, and each writes only its own parts of the lists (its bodies from
+    // twice its first manifold on: a manifold moves at most two).
+    detail::resizeGrowing(colouredBodies_, 2 * manifolds_.size());
+    colourMask_.resize(std::max(colourMask_.size(), bodies_.size()));
+    detail::resizeGrowing(keys_, manifolds_.size());
+    detail::resizeGrowing(order_, manifolds_.size());
+    shardBodies_.assign(shards, 0);
+    shardBodyEnds_.assign(shards, 0);
+    shardPoints_.assign(shards, 0);
+    counts_.assign(std::size_t{shards} * (keysPerShard + 1), 0);
+    colourBlocks_.assign(std::size_t{shards} * (colourCount + 1), 0);
+    detail::parallelFor(manifolds_.empty() ? nullptr : tasks, shards, 1, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t g = first; g < last; ++g) layoutShard(g, mark);
+    });
     if (manifolds_.empty()) return;
     // The states of the bodies the blocks read but do not move (the moving ones' are
     // started with their motion: startBodies).
@@ -391,7 +399,7 @@ void SoftStepSolver::solveColoured(std::span<Contact> contacts, std::span<Contac
         for (std::uint32_t i = begin; i < end; ++i)
             if (stamp_[i] != mark) states_[i] = detail::stateOf(bodies_[i]);
     });
-    colourManifolds();
+    placeShards();
     const real contactHertz = std::min(settings.soft.contactHertz, 1 / (8 * sub));
     packing_ = {contacts, manifolds, bodies,
                 {detail::makeSoft(contactHertz, settings.soft.contactDampingRatio, sub),
@@ -410,13 +418,17 @@ void SoftStepSolver::solveColoured(std::span<Contact> contacts, std::span<Contac
         // before the end.
         shardDepths_.resize(shardCount());
         detail::parallelFor(tasks, shardCount(), 1, [&](std::uint32_t first, std::uint32_t last) {
-            for (std::uint32_t g = first; g < last; ++g) runShard(g);
+            for (std::uint32_t g = first; g < last; ++g) {
+                listBlocks(g);
+                runShard(g);
+            }
         });
         colouredDepth_ = {-std::numeric_limits<real>::infinity(), -std::numeric_limits<real>::infinity()};
         for (const std::array<real, 2>& d : shardDepths_)
             colouredDepth_ = {std::max(colouredDepth_[0], d[0]), std::max(colouredDepth_[1], d[1])};
     } else {
-        const auto movers = static_cast<std::uint32_t>(colouredBodies_.size());
+        listBlocks(0);
+        const auto movers = shardBodyEnds_[0];
         const auto blocks = static_cast<std::uint32_t>(blocks_.size());
         detail::parallelFor(tasks, movers, 256, [&](std::uint32_t begin, std::uint32_t end) { startBodies(begin, end); });
         detail::parallelFor(tasks, blocks, 128, [&](std::uint32_t begin, std::uint32_t end) { fillBlocks(begin, end); });
@@ -475,13 +487,13 @@ std::array<real, 2> SoftStepSolver::unpackLanes(std::uint32_t first, std::uint32
 
 void SoftStepSolver::runShard(std::uint32_t g) {
     const std::uint32_t firstBlock = colourStarts_[shardColours_[g]], lastBlock = colourStarts_[shardColours_[g + 1]];
-    startBodies(shardBodies_[g], shardBodies_[g + 1]);
+    startBodies(shardBodies_[g], shardBodyEnds_[g]);
     fillBlocks(firstBlock, lastBlock);
     packLanes(shardManifolds_[g], shardManifolds_[g + 1]);
     prepareBlocks(firstBlock, lastBlock);
     for (std::uint32_t at = shardStages_[g]; at < shardStages_[g + 1]; ++at)
         for (std::uint32_t item = 0; item < stages_[at].items(); ++item) runItem(stages_[at], item);
-    storeBodies(shardBodies_[g], shardBodies_[g + 1]);
+    storeBodies(shardBodies_[g], shardBodyEnds_[g]);
     finishBlocks(firstBlock, lastBlock);
     shardDepths_[g] = unpackLanes(shardManifolds_[g], shardManifolds_[g + 1]);
 }
@@ -513,13 +525,20 @@ void SoftStepSolver::describeColoured(std::span<Contact> contacts, std::span<con
     }
 }
 
-void SoftStepSolver::colourManifolds() {
+void SoftStepSolver::layoutShard(std::uint32_t g, std::uint32_t mark) {
+    const std::uint32_t first = shardManifolds_[g], last = shardManifolds_[g + 1];
+    // Its moving bodies, each once; the colours of its dynamic bodies cleared (its
+    // island's own: islands share no dynamic body).
+    std::uint32_t body = 2 * first;
+    shardBodies_[g] = body;
+    for (std::uint32_t k = first; k < last; ++k)
+        for (const std::uint32_t i : manifolds_[k].body) {
+            if (bodies_[i].inverseMass > 0) colourMask_[i] = 0;
+            if (stampMoving(i, mark)) colouredBodies_[body++] = i;
+        }
+    shardBodyEnds_[g] = body;
     // Colours: the lowest free one of the two moving bodies, else the overflow.
-    colourMask_.assign(bodies_.size(), 0);
-    detail::resizeGrowing(keys_, manifolds_.size());
-    std::uint32_t shard = 0;
-    for (std::uint32_t k = 0; k < manifolds_.size(); ++k) {
-        while (k >= shardManifolds_[shard + 1]) ++shard;
+    for (std::uint32_t k = first; k < last; ++k) {
         const detail::SoftManifold& m = manifolds_[k];
         const bool movesA = bodies_[m.body[0]].inverseMass > 0, movesB = bodies_[m.body[1]].inverseMass > 0;
         const std::uint64_t taken = (movesA ? colourMask_[m.body[0]] : 0) | (movesB ? colourMask_[m.body[1]] : 0);
@@ -530,53 +549,78 @@ void SoftStepSolver::colourManifolds() {
             if (movesA) colourMask_[m.body[0]] |= std::uint64_t{1} << colour;
             if (movesB) colourMask_[m.body[1]] |= std::uint64_t{1} << colour;
         }
-        keys_[k] = (shard * (colourCount + 1) + colour) * keysPerColour + m.count;
+        keys_[k] = colour * keysPerColour + m.count;
     }
-    // A counting sort by (shard, colour, points), stable: contact order within each.
-    const std::uint32_t keyCount = shardCount() * (colourCount + 1) * keysPerColour;
-    counts_.assign(keyCount + 1, 0);
-    for (const std::uint32_t key : keys_) ++counts_[key + 1];
-    for (std::uint32_t key = 0; key < keyCount; ++key) counts_[key + 1] += counts_[key];
-    detail::resizeGrowing(order_, manifolds_.size());
-    {
-        std::vector<std::uint32_t>& next = counts_; // reused as each key's next slot
-        for (std::size_t k = 0; k < manifolds_.size(); ++k) order_[next[keys_[k]]++] = static_cast<std::uint32_t>(k);
+    // A counting sort by (colour, points), stable: contact order within each.
+    std::uint32_t* counts = counts_.data() + std::size_t{g} * (keysPerShard + 1);
+    for (std::uint32_t k = first; k < last; ++k) ++counts[keys_[k] + 1];
+    // The blocks each colour takes (softBlockWidth manifolds of one key a block), and
+    // their point blocks (as many as a block's manifolds have points).
+    std::uint32_t* blocks = colourBlocks_.data() + std::size_t{g} * (colourCount + 1);
+    for (std::uint32_t key = 0; key < keysPerShard; ++key) {
+        const std::uint32_t n = (counts[key + 1] + detail::softBlockWidth - 1) / detail::softBlockWidth;
+        blocks[key / keysPerColour] += n;
+        shardPoints_[g] += n * (key % keysPerColour);
     }
-    // Blocks: consecutive manifolds of one key, softBlockWidth at a time. Where each
-    // block starts in the order (serial: a few integers per block); the blocks are filled
-    // on the workers (fillBlocks, packLanes, prepareBlocks: each writes only its own
-    // blocks and point blocks, and, while watched, its manifolds' contacts).
+    counts[0] = first;
+    for (std::uint32_t key = 0; key < keysPerShard; ++key) counts[key + 1] += counts[key];
+    for (std::uint32_t k = first; k < last; ++k) order_[counts[keys_[k]]++] = k; // (counts now each key's next slot)
+}
+
+void SoftStepSolver::placeShards() {
+    // Where each shard's colours, blocks and point blocks begin (serial: a few integers a
+    // colour), in shard order: the blocks in (shard, colour, points) order.
     colourStarts_.clear();
     colourOverflows_.clear();
     shardColours_.clear();
-    blockFirst_.clear();
-    blockPoints_.clear();
-    std::uint32_t blocks = 0, pointCount = 0, lane = detail::softBlockWidth, blockKey = 0;
-    for (std::uint32_t at = 0; at < order_.size(); ++at) {
+    shardBlocks_.clear();
+    shardPointStarts_.clear();
+    std::uint32_t blocks = 0, points = 0;
+    for (std::uint32_t g = 0; g < shardCount(); ++g) {
+        shardColours_.push_back(static_cast<std::uint32_t>(colourStarts_.size()));
+        shardBlocks_.push_back(blocks);
+        shardPointStarts_.push_back(points);
+        for (std::uint32_t c = 0; c <= colourCount; ++c) {
+            const std::uint32_t n = colourBlocks_[std::size_t{g} * (colourCount + 1) + c];
+            if (n == 0) continue;
+            colourStarts_.push_back(blocks);
+            colourOverflows_.push_back(c == colourCount ? 1 : 0);
+            blocks += n;
+        }
+        points += shardPoints_[g];
+    }
+    shardColours_.push_back(static_cast<std::uint32_t>(colourStarts_.size()));
+    shardBlocks_.push_back(blocks);
+    shardPointStarts_.push_back(points);
+    colourStarts_.push_back(blocks);
+    // Each shard's first block starts at its first manifold (listBlocks writes the rest:
+    // the block after a shard's last is the next shard's, which its own worker must not
+    // write while this one reads it).
+    detail::resizeGrowing(blockFirst_, blocks + 1);
+    detail::resizeGrowing(blockPoints_, blocks);
+    for (std::uint32_t g = 0; g < shardCount(); ++g)
+        if (shardBlocks_[g] < shardBlocks_[g + 1]) blockFirst_[shardBlocks_[g]] = shardManifolds_[g];
+    blockFirst_[blocks] = static_cast<std::uint32_t>(manifolds_.size());
+    detail::resizeGrowing(blocks_, blocks); // (a settled step keeps the sizes: nothing is constructed or allocated)
+    detail::resizeGrowing(pointBlocks_, points);
+    detail::resizeGrowing(slots_, manifolds_.size());
+}
+
+void SoftStepSolver::listBlocks(std::uint32_t g) {
+    // Consecutive manifolds of one key in the shard's order, softBlockWidth at a time.
+    std::uint32_t block = shardBlocks_[g], point = shardPointStarts_[g], lane = detail::softBlockWidth, blockKey = 0;
+    for (std::uint32_t at = shardManifolds_[g]; at < shardManifolds_[g + 1]; ++at) {
         const std::uint32_t key = keys_[order_[at]];
         if (lane == detail::softBlockWidth || key != blockKey) {
-            const std::uint32_t colour = key / keysPerColour; // shard * (colourCount + 1) + colour
-            if (blocks == 0 || colour != blockKey / keysPerColour) {
-                while (shardColours_.size() <= colour / (colourCount + 1)) // (an empty shard has no colours)
-                    shardColours_.push_back(static_cast<std::uint32_t>(colourStarts_.size()));
-                colourStarts_.push_back(blocks);
-                colourOverflows_.push_back(colour % (colourCount + 1) == colourCount ? 1 : 0);
-            }
-            ++blocks;
-            blockFirst_.push_back(at);
-            blockPoints_.push_back(pointCount);
-            pointCount += manifolds_[order_[at]].count;
+            if (block > shardBlocks_[g]) blockFirst_[block] = at; // (the first: placeShards)
+            blockPoints_[block] = point;
+            point += key % keysPerColour;
+            ++block;
             lane = 0;
             blockKey = key;
         }
         ++lane;
     }
-    blockFirst_.push_back(static_cast<std::uint32_t>(order_.size()));
-    while (shardColours_.size() <= shardCount()) shardColours_.push_back(static_cast<std::uint32_t>(colourStarts_.size()));
-    colourStarts_.push_back(blocks);
-    detail::resizeGrowing(blocks_, blocks); // (a settled step keeps the sizes: nothing is constructed or allocated)
-    detail::resizeGrowing(pointBlocks_, pointCount);
-    detail::resizeGrowing(slots_, manifolds_.size());
 }
 
 void SoftStepSolver::fillBlocks(std::uint32_t first, std::uint32_t last) {
@@ -685,7 +729,7 @@ void SoftStepSolver::planStages(int substeps, int relaxIterations, std::uint32_t
     for (std::uint32_t g = 0; g < shardCount(); ++g) {
         shardStages_.push_back(static_cast<std::uint32_t>(stages_.size()));
         const std::uint32_t firstColour = shardColours_[g], lastColour = shardColours_[g + 1];
-        const std::uint32_t firstBody = shardBodies_[g], lastBody = shardBodies_[g + 1];
+        const std::uint32_t firstBody = shardBodies_[g], lastBody = shardBodyEnds_[g];
         const std::uint32_t firstBlock = colourStarts_[firstColour], lastBlock = colourStarts_[lastColour];
         // A pass that writes bodies goes colour by colour; the overflow colour is one
         // item, its lanes in order (they may share bodies).

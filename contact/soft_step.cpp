@@ -332,10 +332,9 @@ void SoftStepSolver::solve(std::span<Body> bodies, std::span<Contact> contacts,
     });
 }
 
-bool SoftStepSolver::stampMoving(std::uint32_t i, std::uint32_t mark, std::vector<std::uint32_t>& out) {
+bool SoftStepSolver::stampMoving(std::uint32_t i, std::uint32_t mark) {
     if (i == 0 || stamp_[i] == mark || !bodies_[i].moves) return false;
     stamp_[i] = mark;
-    out.push_back(i);
     return true;
 }
 
@@ -347,7 +346,9 @@ void SoftStepSolver::startMotion(std::uint32_t i, real sub) {
 }
 
 void SoftStepSolver::addMoving(std::uint32_t i, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out) {
-    if (stampMoving(i, mark, out)) startMotion(i, sub);
+    if (!stampMoving(i, mark)) return;
+    out.push_back(i);
+    startMotion(i, sub);
 }
 
 void SoftStepSolver::listMoving(std::uint32_t first, std::uint32_t last, std::uint32_t mark, real sub,

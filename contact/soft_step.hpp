@@ -380,9 +380,9 @@ private:
     /// Stamps solver body i `mark`, resets its motion, sets its kicks for substeps of
     /// `sub` and appends it to `out`, if it moves and is not stamped yet.
     void addMoving(std::uint32_t i, std::uint32_t mark, real sub, std::vector<std::uint32_t>& out);
-    /// addMoving's halves: the stamp and the list (true: it was added), and the motion
-    /// reset with the kicks set (the coloured path's shards do it on their own worker).
-    bool stampMoving(std::uint32_t i, std::uint32_t mark, std::vector<std::uint32_t>& out);
+    /// addMoving's halves: the stamp (true: it was not stamped yet), and the motion
+    /// reset with the kicks set (the coloured path's shards do both on their own worker).
+    bool stampMoving(std::uint32_t i, std::uint32_t mark);
     void startMotion(std::uint32_t i, real sub);
     /// Heavy on light (soft_hold.cpp): in islands without joints, each contact row where
     /// a heavy body is pressed onto a much lighter one holds the light one still through
@@ -408,8 +408,14 @@ private:
     std::uint32_t shardCount() const { return shardManifolds_.size() < 2 ? 1 : static_cast<std::uint32_t>(shardManifolds_.size() - 1); }
     void runStages(TaskSystem* tasks);
     void runItem(const detail::SoftStage& stage, std::uint32_t item);
-    /// The manifolds' colours and the blocks' layout (serial: a few integers each).
-    void colourManifolds();
+    /// The blocks' layout in three parts. Shard g's moving bodies stamped `mark` and
+    /// listed, its manifolds coloured and sorted by (colour, points), and the blocks of
+    /// each of its colours counted (on the shard's worker); where each shard's colours,
+    /// blocks and point blocks begin (serial); shard g's blocks' first manifolds and
+    /// point blocks (on its worker, before it fills them).
+    void layoutShard(std::uint32_t g, std::uint32_t mark);
+    void placeShards();
+    void listBlocks(std::uint32_t g);
     /// The coloured path's passes over a range, each shared among the workers, or run
     /// a shard at a time by one (runShard): of the moving bodies (colouredBodies_
     /// [first, last): motion reset and state from the body; state back into the body), of
@@ -453,21 +459,25 @@ private:
     std::vector<std::uint8_t> packed_;            ///< by narrow-phase manifold: 1 when in manifolds_
     bool bouncy_ = false;                         ///< some manifold of manifolds_ has restitution
     std::vector<std::uint32_t> slots_;            ///< by manifold: its block * softBlockWidth + lane
-    std::vector<std::uint32_t> colouredBodies_;   ///< scratch: their moving solver bodies
+    std::vector<std::uint32_t> colouredBodies_;   ///< scratch: their moving solver bodies, by shard (with gaps)
     std::vector<detail::SoftState> states_;       ///< by solver body
     std::vector<std::uint64_t> colourMask_;       ///< by solver body: the colours it is in
-    std::vector<std::uint32_t> keys_, order_, counts_; ///< scratch: the blocks' sort
+    std::vector<std::uint32_t> keys_, order_;     ///< scratch: by manifold, its (colour, points) key; the manifolds sorted by it
+    std::vector<std::uint32_t> counts_;           ///< scratch: by shard, the sort's count of each key
+    std::vector<std::uint32_t> colourBlocks_;     ///< scratch: by shard, the blocks of each colour (the overflow's last)
     std::vector<detail::SoftBlock> blocks_;       ///< in colour order; the overflow colour's last
     std::vector<detail::SoftPointBlock> pointBlocks_;
     std::vector<std::uint32_t> colourStarts_;     ///< each colour's first block, and one past the last
     std::vector<std::uint8_t> colourOverflows_;   ///< by colour range of colourStarts_: 1 for an overflow colour
     /// Shards (chooseShards): runs of whole islands, solved each on one worker from the
     /// first pass to the last with no wait for the others. By shard, and one past the
-    /// last: its first manifold (of manifolds_), moving body (of colouredBodies_),
-    /// colour range (of colourStarts_) and stage (of stages_).
+    /// last: its first manifold (of manifolds_), colour range (of colourStarts_),
+    /// block, point block and stage (of stages_); by shard, its moving bodies
+    /// (colouredBodies_ [shardBodies_, shardBodyEnds_)) and its point blocks' count.
     std::vector<std::uint32_t> islandManifolds_;  ///< each chosen island's first manifold of manifolds_, and one past the last
     std::vector<std::uint32_t> chosenIslands_;    ///< the islands the blocks take, in order
-    std::vector<std::uint32_t> shardManifolds_, shardBodies_, shardColours_, shardStages_;
+    std::vector<std::uint32_t> shardManifolds_, shardColours_, shardBlocks_, shardPointStarts_, shardStages_;
+    std::vector<std::uint32_t> shardBodies_, shardBodyEnds_, shardPoints_;
     std::vector<std::uint32_t> blockFirst_;       ///< each block's first manifold in order_, and one past the last
     std::vector<std::uint32_t> blockPoints_;      ///< each block's first point block
     std::vector<detail::SoftStage> stages_;

@@ -3,6 +3,8 @@
 
 #include "physics/dynamics/stages.hpp"
 
+#include "common/parallel.hpp"
+
 #include <type_traits>
 
 namespace jounce::detail {
@@ -86,18 +88,24 @@ struct Evaluate {
 
 } // namespace
 
-void applyForces(BodyArray& bodies, const GeneratorArray& generators, const StepContext& ctx) {
-    for (std::size_t i = 0; i < bodies.slotCount(); ++i) {
-        if (!bodies.isAlive(i)) continue;
-        Body& b = bodies.atSlot(i);
-        if (receivesForces(b)) {
-            b.forceAccum = b.userForce + ctx.gravity * (b.gravityScale / b.inverseMass);
-            b.torqueAccum = b.userTorque;
-        } else {
-            b.forceAccum.setZero();
-            b.torqueAccum.setZero();
+void applyForces(BodyArray& bodies, const GeneratorArray& generators, const StepContext& ctx, TaskSystem* tasks) {
+    // Each body's own forces on the workers (each writes only its body; with the default
+    // pool mostly the bodies the same worker placed at the end of the last substep, still
+    // in its cache), then the generators in order on this thread (one may push several
+    // bodies).
+    parallelFor(tasks, static_cast<std::uint32_t>(bodies.slotCount()), bodiesPerRange, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t i = first; i < last; ++i) {
+            if (!bodies.isAlive(i)) continue;
+            Body& b = bodies.atSlot(i);
+            if (receivesForces(b)) {
+                b.forceAccum = b.userForce + ctx.gravity * (b.gravityScale / b.inverseMass);
+                b.torqueAccum = b.userTorque;
+            } else {
+                b.forceAccum.setZero();
+                b.torqueAccum.setZero();
+            }
         }
-    }
+    });
     const Evaluate evaluate{bodies, ctx};
     for (std::size_t i = 0; i < generators.slotCount(); ++i)
         if (generators.isAlive(i)) std::visit(evaluate, generators.atSlot(i));

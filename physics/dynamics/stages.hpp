@@ -28,7 +28,7 @@ using GeneratorArray = SlotArray<ForceGenerator, ForceGeneratorTag>;
 
 /// Stage 1: gravity, API forces and every force generator into each awake dynamic
 /// body's forceAccum and torqueAccum.
-void applyForces(BodyArray& bodies, const GeneratorArray& generators, const StepContext& ctx);
+void applyForces(BodyArray& bodies, const GeneratorArray& generators, const StepContext& ctx, TaskSystem* tasks = nullptr);
 
 /// The least bodies a worker takes at a time in the per-body stages (integration,
 /// placing, proxies): below it, handing out the work costs more than it saves.

@@ -177,7 +177,7 @@ void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, 
 
 void World::substep(const StepContext& ctx) {
     Laps laps;
-    detail::applyForces(bodies_, generators_, ctx);
+    detail::applyForces(bodies_, generators_, ctx, tasks());
     profile_.forces += laps.lap();
 
     // The soft step integrates the velocities of the bodies it solves itself, substep by
