@@ -538,6 +538,7 @@ void SoftStepSolver::layoutShard(std::uint32_t g, std::uint32_t mark) {
         }
     shardBodyEnds_[g] = body;
     // Colours: the lowest free one of the two moving bodies, else the overflow.
+    std::uint32_t top = 0; // the highest colour given
     for (std::uint32_t k = first; k < last; ++k) {
         const detail::SoftManifold& m = manifolds_[k];
         const bool movesA = bodies_[m.body[0]].inverseMass > 0, movesB = bodies_[m.body[1]].inverseMass > 0;
@@ -550,20 +551,23 @@ void SoftStepSolver::layoutShard(std::uint32_t g, std::uint32_t mark) {
             if (movesB) colourMask_[m.body[1]] |= std::uint64_t{1} << colour;
         }
         keys_[k] = colour * keysPerColour + m.count;
+        top = std::max(top, colour);
     }
-    // A counting sort by (colour, points), stable: contact order within each.
+    // A counting sort by (colour, points), stable: contact order within each (over the
+    // keys of the colours given: a column of ten boxes has two of 33).
+    const std::uint32_t keys = (top + 1) * keysPerColour;
     std::uint32_t* counts = counts_.data() + std::size_t{g} * (keysPerShard + 1);
     for (std::uint32_t k = first; k < last; ++k) ++counts[keys_[k] + 1];
     // The blocks each colour takes (softBlockWidth manifolds of one key a block), and
     // their point blocks (as many as a block's manifolds have points).
     std::uint32_t* blocks = colourBlocks_.data() + std::size_t{g} * (colourCount + 1);
-    for (std::uint32_t key = 0; key < keysPerShard; ++key) {
+    for (std::uint32_t key = 0; key < keys; ++key) {
         const std::uint32_t n = (counts[key + 1] + detail::softBlockWidth - 1) / detail::softBlockWidth;
         blocks[key / keysPerColour] += n;
         shardPoints_[g] += n * (key % keysPerColour);
     }
     counts[0] = first;
-    for (std::uint32_t key = 0; key < keysPerShard; ++key) counts[key + 1] += counts[key];
+    for (std::uint32_t key = 0; key < keys; ++key) counts[key + 1] += counts[key];
     for (std::uint32_t k = first; k < last; ++k) order_[counts[keys_[k]]++] = k; // (counts now each key's next slot)
 }
 
