@@ -12,8 +12,8 @@
 // colour solved one lane after the other. Within a colour, manifolds are grouped by
 // their number of points so every lane of a block does the same work.
 //
-// On several workers, islands that can be cut evenly go in shards, one per worker, each
-// solved from start to end by the worker that takes it (runShard); otherwise the
+// On several workers, islands that can be cut evenly go in shards, two (or one) per
+// worker, each solved from start to end by the worker that takes it (runShard); otherwise the
 // workers share each colour of each pass (runStages). A manifold's colour depends only
 // on its own island's manifolds, so both give the same bits.
 
@@ -679,38 +679,45 @@ namespace jounce {
 using detail::SoftStage;
 
 void SoftStepSolver::chooseShards(std::uint32_t workers) {
-    shardManifolds_.assign(1, 0);
+    // Two shards a worker where they cut evenly, else one: each worker starts at its own
+    // shards and takes any another has not begun, so a worker that starts late, or
+    // whose processor the host takes away for a while, leaves its second shard to the
+    // others instead of holding them all up at the end.
+    for (const std::uint32_t shards : {2 * workers, workers})
+        if (workers >= 2 && cutShards(shards)) return;
+    shardManifolds_.assign({0, static_cast<std::uint32_t>(manifolds_.size())});
+}
+
+bool SoftStepSolver::cutShards(std::uint32_t shards) {
     const auto islands = static_cast<std::uint32_t>(islandManifolds_.size() - 1);
-    // Work enough for each worker to run alone (as for the colours shared among
+    // Work enough for each shard to run alone (as for the colours shared among
     // workers, solveColoured's minBlocksForThreads), and islands enough to cut.
     constexpr std::uint32_t minManifoldsPerShard = 128;
-    if (workers >= 2 && islands >= workers && manifolds_.size() >= std::size_t{minManifoldsPerShard} * workers) {
-        // Contact points before each island (a block's passes cost about its points).
-        std::uint64_t total = 0;
-        for (const detail::SoftManifold& m : manifolds_) total += m.count;
-        std::uint64_t sum = 0, most = 0, shardSum = 0;
-        std::uint32_t island = 0;
-        for (std::uint32_t g = 0; g < workers; ++g) {
-            // Whole islands while the next one ends nearer this shard's share of the points
-            // than it starts (the last shard takes the rest).
-            const std::uint64_t goal = total * (g + 1) / workers;
-            shardSum = 0;
-            while (island < islands) {
-                std::uint64_t points = 0;
-                for (std::uint32_t k = islandManifolds_[island]; k < islandManifolds_[island + 1]; ++k) points += manifolds_[k].count;
-                if (g + 1 < workers && shardSum > 0 && 2 * (sum + shardSum) + points > 2 * goal) break;
-                shardSum += points;
-                ++island;
-            }
-            sum += shardSum;
-            most = std::max(most, shardSum);
-            shardManifolds_.push_back(islandManifolds_[island]);
+    if (islands < shards || manifolds_.size() < std::size_t{minManifoldsPerShard} * shards) return false;
+    // Contact points before each island (a block's passes cost about its points).
+    std::uint64_t total = 0;
+    for (const detail::SoftManifold& m : manifolds_) total += m.count;
+    shardManifolds_.assign(1, 0);
+    std::uint64_t sum = 0, most = 0, shardSum = 0;
+    std::uint32_t island = 0;
+    for (std::uint32_t g = 0; g < shards; ++g) {
+        // Whole islands while the next one ends nearer this shard's share of the points
+        // than it starts (the last shard takes the rest).
+        const std::uint64_t goal = total * (g + 1) / shards;
+        shardSum = 0;
+        while (island < islands) {
+            std::uint64_t points = 0;
+            for (std::uint32_t k = islandManifolds_[island]; k < islandManifolds_[island + 1]; ++k) points += manifolds_[k].count;
+            if (g + 1 < shards && shardSum > 0 && 2 * (sum + shardSum) + points > 2 * goal) break;
+            shardSum += points;
+            ++island;
         }
-        // Even enough: the slowest shard within a fifth of the mean. Otherwise one shard.
-        if (5 * most * workers <= 6 * total) return;
-        shardManifolds_.assign(1, 0);
+        sum += shardSum;
+        most = std::max(most, shardSum);
+        shardManifolds_.push_back(islandManifolds_[island]);
     }
-    shardManifolds_.push_back(static_cast<std::uint32_t>(manifolds_.size()));
+    // Even enough: the slowest shard within a fifth of the mean.
+    return 5 * most * shards <= 6 * total;
 }
 
 void SoftStepSolver::planStages(int substeps, int relaxIterations, std::uint32_t workers) {

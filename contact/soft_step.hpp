@@ -401,10 +401,12 @@ private:
     /// The substeps' passes as stages (soft_colours.cpp): kick, warm start, solve, drift,
     /// relax and bounce, the passes that write bodies one stage per colour.
     void planStages(int substeps, int relaxIterations, std::uint32_t workers);
-    /// Cuts the chosen islands into `workers` shards of about as many contact points each
-    /// (whole islands, in order), or leaves one shard when no cut is even enough (one
-    /// island holds most of the points: its colours are then shared among the workers).
+    /// Cuts the chosen islands into two shards a worker, or one, of about as many contact
+    /// points each (whole islands, in order), or leaves one shard when no cut is even
+    /// enough (one island holds most of the points: its colours are then shared among
+    /// the workers). cutShards: the cut into `shards`, true if even enough.
     void chooseShards(std::uint32_t workers);
+    bool cutShards(std::uint32_t shards);
     std::uint32_t shardCount() const { return shardManifolds_.size() < 2 ? 1 : static_cast<std::uint32_t>(shardManifolds_.size() - 1); }
     void runStages(TaskSystem* tasks);
     void runItem(const detail::SoftStage& stage, std::uint32_t item);
