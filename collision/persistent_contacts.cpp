@@ -84,7 +84,7 @@ bool mayRefresh(std::span<const ContactManifold> last, const Transform& pa, cons
     // The turn between them, q_then^-1 q_now, has sin(angle / 2) as the length of its
     // vector part (read off the sine: near 0 the cosine rounds to 1 in float).
     const Quat turn = then.orientation.cast<real>().conjugate() * now.orientation;
-    return turn.vec().squaredNorm() <= std::pow(std::sin(settings.cacheAngle / 2), 2);
+    return turn.vec().squaredNorm() <= settings.cacheTurnSquared;
 }
 
 void refreshPoints(ContactManifold& m, const Transform& pa, const Transform& pb) {

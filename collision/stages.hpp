@@ -31,6 +31,10 @@ struct CollisionSettings {
     bool continuous = true;   ///< sweep fast bodies, report speculative contacts
     real cacheDistance = 0;   ///< a pair moved less than this keeps its manifold's points [m]
     real cacheAngle = 0;      ///< ... and turned less than this [rad]
+    /// sin^2(cacheAngle / 2), the bound mayRefresh reads (made once a step by
+    /// collisionSettings, not once a pair: a sine and a power cost a refresh a tenth).
+    /// A double in both builds: std::pow(float, int) is one.
+    double cacheTurnSquared = 0;
 };
 
 /// A collider pair's manifolds in a list of them: [first, last).

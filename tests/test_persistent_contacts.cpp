@@ -37,6 +37,7 @@ detail::CollisionSettings cache(real distance, real angle) {
     s.collisionMargin = real(0.01);
     s.cacheDistance = distance;
     s.cacheAngle = angle;
+    s.cacheTurnSquared = std::pow(std::sin(angle / 2), 2); // as detail::collisionSettings makes it
     return s;
 }
 

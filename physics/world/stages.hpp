@@ -13,6 +13,7 @@
 #include <jounce/world/world.hpp>
 
 #include <atomic>
+#include <cmath>
 #include <mutex>
 
 namespace jounce::detail {
@@ -39,7 +40,8 @@ struct StepScratch {
 
 /// What collision reads of the world's settings.
 inline CollisionSettings collisionSettings(const WorldSettings& s) {
-    return CollisionSettings{s.collisionMargin, s.aabbMargin, s.continuous, s.contactCache.distance, s.contactCache.angle};
+    return CollisionSettings{s.collisionMargin, s.aabbMargin, s.continuous, s.contactCache.distance, s.contactCache.angle,
+                             std::pow(std::sin(s.contactCache.angle / 2), 2)};
 }
 
 } // namespace jounce::detail
