@@ -440,7 +440,12 @@ void World::placeSolvedBodies(const StepContext& ctx) {
             // Stopped at a share of its move, a body has had that share of the step's
             // acceleration: kept whole, a ball falling 20 m onto the floor gained the fall it
             // did not make, g (1 - share) |D| per kilogram (0.4 % of its energy a bounce).
-            if (share < 1) b.linearVelocity -= (1 - share) * ctx.h * (b.forceAccum * b.inverseMass);
+            // (Which may take it past the speed limit the soft step kept: a body restored
+            // two thousand kilometres under the floor, jointed to one on it.)
+            if (share < 1) {
+                b.linearVelocity -= (1 - share) * ctx.h * (b.forceAccum * b.inverseMass);
+                detail::limitSpeed(b.linearVelocity);
+            }
             applyLocks(b.locks, b.linearVelocity, b.angularVelocity);
         }
     });

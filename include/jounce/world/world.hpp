@@ -65,11 +65,12 @@ enum class Step : std::uint8_t { keeps, changes, rebuilds, reports };
 /// pair cache): a collider pair whose relative pose moved less than both bounds since
 /// its manifold was found gets that manifold's points placed again on the colliders
 /// where they are now, instead of the shape test. 0 in either turns it off. The bounds
-/// are tight (Jolt's are 1 mm and 2 degrees): bodies at rest move micrometres a step,
-/// so a settled stack refreshes every pair all the same, and the worst-first resolver
-/// converged slower on points that lag by 0.1 mm (docs/contact.md has the figures).
+/// are tighter than Jolt's (1 mm and 2 degrees): a refreshed point is off by at most half
+/// the distance bound. With Millington's resolver set the distance to 1e-5: its
+/// worst-first sweeps converge slower on points that lag by 0.1 mm (docs/contact.md has
+/// the figures).
 struct ContactCacheSettings {
-    real distance = real(1e-5); ///< A's position in B's frame moved at most this [m]
+    real distance = real(1e-4); ///< A's position in B's frame moved at most this [m]
     real angle = real(1e-4);    ///< A turned relative to B at most this [rad]
 };
 
