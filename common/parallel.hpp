@@ -7,6 +7,7 @@
 #include <jounce/common/tasks.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <type_traits>
 
@@ -26,6 +27,20 @@ inline void waitTurn(int spin, int spins = 2000) {
 #endif
     } else {
         std::this_thread::yield();
+    }
+}
+
+/// `value` into `kept` if it is lower (keepLowest) or higher (keepHighest) than what is
+/// there: where the workers' finds meet. The result is the same whatever order they
+/// arrive in (for reals, but for which of -0 and +0 stays when they tie).
+template <class T> void keepLowest(std::atomic<T>& kept, T value) {
+    T now = kept.load(std::memory_order_relaxed);
+    while (value < now && !kept.compare_exchange_weak(now, value, std::memory_order_relaxed)) {
+    }
+}
+template <class T> void keepHighest(std::atomic<T>& kept, T value) {
+    T now = kept.load(std::memory_order_relaxed);
+    while (value > now && !kept.compare_exchange_weak(now, value, std::memory_order_relaxed)) {
     }
 }
 

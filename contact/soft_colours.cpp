@@ -282,19 +282,6 @@ using detail::SoftBlock;
 using detail::SoftState;
 using detail::SoftPointBlock;
 
-namespace {
-
-/// `value` into `deepest` if deeper (the workers' shares meet here; a maximum is the same
-/// whatever the order, but for which of -0 and +0 stays when the deepest is exactly 0:
-/// only ResolverStats reads it).
-void keepDeeper(std::atomic<real>& deepest, real value) {
-    real now = deepest.load(std::memory_order_relaxed);
-    while (value > now && !deepest.compare_exchange_weak(now, value, std::memory_order_relaxed)) {
-    }
-}
-
-} // namespace
-
 void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts, const std::vector<ContactManifold>& manifolds,
                                     const detail::ContactScratch& grouping, real massRatio, const Vec3& gravity, TaskSystem* tasks) {
     // Joints (contacts that do not only push: joint_contacts.cpp), and contacts that hold
@@ -442,8 +429,9 @@ void SoftStepSolver::solveColoured(std::span<Contact> contacts, std::span<Contac
         detail::parallelFor(tasks, blocks, 128, [&](std::uint32_t begin, std::uint32_t end) { finishBlocks(begin, end); });
         detail::parallelFor(tasks, static_cast<std::uint32_t>(manifolds_.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
             const std::array<real, 2> deepest = unpackLanes(begin, end);
-            keepDeeper(before, deepest[0]);
-            keepDeeper(after, deepest[1]);
+            // (Only ResolverStats reads them: which of -0 and +0 stays does not matter.)
+            detail::keepHighest(before, deepest[0]);
+            detail::keepHighest(after, deepest[1]);
         });
         colouredDepth_ = {before.load(), after.load()};
     }

@@ -54,13 +54,6 @@ bool isFiniteState(const Body& b) {
            isFinite(b.angularVelocity);
 }
 
-/// `slot` into `lowest` if lower (the workers' finds meet here).
-void keepLower(std::atomic<std::uint32_t>& lowest, std::uint32_t slot) {
-    std::uint32_t now = lowest.load(std::memory_order_relaxed);
-    while (slot < now && !lowest.compare_exchange_weak(now, slot, std::memory_order_relaxed)) {
-    }
-}
-
 /// The first live body (by slot) that is not finite, or noBody (contact.hpp); every finite one's game
 /// forces cleared.
 std::uint32_t firstNonFiniteBody(SlotArray<Body, BodyTag>& bodies, TaskSystem* tasks) {
@@ -70,7 +63,7 @@ std::uint32_t firstNonFiniteBody(SlotArray<Body, BodyTag>& bodies, TaskSystem* t
             if (!bodies.isAlive(i)) continue;
             Body& b = bodies.atSlot(i);
             if (!isFiniteState(b)) {
-                keepLower(lowest, i);
+                detail::keepLowest(lowest, i);
                 return; // a later one of this range is not the first
             }
             b.userForce.setZero();
