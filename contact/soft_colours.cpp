@@ -671,8 +671,9 @@ void SoftStepSolver::chooseShards(std::uint32_t workers) {
     // shards and takes any another has not begun, so a worker that starts late, or
     // whose processor the host takes away for a while, leaves its second shard to the
     // others instead of holding them all up at the end.
-    for (const std::uint32_t shards : {2 * workers, workers})
-        if (workers >= 2 && cutShards(shards)) return;
+    if (workers >= 2)
+        for (const std::uint32_t shards : {2 * workers, workers})
+            if (cutShards(shards)) return;
     shardManifolds_.assign({0, static_cast<std::uint32_t>(manifolds_.size())});
 }
 

@@ -33,12 +33,10 @@ ContactManifold boxOnGround(const Transform& box, const Transform& ground) {
 }
 
 detail::CollisionSettings cache(real distance, real angle) {
-    detail::CollisionSettings s;
-    s.collisionMargin = real(0.01);
-    s.cacheDistance = distance;
-    s.cacheAngle = angle;
-    s.cacheTurnSquared = std::pow(std::sin(angle / 2), 2); // as detail::collisionSettings makes it
-    return s;
+    WorldSettings w;
+    w.collisionMargin = real(0.01);
+    w.contactCache = {distance, angle};
+    return detail::collisionSettings(w); // as a step makes them
 }
 
 int count(const World& w, ContactManifold::Origin origin) {
