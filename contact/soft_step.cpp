@@ -156,6 +156,8 @@ void SoftStepSolver::integrateOneAlone(const Body& body, SoftBody& b, real h, in
     // A body that may turn about some axes only turns about them as it spins (its
     // gyroscopic terms would turn it about the locked ones).
     if (body.locks.anyAngular()) gyroscopic = GyroscopicMode::None;
+    // An isotropic body's momentum-keeping turn is the plain one: w stays as it is.
+    if (gyroscopic == GyroscopicMode::ConserveMomentum && detail::isotropicInertia(body)) gyroscopic = GyroscopicMode::None;
     // A body that does not spin and feels no torque keeps its orientation exactly: every
     // form's turn is by w = 0 (a falling pile's boxes: the turns were a quarter of its
     // free fall's step).
@@ -199,6 +201,7 @@ void SoftStepSolver::keepAngularMomentum(std::span<const Body> bodies, TaskSyste
             SoftBody& b = bodies_[i + 1];
             const Body& body = bodies[i];
             if (body.locks.anyAngular()) continue; // turns about its free axes only, as integrateOneAlone
+            if (detail::isotropicInertia(body)) continue; // I w with w as it is
             const Vec3 momentum = momentumOf(body, body.orientation, b.angularVelocity);
             b.angularVelocity = spinOf(body, (b.turned * body.orientation).normalized(), momentum);
         }

@@ -51,6 +51,10 @@ Vec3 angularVelocityFromMomentum(const Body& b, const Quat& q, const Vec3& momen
 }
 
 void turnConservingMomentum(Body& b, real h) {
+    if (isotropicInertia(b)) { // L = I w turns with nothing: w stays as it is
+        b.orientation = integrateOrientation(b.orientation, b.angularVelocity, h);
+        return;
+    }
     const Vec3 momentum = b.angularMomentum(); // includes this step's contact impulses
     const Quat half = integrateOrientation(b.orientation, angularVelocityFromMomentum(b, b.orientation, momentum), h / 2);
     b.orientation = integrateOrientation(b.orientation, angularVelocityFromMomentum(b, half, momentum), h);

@@ -210,10 +210,22 @@ struct BodyState {
 Mat3 lockedInverseInertia(const Mat3& inertiaWorld, const MotionLocks& locks);
 
 namespace detail {
+/// The same inertia about every axis (a sphere, a cube: I_body a multiple of the
+/// identity): R I R^T = I for any turn R, so its world inertia is its body inertia and
+/// turning keeps its angular momentum I w with w unchanged.
+inline bool isotropicInertia(const Body& b) {
+    const Mat3& i = b.inertiaBody;
+    return i(0, 0) == i(1, 1) && i(1, 1) == i(2, 2) && i(0, 1) == 0 && i(0, 2) == 0 && i(1, 2) == 0 && i(1, 0) == 0 &&
+           i(2, 0) == 0 && i(2, 1) == 0;
+}
+
 /// R I^-1 R^T for the body's current orientation; without its locked axes (MotionLocks).
+/// Exactly I^-1 for an isotropic body (no rounding from the turn).
 inline Mat3 worldInverseInertia(const Body& b) {
+    const bool locked = b.locks.anyAngular() && b.type == BodyType::Dynamic;
+    if (!locked && isotropicInertia(b)) return b.inverseInertiaBody;
     const Mat3 r = b.orientation.toRotationMatrix();
-    if (!b.locks.anyAngular() || b.type != BodyType::Dynamic) return r * b.inverseInertiaBody * r.transpose();
+    if (!locked) return r * b.inverseInertiaBody * r.transpose();
     return lockedInverseInertia(r * b.inertiaBody * r.transpose(), b.locks);
 }
 } // namespace detail
