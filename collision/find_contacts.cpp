@@ -35,6 +35,13 @@ bool PlacedCollider::madeFrom(const Body& body, std::uint32_t colliderGeneration
            sameBits(orientation.coeffs(), body.orientation.coeffs()) && sameBits(localCentroid, body.localCentroid);
 }
 
+bool PlacedCollider::place(const Body& body, const Collider& collider, std::uint32_t colliderGeneration) {
+    if (madeFrom(body, colliderGeneration)) return true;
+    const Transform at = body.origin() * collider.local;
+    *this = {colliderGeneration, true, body.position, body.localCentroid, body.orientation, at, computeAabb(collider.shape, at)};
+    return false;
+}
+
 namespace {
 
 constexpr std::uint32_t noProxy = 0xffffffff;
@@ -48,11 +55,7 @@ void placeProxy(const BodyArray& bodies, ColliderArray& colliders, const Collisi
     Collider& c = colliders.atSlot(i);
     const Body& b = bodies[c.body];
     PlacedCollider& placed = scratch.placed[i];
-    const std::uint32_t generation = colliders.idOf(i).generation;
-    if (!placed.madeFrom(b, generation)) {
-        const Transform pose = b.origin() * c.local;
-        placed = {generation, true, b.position, b.localCentroid, b.orientation, pose, computeAabb(c.shape, pose)};
-    }
+    placed.place(b, c, colliders.idOf(i).generation); // or as World::indexQueries placed it after the last step
     // The box covers where the shape is now and where its velocity takes it this
     // step, so a fast body meets what lies in its path (see narrowPhase).
     const Aabb& tight = placed.tight;

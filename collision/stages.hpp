@@ -59,6 +59,9 @@ struct PlacedCollider {
     /// differ, so a world restored from a snapshot, which places everything afresh,
     /// steps the same as the one that kept placing).
     bool madeFrom(const Body& body, std::uint32_t colliderGeneration) const;
+    /// Places `collider` (whose slot's generation is `colliderGeneration`) on `body`
+    /// afresh, pose and tight box, unless it was placed there already: true if it was.
+    bool place(const Body& body, const Collider& collider, std::uint32_t colliderGeneration);
 };
 
 /// The share of the step each side of a swept pair may move (limitFastMotion), where

@@ -32,10 +32,12 @@ void World::indexQueries() {
     unindexed_.clear();
     movedBodies_.clear();
     // Where the last substep's boxes were made: a collider whose body has not moved
-    // since is still inside its box (a sleeping pile is never placed again here).
+    // since is still inside its box (a sleeping pile is never placed again here). One
+    // that moved is placed where the step left it, pose and tight box, which is where
+    // the next step's broad phase finds it placed already (unless the game moves it).
     // Each collider checked on the workers, the ones out of their boxes listed here in
     // proxy order.
-    const std::vector<detail::PlacedCollider>& placed = scratch_->collision.placed;
+    std::vector<detail::PlacedCollider>& placed = scratch_->collision.placed;
     std::vector<std::uint8_t>& out = scratch_->outOfBox;
     out.resize(proxyColliders_.size());
     detail::parallelFor(tasks(), static_cast<std::uint32_t>(proxyColliders_.size()), 512, [&](std::uint32_t first, std::uint32_t last) {
@@ -43,7 +45,8 @@ void World::indexQueries() {
             const ColliderId id = proxyColliders_[k];
             const Collider& c = colliders_[id];
             const Body& body = bodies_[c.body];
-            out[k] = !placed[id.index].madeFrom(body, id.generation) && !c.fatBox.contains(computeAabb(c.shape, body.origin() * c.local));
+            detail::PlacedCollider& p = placed[id.index];
+            out[k] = !p.place(body, c, id.generation) && !c.fatBox.contains(p.tight);
         }
     });
     for (std::size_t k = 0; k < out.size(); ++k)

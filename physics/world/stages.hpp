@@ -27,6 +27,7 @@ struct StepScratch {
     std::vector<JointMotionRow> motions; ///< soft step: the hinges' motion rows this substep
     std::vector<std::uint8_t> place; ///< soft step: by body, 1 where its motion is placed as solved
     std::vector<std::pair<Vec3, Vec3>> keptVelocity; ///< soft step: velocities kept while continuous collision sweeps
+    std::vector<std::uint8_t> sweptMotion; ///< soft step: by body, 1 where continuous collision reads its solved motion
     std::vector<std::uint8_t> outOfBox; ///< indexQueries: by collider proxy, whether it left the box the trees hold
     std::vector<ContactManifold> lastManifolds; ///< narrow phase: last substep's manifolds, which this one's continue
     /// The manifolds as the step found them (World::contacts_ set aside by a swap): the

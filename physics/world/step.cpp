@@ -393,11 +393,15 @@ void World::sweepSolvedMotion(real h, bool begin) {
     // its velocities are the ones that make that move (put back after it).
     const std::vector<std::uint8_t>& owned = scratch_->soft.owned();
     std::vector<std::pair<Vec3, Vec3>>& kept = scratch_->keptVelocity;
-    if (begin) kept.resize(owned.size());
-    const auto count = static_cast<std::uint32_t>(std::min(owned.size(), bodies_.slotCount()));
+    std::vector<std::uint8_t>& swept = scratch_->sweptMotion;
+    if (begin) {
+        kept.resize(owned.size());
+        markSweptMotion(swept);
+    }
+    const auto count = static_cast<std::uint32_t>(std::min(swept.size(), bodies_.slotCount()));
     detail::parallelFor(tasks(), count, detail::bodiesPerRange, [&](std::uint32_t first, std::uint32_t last) {
         for (std::uint32_t i = first; i < last; ++i) {
-            if (!owned[i] || !bodies_.isAlive(i)) continue;
+            if (!swept[i] || !bodies_.isAlive(i)) continue;
             Body& b = bodies_.atSlot(i);
             if (begin) {
                 kept[i] = {b.linearVelocity, b.angularVelocity};
@@ -410,6 +414,27 @@ void World::sweepSolvedMotion(real h, bool begin) {
             }
         }
     });
+}
+
+void World::markSweptMotion(std::vector<std::uint8_t>& swept) const {
+    // The bodies whose velocities continuous collision reads (limitFastMotion): with a
+    // fast body, any it may be swept against; else only those closing on a static or
+    // kinematic body (limitMotionIntoStatic). The rest keep their velocities: a column of
+    // ten boxes on the floor sweeps its bottom box alone.
+    const std::vector<std::uint8_t>& owned = scratch_->soft.owned();
+    const std::vector<std::uint8_t>& fast = scratch_->collision.fast;
+    swept.assign(owned.size(), 0);
+    if (!settings_.continuous) return;
+    if (std::find(fast.begin(), fast.end(), 1) != fast.end()) {
+        swept = owned;
+        return;
+    }
+    for (const ContactManifold& m : contacts_) {
+        const bool dynamicA = bodies_[m.bodyA].isDynamic(), dynamicB = bodies_[m.bodyB].isDynamic();
+        if (dynamicA == dynamicB) continue;
+        const std::uint32_t i = dynamicA ? m.bodyA.index : m.bodyB.index;
+        if (i < owned.size()) swept[i] = owned[i];
+    }
 }
 
 void World::placeSolvedBodies(const StepContext& ctx) {

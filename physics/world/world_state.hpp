@@ -74,6 +74,36 @@ template <> struct Saved<SlotArray<Collider, ColliderTag>> {
     }
 };
 
+/// Of the particle layer, everything, except while it holds nothing at all (a world of
+/// rigid bodies alone): then its few numbers. Assigning its thirty-odd empty lists cost
+/// the column 1.4 % of its step.
+template <> struct Saved<ParticleSystem> {
+    // A field added to ParticleSystem stops the build here: check it in holdsNothing (a
+    // list) or copy it in save (a number), and update the size.
+    static_assert(sizeof(ParticleSystem) == (sizeof(real) == 8 ? 1320 : 1312), "a new ParticleSystem field: back it up here");
+    ParticleSystem copy;
+    static bool holdsNothing(const ParticleSystem& ps) {
+        return ps.x.empty() && ps.p.empty() && ps.v.empty() && ps.w.empty() && ps.radius.empty() && ps.group.empty() &&
+               ps.staticFriction.empty() && ps.kineticFriction.empty() && ps.restitution.empty() && ps.userData.empty() &&
+               ps.force.empty() && ps.fatBox.empty() && ps.asleep.empty() && ps.motion.empty() && ps.stepVelocity.empty() &&
+               ps.previousVelocity.empty() && ps.hasHistory.empty() && ps.slots.slotCount() == 0 &&
+               ps.distances.slotCount() == 0 && ps.attachments.slotCount() == 0 && ps.constraints.slotCount() == 0 &&
+               ps.volumes.slotCount() == 0 && ps.clusters.slotCount() == 0 && ps.surfaces.slotCount() == 0 &&
+               ps.hierarchies.slotCount() == 0 && ps.freeGroups.groupStart.empty() && ps.freeGroups.members.empty();
+    }
+    void save(const ParticleSystem& ps) {
+        if (!holdsNothing(ps) || !holdsNothing(copy)) {
+            copy = ps;
+            return;
+        }
+        copy.topologyVersion = ps.topologyVersion;
+        copy.freeGroups.builtFor = ps.freeGroups.builtFor;
+        copy.groupsIssued = ps.groupsIssued;
+        copy.lastSubstep = ps.lastSubstep;
+    }
+    void restore(ParticleSystem& ps) const { ps = copy; }
+};
+
 /// Of the bodies, what a step moves: pose, velocities, the world inertia that follows the
 /// pose, the force and impulse accumulators, sleep and the kinematic target. Their type,
 /// mass properties, damping, flags, locks and user data change through the API alone,

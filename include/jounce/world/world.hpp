@@ -577,6 +577,7 @@ private:
     void aimKinematicTargets(real dt, bool apply);  ///< moveKinematic: checked (apply false), then the velocities set
     void landKinematicTargets();                     ///< moveKinematic: each body placed on its target
     void sweepSolvedMotion(real h, bool begin);     ///< continuous collision sweeps the soft step's moves
+    void markSweptMotion(std::vector<std::uint8_t>& swept) const; ///< the bodies whose moves it reads
     void restoreBackup(); ///< the state a step changes, as it was before the step (backup_)
     void describeColouredContacts() const; ///< the coloured blocks' contacts, if the last solve left them unwritten
     void settleColouredContacts(); ///< before the manifolds are set aside: written if a callback may read them, else dropped
