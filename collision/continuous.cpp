@@ -50,13 +50,6 @@ real smallestHalfSize(const Shape& shape) {
         shape);
 }
 
-/// reachFrom(shape, placed.pose, centre) with the box already made for that pose.
-real reachOfPlaced(const Shape& shape, const PlacedCollider& placed, const Vec3& centre) {
-    if (std::holds_alternative<Sphere>(shape)) return (placed.pose.position - centre).norm();
-    const Aabb& box = placed.tight;
-    return ((box.min + box.max) / 2 - centre).norm() + ((box.max - box.min) / 2).norm();
-}
-
 /// Lowers a body's share of the step to `share`; the array is made (all 1) on first use,
 /// so a step where nothing is limited leaves it empty.
 void limitShare(std::vector<real>& fraction, std::size_t slots, std::uint32_t body, real share) {
@@ -195,9 +188,10 @@ void markFastBodies(const BodyArray& bodies, const ColliderArray& colliders, con
             const Body& b = bodies[c.body];
             if (!b.isDynamic() || !b.awake) continue;
             measured[i].first = smallestHalfSize(c.shape);
-            // reachFrom(c.shape, pose, b.position), from the pose and box colliderProxies
-            // placed this collider at this substep (the body has not moved since).
-            if (b.angularVelocity != Vec3::Zero()) measured[i].second = reachOfPlaced(c.shape, scratch.placed[i], b.position);
+            // From the pose and box colliderProxies placed this collider at this substep
+            // (the body has not moved since).
+            const PlacedCollider& placed = scratch.placed[i];
+            if (b.angularVelocity != Vec3::Zero()) measured[i].second = reachFrom(c.shape, placed.pose, placed.tight, b.position);
         }
     });
     std::vector<real>& size = scratch.halfSize;

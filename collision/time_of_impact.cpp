@@ -73,10 +73,14 @@ void validateSweep(const Sweep& s, const char* field) {
 } // namespace
 
 real reachFrom(const Shape& shape, const Transform& pose, const Vec3& centre) {
+    if (std::holds_alternative<Sphere>(shape)) return (pose.position - centre).norm();
+    return reachFrom(shape, pose, computeAabb(shape, pose), centre);
+}
+
+real reachFrom(const Shape& shape, const Transform& pose, const Aabb& box, const Vec3& centre) {
     // A sphere is the same shape however it turns about its own centre: turning about
     // `centre` moves its surface only as far as it moves its centre.
     if (std::holds_alternative<Sphere>(shape)) return (pose.position - centre).norm();
-    const Aabb box = computeAabb(shape, pose);
     return ((box.min + box.max) / 2 - centre).norm() + ((box.max - box.min) / 2).norm();
 }
 

@@ -39,6 +39,8 @@ struct Sweep {
 /// centre does not move its surface): the R of the bound mu. Only for shapes that can
 /// move (a half-space's box is unbounded).
 real reachFrom(const Shape& shape, const Transform& pose, const Vec3& centre);
+/// The same, with the shape's box at `pose` (computeAabb) already made.
+real reachFrom(const Shape& shape, const Transform& pose, const Aabb& box, const Vec3& centre);
 
 struct TimeOfImpact {
     bool hit = false;   ///< the shapes come within the target distance during the step
