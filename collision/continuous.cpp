@@ -77,23 +77,35 @@ void holdWokenBodies(const BodyArray& bodies, const std::vector<std::uint8_t>& a
 /// still apart); it keeps its velocity, and next step's resolver meets the contact
 /// again. Between two dynamic bodies the resolver's impulses move both: not limited.
 void limitMotionIntoStatic(const BodyArray& bodies, const std::vector<ContactManifold>& contacts, real margin, real h,
-                           std::vector<real>& fraction) {
-    for (const ContactManifold& m : contacts) {
-        const Body& a = bodies[m.bodyA];
-        const Body& b = bodies[m.bodyB];
-        const bool limitA = a.isDynamic() && a.awake && !b.isDynamic();
-        const bool limitB = b.isDynamic() && b.awake && !a.isDynamic();
-        if (!limitA && !limitB) continue;
-        for (int k = 0; k < m.manifold.count; ++k) {
-            const ContactPoint& p = m.manifold.points[static_cast<std::size_t>(k)];
-            // The normal points from B toward A: A closes on B by -(vA - vB) . n.
-            const real closing = -(a.velocityAt(p.point) - b.velocityAt(p.point)).dot(m.manifold.normal) * h;
-            const real allowed = margin + std::max(-p.depth, real(0));
-            if (!(closing > allowed)) continue;
-            const real share = allowed / closing;
-            limitShare(fraction, bodies.slotCount(), limitA ? m.bodyA.index : m.bodyB.index, share);
+                           std::vector<std::pair<std::uint32_t, real>>& limits, std::vector<real>& fraction, TaskSystem* tasks) {
+    // Each manifold's limit (its body and the least share its points allow, or none) on
+    // the workers, into its own slot; then applied here in manifold order. A body keeps
+    // the least of its limits, so the result is the same bits as one pass in order.
+    constexpr real none = std::numeric_limits<real>::infinity();
+    limits.resize(contacts.size());
+    parallelFor(tasks, static_cast<std::uint32_t>(contacts.size()), 512, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t k = first; k < last; ++k) {
+            const ContactManifold& m = contacts[k];
+            limits[k] = {0, none};
+            const Body& a = bodies[m.bodyA];
+            const Body& b = bodies[m.bodyB];
+            const bool limitA = a.isDynamic() && a.awake && !b.isDynamic();
+            const bool limitB = b.isDynamic() && b.awake && !a.isDynamic();
+            if (!limitA && !limitB) continue;
+            real least = none;
+            for (int i = 0; i < m.manifold.count; ++i) {
+                const ContactPoint& p = m.manifold.points[static_cast<std::size_t>(i)];
+                // The normal points from B toward A: A closes on B by -(vA - vB) . n.
+                const real closing = -(a.velocityAt(p.point) - b.velocityAt(p.point)).dot(m.manifold.normal) * h;
+                const real allowed = margin + std::max(-p.depth, real(0));
+                if (!(closing > allowed)) continue;
+                least = std::min(least, allowed / closing);
+            }
+            limits[k] = {limitA ? m.bodyA.index : m.bodyB.index, least};
         }
-    }
+    });
+    for (const auto& [body, share] : limits)
+        if (share < none) limitShare(fraction, bodies.slotCount(), body, share);
 }
 
 /// A fast body already touching a static or kinematic shape: the time of impact is 0,
@@ -225,7 +237,7 @@ void limitFastMotion(const BodyArray& bodies, const ColliderArray& colliders, co
     fraction.clear();
     holdWokenBodies(bodies, scratch.asleep, fraction);
     if (!settings.continuous) return;
-    limitMotionIntoStatic(bodies, contacts, settings.collisionMargin, h, fraction);
+    limitMotionIntoStatic(bodies, contacts, settings.collisionMargin, h, scratch.manifoldLimits, fraction, tasks);
     const std::vector<std::uint8_t>& fast = scratch.fast;
     if (std::find(fast.begin(), fast.end(), 1) == fast.end()) return;
     std::vector<std::pair<std::uint32_t, std::uint32_t>>& off = scratch.offPairs;

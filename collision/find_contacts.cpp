@@ -367,13 +367,24 @@ void narrowPhase(const BodyArray& bodies, const ColliderArray& colliders, const 
     // Without joints that turn collision off or a filter, every body pair is tested
     // (and the colliders, all over memory, need not be looked up here).
     const bool screened = !noCollision.empty() || static_cast<bool>(filter);
-    for (std::uint32_t k = 0; k < pairs.size(); ++k) {
+    if (!screened) {
+        // Every pair but the particles' (the particle layer's), without a branch: this
+        // loop runs on the calling thread while the workers wait, and with a push_back
+        // a pair it was the narrow phase's largest serial part.
+        tested.resize(pairs.size());
+        std::uint32_t* out = tested.data();
+        const ProxyPair* in = pairs.data();
+        const std::size_t colliderProxies = proxyColliders.size();
+        std::uint32_t count = 0;
+        for (std::uint32_t k = 0; k < pairs.size(); ++k) {
+            out[count] = k;
+            count += in[k].b < colliderProxies ? 1 : 0;
+        }
+        tested.resize(count);
+    }
+    for (std::uint32_t k = 0; screened && k < pairs.size(); ++k) {
         const ProxyPair& pair = pairs[k];
         if (pair.b >= proxyColliders.size()) continue; // a particle's pair: the particle layer's
-        if (!screened) {
-            tested.push_back(k);
-            continue;
-        }
         const ColliderId ia = proxyColliders[pair.a], ib = proxyColliders[pair.b];
         const std::uint32_t a = colliders[ia].body.index, b = colliders[ib].body.index;
         // Bodies a joint holds together (and told not to collide) skip the test.

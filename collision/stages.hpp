@@ -111,6 +111,9 @@ struct CollisionScratch {
     std::vector<std::exception_ptr> chunkErrors; ///< narrowPhase: what each chunk threw
     std::vector<std::uint8_t> fast;          ///< markFastBodies: by body slot, swept this step
     std::vector<real> fraction;              ///< limitFastMotion: by body slot, share of the step to move
+    /// limitFastMotion: by manifold, the body it holds back from a static or kinematic
+    /// one and the share of the step its points allow (infinity: none)
+    std::vector<std::pair<std::uint32_t, real>> manifoldLimits;
     /// Collider slot pairs (low, high) the game's contact filter vetoed or its contact
     /// modifier turned off this substep: continuous collision lets them pass too.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> offPairs;

@@ -100,14 +100,16 @@ void groupContacts(BodyArray& bodies, std::vector<ContactManifold>& manifolds, c
     errors.clear();
     std::vector<ContactScratch::ManifoldPair>& pairs = scratch.manifoldPairs;
     pairs.resize(manifolds.size());
-    std::atomic<bool> anyBad{false};
+    std::atomic<bool> anyBad{false}, anyRolling{false};
     parallelFor(tasks, static_cast<std::uint32_t>(manifolds.size()), 1024, [&](std::uint32_t first, std::uint32_t last) {
         for (std::uint32_t k = first; k < last; ++k) {
             const ContactManifold& m = manifolds[k];
             pairs[k] = {m.bodyA.index, m.bodyB.index, static_cast<std::uint32_t>(m.manifold.count)};
             if (!finiteManifold(m)) anyBad.store(true, std::memory_order_relaxed);
+            if (m.rollingResistance > 0) anyRolling.store(true, std::memory_order_relaxed);
         }
     });
+    scratch.anyRolling = anyRolling.load();
     if (anyBad.load()) {
         dropBadPoints(manifolds, errors);
         for (std::size_t k = 0; k < manifolds.size(); ++k)

@@ -3,6 +3,10 @@
 // the step). The pairs touching now are compared with the pairs that touched after
 // the previous step, both sorted by collider handle: only-now is a begin, both a
 // persist, only-before an end. Sensors work the same way on their overlaps.
+// The manifolds are read in chunks on the workers: when each chunk's pairs rise in key
+// order (the usual case: the narrow phase walks the pairs in collider order), each chunk
+// is compared with its own part of the last list there too, counted and then written
+// where the counts put it; otherwise the comparison is one walk on the calling thread.
 
 #include "common/hot_inline.hpp"
 #include "common/growth.hpp"
@@ -22,7 +26,7 @@ std::pair<std::uint64_t, std::uint64_t> keys(const ContactEvent& e) { return {ke
 std::pair<std::uint64_t, std::uint64_t> keys(const SensorEvent& e) { return {key(e.sensor), key(e.visitor)}; }
 template <class Event> JOUNCE_HOT_INLINE bool before(const Event& x, const Event& y) { return keys(x) < keys(y); }
 
-constexpr std::uint32_t eventChunk = 2048; ///< manifolds per chunk of the events' build
+constexpr std::uint32_t eventChunk = 512; ///< manifolds per chunk of the events
 
 /// Whether every key is above the one before: sorted and no pair twice (the list
 /// sortUnique would leave as it is). The narrow phase walks the broad phase's pairs in
@@ -67,46 +71,179 @@ void sortUnique(std::vector<ContactEvent>& events) {
                  events.end());
 }
 
-void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<std::uint8_t>& asleep,
-                    const std::vector<ContactManifold>& contacts, real touchDepth, std::vector<ContactEvent>& touching, std::vector<ContactEvent>& near,
-                    ContactScratch& scratch, ContactEvents& events, TaskSystem* tasks) {
-    std::vector<ContactEvent>& now = scratch.touching;
-    std::vector<ContactEvent>& nearNow = scratch.near;
-    // Every manifold's deepest point, chunk by chunk on the workers, each manifold into
-    // its own slot of `now` (an empty manifold's a null event). Reading 13 000 manifolds
-    // of 0.5 kB (spheres4096) is most of this stage.
+namespace {
+
+using Keys = std::pair<std::uint64_t, std::uint64_t>;
+Keys keysOf(const ContactManifold& m) { return {key(m.colliderA), key(m.colliderB)}; }
+
+/// A manifold's event: its deepest point (the caller has checked it has points).
+ContactEvent eventOf(const ContactManifold& m) {
+    const ContactPoint& deepest = m.manifold.deepest();
+    return ContactEvent{m.colliderA, m.colliderB, m.bodyA, m.bodyB, deepest.point, m.manifold.normal, deepest.depth, m.approachSpeed};
+}
+
+/// What a manifold reports: nothing (no points), a near pair (every point farther
+/// apart than `touchDepth`: speculative) or a touching one.
+enum Reported : std::uint8_t { reportsNothing, reportsNear, reportsTouching };
+Reported reportedOf(const ContactManifold& m, real touchDepth) {
+    if (m.manifold.count == 0) return reportsNothing;
+    return m.manifold.deepest().depth >= -touchDepth ? reportsTouching : reportsNear;
+}
+
+/// Walks a chunk's touching pairs (keyOf(j) for j in [0, count), rising) against its
+/// part of the last step's touching list, was[wasFirst, wasLast) (rising too), calling
+/// begin(j), persist(j) and end(i) in key order.
+template <class KeyOf, class Begin, class Persist, class End>
+void mergeChunk(std::uint32_t count, KeyOf keyOf, const std::vector<ContactEvent>& was, std::uint32_t wasFirst,
+                std::uint32_t wasLast, Begin begin, Persist persist, End end) {
+    std::uint32_t i = wasFirst;
+    for (std::uint32_t j = 0; j < count; ++j) {
+        const Keys now = keyOf(j);
+        while (i < wasLast && keys(was[i]) < now) end(i++);
+        if (i < wasLast && keys(was[i]) == now) {
+            persist(j);
+            ++i;
+        } else {
+            begin(j);
+        }
+    }
+    while (i < wasLast) end(i++);
+}
+
+/// Phase A, on the workers: what each manifold reports, each chunk's counts and whether
+/// its touching and its near pairs come in strictly rising key order (the narrow phase
+/// walks the broad phase's pairs in collider order, so they usually do).
+void classifyEvents(const std::vector<ContactManifold>& contacts, real touchDepth, ContactScratch& scratch, TaskSystem* tasks) {
     const auto count = static_cast<std::uint32_t>(contacts.size());
-    const std::uint32_t chunks = (count + eventChunk - 1) / eventChunk;
-    resizeOver(now, count);
+    // One chunk at least: with no manifolds left, the first chunk ends every pair.
+    const std::uint32_t chunks = std::max<std::uint32_t>(1, (count + eventChunk - 1) / eventChunk);
+    scratch.reported.resize(count);
+    scratch.eventChunks.resize(chunks);
     parallelFor(tasks, chunks, 1, [&](std::uint32_t begin, std::uint32_t end) {
-        for (std::uint32_t k = begin * eventChunk; k < std::min(count, end * eventChunk); ++k) {
-            const ContactManifold& m = contacts[k];
-            const Manifold& mf = m.manifold;
-            if (mf.count == 0) {
-                now[k] = ContactEvent{};
-                continue;
+        for (std::uint32_t c = begin; c < end; ++c) {
+            ContactScratch::EventChunk& chunk = scratch.eventChunks[c];
+            chunk = {};
+            for (std::uint32_t k = c * eventChunk; k < std::min(count, (c + 1) * eventChunk); ++k) {
+                const ContactManifold& m = contacts[k];
+                const Reported r = reportedOf(m, touchDepth);
+                scratch.reported[k] = r;
+                if (r == reportsNothing) continue;
+                const Keys at = keysOf(m);
+                std::uint32_t& n = r == reportsTouching ? chunk.touching : chunk.near;
+                Keys& first = r == reportsTouching ? chunk.firstTouching : chunk.firstNear;
+                Keys& last = r == reportsTouching ? chunk.lastTouching : chunk.lastNear;
+                if (n == 0) first = at;
+                else chunk.ordered = chunk.ordered && last < at;
+                last = at;
+                ++n;
             }
-            const ContactPoint& deepest = mf.deepest();
-            now[k] = ContactEvent{m.colliderA, m.colliderB, m.bodyA, m.bodyB, deepest.point, mf.normal, deepest.depth, m.approachSpeed};
         }
     });
-    // The touching ones stay, in manifold order; the speculative ones (farther apart than
-    // `touchDepth`: not touching yet) go to `nearNow`. Both lists are kept for the next
-    // step, so they are three lists of events (with `touching` and the persists), not five
-    // (each was a manifold's 96 bytes in the double build).
-    nearNow.clear();
-    std::uint32_t kept = 0;
-    for (std::uint32_t k = 0; k < count; ++k) {
-        const ContactEvent& e = now[k];
-        if (e.colliderA.isNull()) continue;
-        if (!(e.depth >= -touchDepth)) {
-            emplaceGrowing(nearNow, e);
-            continue;
+}
+
+/// Whether the chunks' touching and near pairs each rise strictly across the whole list.
+bool chunksOrdered(const std::vector<ContactScratch::EventChunk>& chunks) {
+    bool anyTouching = false, anyNear = false;
+    Keys lastTouching{}, lastNear{};
+    for (const ContactScratch::EventChunk& c : chunks) {
+        if (!c.ordered) return false;
+        if (c.touching > 0) {
+            if (anyTouching && !(lastTouching < c.firstTouching)) return false;
+            anyTouching = true;
+            lastTouching = c.lastTouching;
         }
-        if (kept != k) now[kept] = e;
-        ++kept;
+        if (c.near > 0) {
+            if (anyNear && !(lastNear < c.firstNear)) return false;
+            anyNear = true;
+            lastNear = c.lastNear;
+        }
     }
-    now.resize(kept);
+    return true;
+}
+
+/// The events of a step whose pairs came in order and with nothing asleep (no pair was
+/// left untested): each chunk merges its touching pairs with its part of the last
+/// step's list on a worker, counted first, then written where the counts put it, so
+/// the lists are the same as one walk in order would make.
+void reportInOrder(const std::vector<ContactManifold>& contacts, std::vector<ContactEvent>& touching,
+                   std::vector<ContactEvent>& nearNow, ContactScratch& scratch, ContactEvents& events, TaskSystem* tasks) {
+    std::vector<ContactScratch::EventChunk>& chunks = scratch.eventChunks;
+    const auto count = static_cast<std::uint32_t>(contacts.size());
+    const auto chunkCount = static_cast<std::uint32_t>(chunks.size());
+    const std::vector<ContactEvent>& was = touching;
+    // Each chunk's part of the last list: from where its first touching pair would lie
+    // (the first chunk from the start, an empty chunk nothing), to the next chunk's.
+    auto next = static_cast<std::uint32_t>(was.size());
+    for (std::uint32_t c = chunkCount; c-- > 0;) {
+        if (c == 0) next = 0;
+        else if (chunks[c].touching > 0)
+            next = static_cast<std::uint32_t>(std::lower_bound(was.begin(), was.end(), chunks[c].firstTouching,
+                                                               [](const ContactEvent& e, const Keys& k) { return keys(e) < k; }) -
+                                              was.begin());
+        chunks[c].wasFirst = next;
+    }
+    const auto wasLast = [&](std::uint32_t c) { return c + 1 < chunkCount ? chunks[c + 1].wasFirst : static_cast<std::uint32_t>(was.size()); };
+    // Phase B: each chunk's begins, persists and ends, counted.
+    parallelFor(tasks, chunkCount, 1, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t c = begin; c < end; ++c) {
+            ContactScratch::EventChunk& chunk = chunks[c];
+            std::uint32_t k = c * eventChunk;
+            const auto keyOf = [&](std::uint32_t) {
+                while (scratch.reported[k] != reportsTouching) ++k;
+                return keysOf(contacts[k++]);
+            };
+            mergeChunk(chunk.touching, keyOf, was, chunk.wasFirst, wasLast(c), [&](std::uint32_t) { ++chunk.begins; },
+                       [&](std::uint32_t) { ++chunk.persists; }, [&](std::uint32_t) { ++chunk.ends; });
+        }
+    });
+    // Where each chunk writes, and the lists sized.
+    std::uint32_t touchingAt = 0, nearAt = 0, beginAt = 0, persistAt = 0, endAt = 0;
+    for (ContactScratch::EventChunk& c : chunks) {
+        c.touchingAt = touchingAt;
+        c.nearAt = nearAt;
+        c.beginAt = beginAt;
+        c.persistAt = persistAt;
+        c.endAt = endAt;
+        touchingAt += c.touching;
+        nearAt += c.near;
+        beginAt += c.begins;
+        persistAt += c.persists;
+        endAt += c.ends;
+    }
+    std::vector<ContactEvent>& now = scratch.touching;
+    resizeOver(now, touchingAt);
+    resizeOver(nearNow, nearAt);
+    resizeOver(events.begin, beginAt);
+    resizeOver(events.persist, persistAt);
+    resizeOver(events.end, endAt);
+    // Phase C: written.
+    parallelFor(tasks, chunkCount, 1, [&](std::uint32_t begin, std::uint32_t end) {
+        for (std::uint32_t c = begin; c < end; ++c) {
+            const ContactScratch::EventChunk& chunk = chunks[c];
+            ContactEvent* touched = now.data() + chunk.touchingAt;
+            ContactEvent* nearby = nearNow.data() + chunk.nearAt;
+            for (std::uint32_t k = c * eventChunk; k < std::min(count, (c + 1) * eventChunk); ++k) {
+                if (scratch.reported[k] == reportsTouching) *touched++ = eventOf(contacts[k]);
+                else if (scratch.reported[k] == reportsNear) *nearby++ = eventOf(contacts[k]);
+            }
+            const ContactEvent* own = now.data() + chunk.touchingAt;
+            ContactEvent* begins = events.begin.data() + chunk.beginAt;
+            ContactEvent* persists = events.persist.data() + chunk.persistAt;
+            ContactEvent* ends = events.end.data() + chunk.endAt;
+            mergeChunk(chunk.touching, [&](std::uint32_t j) { return keys(own[j]); }, was, chunk.wasFirst, wasLast(c),
+                       [&](std::uint32_t j) { *begins++ = own[j]; }, [&](std::uint32_t j) { *persists++ = own[j]; },
+                       [&](std::uint32_t i) { *ends++ = was[i]; });
+        }
+    });
+}
+
+/// The events from the pairs found (scratch.touching and scratch.near, in the order
+/// found) in one walk here, when they came out of order or some were left untested.
+void reportAnyOrder(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<std::uint8_t>& asleep,
+                    bool anyUntestedDynamic, const std::vector<ContactEvent>& touching, ContactScratch& scratch,
+                    ContactEvents& events) {
+    std::vector<ContactEvent>& now = scratch.touching;
+    std::vector<ContactEvent>& nearNow = scratch.near;
     // A pair whose bodies slept while the contacts were found (`asleep`, by body slot:
     // markFastBodies) was not tested: the broad phase pairs nothing asleep with what
     // does not move. It still touches, so it stays touching, silently (no persist
@@ -116,8 +253,6 @@ void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, con
     // and a pair's bodies lie all over the body array (0.3 ms of spheres4096's 16 went
     // to reading them).
     constexpr std::uint8_t isDynamic = 1, isUntested = 2;
-    // `asleep` holds live dynamic bodies only: none set, no pair was left untested.
-    const bool anyUntestedDynamic = std::find(asleep.begin(), asleep.end(), std::uint8_t{1}) != asleep.end();
     std::vector<std::uint8_t>& flags = scratch.untested;
     flags.assign(anyUntestedDynamic ? bodies.slotCount() : 0, 0);
     for (std::size_t i = 0; i < flags.size(); ++i) {
@@ -145,14 +280,43 @@ void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, con
     compare(touching, now, events.begin, events.end, [&](const ContactEvent& e) {
         if (!sleeping(e)) events.persist.push_back(e);
     });
+}
+
+} // namespace
+
+void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<std::uint8_t>& asleep,
+                    const std::vector<ContactManifold>& contacts, real touchDepth, std::vector<ContactEvent>& touching, std::vector<ContactEvent>& near,
+                    ContactScratch& scratch, ContactEvents& events, TaskSystem* tasks) {
+    std::vector<ContactEvent>& now = scratch.touching;
+    std::vector<ContactEvent>& nearNow = scratch.near;
+    // `asleep` holds live dynamic bodies only: none set, no pair was left untested.
+    const bool anyUntestedDynamic = std::find(asleep.begin(), asleep.end(), std::uint8_t{1}) != asleep.end();
+    // What each manifold reports, chunk by chunk on the workers (reading 13 000
+    // manifolds of 0.5 kB, spheres4096, is most of this stage).
+    classifyEvents(contacts, touchDepth, scratch, tasks);
+    if (!anyUntestedDynamic && chunksOrdered(scratch.eventChunks)) {
+        reportInOrder(contacts, touching, nearNow, scratch, events, tasks);
+    } else {
+        // The pairs out of order (a shape on a mesh has a manifold per normal) or some
+        // left untested: one walk here. The touching ones stay, in manifold order; the
+        // speculative ones go to `nearNow`.
+        const auto count = static_cast<std::uint32_t>(contacts.size());
+        now.clear();
+        nearNow.clear();
+        for (std::uint32_t k = 0; k < count; ++k) {
+            if (scratch.reported[k] == reportsTouching) emplaceGrowing(now, eventOf(contacts[k]));
+            else if (scratch.reported[k] == reportsNear) emplaceGrowing(nearNow, eventOf(contacts[k]));
+        }
+        reportAnyOrder(bodies, colliders, asleep, anyUntestedDynamic, touching, scratch, events);
+    }
     releaseIdleRoom(events.begin);
     releaseIdleRoom(events.end);
     // A begin met at the speed the speculative contact of the step before saw (a pair
-    // that begins did not touch then: its manifolds were all speculative, in `near`).
-    std::size_t k = 0;
+    // that begins did not touch then: its manifolds were all speculative, in `near`,
+    // which rises strictly).
     for (ContactEvent& e : events.begin) {
-        while (k < near.size() && before(near[k], e)) ++k;
-        if (k < near.size() && !before(e, near[k])) e.approachSpeed = std::max(e.approachSpeed, near[k].approachSpeed);
+        const auto k = std::lower_bound(near.begin(), near.end(), e, [](const ContactEvent& x, const ContactEvent& y) { return before(x, y); });
+        if (k != near.end() && !before(e, *k)) e.approachSpeed = std::max(e.approachSpeed, k->approachSpeed);
     }
     touching.swap(now);
     near.swap(nearNow);

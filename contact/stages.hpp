@@ -41,6 +41,9 @@ struct ContactScratch {
     std::vector<std::uint32_t> manifoldFirsts; ///< groupContacts: each manifold's first point's place, or noPlace; then the count
     std::vector<std::uint32_t> jointPlaces;    ///< groupContacts: each joint contact's place, or noPlace
     std::vector<std::uint32_t> manifoldOrder, manifoldStarts; ///< groupContacts: manifolds by island
+    /// groupContacts: whether any manifold has rolling resistance (read there, on the
+    /// workers, so the step need not look through every manifold again for it)
+    bool anyRolling = false;
     /// groupContacts: each manifold's two body slots and point count, read off the
     /// manifolds (0.5 kB apart) once, on the workers.
     struct ManifoldPair {
@@ -56,8 +59,22 @@ struct ContactScratch {
     std::vector<PlacedIsland> placedIslands;
     std::vector<real> rollingNormals;          ///< applyRollingResistance: each manifold's normal impulse
     std::vector<std::uint8_t> movedByKinematic; ///< groupContacts: islands touching a moving kinematic body
-    std::vector<ContactEvent> touching;      ///< reportContacts: every manifold's deepest point, then the pairs touching now
+    std::vector<ContactEvent> touching;      ///< reportContacts: the pairs touching now (then the last step's)
     std::vector<ContactEvent> near;          ///< reportContacts: the pairs with a speculative manifold now
+    std::vector<std::uint8_t> reported;      ///< reportContacts: by manifold, nothing, near or touching
+    /// reportContacts: a chunk of manifolds, reported on a worker: how many pairs of each
+    /// kind, whether they rise in key order and their first and last keys, its part of
+    /// the last step's touching list, how many begins, persists and ends it makes and
+    /// where it writes each list.
+    struct EventChunk {
+        std::uint32_t touching = 0, near = 0;
+        bool ordered = true;
+        std::pair<std::uint64_t, std::uint64_t> firstTouching{}, lastTouching{}, firstNear{}, lastNear{};
+        std::uint32_t wasFirst = 0;
+        std::uint32_t begins = 0, persists = 0, ends = 0;
+        std::uint32_t touchingAt = 0, nearAt = 0, beginAt = 0, persistAt = 0, endAt = 0;
+    };
+    std::vector<EventChunk> eventChunks;
     std::vector<std::uint8_t> untested;      ///< reportContacts: per body slot, static or asleep (see there)
     std::vector<SensorEvent> sensing;        ///< reportSensors: overlaps now
     std::vector<JointId> broken;             ///< measureJointForces: joints that broke this substep

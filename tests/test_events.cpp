@@ -6,7 +6,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <set>
+#include <utility>
+#include <vector>
 
 using namespace jounce;
 using namespace testing;
@@ -215,4 +221,92 @@ TEST_CASE("a ball asleep inside a sensor stays in its overlaps until it is moved
     w.step(real(1) / 60);
     CHECK(w.sensorEvents().end.size() == 1);
     CHECK(w.sensorEvents().overlaps.empty());
+}
+
+namespace {
+
+using PairKey = std::pair<std::uint64_t, std::uint64_t>;
+PairKey pairKey(const ContactEvent& e) {
+    return {std::uint64_t{e.colliderA.index} << 32 | e.colliderA.generation, std::uint64_t{e.colliderB.index} << 32 | e.colliderB.generation};
+}
+
+/// 576 bouncing balls (more manifolds than one chunk of the events' build holds), on
+/// `threads` threads: every step's begins, persists and ends checked against the pairs
+/// that touched the step before, and all of them hashed.
+std::uint64_t bounceBalls(std::uint32_t threads, int steps, int& begins, int& ends) {
+    World w;
+    WorldSettings s = w.settings();
+    s.sleep.enabled = false; // every touching pair is reported each step
+    w.setSettings(s);
+    w.setThreads(threads);
+    addGround(w);
+    for (int i = 0; i < 24; ++i)
+        for (int j = 0; j < 24; ++j) {
+            BodyDesc d;
+            d.position = Vec3(real(0.21) * real(i - 12), real(0.2) + real(0.03) * real((7 * i + 3 * j) % 10), real(0.21) * real(j - 12));
+            ColliderDesc c;
+            c.shape = Sphere{real(0.1)};
+            c.material.restitution = real(0.7); // they bounce: pairs end and begin again
+            d.colliders.push_back(c);
+            w.createBody(d);
+        }
+    std::uint64_t hash = 14695981039346656037ull;
+    std::set<PairKey> touched; // the pairs touching after the step before
+    for (int step = 0; step < steps; ++step) {
+        w.step(real(1) / 60);
+        const ContactEvents& e = w.contactEvents();
+        const auto rising = [](const std::vector<ContactEvent>& list) {
+            return std::adjacent_find(list.begin(), list.end(), [](const ContactEvent& a, const ContactEvent& b) {
+                       return !(pairKey(a) < pairKey(b));
+                   }) == list.end();
+        };
+        CHECK(rising(e.begin));
+        CHECK(rising(e.persist));
+        CHECK(rising(e.end));
+        std::set<PairKey> touching;
+        for (const ContactEvent& x : e.begin) {
+            CHECK(touched.count(pairKey(x)) == 0); // a begin did not touch before
+            touching.insert(pairKey(x));
+        }
+        for (const ContactEvent& x : e.persist) {
+            CHECK(touched.count(pairKey(x)) == 1); // a persist did
+            touching.insert(pairKey(x));
+        }
+        std::size_t ended = 0;
+        for (const ContactEvent& x : e.end) {
+            CHECK(touched.count(pairKey(x)) == 1); // an end did, and does not now
+            CHECK(touching.count(pairKey(x)) == 0);
+            ++ended;
+        }
+        CHECK(e.persist.size() + ended == touched.size()); // every pair that touched persists or ends
+        begins += static_cast<int>(e.begin.size());
+        ends += static_cast<int>(ended);
+        touched.swap(touching);
+        for (const auto* list : {&e.begin, &e.persist, &e.end}) {
+            hash = (hash ^ list->size()) * 1099511628211ull;
+            for (const ContactEvent& x : *list) {
+                unsigned char bytes[sizeof(ContactEvent)];
+                std::memcpy(bytes, &x, sizeof x);
+                for (const unsigned char b : bytes) hash = (hash ^ b) * 1099511628211ull;
+            }
+        }
+    }
+    return hash;
+}
+
+} // namespace
+
+TEST_CASE("contact events: begins, persists and ends account for every pair, the same on 1, 2 and 4 threads", "[contact][scene]") {
+    const int steps = 90 / sanitizedStepDivisor;
+    int begins = 0, ends = 0;
+    const std::uint64_t one = bounceBalls(1, steps, begins, ends);
+    CHECK(begins > 576); // each ball lands at least once, and neighbours meet
+    CHECK(ends > 0);     // and they bounce off
+    for (const std::uint32_t threads : {2u, 4u}) {
+        INFO(threads << " threads");
+        int b = 0, e = 0;
+        CHECK(bounceBalls(threads, steps, b, e) == one);
+        CHECK(b == begins);
+        CHECK(e == ends);
+    }
 }

@@ -249,11 +249,16 @@ void World::substep(const StepContext& ctx) {
     detail::keepForWarmStart(resolverContacts_, islandStarts_,
                              soft ? std::span<const std::uint8_t>(scratch_->soft.colouredIslands()) : std::span<const std::uint8_t>(),
                              contacts_, previousContacts_, scratch_->contact.order, tasks());
-    if (std::any_of(contacts_.begin(), contacts_.end(), [](const ContactManifold& m) { return m.rollingResistance > 0; }))
+    if (grouping.anyRolling) {
         describeColouredContacts(); // it reads the solved contacts' impulses
-    detail::applyRollingResistance(bodies_, contacts_, resolverContacts_, scratch_->contact.rollingNormals);
-    for (Body& b : bodies_.slots()) // MotionLocks: nothing the solvers did along a locked axis reaches continuous collision
-        if (b.isDynamic()) applyLocks(b.locks, b.linearVelocity, b.angularVelocity);
+        detail::applyRollingResistance(bodies_, contacts_, resolverContacts_, scratch_->contact.rollingNormals);
+    }
+    // MotionLocks: nothing the solvers did along a locked axis reaches continuous collision.
+    const std::span<Body> slots = bodies_.slots();
+    detail::parallelFor(tasks(), static_cast<std::uint32_t>(slots.size()), 512, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t i = first; i < last; ++i)
+            if (slots[i].isDynamic()) applyLocks(slots[i].locks, slots[i].linearVelocity, slots[i].angularVelocity);
+    });
     scratch_->contact.broken.clear();
     detail::measureJointForces(joints_, bodies_, previousContacts_, ctx.h, scratch_->contact.broken);
     if (!scratch_->contact.broken.empty()) breakJoints(scratch_->contact.broken);
