@@ -12,6 +12,7 @@
 
 #include "bench/engines.hpp"
 #include "bench/report.hpp"
+#include "bench/task_trace.hpp"
 #include "scenes/bench_scenes.hpp"
 #include "scenes/scene.hpp"
 
@@ -23,6 +24,7 @@
 #include <iostream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,7 @@ struct Options {
     long observeStep = 0; ///< --observe-step N: watch step N alone (1 = the first; 0: every step)
     int runs = 3;
     std::uint32_t threads = 1; ///< World::setThreads
+    bool traceTasks = false;   ///< --trace-tasks: the threads' pool timed (bench/task_trace.hpp)
     std::string simd;          ///< cap on the SIMD width (empty: the processor's widest)
     std::vector<std::pair<std::string, std::string>> sets; ///< resolver settings to override
 };
@@ -132,7 +135,7 @@ int usage(const char* problem) {
     if (problem) std::cerr << "jounce-bench: " << problem << "\n";
     std::cerr << "usage: jounce-bench --scene NAME [--steps N] [--json] [--no-sleep]\n"
                  "                    [--solver sequential|worst-first] [--set NAME=VALUE ...]\n"
-                 "                    [--observe | --observe-step N] [--threads N] [--simd scalar|sse2|avx2]\n"
+                 "                    [--observe | --observe-step N] [--threads N] [--trace-tasks] [--simd scalar|sse2|avx2]\n"
                  "       jounce-bench --scene-file PATH.json [the options above]\n"
                  "       jounce-bench --export-scene NAME > PATH.json\n"
                  "       jounce-bench --compare --scene NAME [--runs N] [--steps N] [--json] [--no-sleep]\n"
@@ -145,6 +148,8 @@ int usage(const char* problem) {
                  "  --solver picks the resolver's velocity solver (with --set solver=0: the default solver\n"
                  "        is the soft step)\n"
                  "  --threads N shares each step among N workers (World::setThreads; the same bits for any N)\n"
+                 "  --trace-tasks times the workers' pool (World::setTaskSystem): tasks a step, the time in them, each\n"
+                 "        worker's time running ranges, and the time the calling thread runs alone between them\n"
                  "  --simd caps the soft step's SIMD width (jounce::limitSimd; the same bits at any width)\n"
                  "  --observe-step N watches step N alone (as --observe; a breakpoint in the observer then\n"
                  "        stops only in that step)\n"
@@ -191,6 +196,7 @@ struct Figures : StepTimes {
     double positionIterations = 0, velocityIterations = 0; ///< medians per step
     int positionIterationsMax = 0, velocityIterationsMax = 0;
     int shardsMax = 1; ///< the most shards of whole islands a step's coloured blocks were cut into
+    std::optional<jounce::bench::TaskTrace::Figures> tasks; ///< --trace-tasks
     long resolutionRecords = -1; ///< --observe: records the resolver made over the run (-1: not observed)
     /// FNV-1a over the world's snapshot at the end (World::saveState): equal for equal
     /// worlds, so runs with different --threads or --simd can be checked for the same bits.
@@ -236,7 +242,8 @@ void sample(const jounce::World& world, const std::vector<jounce::BodyId>& dynam
 }
 
 Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* layout, long steps,
-            const std::string& name, long observeStep, const std::function<void(const jounce::ResolutionRecord&)>& observer) {
+            const std::string& name, long observeStep, const std::function<void(const jounce::ResolutionRecord&)>& observer,
+            jounce::bench::TaskTrace* trace) {
     Figures f;
     jounce::World& world = scene.world();
     const std::vector<jounce::BodyId> dynamic = layout ? layout->dynamic : dynamicBodies(world);
@@ -251,6 +258,7 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
         if (observeStep == i + 1) world.setResolverObserver(observer);
         if (observeStep > 0 && observeStep == i) world.setResolverObserver({});
         const auto start = std::chrono::steady_clock::now();
+        if (trace) trace->beginStep();
         try {
             scene.step();
         } catch (const jounce::Error& e) {
@@ -258,6 +266,7 @@ Figures run(jounce::scenes::Scene& scene, const jounce::scenes::BenchLayout* lay
             f.nonFinite = true;
             break;
         }
+        if (trace) trace->endStep();
         ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         ++f.steps;
         const jounce::Profile& p = world.profile();
@@ -367,6 +376,15 @@ void print(const Options& o, const Figures& f) {
         {"velocity_iterations_max", std::to_string(f.velocityIterationsMax)},
         {"shards", std::to_string(f.shardsMax)},
     };
+    if (f.tasks) {
+        std::string busy = "[";
+        for (const double us : f.tasks->usBusy) busy += (busy.size() > 1 ? ", " : "") + number(us);
+        busy += "]";
+        fields.emplace_back("tasks_per_step", number(f.tasks->tasksPerStep));
+        fields.emplace_back("us_in_tasks_per_step", number(f.tasks->usInTasks));
+        fields.emplace_back("us_alone_per_step", number(f.tasks->usAlone));
+        fields.emplace_back("us_busy_per_step", busy);
+    }
     std::string phases = "{";
     for (const auto& [phase, value] : f.msPerPhase)
         phases += (phases.size() > 1 ? ", " : "") + jsonString(phase) + ": " + number(value);
@@ -430,6 +448,8 @@ int main(int argc, char** argv) {
             const long n = v ? std::strtol(v, &end, 10) : -1;
             if (!v || *end != '\0' || n < 1 || n > 256) return usage("--threads needs a whole number in [1, 256]");
             o.threads = static_cast<std::uint32_t>(n);
+        } else if (arg == "--trace-tasks") {
+            o.traceTasks = true;
         } else if (arg == "--simd") {
             const char* v = value();
             o.simd = v ? v : "";
@@ -513,7 +533,13 @@ int main(int argc, char** argv) {
     } catch (const jounce::Error& e) {
         return usage(e.what());
     }
-    scene->world().setThreads(o.threads);
+    std::optional<jounce::bench::TaskTrace> trace;
+    if (o.traceTasks) {
+        trace.emplace(o.threads);
+        scene->world().setTaskSystem(&*trace);
+    } else {
+        scene->world().setThreads(o.threads);
+    }
     if (o.simd == "scalar") jounce::limitSimd(jounce::SimdLevel::Scalar);
     if (o.simd == "sse2") jounce::limitSimd(jounce::SimdLevel::Sse2);
     // Without an observer the resolver makes no records and never calls notify (its
@@ -521,7 +547,11 @@ int main(int argc, char** argv) {
     long records = 0;
     const auto count = [&records](const jounce::ResolutionRecord&) { ++records; };
     if (o.observe && o.observeStep == 0) scene->world().setResolverObserver(count);
-    Figures f = run(*scene, layout, o.steps, o.scene, o.observeStep, count);
+    Figures f = run(*scene, layout, o.steps, o.scene, o.observeStep, count, trace ? &*trace : nullptr);
+    if (trace) {
+        f.tasks = trace->figures();
+        scene->world().setTaskSystem(nullptr); // (the trace goes before the world)
+    }
     if (o.observe) f.resolutionRecords = records;
     print(o, f);
     // Non-zero only for a non-finite state or an error: a fast body is a figure

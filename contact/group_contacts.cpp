@@ -26,10 +26,11 @@ bool sleepingBody(const BodyArray& bodies, std::uint32_t i) {
 }
 
 /// The island of a pair of bodies: its dynamic body's (either, if both), or none when
-/// neither is dynamic (nothing to resolve).
-std::uint32_t islandOfPair(std::span<const Body> slots, const Islands& islands, std::uint32_t a, std::uint32_t b) {
-    if (a != noBody && slots[a].isDynamic()) return islands.bodyIsland[a];
-    if (b != noBody && slots[b].isDynamic()) return islands.bodyIsland[b];
+/// neither is dynamic (nothing to resolve). Read from the islands' bytes per body slot,
+/// not from the bodies (a Body is 0.6 kB, and a pair's lie anywhere in the array).
+std::uint32_t islandOfPair(const Islands& islands, std::uint32_t a, std::uint32_t b) {
+    if (a != noBody && islands.dynamic[a]) return islands.bodyIsland[a];
+    if (b != noBody && islands.dynamic[b]) return islands.bodyIsland[b];
     return noIsland;
 }
 
@@ -120,7 +121,7 @@ void groupContacts(BodyArray& bodies, std::vector<ContactManifold>& manifolds, c
     links.insert(links.end(), jointLinks.begin(), jointLinks.end());
     for (const ContactScratch::ManifoldPair& m : pairs)
         if (m.count > 0) links.emplace_back(m.a, m.b);
-    buildIslands(slots, bodies.aliveFlags(), {}, links, islands);
+    buildIslands(slots, bodies.aliveFlags(), {}, links, islands, tasks);
     // An island a moving kinematic body touches wakes (and the sleep stage keeps it awake).
     markMovedByKinematics(slots, links, islands, scratch.movedByKinematic);
     for (std::size_t k = 0; k < islands.count(); ++k)
@@ -134,10 +135,10 @@ void groupContacts(BodyArray& bodies, std::vector<ContactManifold>& manifolds, c
     const auto islandCount = static_cast<std::uint32_t>(islands.count());
     groupByIsland(static_cast<std::uint32_t>(manifolds.size()), islandCount, [&](std::uint32_t k) {
         const ContactScratch::ManifoldPair& m = pairs[k];
-        return m.count > 0 ? islandOfPair(slots, islands, m.a, m.b) : noIsland;
+        return m.count > 0 ? islandOfPair(islands, m.a, m.b) : noIsland;
     }, scratch.manifoldOrder, scratch.manifoldStarts);
     groupByIsland(static_cast<std::uint32_t>(jointContacts.size()), islandCount, [&](std::uint32_t i) {
-        return islandOfPair(slots, islands, jointContacts[i].body[0], jointContacts[i].body[1]);
+        return islandOfPair(islands, jointContacts[i].body[0], jointContacts[i].body[1]);
     }, scratch.jointOrder, scratch.jointStarts);
     scratch.manifoldFirsts.assign(manifolds.size() + 1, noPlace);
     scratch.jointPlaces.assign(jointContacts.size(), noPlace);

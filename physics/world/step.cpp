@@ -434,10 +434,25 @@ void World::markSweptMotion(std::vector<std::uint8_t>& swept) const {
         swept = owned;
         return;
     }
-    for (const ContactManifold& m : contacts_) {
-        const bool dynamicA = bodies_[m.bodyA].isDynamic(), dynamicB = bodies_[m.bodyB].isDynamic();
+    // Each manifold's two body slots as groupContacts read them (12 bytes a manifold),
+    // and whether each is dynamic from the islands' bytes: no Body and no manifold read
+    // here, on the calling thread.
+    const std::vector<detail::ContactScratch::ManifoldPair>& pairs = scratch_->contact.manifoldPairs;
+    const std::vector<std::uint8_t>& dynamic = islands_.dynamic;
+    const auto isDynamic = [&](std::uint32_t i) { return i < dynamic.size() ? dynamic[i] != 0 : bodies_.slots()[i].isDynamic(); };
+    if (pairs.size() != contacts_.size()) { // (not this substep's grouping: read them whole)
+        for (const ContactManifold& m : contacts_) {
+            const bool dynamicA = bodies_[m.bodyA].isDynamic(), dynamicB = bodies_[m.bodyB].isDynamic();
+            if (dynamicA == dynamicB) continue;
+            const std::uint32_t i = dynamicA ? m.bodyA.index : m.bodyB.index;
+            if (i < owned.size()) swept[i] = owned[i];
+        }
+        return;
+    }
+    for (const detail::ContactScratch::ManifoldPair& m : pairs) {
+        const bool dynamicA = isDynamic(m.a), dynamicB = isDynamic(m.b);
         if (dynamicA == dynamicB) continue;
-        const std::uint32_t i = dynamicA ? m.bodyA.index : m.bodyB.index;
+        const std::uint32_t i = dynamicA ? m.a : m.b;
         if (i < owned.size()) swept[i] = owned[i];
     }
 }

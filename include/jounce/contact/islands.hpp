@@ -18,6 +18,8 @@
 
 namespace jounce {
 
+class TaskSystem;
+
 constexpr std::uint32_t noIsland = std::numeric_limits<std::uint32_t>::max();
 
 struct Islands {
@@ -34,9 +36,10 @@ struct Islands {
 };
 
 /// Groups the dynamic bodies (every one gets an island, alone if it touches nothing)
-/// and the contacts. `links` are extra pairs of body indices to join (joints).
+/// and the contacts. `links` are extra pairs of body indices to join (joints). With
+/// `tasks`, the bodies' kinds are read on its workers (the joining is one pass here).
 void buildIslands(std::span<const Body> bodies, std::span<const std::uint8_t> alive, std::span<const Contact> contacts,
-                  std::span<const std::pair<std::uint32_t, std::uint32_t>> links, Islands& out);
+                  std::span<const std::pair<std::uint32_t, std::uint32_t>> links, Islands& out, TaskSystem* tasks = nullptr);
 
 /// Millington's sleep settings (seeds/004 ch. 16 optimisation), his values as defaults.
 struct SleepSettings {
