@@ -147,6 +147,11 @@ bool fattenAabb(Aabb& fat, const Aabb& tight, real margin, const Vec3& ahead) {
 }
 
 void BroadPhase::findPairs(std::span<const BroadPhaseProxy> proxies, std::vector<ProxyPair>& out, TaskSystem* tasks) {
+    const std::vector<ProxyPair>& pairs = findPairs(proxies, tasks);
+    out.assign(pairs.begin(), pairs.end());
+}
+
+const std::vector<ProxyPair>& BroadPhase::findPairs(std::span<const BroadPhaseProxy> proxies, TaskSystem* tasks) {
     State& s = *state_;
     const bool restart = s.findChanged(proxies, tasks);
     s.recheckAll = s.rulesChanged(proxies, tasks) || restart || s.recheckAll;
@@ -181,7 +186,7 @@ void BroadPhase::findPairs(std::span<const BroadPhaseProxy> proxies, std::vector
         s.applyRules(proxies, s.overlaps, s.passed, ignores);
         s.recheckAll = false;
     }
-    out.assign(s.passed.begin(), s.passed.end());
+    return s.passed;
 }
 
 /// The candidates that pass the rules (BroadPhase::findPairs), in order, onto `out`.

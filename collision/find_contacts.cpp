@@ -181,8 +181,8 @@ bool isFast(const std::vector<std::uint8_t>& fast, std::uint32_t a, std::uint32_
 
 } // namespace
 
-void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs, TaskSystem* tasks) {
-    bp.findPairs(proxies, pairs, tasks);
+const std::vector<ProxyPair>& findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, TaskSystem* tasks) {
+    return bp.findPairs(proxies, tasks);
 }
 
 namespace {

@@ -133,7 +133,8 @@ void colliderProxies(const BodyArray& bodies, ColliderArray& colliders, const Co
                      CollisionScratch& scratch, real h, TaskSystem* tasks = nullptr);
 
 /// Stage 3: the overlapping pairs of every proxy, colliders' and particles' alike.
-void findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, std::vector<ProxyPair>& pairs, TaskSystem* tasks = nullptr);
+/// The list is the broad phase's own (BroadPhase::findPairs): read until the next call.
+const std::vector<ProxyPair>& findPairs(BroadPhase& bp, const std::vector<BroadPhaseProxy>& proxies, TaskSystem* tasks = nullptr);
 
 /// How a collider placed at `pose` on body b moves this step if b keeps its velocities
 /// (turning about its centre of mass; static bodies stay).

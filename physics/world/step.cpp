@@ -186,7 +186,9 @@ void World::substep(const StepContext& ctx) {
     detail::colliderProxies(bodies_, colliders_, collision, proxies_, proxyColliders_, scratch_->collision, ctx.h, tasks());
     detail::addParticleProxies(particles_, settings_, proxies_, particleCandidates_, ctx.h);
     detail::addDeformableProxies(deformables_, settings_, proxies_, *deformableCandidates_, ctx.h);
-    detail::findPairs(broadPhase_, proxies_, pairs_, tasks());
+    // The broad phase's own list, read through the substep (a copy was 8 bytes a pair
+    // more and a pass on the calling thread).
+    const std::vector<ProxyPair>& pairs = detail::findPairs(broadPhase_, proxies_, tasks());
     profile_.broadPhase += laps.lap();
 
     detail::markFastBodies(bodies_, colliders_, collision, ctx.h, scratch_->collision, tasks());
@@ -197,11 +199,11 @@ void World::substep(const StepContext& ctx) {
         contacts_.swap(scratch_->lastManifolds);
     }
     const std::vector<ContactManifold>& previous = ctx.substep > 0 ? scratch_->lastManifolds : scratch_->stepStartManifolds;
-    detail::narrowPhase(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, previous, contacts_, ctx.h, scratch_->collision, contactFilter_, sensorOverlaps_, tasks());
+    detail::narrowPhase(bodies_, colliders_, collision, proxyColliders_, pairs, noCollision_, previous, contacts_, ctx.h, scratch_->collision, contactFilter_, sensorOverlaps_, tasks());
     if (contactModifier_) modifyContacts();
-    detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs_, particleCandidates_);
-    detail::findSurfaceCandidates(particles_, proxies_, pairs_, settings_, ctx.h, particleCandidates_);
-    detail::findDeformableCandidates(proxies_, proxyColliders_, pairs_, *deformableCandidates_);
+    detail::particleCandidates(particles_, proxies_, proxyColliders_, pairs, particleCandidates_);
+    detail::findSurfaceCandidates(particles_, proxies_, pairs, settings_, ctx.h, particleCandidates_);
+    detail::findDeformableCandidates(proxies_, proxyColliders_, pairs, *deformableCandidates_);
     profile_.narrowPhase += laps.lap();
 
     detail::ContactScratch& grouping = scratch_->contact;
@@ -266,7 +268,7 @@ void World::substep(const StepContext& ctx) {
 
     detail::findCoupledBodies(particles_, bodies_, colliders_, particleCandidates_);
     if (soft) sweepSolvedMotion(ctx.h, true);
-    detail::limitFastMotion(bodies_, colliders_, collision, proxyColliders_, pairs_, noCollision_, contacts_, ctx.h,
+    detail::limitFastMotion(bodies_, colliders_, collision, proxyColliders_, pairs, noCollision_, contacts_, ctx.h,
                             scratch_->collision, tasks());
     detail::shareAcrossJoints(bodies_, jointLinks_, scratch_->collision);
     if (soft) {

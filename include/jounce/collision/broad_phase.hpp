@@ -70,6 +70,9 @@ public:
     /// any other array is still handled exactly. With `tasks`, the changed proxies'
     /// queries run on its workers (the same pairs, in the same order).
     void findPairs(std::span<const BroadPhaseProxy> proxies, std::vector<ProxyPair>& out, TaskSystem* tasks = nullptr);
+    /// The same pairs, as the broad phase keeps them: valid until the next findPairs
+    /// call or until the broad phase changes (nothing copied).
+    const std::vector<ProxyPair>& findPairs(std::span<const BroadPhaseProxy> proxies, TaskSystem* tasks = nullptr);
 
     /// Indices of the proxies, as of the last findPairs call, whose boxes overlap `box`
     /// (touching counts), and of every unbounded one; ascending, each once, whatever

@@ -616,7 +616,6 @@ private:
     BroadPhase broadPhase_;
     std::vector<BroadPhaseProxy> proxies_;       ///< one per live collider, in slot order
     std::vector<ColliderId> proxyColliders_;     ///< proxies_[i] belongs to this collider
-    std::vector<ProxyPair> pairs_;
     /// The queries' use of the trees: colliders whose box has left the one the trees
     /// hold (or that are not in them), bodies the API moved since the last step, and
     /// whether the trees cannot be trusted at all (a new or restored world, a failed step).
