@@ -6,7 +6,8 @@
 // The manifolds are read in chunks on the workers: when each chunk's pairs rise in key
 // order (the usual case: the narrow phase walks the pairs in collider order), each chunk
 // is compared with its own part of the last list there too, counted and then written
-// where the counts put it; otherwise the comparison is one walk on the calling thread.
+// where the counts put it; otherwise (and on one thread) the comparison is one walk on
+// the calling thread.
 
 #include "common/hot_inline.hpp"
 #include "common/growth.hpp"
@@ -291,22 +292,28 @@ void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, con
     std::vector<ContactEvent>& nearNow = scratch.near;
     // `asleep` holds live dynamic bodies only: none set, no pair was left untested.
     const bool anyUntestedDynamic = std::find(asleep.begin(), asleep.end(), std::uint8_t{1}) != asleep.end();
-    // What each manifold reports, chunk by chunk on the workers (reading 13 000
-    // manifolds of 0.5 kB, spheres4096, is most of this stage).
-    classifyEvents(contacts, touchDepth, scratch, tasks);
-    if (!anyUntestedDynamic && chunksOrdered(scratch.eventChunks)) {
+    // On several workers: what each manifold reports, chunk by chunk (reading 13 000
+    // manifolds of 0.5 kB, spheres4096, is most of this stage), then, when the pairs
+    // came in order, the comparison too.
+    const bool shared = tasks != nullptr && tasks->workerCount() > 1 && contacts.size() > eventChunk;
+    if (shared) classifyEvents(contacts, touchDepth, scratch, tasks);
+    if (shared && !anyUntestedDynamic && chunksOrdered(scratch.eventChunks)) {
         reportInOrder(contacts, touching, nearNow, scratch, events, tasks);
     } else {
-        // The pairs out of order (a shape on a mesh has a manifold per normal) or some
-        // left untested: one walk here. The touching ones stay, in manifold order; the
-        // speculative ones go to `nearNow`.
-        const auto count = static_cast<std::uint32_t>(contacts.size());
-        now.clear();
+        // One thread, the pairs out of order (a shape on a mesh has a manifold per
+        // normal) or some left untested: one walk here. The touching ones stay, in
+        // manifold order; the speculative ones go to `nearNow`.
+        resizeOver(now, contacts.size());
         nearNow.clear();
-        for (std::uint32_t k = 0; k < count; ++k) {
-            if (scratch.reported[k] == reportsTouching) emplaceGrowing(now, eventOf(contacts[k]));
-            else if (scratch.reported[k] == reportsNear) emplaceGrowing(nearNow, eventOf(contacts[k]));
+        std::size_t kept = 0;
+        for (std::size_t k = 0; k < contacts.size(); ++k) {
+            const ContactManifold& m = contacts[k];
+            if (m.manifold.count == 0) continue;
+            const ContactEvent e = eventOf(m);
+            if (e.depth >= -touchDepth) now[kept++] = e;
+            else emplaceGrowing(nearNow, e);
         }
+        now.resize(kept);
         reportAnyOrder(bodies, colliders, asleep, anyUntestedDynamic, touching, scratch, events);
     }
     releaseIdleRoom(events.begin);
