@@ -297,7 +297,9 @@ std::uint64_t bounceBalls(std::uint32_t threads, int steps, int& begins, int& en
 } // namespace
 
 TEST_CASE("contact events: begins, persists and ends account for every pair, the same on 1, 2 and 4 threads", "[contact][scene]") {
-    const int steps = 90 / sanitizedStepDivisor;
+    // 90 steps in every build, sanitized ones too (none of the pairs begins to touch in
+    // the first 18: 90 / sanitizedStepDivisor left nothing to check).
+    const int steps = 90;
     int begins = 0, ends = 0;
     const std::uint64_t one = bounceBalls(1, steps, begins, ends);
     CHECK(begins > 576); // each ball lands at least once, and neighbours meet
