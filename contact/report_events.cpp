@@ -83,12 +83,12 @@ ContactEvent eventOf(const ContactManifold& m) {
     return ContactEvent{m.colliderA, m.colliderB, m.bodyA, m.bodyB, deepest.point, m.manifold.normal, deepest.depth, m.approachSpeed};
 }
 
-/// What a manifold reports: nothing (no points), a near pair (every point farther
-/// apart than `touchDepth`: speculative) or a touching one.
+/// What a manifold reports: nothing (no points), a near pair (speculative, and its gap
+/// stays open this substep) or a touching one (TouchRule).
 enum Reported : std::uint8_t { reportsNothing, reportsNear, reportsTouching };
-Reported reportedOf(const ContactManifold& m, real touchDepth) {
+Reported reportedOf(const ContactManifold& m, TouchRule rule) {
     if (m.manifold.count == 0) return reportsNothing;
-    return m.manifold.deepest().depth >= -touchDepth ? reportsTouching : reportsNear;
+    return rule.touches(m.manifold.deepest().depth, m.approachSpeed) ? reportsTouching : reportsNear;
 }
 
 /// Walks a chunk's touching pairs (keyOf(j) for j in [0, count), rising) against its
@@ -114,7 +114,7 @@ void mergeChunk(std::uint32_t count, KeyOf keyOf, const std::vector<ContactEvent
 /// Phase A, on the workers: what each manifold reports, each chunk's counts and whether
 /// its touching and its near pairs come in strictly rising key order (the narrow phase
 /// walks the broad phase's pairs in collider order, so they usually do).
-void classifyEvents(const std::vector<ContactManifold>& contacts, real touchDepth, ContactScratch& scratch, TaskSystem* tasks) {
+void classifyEvents(const std::vector<ContactManifold>& contacts, TouchRule rule, ContactScratch& scratch, TaskSystem* tasks) {
     const auto count = static_cast<std::uint32_t>(contacts.size());
     // One chunk at least: with no manifolds left, the first chunk ends every pair.
     const std::uint32_t chunks = std::max<std::uint32_t>(1, (count + eventChunk - 1) / eventChunk);
@@ -126,7 +126,7 @@ void classifyEvents(const std::vector<ContactManifold>& contacts, real touchDept
             chunk = {};
             for (std::uint32_t k = c * eventChunk; k < std::min(count, (c + 1) * eventChunk); ++k) {
                 const ContactManifold& m = contacts[k];
-                const Reported r = reportedOf(m, touchDepth);
+                const Reported r = reportedOf(m, rule);
                 scratch.reported[k] = r;
                 if (r == reportsNothing) continue;
                 const Keys at = keysOf(m);
@@ -286,7 +286,7 @@ void reportAnyOrder(const BodyArray& bodies, const ColliderArray& colliders, con
 } // namespace
 
 void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<std::uint8_t>& asleep,
-                    const std::vector<ContactManifold>& contacts, real touchDepth, std::vector<ContactEvent>& touching, std::vector<ContactEvent>& near,
+                    const std::vector<ContactManifold>& contacts, TouchRule rule, std::vector<ContactEvent>& touching, std::vector<ContactEvent>& near,
                     ContactScratch& scratch, ContactEvents& events, TaskSystem* tasks) {
     std::vector<ContactEvent>& now = scratch.touching;
     std::vector<ContactEvent>& nearNow = scratch.near;
@@ -296,7 +296,7 @@ void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, con
     // manifolds of 0.5 kB, spheres4096, is most of this stage), then, when the pairs
     // came in order, the comparison too.
     const bool shared = tasks != nullptr && tasks->workerCount() > 1 && contacts.size() > eventChunk;
-    if (shared) classifyEvents(contacts, touchDepth, scratch, tasks);
+    if (shared) classifyEvents(contacts, rule, scratch, tasks);
     if (shared && !anyUntestedDynamic && chunksOrdered(scratch.eventChunks)) {
         reportInOrder(contacts, touching, nearNow, scratch, events, tasks);
     } else {
@@ -310,7 +310,7 @@ void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, con
             const ContactManifold& m = contacts[k];
             if (m.manifold.count == 0) continue;
             const ContactEvent e = eventOf(m);
-            if (e.depth >= -touchDepth) now[kept++] = e;
+            if (rule.touches(e.depth, e.approachSpeed)) now[kept++] = e;
             else emplaceGrowing(nearNow, e);
         }
         now.resize(kept);

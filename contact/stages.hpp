@@ -80,8 +80,25 @@ struct ContactScratch {
     std::vector<JointId> broken;             ///< measureJointForces: joints that broke this substep
 };
 
+/// When a pair counts as touching for its events: its deepest point within `depth` of
+/// contact, or its gap closing within the substep at its approach speed. The solver
+/// pushes a speculative contact as soon as its gap would close within the substep, so
+/// a bounce can turn a body back centimetres before the two come within `depth`: they
+/// met (the impulse was theirs), and report a begin (Box2D v3 and Jolt report every
+/// manifold within their speculative distance as touching; this keeps only those the
+/// solver acts on).
+struct TouchRule {
+    real depth = 0; ///< [m] how far apart the deepest point may be and still touch
+    real h = 0;     ///< [s] the substep the manifolds were solved over
+    bool touches(real deepest, real approachSpeed) const {
+        const real gap = -deepest - depth;
+        return gap <= 0 || gap <= approachSpeed * h;
+    }
+};
+
 /// Stage 9: contact events from the last substep's manifolds against the pairs that
-/// touched after the previous step (`touching`, replaced by the new set).
+/// touched after the previous step (`touching`, replaced by the new set), touching as
+/// `rule` says.
 /// `near` (also replaced) keeps the pairs whose manifolds do not touch yet (speculative): a
 /// begin event's approach speed is the larger of now's and the speculative contact's
 /// of the step before (which already slowed the bodies to meet at the surface).
@@ -89,7 +106,7 @@ struct ContactScratch {
 /// with no persist events (`asleep`: by body slot, the dynamic bodies that slept while
 /// the last substep's contacts were found).
 void reportContacts(const BodyArray& bodies, const ColliderArray& colliders, const std::vector<std::uint8_t>& asleep,
-                    const std::vector<ContactManifold>& contacts, real touchDepth, std::vector<ContactEvent>& touching, std::vector<ContactEvent>& near,
+                    const std::vector<ContactManifold>& contacts, TouchRule rule, std::vector<ContactEvent>& touching, std::vector<ContactEvent>& near,
                     ContactScratch& scratch, ContactEvents& events, TaskSystem* tasks);
 
 /// Stage 9: sensor events from the last substep's overlaps (visitors asleep inside a

@@ -159,7 +159,7 @@ void World::step(real dt, int substeps) { return detail::guarded(errorHandler_, 
     landKinematicTargets();
     // Stage 9: what touched what, from the last substep.
     const auto eventsStart = Clock::now();
-    detail::reportContacts(bodies_, colliders_, scratch_->collision.asleep, contacts_, settings_.collisionMargin / 2, touching_, near_, scratch_->contact, contactEvents_, tasks());
+    detail::reportContacts(bodies_, colliders_, scratch_->collision.asleep, contacts_, detail::TouchRule{settings_.collisionMargin / 2, ctx.h}, touching_, near_, scratch_->contact, contactEvents_, tasks());
     detail::reportSensors(bodies_, colliders_, sensorOverlaps_, scratch_->contact, sensorEvents_);
     indexQueries();
     const auto end = Clock::now();
@@ -436,23 +436,13 @@ void World::markSweptMotion(std::vector<std::uint8_t>& swept) const {
         swept = owned;
         return;
     }
-    // Each manifold's two body slots as groupContacts read them (12 bytes a manifold),
-    // and whether each is dynamic from the islands' bytes: no Body and no manifold read
-    // here, on the calling thread.
+    // Each manifold's two body slots as this substep's groupContacts read them (12 bytes
+    // a manifold), and whether each is dynamic from the islands' bytes (one per body
+    // slot): no Body and no manifold read here, on the calling thread.
     const std::vector<detail::ContactScratch::ManifoldPair>& pairs = scratch_->contact.manifoldPairs;
     const std::vector<std::uint8_t>& dynamic = islands_.dynamic;
-    const auto isDynamic = [&](std::uint32_t i) { return i < dynamic.size() ? dynamic[i] != 0 : bodies_.slots()[i].isDynamic(); };
-    if (pairs.size() != contacts_.size()) { // (not this substep's grouping: read them whole)
-        for (const ContactManifold& m : contacts_) {
-            const bool dynamicA = bodies_[m.bodyA].isDynamic(), dynamicB = bodies_[m.bodyB].isDynamic();
-            if (dynamicA == dynamicB) continue;
-            const std::uint32_t i = dynamicA ? m.bodyA.index : m.bodyB.index;
-            if (i < owned.size()) swept[i] = owned[i];
-        }
-        return;
-    }
     for (const detail::ContactScratch::ManifoldPair& m : pairs) {
-        const bool dynamicA = isDynamic(m.a), dynamicB = isDynamic(m.b);
+        const bool dynamicA = dynamic[m.a] != 0, dynamicB = dynamic[m.b] != 0;
         if (dynamicA == dynamicB) continue;
         const std::uint32_t i = dynamicA ? m.a : m.b;
         if (i < owned.size()) swept[i] = owned[i];

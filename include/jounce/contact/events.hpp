@@ -18,15 +18,16 @@ namespace jounce {
 /// every step they still do, `end` when they stop (or one of them is gone). A pair
 /// that touches as its bodies fall asleep stays touching while they sleep, with no
 /// persist events (Jolt's convention), until they wake and part. Touching
-/// means a contact point no more than half the collision margin apart; speculative
-/// contacts farther apart do not count. Plain data, Box2D v3's style: read the arrays
+/// means a contact point no more than half the collision margin apart, or a gap the
+/// pair closes within the step at its approach speed (a bounce may turn a body back
+/// before it comes that close); speculative contacts whose gap stays open do not count. Plain data, Box2D v3's style: read the arrays
 /// after step(); the next step replaces them.
 struct ContactEvent {
     ColliderId colliderA{}, colliderB{};
     BodyId bodyA{}, bodyB{};
     Vec3 point = Vec3::Zero();    ///< the deepest point (end events: where it was last)
     Vec3 normal = Vec3::UnitY();  ///< from B toward A
-    real depth = 0;               ///< > 0: overlap [m]
+    real depth = 0;               ///< > 0: overlap; < 0: the gap of a pair that closes it within the step (a bounce) [m]
     /// Closing speed along the normal before the resolver [m/s]; for a begin event the
     /// speed they met at (a speculative contact the step before may have slowed them).
     real approachSpeed = 0;
