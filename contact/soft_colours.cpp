@@ -289,45 +289,64 @@ void SoftStepSolver::chooseColoured(std::span<const std::uint32_t> islandStarts,
     // solveIsland), keep their island with the rows; so do bodies locked along a world
     // axis, whose inverse mass is a matrix (locked_mass.hpp) where a block's lane holds one
     // number. Decided from the manifolds, before the contacts are gathered: the blocks
-    // take theirs straight from them; an island at a time on the workers.
+    // take theirs straight from them; in chunks of an island's manifolds on the workers.
     const std::uint32_t count = grouping.manifoldFirsts.back();
     placeCount_ = count;
     const auto islands = static_cast<std::uint32_t>(detail::islandCount(islandStarts));
     const auto placed = static_cast<std::uint32_t>(std::min<std::size_t>(islands, grouping.placedIslands.size()));
     coloured_.assign(islands, 0);
     packed_.assign(manifolds.size(), 0);
-    detail::parallelFor(tasks, placed, 16, [&](std::uint32_t first, std::uint32_t last) {
-        for (std::uint32_t k = first; k < last; ++k) {
-            const detail::ContactScratch::PlacedIsland& island = grouping.placedIslands[k];
-            bool blocks = island.joints == 0 && island.firstManifold < island.lastManifold;
-            for (std::uint32_t i = island.firstManifold; i < island.lastManifold && blocks; ++i) {
+    // The islands without joints in chunks of their manifolds (serial: a few integers a
+    // chunk), so one island of thousands of contacts (spheres4096's pile is one) is read
+    // on every worker, not on one.
+    chunks_.clear();
+    for (std::uint32_t k = 0; k < placed; ++k) {
+        const detail::ContactScratch::PlacedIsland& island = grouping.placedIslands[k];
+        if (island.joints != 0) continue;
+        for (std::uint32_t at = island.firstManifold; at < island.lastManifold; at += chunkManifolds)
+            detail::emplaceGrowing(chunks_, IslandChunk{k, at, std::min(island.lastManifold, at + chunkManifolds)});
+    }
+    const auto chunkCount = static_cast<std::uint32_t>(chunks_.size());
+    detail::parallelFor(tasks, chunkCount, 2, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t c = first; c < last; ++c) {
+            IslandChunk& chunk = chunks_[c];
+            chunk.blocks = true;
+            for (std::uint32_t i = chunk.first; i < chunk.last && chunk.blocks; ++i) {
                 const ContactManifold& m = manifolds[grouping.manifoldOrder[i]];
                 const detail::SoftBody& a = bodies_[detail::solverIndex(m.bodyA.index)];
                 const detail::SoftBody& b = bodies_[detail::solverIndex(m.bodyB.index)];
-                blocks = !a.linearLocked && !b.linearLocked && detail::heldSide(m.manifold.normal, a, b, massRatio, gravity) < 0;
+                chunk.blocks = !a.linearLocked && !b.linearLocked && detail::heldSide(m.manifold.normal, a, b, massRatio, gravity) < 0;
             }
-            coloured_[k] = blocks ? 1 : 0;
         }
     });
-    // The chosen islands' manifolds in island order, each island's in contact order (as
-    // groupContacts placed them): where each island's go (serial: an integer an island),
-    // then written on the workers.
-    chosenIslands_.clear();
+    // An island goes to the blocks when all its chunks may; the chosen islands' manifolds
+    // in island order, each island's in contact order (as groupContacts placed them):
+    // where each chunk's go (serial), then written on the workers.
+    std::uint32_t chosen = 0;
     islandManifolds_.assign(1, 0);
-    for (std::uint32_t k = 0; k < placed; ++k) {
-        if (!coloured_[k]) continue;
+    for (std::uint32_t c = 0; c < chunkCount;) {
+        const std::uint32_t k = chunks_[c].island;
+        std::uint32_t end = c;
+        bool blocks = true;
+        for (; end < chunkCount && chunks_[end].island == k; ++end) blocks = blocks && chunks_[end].blocks;
+        coloured_[k] = blocks ? 1 : 0;
         const detail::ContactScratch::PlacedIsland& island = grouping.placedIslands[k];
-        chosenIslands_.push_back(k);
-        islandManifolds_.push_back(islandManifolds_.back() + (island.lastManifold - island.firstManifold));
+        for (; blocks && c < end; ++c) chunks_[c].to = chosen + (chunks_[c].first - island.firstManifold);
+        if (blocks) {
+            chosen += island.lastManifold - island.firstManifold;
+            islandManifolds_.push_back(chosen);
+        }
+        c = end;
     }
-    detail::resizeGrowing(manifolds_, islandManifolds_.back());
+    detail::resizeGrowing(manifolds_, chosen);
     std::atomic<bool> bouncy{false};
-    detail::parallelFor(tasks, static_cast<std::uint32_t>(chosenIslands_.size()), 16, [&](std::uint32_t first, std::uint32_t last) {
+    detail::parallelFor(tasks, chunkCount, 2, [&](std::uint32_t first, std::uint32_t last) {
         bool any = false;
         for (std::uint32_t c = first; c < last; ++c) {
-            const detail::ContactScratch::PlacedIsland& island = grouping.placedIslands[chosenIslands_[c]];
-            std::uint32_t at = islandManifolds_[c];
-            for (std::uint32_t i = island.firstManifold; i < island.lastManifold; ++i) {
+            const IslandChunk& chunk = chunks_[c];
+            if (!coloured_[chunk.island]) continue;
+            std::uint32_t at = chunk.to;
+            for (std::uint32_t i = chunk.first; i < chunk.last; ++i) {
                 const std::uint32_t source = grouping.manifoldOrder[i];
                 const ContactManifold& m = manifolds[source];
                 packed_[source] = 1;
@@ -517,19 +536,23 @@ void SoftStepSolver::layoutShard(std::uint32_t g, std::uint32_t mark) {
     const std::uint32_t first = shardManifolds_[g], last = shardManifolds_[g + 1];
     // Its moving bodies, each once; the colours of its dynamic bodies cleared (its
     // island's own: islands share no dynamic body).
+    // (motions_, a byte a body, not the bodies: stampMoving's test of `moves` with it.)
     std::uint32_t body = 2 * first;
     shardBodies_[g] = body;
     for (std::uint32_t k = first; k < last; ++k)
         for (const std::uint32_t i : manifolds_[k].body) {
-            if (bodies_[i].inverseMass > 0) colourMask_[i] = 0;
-            if (stampMoving(i, mark)) colouredBodies_[body++] = i;
+            const std::uint8_t motion = motions_[i];
+            if (motion & takesImpulses) colourMask_[i] = 0;
+            if (i == 0 || stamp_[i] == mark || !(motion & movesHere)) continue;
+            stamp_[i] = mark;
+            colouredBodies_[body++] = i;
         }
     shardBodyEnds_[g] = body;
     // Colours: the lowest free one of the two moving bodies, else the overflow.
     std::uint32_t top = 0; // the highest colour given
     for (std::uint32_t k = first; k < last; ++k) {
         const detail::SoftManifold& m = manifolds_[k];
-        const bool movesA = bodies_[m.body[0]].inverseMass > 0, movesB = bodies_[m.body[1]].inverseMass > 0;
+        const bool movesA = (motions_[m.body[0]] & takesImpulses) != 0, movesB = (motions_[m.body[1]] & takesImpulses) != 0;
         const std::uint64_t taken = (movesA ? colourMask_[m.body[0]] : 0) | (movesB ? colourMask_[m.body[1]] : 0);
         std::uint32_t colour = static_cast<std::uint32_t>(std::countr_zero(~taken));
         if (colour >= colourCount) {

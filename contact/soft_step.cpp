@@ -82,6 +82,8 @@ void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const 
                                   const detail::ContactScratch& grouping, real h, int substeps, TaskSystem* tasks) {
     bodies_.resize(bodies.size() + 1);
     bodies_[0] = SoftBody{};
+    motions_.resize(bodies.size() + 1);
+    motions_[0] = 0;
     owned_.resize(bodies.size());
     const real sub = h / static_cast<real>(substeps);
     // Every awake dynamic body is integrated here, in contact or not: a body that
@@ -94,6 +96,7 @@ void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const 
             const Body& b = bodies[i];
             owned_[i] = i < alive.size() && alive[i] && b.isDynamic() && b.awake; // a destroyed body's slot keeps its data
             if (owned_[i]) bodies_[i + 1] = detail::makeSoftBody(b, sub);
+            motions_[i + 1] = owned_[i] ? motionOf(bodies_[i + 1]) : std::uint8_t{0};
         }
     });
     // The other bodies the step's contacts touch: kinematic ones (which move), static and
@@ -118,7 +121,10 @@ void SoftStepSolver::gatherBodies(std::span<const Body> bodies, std::span<const 
             for (const std::uint32_t i : grouping.jointContacts[k].body) touch(i);
     detail::parallelFor(tasks, static_cast<std::uint32_t>(bodies.size()), 256, [&](std::uint32_t begin, std::uint32_t end) {
         for (std::uint32_t i = begin; i < end; ++i)
-            if (touched_[i]) bodies_[i + 1] = detail::makeSoftBody(bodies[i], sub);
+            if (touched_[i]) {
+                bodies_[i + 1] = detail::makeSoftBody(bodies[i], sub);
+                motions_[i + 1] = motionOf(bodies_[i + 1]);
+            }
     });
 }
 

@@ -446,6 +446,15 @@ private:
     std::vector<std::uint32_t> islandPatches_; ///< each island's first patch (by island, and one past the last)
     std::vector<std::uint8_t> owned_;         ///< by body
     std::vector<std::uint8_t> touched_;       ///< by body: not owned, and a contact touches it (gatherBodies)
+    /// By solver body, as gatherBodies made it: whether it takes impulses (inverse mass
+    /// > 0) and whether it moves, a byte each, so the colouring of a large island reads
+    /// 4 kB for 4096 bodies where their SoftBodies are 1.8 MB (spheres4096: the colouring
+    /// stalled on those reads). 0 for a body no contact touches.
+    static constexpr std::uint8_t takesImpulses = 1, movesHere = 2;
+    static std::uint8_t motionOf(const detail::SoftBody& b) {
+        return static_cast<std::uint8_t>((b.inverseMass > 0 ? takesImpulses : 0) | (b.moves ? movesHere : 0));
+    }
+    std::vector<std::uint8_t> motions_;
     std::vector<std::uint32_t> islandBodies_; ///< scratch: the island's moving solver bodies
     /// Ghosts of bodies held still under heavier ones (holdLightBodies): solver bodies
     /// from firstGhost_ on, each mirroring the motion of ghostOf_[g - firstGhost_].
@@ -476,8 +485,18 @@ private:
     /// last: its first manifold (of manifolds_), colour range (of colourStarts_),
     /// block, point block and stage (of stages_); by shard, its moving bodies
     /// (colouredBodies_ [shardBodies_, shardBodyEnds_)) and its point blocks' count.
+    /// A run of at most chunkManifolds of an island's manifolds (positions in
+    /// groupContacts' manifoldOrder, [first, last)) that chooseColoured reads on one
+    /// worker: whether all of them may go to the blocks, and where the first goes in
+    /// manifolds_ when its island does.
+    struct IslandChunk {
+        std::uint32_t island = 0, first = 0, last = 0;
+        std::uint32_t to = 0;
+        bool blocks = true;
+    };
+    static constexpr std::uint32_t chunkManifolds = 1024;
+    std::vector<IslandChunk> chunks_;             ///< scratch: the islands without joints, in order
     std::vector<std::uint32_t> islandManifolds_;  ///< each chosen island's first manifold of manifolds_, and one past the last
-    std::vector<std::uint32_t> chosenIslands_;    ///< the islands the blocks take, in order
     std::vector<std::uint32_t> shardManifolds_, shardColours_, shardBlocks_, shardPointStarts_, shardStages_;
     std::vector<std::uint32_t> shardBodies_, shardBodyEnds_, shardPoints_;
     std::vector<std::uint32_t> blockFirst_;       ///< each block's first manifold in order_, and one past the last
