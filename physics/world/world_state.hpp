@@ -63,10 +63,14 @@ template <class T> struct Saved {
 /// and copying the shapes would touch every shared hull's reference count each step.
 template <> struct Saved<SlotArray<Collider, ColliderTag>> {
     std::vector<Aabb> fatBoxes; ///< by slot; dead slots' entries unused
-    void save(const SlotArray<Collider, ColliderTag>& colliders) {
+    /// Shared among the workers, if any, as the bodies are (a box from each collider:
+    /// spheres4096's 4096 took 20-40 us on the calling thread while the workers waited).
+    void save(const SlotArray<Collider, ColliderTag>& colliders, TaskSystem* tasks = nullptr) {
         fatBoxes.resize(colliders.slotCount());
-        for (std::size_t i = 0; i < colliders.slotCount(); ++i)
-            if (colliders.isAlive(i)) fatBoxes[i] = colliders.atSlot(i).fatBox;
+        parallelFor(tasks, static_cast<std::uint32_t>(colliders.slotCount()), 512, [&](std::uint32_t first, std::uint32_t last) {
+            for (std::uint32_t i = first; i < last; ++i)
+                if (colliders.isAlive(i)) fatBoxes[i] = colliders.atSlot(i).fatBox;
+        });
     }
     void restore(SlotArray<Collider, ColliderTag>& colliders) const {
         for (std::size_t i = 0; i < colliders.slotCount(); ++i)
