@@ -17,6 +17,46 @@ using detail::DisjointSets;
 
 bool joins(const std::vector<std::uint8_t>& dynamic, std::uint32_t i) { return i != noBody && dynamic[i]; }
 
+/// The least links a worker joins in a forest of its own (joinLinks).
+constexpr std::size_t linksPerForest = 2048;
+
+/// Joins the links' dynamic bodies in `sets`. With workers and links enough, each worker
+/// joins a share of them in a forest of its own (the first in `sets`), and the forests
+/// are joined here, a union for each body that is not a root in one: spheres4096's one
+/// island of 13 000 links, 4096 unions on this thread. A set's root is its lowest
+/// index however its unions came (DisjointSets), so the sets, their roots and the
+/// islands' numbers are those of one thread.
+void joinLinks(std::span<const std::pair<std::uint32_t, std::uint32_t>> links, const std::vector<std::uint8_t>& dynamic,
+               DisjointSets& sets, std::vector<std::vector<std::uint32_t>>& forests, TaskSystem* tasks) {
+    const auto joinShare = [&](DisjointSets& forest, std::size_t first, std::size_t last) {
+        for (std::size_t k = first; k < last; ++k)
+            if (joins(dynamic, links[k].first) && joins(dynamic, links[k].second)) forest.unite(links[k].first, links[k].second);
+    };
+    const std::size_t workers = tasks == nullptr ? 1 : tasks->workerCount();
+    const auto shares = static_cast<std::uint32_t>(std::min(workers, links.size() / linksPerForest));
+    if (shares < 2) {
+        joinShare(sets, 0, links.size());
+        return;
+    }
+    if (forests.size() < shares - 1) forests.resize(shares - 1);
+    const std::size_t n = sets.parent.size();
+    detail::parallelFor(tasks, shares, 1, [&](std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t s = first; s < last; ++s) {
+            if (s == 0) {
+                joinShare(sets, 0, links.size() / shares);
+                continue;
+            }
+            DisjointSets forest(forests[s - 1], n);
+            joinShare(forest, links.size() * s / shares, links.size() * (s + 1) / shares);
+        }
+    });
+    for (std::uint32_t s = 1; s < shares; ++s) {
+        const std::vector<std::uint32_t>& parent = forests[s - 1];
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (parent[i] != i) sets.unite(i, parent[i]);
+    }
+}
+
 } // namespace
 
 void buildIslands(std::span<const Body> bodies, std::span<const std::uint8_t> alive, std::span<const Contact> contacts,
@@ -31,8 +71,7 @@ void buildIslands(std::span<const Body> bodies, std::span<const std::uint8_t> al
     });
     for (const Contact& c : contacts)
         if (joins(dynamic, c.body[0]) && joins(dynamic, c.body[1])) sets.unite(c.body[0], c.body[1]);
-    for (const auto& [a, b] : links)
-        if (joins(dynamic, a) && joins(dynamic, b)) sets.unite(a, b);
+    joinLinks(links, dynamic, sets, out.forests, tasks);
 
     // Number the islands by their root (= lowest body index), in index order.
     out.bodyIsland.assign(bodies.size(), noIsland);

@@ -480,11 +480,6 @@ private:
     std::vector<detail::SoftPointBlock> pointBlocks_;
     std::vector<std::uint32_t> colourStarts_;     ///< each colour's first block, and one past the last
     std::vector<std::uint8_t> colourOverflows_;   ///< by colour range of colourStarts_: 1 for an overflow colour
-    /// Shards (chooseShards): runs of whole islands, solved each on one worker from the
-    /// first pass to the last with no wait for the others. By shard, and one past the
-    /// last: its first manifold (of manifolds_), colour range (of colourStarts_),
-    /// block, point block and stage (of stages_); by shard, its moving bodies
-    /// (colouredBodies_ [shardBodies_, shardBodyEnds_)) and its point blocks' count.
     /// A run of at most chunkManifolds of an island's manifolds (positions in
     /// groupContacts' manifoldOrder, [first, last)) that chooseColoured reads on one
     /// worker: whether all of them may go to the blocks, and where the first goes in
@@ -497,6 +492,11 @@ private:
     static constexpr std::uint32_t chunkManifolds = 1024;
     std::vector<IslandChunk> chunks_;             ///< scratch: the islands without joints, in order
     std::vector<std::uint32_t> islandManifolds_;  ///< each chosen island's first manifold of manifolds_, and one past the last
+    /// Shards (chooseShards): runs of whole islands, solved each on one worker from the
+    /// first pass to the last with no wait for the others. By shard, and one past the
+    /// last: its first manifold (of manifolds_), colour range (of colourStarts_),
+    /// block, point block and stage (of stages_); by shard, its moving bodies
+    /// (colouredBodies_ [shardBodies_, shardBodyEnds_)) and its point blocks' count.
     std::vector<std::uint32_t> shardManifolds_, shardColours_, shardBlocks_, shardPointStarts_, shardStages_;
     std::vector<std::uint32_t> shardBodies_, shardBodyEnds_, shardPoints_;
     std::vector<std::uint32_t> blockFirst_;       ///< each block's first manifold in order_, and one past the last

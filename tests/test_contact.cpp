@@ -12,6 +12,7 @@
 #include "contact/contact_resolver.hpp"
 #include "contact/indexed_heap.hpp"
 #include "contact/soft_constraint.hpp"
+#include <jounce/contact/islands.hpp>
 #include <jounce/contact/resolver.hpp>
 #include <jounce/common/tasks.hpp>
 
@@ -408,6 +409,49 @@ TEST_CASE("keepForWarmStart passes over the islands it is told to skip, wherever
     }
     CHECK(wrong == 0);
     CHECK(previous.empty());
+}
+
+TEST_CASE("buildIslands joins many links in a forest a worker: the same islands on 2 3 and 4 workers as on one thread",
+          "[contact]") {
+    // 12 000 bodies (every seventh static), 9 000 random links: islands of every size,
+    // one large. From 4096 links on, the workers join a share each (of 2048 links or
+    // more) in forests of their own, joined after; the roots are each set's lowest
+    // index, so the islands, their numbers and their order are one thread's.
+    constexpr std::uint32_t n = 12000;
+    std::vector<Body> bodies(n);
+    for (std::uint32_t i = 0; i < n; i += 7) bodies[i].type = BodyType::Static;
+    const std::vector<std::uint8_t> alive(n, 1);
+    std::mt19937 random(7);
+    std::uniform_int_distribution<std::uint32_t> any(0, n - 1);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> links(9000);
+    for (auto& [a, b] : links) {
+        a = any(random);
+        b = any(random);
+    }
+    Islands one;
+    buildIslands(bodies, alive, {}, links, one);
+    REQUIRE(one.count() > 1000); // mostly bodies alone or in small islands...
+    std::vector<std::uint32_t> sizes(one.count(), 0);
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (one.bodyIsland[i] != noIsland) ++sizes[one.bodyIsland[i]];
+    CHECK(*std::max_element(sizes.begin(), sizes.end()) > 1000); // ...and one large
+    // Every link of two dynamic bodies lies within one island.
+    std::uint32_t split = 0;
+    for (const auto& [a, b] : links)
+        if (bodies[a].isDynamic() && bodies[b].isDynamic()) split += one.bodyIsland[a] == one.bodyIsland[b] ? 0 : 1;
+    CHECK(split == 0);
+    for (const std::uint32_t threads : {2u, 3u, 4u}) {
+        INFO(threads << " workers");
+        ThreadPool pool(threads);
+        Islands many;
+        for (int repeat = 0; repeat < 2; ++repeat) { // the second time over the forests the first one left
+            buildIslands(bodies, alive, {}, links, many, &pool);
+            CHECK(many.bodyIsland == one.bodyIsland);
+            CHECK(many.bodies == one.bodies);
+            CHECK(many.bodyStarts == one.bodyStarts);
+        }
+        CHECK(many.forests.size() == std::min<std::size_t>(threads, links.size() / 2048) - 1); // the forests were used
+    }
 }
 
 TEST_CASE("column of 10 boxes falls asleep within 3 s with sleep on", "[contact][scene]") {

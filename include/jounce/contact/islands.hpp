@@ -29,6 +29,9 @@ struct Islands {
     std::vector<std::uint32_t> contactOrder;  ///< contact indices grouped by island
     std::vector<std::uint32_t> contactStarts; ///< island k: contactOrder[contactStarts[k] .. contactStarts[k+1])
     std::vector<std::uint32_t> unionFind;     ///< scratch of buildIslands, kept for its capacity
+    /// Scratch of buildIslands on several workers: each worker but the first joins its
+    /// share of the links in a forest of its own.
+    std::vector<std::vector<std::uint32_t>> forests;
     /// Per body slot, whether it is dynamic (buildIslands): one byte read for each of a
     /// link's bodies instead of a Body (0.6 kB) from all over memory.
     std::vector<std::uint8_t> dynamic;
@@ -37,7 +40,8 @@ struct Islands {
 
 /// Groups the dynamic bodies (every one gets an island, alone if it touches nothing)
 /// and the contacts. `links` are extra pairs of body indices to join (joints). With
-/// `tasks`, the bodies' kinds are read on its workers (the joining is one pass here).
+/// `tasks`, the bodies' kinds are read on its workers, and many links are joined in a
+/// forest a worker, the forests then joined here: the same islands as one thread's.
 void buildIslands(std::span<const Body> bodies, std::span<const std::uint8_t> alive, std::span<const Contact> contacts,
                   std::span<const std::pair<std::uint32_t, std::uint32_t>> links, Islands& out, TaskSystem* tasks = nullptr);
 
